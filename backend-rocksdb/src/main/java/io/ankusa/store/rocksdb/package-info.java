@@ -1,0 +1,2 @@
+/** The RocksDB backend. */
+package io.ankusa.store.rocksdb;

@@ -1,0 +1,2 @@
+/** The conformance suite every ankusa-store backend runs. */
+package io.ankusa.store.conformance;

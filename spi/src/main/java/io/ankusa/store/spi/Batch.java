@@ -1,0 +1,93 @@
+package io.ankusa.store.spi;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An ordered list of {@link Op}s that a {@link Store#write} applies atomically: a reader sees all of
+ * them or none (property {@code batchIsAtomicToConcurrentReaders}), and they apply in order — a put
+ * after a delete of the same key wins, a merge after a put adds to it, a deleteRange removes what
+ * earlier ops of the batch put (property {@code batchOpsApplyInOrder}).
+ *
+ * <p>Ownership: a batch keeps references to the arrays it is given. REQUIRES: the caller does not
+ * modify them until the write has returned. A batch may be written more than once; it is not
+ * thread-safe while being built.
+ */
+public final class Batch {
+  private final List<Op> ops = new ArrayList<>();
+  private long approximateBytes;
+
+  /** Appends {@code put(family, key, value)}. */
+  public Batch put(String family, byte[] key, byte[] value) {
+    return add(new Op.Put(family, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value")));
+  }
+
+  /** Appends {@code delete(family, key)}. */
+  public Batch delete(String family, byte[] key) {
+    return add(new Op.Delete(family, Objects.requireNonNull(key, "key")));
+  }
+
+  /** Appends {@code deleteRange(family, lo, hi)}, removing {@code [lo, hi)}. */
+  public Batch deleteRange(String family, byte[] lo, byte[] hi) {
+    return add(new Op.DeleteRange(family, Objects.requireNonNull(lo, "lo"), Objects.requireNonNull(hi, "hi")));
+  }
+
+  /** Appends {@code merge(family, key, delta)}: adds {@code delta} to a counter. */
+  public Batch merge(String family, byte[] key, long delta) {
+    return add(new Op.Merge(family, Objects.requireNonNull(key, "key"), delta));
+  }
+
+  /** Appends an op built elsewhere. */
+  public Batch add(Op op) {
+    Objects.requireNonNull(op, "op");
+    Objects.requireNonNull(op.family(), "family");
+    ops.add(op);
+    approximateBytes += sizeOf(op);
+    return this;
+  }
+
+  /** Appends every op of {@code other}, in order. */
+  public Batch addAll(Batch other) {
+    for (Op op : other.ops) {
+      add(op);
+    }
+    return this;
+  }
+
+  /** The ops in the order they apply; an unmodifiable view. */
+  public List<Op> ops() {
+    return Collections.unmodifiableList(ops);
+  }
+
+  public int size() {
+    return ops.size();
+  }
+
+  public boolean isEmpty() {
+    return ops.isEmpty();
+  }
+
+  /** Sum of key and value lengths of the ops, plus 8 per merge: a sizing hint for group commit. */
+  public long approximateBytes() {
+    return approximateBytes;
+  }
+
+  private static long sizeOf(Op op) {
+    if (op instanceof Op.Put p) {
+      return p.key().length + (long) p.value().length;
+    } else if (op instanceof Op.Delete d) {
+      return d.key().length;
+    } else if (op instanceof Op.DeleteRange r) {
+      return r.lo().length + (long) r.hi().length;
+    } else {
+      return ((Op.Merge) op).key().length + (long) Int64Add.WIDTH;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Batch" + ops;
+  }
+}

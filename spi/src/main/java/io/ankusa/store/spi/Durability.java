@@ -1,0 +1,16 @@
+package io.ankusa.store.spi;
+
+/**
+ * How durable a {@link Store#write(Batch, Durability)} is when it returns.
+ *
+ * <ul>
+ *   <li>{@link #SYNC}: the batch survives a kill -9 of the process and, where the backend's
+ *       capabilities say so, a power loss (property {@code syncWritesSurviveReopen}).
+ *   <li>{@link #NO_SYNC}: the batch is visible to readers at once and becomes durable with the next
+ *       returned {@link Store#syncWal()} (property {@code noSyncWritesSurviveReopenAfterSyncWal}).
+ * </ul>
+ */
+public enum Durability {
+  SYNC,
+  NO_SYNC
+}

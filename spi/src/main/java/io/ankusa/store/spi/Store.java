@@ -1,0 +1,70 @@
+package io.ankusa.store.spi;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * An open storage engine: ordered families of byte keys, atomic batches, an int64-add merge, a WAL
+ * that can be synced apart from writes, and snapshots. See the package documentation for the model.
+ *
+ * <p>Thread safety: every method may be called from any thread. Writes from several threads are
+ * allowed when {@link Capabilities#concurrentWriters()} says so (property {@code
+ * concurrentMergesLoseNoOperand}).
+ */
+public interface Store extends ReadView, AutoCloseable {
+
+  /**
+   * Applies {@code batch} atomically and in order (properties {@code batchOpsApplyInOrder}, {@code
+   * batchIsAtomicToConcurrentReaders}, {@code modelBasedRandomBatches}). On return the batch is
+   * visible to every later read, and durable as {@code durability} says.
+   *
+   * <p>REQUIRES: every op names a family of this store; keys are non-empty and within {@link
+   * Capabilities#maxKeyBytes()}; merges target counters families; puts into a counters family carry
+   * 8-byte values; deleteRange has {@code lo <= hi}. A batch that breaks one is refused whole with
+   * {@link StoreArgumentException} and nothing of it is applied (property {@code
+   * badBatchIsRefusedWhole}). An empty batch is a no-op.
+   *
+   * @throws StoreWriteFailedException when the engine failed to write; the batch may or may not be
+   *     applied: call {@link #reportWriteFailure} and treat it as not acknowledged
+   * @throws StoreFullException when there is no room; the batch was not applied
+   */
+  void write(Batch batch, Durability durability);
+
+  /**
+   * Makes every batch whose {@code write} returned before this call durable (properties {@code
+   * noSyncWritesSurviveReopenAfterSyncWal}, and for process kills the durability layer). May run
+   * concurrently with writes; writes made during the call may or may not be covered.
+   *
+   * @throws StoreWriteFailedException when the sync failed; nothing written since the last good
+   *     sync may be assumed durable
+   */
+  void syncWal();
+
+  /** A frozen view of the current state (property {@code snapshotDoesNotSeeLaterWrites}). */
+  Snapshot snapshot();
+
+  /**
+   * Tells the backend that a write or sync failed so it can recover: the RocksDB backend reopens its
+   * engine, dropping unsynced writes the engine had not persisted. Open scans and snapshots are
+   * closed by it. Calls made concurrently block until the reopen ends. If the reopen fails, the store
+   * is closed and the cause is thrown as {@link StoreWriteFailedException}.
+   */
+  void reportWriteFailure(Throwable cause);
+
+  /** What this backend promises; see {@link Capabilities}. */
+  Capabilities capabilities();
+
+  /** The families the store was opened with, in the order given. */
+  List<FamilySpec> families();
+
+  /** The directory the store lives in. */
+  Path directory();
+
+  /**
+   * Closes the store and every scan and snapshot still open on it, freeing native resources; no
+   * implicit sync beyond what the engine does on a clean close. Idempotent. Afterwards every call
+   * throws {@link StoreClosedException} (property {@code everyCallAfterCloseThrows}).
+   */
+  @Override
+  void close();
+}

@@ -1,0 +1,60 @@
+package io.ankusa.store.spi;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * How to open a store: whether to create it, and backend-specific settings as string properties
+ * named {@code <backend>.<setting>} (for example {@code lmdb.mapSizeMaxBytes}). A backend ignores
+ * properties of other backends and rejects unknown ones of its own with {@link
+ * StoreArgumentException}, naming the ones it knows.
+ *
+ * @param createIfMissing create the directory and the families when absent; when false, opening a
+ *     directory that holds no store fails with {@link StoreFormatException}
+ * @param properties backend settings; copied, never null
+ */
+public record StoreOptions(boolean createIfMissing, Map<String, String> properties) {
+
+  public StoreOptions {
+    properties = Map.copyOf(properties == null ? Map.of() : properties);
+  }
+
+  /** Create if missing, no properties. */
+  public static StoreOptions defaults() {
+    return new StoreOptions(true, Map.of());
+  }
+
+  /** These options with one more property. */
+  public StoreOptions with(String key, String value) {
+    Map<String, String> copy = new TreeMap<>(properties);
+    copy.put(key, value);
+    return new StoreOptions(createIfMissing, copy);
+  }
+
+  /** These options with {@code createIfMissing} set. */
+  public StoreOptions createIfMissing(boolean create) {
+    return new StoreOptions(create, properties);
+  }
+
+  /**
+   * A long property, or {@code fallback} when absent.
+   *
+   * @throws StoreArgumentException if present and not a whole number
+   */
+  public long longProperty(String key, long fallback) {
+    String v = properties.get(key);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new StoreArgumentException("option " + key + "='" + v + "' is not a whole number");
+    }
+  }
+
+  /** A string property, or {@code fallback} when absent. */
+  public String property(String key, String fallback) {
+    return properties.getOrDefault(key, fallback);
+  }
+}
