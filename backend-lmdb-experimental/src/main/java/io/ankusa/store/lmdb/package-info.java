@@ -1,0 +1,2 @@
+/** The experimental LMDB backend. */
+package io.ankusa.store.lmdb;

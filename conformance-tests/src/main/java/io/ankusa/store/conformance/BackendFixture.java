@@ -1,0 +1,44 @@
+package io.ankusa.store.conformance;
+
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What the conformance suite needs from a backend: a way to open (and reopen) a store in a
+ * directory, what the backend claims, and — if it claims {@link Capabilities#corruptionInjection()}
+ * — a way to damage a closed store's data files. A backend's test class returns one of these from
+ * each layer's abstract suite; that is the whole integration.
+ */
+public interface BackendFixture {
+
+  /** The provider under test. */
+  StoreProvider provider();
+
+  /** Options for every store the suite opens; override to tune a backend for tests. */
+  default StoreOptions options() {
+    return StoreOptions.defaults();
+  }
+
+  /** Opens the store in {@code dir}, creating it when missing; called again on the same dir to reopen. */
+  default Store open(Path dir, List<FamilySpec> families) {
+    return provider().open(dir, options(), families);
+  }
+
+  /** What the backend claims; properties needing more are skipped with the reason shown. */
+  Capabilities capabilities();
+
+  /**
+   * Damages the data files of the closed store in {@code dir} so that reading {@code family} over
+   * the keys written to it meets corruption. Called only when {@link #capabilities()} claims {@code
+   * corruptionInjection}. The suite wrote enough data before calling this for the backend to have
+   * persisted it to data files (a backend may also compact or flush here, before damaging them).
+   */
+  default void corrupt(Path dir, List<FamilySpec> families, String family) {
+    throw new UnsupportedOperationException(provider().name() + " does not inject corruption");
+  }
+}
