@@ -1,0 +1,57 @@
+package io.ankusa.store.layout;
+
+import io.ankusa.store.spi.FamilySpec;
+import java.util.List;
+
+/**
+ * The column families of store format 3 (DESIGN §4, TEN-1.a) and the format number a format-3
+ * store carries in its format stamp ({@link Keys#formatStamp()}, {@link FormatStampValue}).
+ *
+ * <p>Open a format-3 store with exactly {@link #families()}: a backend refuses a directory that holds
+ * families the caller did not list, which is how a format-2 release refuses a format-3 store
+ * (its {@code tenants} and {@code counters} families are new).
+ */
+public final class Format3 {
+  /** The layout format these keys and values belong to. */
+  public static final int FORMAT = 3;
+
+  /** Hook envelopes by {@code seq}. */
+  public static final String HOOKS = "hooks";
+  /** Delivery rows by {@code seq sink}. */
+  public static final String DELIVERIES = "deliveries";
+  /** {@code 't'} ordinal → tenant id and {@code 'n'} tenant id → ordinal. New in format 3. */
+  public static final String TENANTS = "tenants";
+  /** {@code m:} metadata: next ordinal, format stamp, migration cursor. */
+  public static final String DEFAULT = "default";
+  /** The queue's index keys: due, inflight, dead, archive, active markers, cleared, dedupe, expiry. */
+  public static final String INDEX = "index";
+  /** Six {@code Int64Add} counters per tenant and ord 0. New in format 3. */
+  public static final String COUNTERS = "counters";
+  /** The audit trail. */
+  public static final String AUDIT = "audit";
+
+  /** Write buffer of the counters family: 1 MiB, so a flush soon collapses pending merge operands. */
+  public static final long COUNTERS_WRITE_BUFFER = 1L << 20;
+  /** Write buffer of the index family: 16 MiB (TEN-1.a §4). */
+  public static final long INDEX_WRITE_BUFFER = 16L << 20;
+
+  private static final List<FamilySpec> FAMILIES =
+      List.of(
+          FamilySpec.plain(HOOKS),
+          FamilySpec.plain(DELIVERIES),
+          FamilySpec.plain(TENANTS),
+          FamilySpec.plain(DEFAULT),
+          new FamilySpec(INDEX, false, INDEX_WRITE_BUFFER, true),
+          FamilySpec.counters(COUNTERS, COUNTERS_WRITE_BUFFER),
+          FamilySpec.plain(AUDIT));
+
+  private Format3() {}
+
+  /**
+   * The seven families of format 3, in a fixed order: hooks, deliveries, tenants, default, index,
+   * counters (counters family, 1 MiB write buffer, uncompressed), audit. Immutable.
+   */
+  public static List<FamilySpec> families() {
+    return FAMILIES;
+  }
+}
