@@ -47,6 +47,7 @@ import java.util.List;
 public final class Keys {
   private static final byte[] NEXT_ORD = "m:next_ord".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] FORMAT_STAMP = "m:format".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] LAST_SEQ = "m:last_seq".getBytes(StandardCharsets.US_ASCII);
   private static final String MIGRATING = "m:migrating:";
 
   private Keys() {}
@@ -91,6 +92,15 @@ public final class Keys {
   /** {@code m:next_ord} in {@code default}; value {@link NextOrdinalValue}. */
   public static byte[] nextOrd() {
     return NEXT_ORD.clone();
+  }
+
+  /**
+   * {@code m:last_seq} in {@code default}; value {@link LastSeqValue}: the highest seq ever assigned,
+   * written with every commit that assigns seqs, so a seq is never reused even after the newest hooks
+   * are reclaimed. (A meta key within format 3's {@code m:} range; not in the seed's table.)
+   */
+  public static byte[] lastSeq() {
+    return LAST_SEQ.clone();
   }
 
   /** {@code m:format} in {@code default}; value {@link FormatStampValue}. */
@@ -238,6 +248,24 @@ public final class Keys {
     k[4] = (byte) field.code();
     return k;
   }
+
+  /**
+   * One shard of the node aggregate, {@code 0:32 field:8 shard:8} in {@code counters}: the
+   * pre-approved sharding of DESIGN §4 for when ord 0's counters are too hot to read under merge load.
+   * A reader sums the 16 shards and the unsharded key. REQUIRES: 0 <= shard < {@link #AGGREGATE_SHARDS}.
+   */
+  public static byte[] aggregateShard(CounterField field, int shard) {
+    if (shard < 0 || shard >= AGGREGATE_SHARDS) {
+      throw new StoreArgumentException("aggregate shard " + shard + " is outside 0.." + (AGGREGATE_SHARDS - 1));
+    }
+    byte[] k = new byte[6];
+    System.arraycopy(counter(Fields.NODE_AGGREGATE_ORD, field), 0, k, 0, 5);
+    k[5] = (byte) shard;
+    return k;
+  }
+
+  /** How many shards the node aggregate has when sharded. */
+  public static final int AGGREGATE_SHARDS = 16;
 
   /** Audit row key {@code 'a' seq:64 at:64} in {@code audit}. REQUIRES: seq and at non-negative. */
   public static byte[] audit(long seq, long at) {

@@ -1,0 +1,170 @@
+package io.ankusa.store.queue;
+
+import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.Fields;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.KeyFamily;
+import io.ankusa.store.layout.KeyRange;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Store;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The active index: a marker {@code 'A' (at/1000) ord} for every (tenant, second) that has a due row
+ * (DESIGN §4). Invariant: no due row without a marker. Writers only ever put markers (the due-row
+ * builder puts one with every due row); only the dispatcher deletes them, in {@link #cleanup}, and
+ * only in the delete-then-verify order that keeps the invariant under any interleaving with writers.
+ */
+public final class ActiveIndex {
+  /** How many markers {@link #activeTenants} returns by default. */
+  public static final int DEFAULT_LIMIT = 4096;
+  /** How many stale markers {@link #oldestDueAgeMs} skips before giving up. */
+  public static final int STALE_MARKER_SKIP = 32;
+
+  private ActiveIndex() {}
+
+  /**
+   * The first {@code limit} markers with {@code bucket <= now / 1000}, oldest second first: who has
+   * something due now. The cost depends on the markers returned, never on idle tenants or the
+   * backlog.
+   */
+  public static List<ActiveKey> activeTenants(ReadView view, long now, int limit) {
+    KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
+    List<ActiveKey> out = new ArrayList<>(Math.min(limit, 1024));
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (out.size() < limit && scan.hasNext()) {
+        out.add(ActiveKey.decode(scan.next().key()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Cleanup after the dispatcher claimed from tenant {@code ord}, whose markers in {@code
+   * scannedBuckets} it saw in {@link #activeTenants}:
+   *
+   * <ol>
+   *   <li>{@code first = firstDue(ord)};
+   *   <li>delete the scanned markers with a bucket before {@code first}'s bucket (before now's
+   *       bucket when the tenant has no due row) — never the current second's;
+   *   <li>{@code first' = firstDue(ord)}; if its bucket was just deleted, put the marker back.
+   * </ol>
+   *
+   * A writer that commits a due row between (2) and (3) is seen by (3); one that commits before (1)
+   * is seen by (1); its own marker put after our delete survives. So no interleaving leaves a due
+   * row without a marker (property {@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}).
+   *
+   * @return how many markers were deleted and not put back
+   */
+  public static int cleanup(Store store, long ord, List<Long> scannedBuckets, long now) {
+    long nowBucket = ActiveKey.bucketOf(now);
+    DueRow first = DueIndex.firstDue(store, ord);
+    long keepFrom = first == null ? nowBucket : Math.min(ActiveKey.bucketOf(first.key().at()), nowBucket);
+    List<ActiveKey> deleted = new ArrayList<>();
+    Batch delete = new Batch();
+    for (long bucket : scannedBuckets) {
+      if (bucket < keepFrom) {
+        ActiveKey marker = new ActiveKey(bucket, ord);
+        Deliveries.deleteMarker(delete, marker);
+        deleted.add(marker);
+      }
+    }
+    if (deleted.isEmpty()) {
+      return 0;
+    }
+    store.write(delete, Durability.NO_SYNC);
+    afterDelete(store, ord);
+    DueRow firstAfter = DueIndex.firstDue(store, ord);
+    if (firstAfter != null) {
+      ActiveKey needed = new ActiveKey(ActiveKey.bucketOf(firstAfter.key().at()), ord);
+      if (deleted.contains(needed)) {
+        Batch putBack = new Batch();
+        Deliveries.putMarker(putBack, needed);
+        store.write(putBack, Durability.NO_SYNC);
+        return deleted.size() - 1;
+      }
+    }
+    return deleted.size();
+  }
+
+  /** A seam for tests that interleave a writer between cleanup's delete and its verify. */
+  static volatile Runnable afterDeleteHook;
+
+  private static void afterDelete(Store store, long ord) {
+    Runnable hook = afterDeleteHook;
+    if (hook != null) {
+      hook.run();
+    }
+  }
+
+  /**
+   * Age of the oldest due row, from the first marker verified against that tenant's first due row;
+   * at most {@value #STALE_MARKER_SKIP} stale markers (whose tenant has no due row in that second)
+   * are skipped. 0 when nothing is due.
+   */
+  public static long oldestDueAgeMs(ReadView view, long now) {
+    KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
+    int skipped = 0;
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext() && skipped <= STALE_MARKER_SKIP) {
+        ActiveKey marker = ActiveKey.decode(scan.next().key());
+        DueRow first = DueIndex.firstDue(view, marker.ord());
+        if (first != null && ActiveKey.bucketOf(first.key().at()) == marker.bucket()) {
+          return Math.max(0, now - first.key().at());
+        }
+        skipped++;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Boot-time repair: for every tenant whose counters say it has due rows, makes sure its first due
+   * row has its marker. A crash between cleanup's delete and its put-back (step 3) can persist the
+   * delete alone; the row it strands is always the tenant's first due row, which this restores.
+   * Cost: one counters read per tenant plus one seek per tenant with due rows.
+   *
+   * @return markers put back
+   */
+  public static int repair(Store store, Counters counters) {
+    long tenants = Tenants.count(store);
+    Batch puts = new Batch();
+    int repaired = 0;
+    for (long ord = 1; ord <= tenants && ord <= Fields.MAX_ORDINAL; ord++) {
+      if (counters.read(store, ord).due() <= 0) {
+        continue;
+      }
+      DueRow first = DueIndex.firstDue(store, ord);
+      if (first == null) {
+        continue;
+      }
+      ActiveKey marker = new ActiveKey(ActiveKey.bucketOf(first.key().at()), ord);
+      if (store.get(Format3.INDEX, Deliveries.markerKey(marker)) == null) {
+        Deliveries.putMarker(puts, marker);
+        repaired++;
+      }
+    }
+    if (repaired > 0) {
+      store.write(puts, Durability.SYNC);
+    }
+    return repaired;
+  }
+
+  /** Every marker (tests and verify): the whole {@code 'A'} family, oldest first. */
+  public static List<ActiveKey> all(ReadView view) {
+    KeyRange range = Keys.realKeysOf(KeyFamily.ACTIVE);
+    List<ActiveKey> out = new ArrayList<>();
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        out.add(ActiveKey.decode(scan.next().key()));
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,232 @@
+package io.ankusa.store.queue;
+
+import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.ArchiveValue;
+import io.ankusa.store.layout.CounterField;
+import io.ankusa.store.layout.DeadByTenantKey;
+import io.ankusa.store.layout.DeadValue;
+import io.ankusa.store.layout.DueKind;
+import io.ankusa.store.layout.DueValue;
+import io.ankusa.store.layout.EmptyValue;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.InflightValue;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.spi.Batch;
+import java.util.List;
+
+/**
+ * The op builders: one per transition of a delivery, and the only code that builds {@code 'D' 'F'
+ * 'X' 'A'} keys (an ArchUnit test says so). Each appends to a {@link Transition} the row puts and
+ * deletes, the index keys, the active marker of every due row it creates, and the counter deltas —
+ * so a row can never be written without its marker and its counts, and they all land in one batch.
+ *
+ * <p>The counters each transition moves (DESIGN §4):
+ *
+ * <pre>
+ * transition       pending  scheduled  inflight  dead  bytes   archive_pending
+ * ingest            +n                                 +size·n  +1 (archive on)
+ * claim (kind 0)    -1                   +1
+ * claim (kind 1)             -1          +1
+ * delivered                              -1             -size
+ * retry                      +1          -1
+ * dead-letter                            -1       +1
+ * revive            +1                            -1
+ * expand            +n                                 +size·n
+ * recover inflight  +1                   -1
+ * orphan drop                            -1             -size
+ * purge due         -1 or    -1                         -size
+ * purge dead                                      -1    -size
+ * archive settle/drop                                            -1
+ * </pre>
+ *
+ * <p>REQUIRES for every builder: the rows passed in are as read from the store in the same logical
+ * step (a claim's due row was scanned, not guessed); the caller writes the resulting batch once.
+ */
+public final class Deliveries {
+  private Deliveries() {}
+
+  /**
+   * Ingest of one hook (seq assigned) for tenant {@code ord}: the envelope, one delivery row and one
+   * due row of kind 0 per sink at {@code hook.receivedAt()}, the marker, and with the archive on an
+   * archive obligation.
+   */
+  public static void ingest(Transition t, HookEnvelope hook, long ord, boolean archive) {
+    long size = hook.payload().length;
+    t.ops().put(Format3.HOOKS, Keys.hook(hook.seq()), hook.encode());
+    for (int sink : hook.sinks()) {
+      newDue(t, ord, hook.receivedAt(), hook.seq(), sink, DeliveryRow.first(hook.receivedAt(), size));
+    }
+    t.deltas().add(ord, CounterField.PENDING, hook.sinks().size());
+    t.deltas().add(ord, CounterField.BYTES, size * hook.sinks().size());
+    if (archive) {
+      t.ops().put(Format3.INDEX, Keys.archive(hook.seq()), new ArchiveValue(size, ord).encode());
+      t.deltas().add(ord, CounterField.ARCHIVE_PENDING, 1);
+    }
+    t.counted();
+  }
+
+  /**
+   * Expand: sinks {@code added} joined hook {@code hook} (whose envelope already lists them): a
+   * delivery row and a due row of kind 0 at {@code at} for each.
+   */
+  public static void expand(Transition t, HookEnvelope hook, long ord, List<Integer> added, long at) {
+    long size = hook.payload().length;
+    t.ops().put(Format3.HOOKS, Keys.hook(hook.seq()), hook.encode());
+    for (int sink : added) {
+      newDue(t, ord, at, hook.seq(), sink, DeliveryRow.first(at, size));
+    }
+    t.deltas().add(ord, CounterField.PENDING, added.size());
+    t.deltas().add(ord, CounterField.BYTES, size * added.size());
+    t.counted();
+  }
+
+  /** Claim: a due row becomes inflight. */
+  public static void claim(Transition t, DueRow due) {
+    var k = due.key();
+    t.ops().delete(Format3.INDEX, Keys.due(k.ord(), k.at(), k.seq(), k.sink()));
+    t.ops().put(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()), new InflightValue(due.value().size()).encode());
+    t.deltas().add(k.ord(), due.value().kind().counter(), -1);
+    t.deltas().add(k.ord(), CounterField.INFLIGHT, 1);
+    t.counted();
+  }
+
+  /** Delivered: the inflight row and its delivery row go; the hook is marked cleared for reclaim. */
+  public static void delivered(Transition t, InflightRow row) {
+    var k = row.key();
+    t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
+    t.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
+    t.ops().put(Format3.INDEX, Keys.cleared(k.seq()), EmptyValue.encode());
+    t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
+    t.deltas().add(k.ord(), CounterField.BYTES, -row.size());
+    t.counted();
+  }
+
+  /** Retry: the inflight row is due again at {@code at} as kind 1, one attempt more. */
+  public static void retry(Transition t, InflightRow row, DeliveryRow state, long at, String error) {
+    var k = row.key();
+    t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
+    putDue(t, k.ord(), at, k.seq(), k.sink(), new DueValue(row.size(), DueKind.RETRY));
+    t.ops().put(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()),
+        new DeliveryRow(state.attempts() + 1, at, error, state.size()).encode());
+    t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
+    t.deltas().add(k.ord(), CounterField.SCHEDULED, 1);
+    t.counted();
+  }
+
+  /** Dead-letter: the inflight row is given up at {@code at}: {@code 'x'} with the ord, and {@code 'X'}. */
+  public static void deadLetter(
+      Transition t, InflightRow row, DeliveryRow state, long at, String sourceId, String hookId, String error) {
+    var k = row.key();
+    t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
+    t.ops().put(Format3.INDEX, Keys.dead(at, k.seq(), k.sink()), DeadValue.of(k.ord(), sourceId, hookId).encode());
+    t.ops().put(Format3.INDEX, Keys.deadByTenant(k.ord(), at, k.seq(), k.sink()), EmptyValue.encode());
+    t.ops().put(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()),
+        new DeliveryRow(state.attempts() + 1, 0, error, state.size()).encode());
+    t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
+    t.deltas().add(k.ord(), CounterField.DEAD, 1);
+    t.counted();
+  }
+
+  /** Revive (replay): a dead row is due again at {@code now} as kind 0. */
+  public static void revive(Transition t, DeadRow dead, DeliveryRow state, long now) {
+    var k = dead.key();
+    long ord = dead.ord();
+    t.ops().delete(Format3.INDEX, Keys.dead(k.at(), k.seq(), k.sink()));
+    t.ops().delete(Format3.INDEX, Keys.deadByTenant(ord, k.at(), k.seq(), k.sink()));
+    newDue(t, ord, now, k.seq(), k.sink(), new DeliveryRow(state.attempts(), now, state.lastError(), state.size()));
+    t.deltas().add(ord, CounterField.DEAD, -1);
+    t.deltas().add(ord, CounterField.PENDING, 1);
+    t.counted();
+  }
+
+  /** Recover inflight (boot): a row claimed by a dispatcher that died is due again at {@code now}, kind 0. */
+  public static void recoverInflight(Transition t, InflightRow row, long now) {
+    var k = row.key();
+    t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
+    putDue(t, k.ord(), now, k.seq(), k.sink(), new DueValue(row.size(), DueKind.FIRST_ATTEMPT));
+    t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
+    t.deltas().add(k.ord(), CounterField.PENDING, 1);
+    t.counted();
+  }
+
+  /** Orphan drop: an inflight row whose hook is gone is removed with its delivery row. */
+  public static void orphanDrop(Transition t, InflightRow row) {
+    var k = row.key();
+    t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
+    t.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
+    t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
+    t.deltas().add(k.ord(), CounterField.BYTES, -row.size());
+    t.counted();
+  }
+
+  /** Purge of a due row (pending or scheduled): gone with its delivery row; the hook is marked cleared. */
+  public static void purgeDue(Transition t, DueRow due) {
+    var k = due.key();
+    t.ops().delete(Format3.INDEX, Keys.due(k.ord(), k.at(), k.seq(), k.sink()));
+    t.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
+    t.ops().put(Format3.INDEX, Keys.cleared(k.seq()), EmptyValue.encode());
+    t.deltas().add(k.ord(), due.value().kind().counter(), -1);
+    t.deltas().add(k.ord(), CounterField.BYTES, -due.value().size());
+    t.counted();
+  }
+
+  /**
+   * Purge of a dead row found through {@code 'X'}: both dead keys and the delivery row go; {@code
+   * size} is the delivery row's.
+   */
+  public static void purgeDead(Transition t, DeadByTenantKey dead, long size) {
+    t.ops().delete(Format3.INDEX, Keys.deadByTenant(dead.ord(), dead.at(), dead.seq(), dead.sink()));
+    t.ops().delete(Format3.INDEX, Keys.dead(dead.at(), dead.seq(), dead.sink()));
+    t.ops().delete(Format3.DELIVERIES, Keys.delivery(dead.seq(), dead.sink()));
+    t.ops().put(Format3.INDEX, Keys.cleared(dead.seq()), EmptyValue.encode());
+    t.deltas().add(dead.ord(), CounterField.DEAD, -1);
+    t.deltas().add(dead.ord(), CounterField.BYTES, -size);
+    t.counted();
+  }
+
+  /** Archive settle (the hook reached the archive) or drop (its hook is gone): the obligation goes. */
+  public static void archiveSettle(Transition t, long seq, ArchiveValue obligation) {
+    t.ops().delete(Format3.INDEX, Keys.archive(seq));
+    t.deltas().add(obligation.ord(), CounterField.ARCHIVE_PENDING, -1);
+    t.counted();
+  }
+
+  /** Archive drop: same ops as a settle; a separate name so callers say which happened. */
+  public static void archiveDrop(Transition t, long seq, ArchiveValue obligation) {
+    archiveSettle(t, seq, obligation);
+  }
+
+  /** The active marker {@code 'A' bucket ord} for a due row at {@code at}, once per batch. */
+  static void marker(Transition t, long ord, long at) {
+    ActiveKey marker = new ActiveKey(ActiveKey.bucketOf(at), ord);
+    if (t.firstMarker(marker)) {
+      t.ops().put(Format3.INDEX, Keys.active(marker.bucket(), ord), EmptyValue.encode());
+    }
+  }
+
+  /** The key of {@code marker}, for reads of the active index. */
+  static byte[] markerKey(ActiveKey marker) {
+    return Keys.active(marker.bucket(), marker.ord());
+  }
+
+  /** Deletes markers; only {@link ActiveIndex#cleanup} calls this. */
+  static void deleteMarker(Batch batch, ActiveKey marker) {
+    batch.delete(Format3.INDEX, Keys.active(marker.bucket(), marker.ord()));
+  }
+
+  /** Puts a marker back outside a transition; only {@link ActiveIndex#cleanup} calls this. */
+  static void putMarker(Batch batch, ActiveKey marker) {
+    batch.put(Format3.INDEX, Keys.active(marker.bucket(), marker.ord()), EmptyValue.encode());
+  }
+
+  private static void newDue(Transition t, long ord, long at, long seq, int sink, DeliveryRow row) {
+    t.ops().put(Format3.DELIVERIES, Keys.delivery(seq, sink), row.encode());
+    putDue(t, ord, at, seq, sink, new DueValue(row.size(), DueKind.FIRST_ATTEMPT));
+  }
+
+  /** The due row and its marker: there is no way to write one without the other. */
+  private static void putDue(Transition t, long ord, long at, long seq, int sink, DueValue value) {
+    t.ops().put(Format3.INDEX, Keys.due(ord, at, seq, sink), value.encode());
+    marker(t, ord, at);
+  }
+}

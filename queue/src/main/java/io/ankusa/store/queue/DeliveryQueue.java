@@ -1,0 +1,73 @@
+package io.ankusa.store.queue;
+
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.layout.LastSeqValue;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Store;
+
+/**
+ * The queue on one open {@link Store}: its settings, counters, tenant allocator and the write path
+ * every transition takes. The store must have been opened with {@link Format3#families()}; {@link
+ * #open} checks or creates the format-3 layout. The queue does not own the store: close the store
+ * after the queue's users are done.
+ */
+public final class DeliveryQueue {
+  private final Store store;
+  private final QueueConfig config;
+  private final Counters counters;
+  private final OrdinalCache ordinalCache = new OrdinalCache();
+  private final TenantAllocator allocator;
+
+  private DeliveryQueue(Store store, QueueConfig config) {
+    this.store = store;
+    this.config = config;
+    this.counters = new Counters(config);
+    this.allocator = new TenantAllocator(ordinalCache, config.tenantsMax());
+  }
+
+  /**
+   * The queue on {@code store}, laying out a new store as format 3.
+   *
+   * @throws io.ankusa.store.spi.StoreFormatException if the store is of another format
+   */
+  public static DeliveryQueue open(Store store, QueueConfig config) {
+    QueueFormat.openOrCreate(store);
+    return new DeliveryQueue(store, config);
+  }
+
+  public Store store() {
+    return store;
+  }
+
+  public QueueConfig config() {
+    return config;
+  }
+
+  public Counters counters() {
+    return counters;
+  }
+
+  public OrdinalCache ordinalCache() {
+    return ordinalCache;
+  }
+
+  /** The allocator; only the writer (or {@link DirectIngest}) may use it, from one thread. */
+  public TenantAllocator allocator() {
+    return allocator;
+  }
+
+  /** Writes one transition batch (ops, then its coalesced counter merges). No-op when empty. */
+  public void write(Transition t, Durability durability) {
+    if (!t.isEmpty()) {
+      store.write(t.toBatch(counters), durability);
+    }
+  }
+
+  /** The highest seq ever assigned ({@code m:last_seq}). */
+  public long lastSeq() {
+    byte[] key = Keys.lastSeq();
+    byte[] v = store.get(Format3.DEFAULT, key);
+    return v == null ? 0 : LastSeqValue.decodeAt(key, v).seq();
+  }
+}

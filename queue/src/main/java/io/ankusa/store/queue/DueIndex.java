@@ -1,0 +1,64 @@
+package io.ankusa.store.queue;
+
+import io.ankusa.store.layout.DueKey;
+import io.ankusa.store.layout.DueValue;
+import io.ankusa.store.layout.KeyRange;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Scan;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads of one tenant's due rows, {@code 'D' ord at seq sink}: one range per tenant, ordered by
+ * {@code at}. Never a global scan, so a tenant that floods the queue is nobody else's head of line.
+ */
+public final class DueIndex {
+  private DueIndex() {}
+
+  /**
+   * The due rows of tenant {@code ord} with {@code floorAt <= at <= now}, oldest first, up to {@code
+   * limit} rows or until their sizes reach {@code byteBudget} (the row that crosses the budget is
+   * included, so a row larger than the budget is still claimable). Rows with {@code seq >
+   * visibleSeq} — applied but not yet durable — are skipped: nothing is dispatched before it is
+   * durable (DUR-4.b).
+   */
+  public static List<DueRow> dueForTenant(
+      ReadView view, long ord, long now, long floorAt, int limit, long byteBudget, long visibleSeq) {
+    List<DueRow> rows = new ArrayList<>(Math.min(limit, 256));
+    KeyRange range = Keys.dueOfBetween(ord, floorAt, now);
+    long bytes = 0;
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (rows.size() < limit && bytes < byteBudget && scan.hasNext()) {
+        Entry e = scan.next();
+        DueKey key = DueKey.decode(e.key());
+        if (key.seq() > visibleSeq) {
+          continue;
+        }
+        DueValue value = DueValue.decodeAt(e.key(), e.value());
+        rows.add(new DueRow(key, value));
+        bytes += value.size();
+      }
+    }
+    return rows;
+  }
+
+  /** The first due row of tenant {@code ord} (any {@code at}), or null when it has none. */
+  public static DueRow firstDue(ReadView view, long ord) {
+    KeyRange range = Keys.dueOf(ord);
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      if (!scan.hasNext()) {
+        return null;
+      }
+      Entry e = scan.next();
+      return new DueRow(DueKey.decode(e.key()), DueValue.decodeAt(e.key(), e.value()));
+    }
+  }
+
+  /** Every due row of tenant {@code ord}, oldest first, up to {@code limit}. */
+  public static List<DueRow> pendingForTenant(ReadView view, long ord, int limit) {
+    return dueForTenant(view, ord, Long.MAX_VALUE - 1, 0, limit, Long.MAX_VALUE, Long.MAX_VALUE);
+  }
+}

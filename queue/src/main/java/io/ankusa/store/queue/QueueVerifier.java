@@ -1,0 +1,198 @@
+package io.ankusa.store.queue;
+
+import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.CounterField;
+import io.ankusa.store.layout.DeadByTenantKey;
+import io.ankusa.store.layout.DeadKey;
+import io.ankusa.store.layout.DeadValue;
+import io.ankusa.store.layout.DueKey;
+import io.ankusa.store.layout.FamilySentinels;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.InflightKey;
+import io.ankusa.store.layout.KeyFamily;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.layout.OrdByTenantKey;
+import io.ankusa.store.layout.OrdinalValue;
+import io.ankusa.store.layout.TenantByOrdKey;
+import io.ankusa.store.layout.TenantByOrdValue;
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.StoreException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * An offline fsck of a format-3 store: every invariant of the layout, each breach named. Reads a
+ * whole store; run it on a snapshot, or with nothing writing.
+ *
+ * <p>Checks: the format stamp; both sentinels of every key family; counters equal a fold, per tenant
+ * and for the aggregate; no negative counter; every due row has its active marker; every index row
+ * has its delivery row and its hook; {@code 'x'} and {@code 'X'} agree; ordinals are dense, unique,
+ * and {@code 't'}/{@code 'n'} agree.
+ */
+public final class QueueVerifier {
+  private QueueVerifier() {}
+
+  /** One broken invariant. */
+  public record Breach(String invariant, String detail) {
+    @Override
+    public String toString() {
+      return invariant + ": " + detail;
+    }
+  }
+
+  /** Every breach found, in a stable order; empty when the store is clean. */
+  public static List<Breach> verify(ReadView view) {
+    List<Breach> out = new ArrayList<>();
+    int format = QueueFormat.stamp(view);
+    if (format != Format3.FORMAT) {
+      out.add(new Breach("format-stamp", "m:format is " + (format < 0 ? "missing" : format) + ", expected 3"));
+      return out;
+    }
+    for (FamilySentinels s : Keys.sentinels()) {
+      String cf = s.family().columnFamily();
+      if (view.get(cf, s.lo()) == null) {
+        out.add(new Breach("sentinel", s.family() + " lo sentinel " + Bytes.hex(s.lo()) + " is missing"));
+      }
+      if (view.get(cf, s.hi()) == null) {
+        out.add(new Breach("sentinel", s.family() + " hi sentinel " + Bytes.hex(s.hi()) + " is missing"));
+      }
+    }
+    if (!out.isEmpty()) {
+      return out; // a fold without sentinels cannot be trusted
+    }
+    try {
+      checkCounters(view, out);
+      checkRows(view, out);
+      checkOrdinals(view, out);
+    } catch (StoreException e) {
+      out.add(new Breach("readable", e.getMessage()));
+    }
+    return out;
+  }
+
+  private static void checkCounters(ReadView view, List<Breach> out) {
+    Map<Long, TenantCounts> stored = Counters.readAll(view);
+    Map<Long, TenantCounts> folded = CounterFold.fold(view);
+    Set<Long> ords = new TreeSet<>(stored.keySet());
+    ords.addAll(folded.keySet());
+    for (long ord : ords) {
+      TenantCounts s = stored.getOrDefault(ord, TenantCounts.ZERO);
+      TenantCounts f = folded.getOrDefault(ord, TenantCounts.ZERO);
+      for (CounterField field : CounterField.values()) {
+        String who = ord == 0 ? "aggregate (ord 0)" : "tenant ord " + ord;
+        if (s.get(field) != f.get(field)) {
+          out.add(new Breach("counters-equal-fold", who + " " + field + " counter is " + s.get(field)
+              + " but a fold of the rows gives " + f.get(field)));
+        }
+        if (s.get(field) < 0) {
+          out.add(new Breach("counter-not-negative", who + " " + field + " counter is " + s.get(field)));
+        }
+      }
+    }
+  }
+
+  private static void checkRows(ReadView view, List<Breach> out) {
+    Set<ActiveKey> markers = new HashSet<>(ActiveIndex.all(view));
+    List<byte[]> rowKeys = new ArrayList<>();
+    List<String> rowOwners = new ArrayList<>();
+    Set<Long> seqs = new TreeSet<>();
+    CounterFold.foldFamily(view, KeyFamily.DUE, e -> {
+      DueKey k = DueKey.decode(e.key());
+      if (!markers.contains(new ActiveKey(ActiveKey.bucketOf(k.at()), k.ord()))) {
+        out.add(new Breach("due-row-has-marker", "due row " + k + " has no active marker 'A' "
+            + ActiveKey.bucketOf(k.at()) + " " + k.ord()));
+      }
+      rowKeys.add(Keys.delivery(k.seq(), k.sink()));
+      rowOwners.add("due row " + k);
+      seqs.add(k.seq());
+    });
+    CounterFold.foldFamily(view, KeyFamily.INFLIGHT, e -> {
+      InflightKey k = InflightKey.decode(e.key());
+      rowKeys.add(Keys.delivery(k.seq(), k.sink()));
+      rowOwners.add("inflight row " + k);
+      seqs.add(k.seq());
+    });
+    Map<String, Long> deadByTenant = new HashMap<>();
+    CounterFold.foldFamily(view, KeyFamily.DEAD_BY_TENANT, e -> {
+      DeadByTenantKey k = DeadByTenantKey.decode(e.key());
+      deadByTenant.put(k.at() + "/" + k.seq() + "/" + k.sink(), k.ord());
+    });
+    CounterFold.foldFamily(view, KeyFamily.DEAD, e -> {
+      DeadKey k = DeadKey.decode(e.key());
+      long ord = DeadValue.decodeAt(e.key(), e.value()).ord();
+      Long indexed = deadByTenant.remove(k.at() + "/" + k.seq() + "/" + k.sink());
+      if (indexed == null || indexed != ord) {
+        out.add(new Breach("dead-indexed-by-tenant", "dead row " + k + " of ord " + ord
+            + " has " + (indexed == null ? "no 'X' key" : "an 'X' key under ord " + indexed)));
+      }
+      rowKeys.add(Keys.delivery(k.seq(), k.sink()));
+      rowOwners.add("dead row " + k);
+      seqs.add(k.seq());
+    });
+    deadByTenant.forEach((k, ord) -> out.add(new Breach("dead-indexed-by-tenant",
+        "'X' key " + ord + "/" + k + " has no 'x' row")));
+    for (int from = 0; from < rowKeys.size(); from += 1000) {
+      List<byte[]> keys = rowKeys.subList(from, Math.min(rowKeys.size(), from + 1000));
+      List<byte[]> rows = view.multiGet(Format3.DELIVERIES, keys);
+      for (int i = 0; i < rows.size(); i++) {
+        if (rows.get(i) == null) {
+          out.add(new Breach("index-row-has-delivery-row", rowOwners.get(from + i) + " has no delivery row"));
+        }
+      }
+    }
+    List<Long> seqList = new ArrayList<>(seqs);
+    for (int from = 0; from < seqList.size(); from += 1000) {
+      List<Long> part = seqList.subList(from, Math.min(seqList.size(), from + 1000));
+      List<byte[]> keys = new ArrayList<>(part.size());
+      part.forEach(s -> keys.add(Keys.hook(s)));
+      List<byte[]> hooks = view.multiGet(Format3.HOOKS, keys);
+      for (int i = 0; i < hooks.size(); i++) {
+        if (hooks.get(i) == null) {
+          out.add(new Breach("index-row-has-hook", "rows of seq " + part.get(i) + " have no hook envelope"));
+        }
+      }
+    }
+  }
+
+  private static void checkOrdinals(ReadView view, List<Breach> out) {
+    long next = Tenants.nextOrdinal(view);
+    Map<Long, String> byOrd = new TreeMap<>();
+    CounterFold.foldFamily(view, KeyFamily.TENANT_BY_ORD, e -> {
+      long ord = TenantByOrdKey.decode(e.key()).ord();
+      TenantByOrdValue v = TenantByOrdValue.decodeAt(e.key(), e.value());
+      byOrd.put(ord, v.isErased() ? null : v.tenant().value());
+    });
+    Map<String, Long> byName = new TreeMap<>();
+    CounterFold.foldFamily(view, KeyFamily.ORD_BY_TENANT, e -> {
+      String name = OrdByTenantKey.decode(e.key()).tenantId().value();
+      byName.put(name, OrdinalValue.decodeAt(e.key(), e.value()).ord());
+    });
+    for (long ord = 1; ord < next; ord++) {
+      if (!byOrd.containsKey(ord)) {
+        out.add(new Breach("ordinals-dense", "ordinal " + ord + " < next_ord " + next + " has no 't' row"));
+      }
+    }
+    byOrd.forEach((ord, name) -> {
+      if (ord >= next) {
+        out.add(new Breach("ordinals-dense", "'t' row for ordinal " + ord + " at or above next_ord " + next));
+      }
+      if (name != null && !Long.valueOf(ord).equals(byName.get(name))) {
+        out.add(new Breach("ordinals-unique", "'t' " + ord + " names '" + name + "' but 'n' '" + name
+            + "' says " + byName.get(name)));
+      }
+    });
+    byName.forEach((name, ord) -> {
+      if (!name.equals(byOrd.get(ord))) {
+        out.add(new Breach("ordinals-unique", "'n' '" + name + "' says ordinal " + ord + " but 't' " + ord
+            + " names " + byOrd.get(ord)));
+      }
+    });
+  }
+}
