@@ -63,6 +63,15 @@ public final class ActiveIndex {
    * @return how many markers were deleted and not put back
    */
   public static int cleanup(Store store, long ord, List<Long> scannedBuckets, long now) {
+    return cleanup(store, ord, scannedBuckets, now, () -> {});
+  }
+
+  /**
+   * {@link #cleanup(Store, long, List, long)} with {@code betweenDeleteAndVerify} run after step 2's
+   * delete is written and before step 3 reads: the seam a test uses to commit a writer's batch in
+   * the one window where a careless cleanup would lose its marker.
+   */
+  public static int cleanup(Store store, long ord, List<Long> scannedBuckets, long now, Runnable betweenDeleteAndVerify) {
     long nowBucket = ActiveKey.bucketOf(now);
     DueRow first = DueIndex.firstDue(store, ord);
     long keepFrom = first == null ? nowBucket : Math.min(ActiveKey.bucketOf(first.key().at()), nowBucket);
@@ -79,7 +88,7 @@ public final class ActiveIndex {
       return 0;
     }
     store.write(delete, Durability.NO_SYNC);
-    afterDelete(store, ord);
+    betweenDeleteAndVerify.run();
     DueRow firstAfter = DueIndex.firstDue(store, ord);
     if (firstAfter != null) {
       ActiveKey needed = new ActiveKey(ActiveKey.bucketOf(firstAfter.key().at()), ord);
@@ -91,16 +100,6 @@ public final class ActiveIndex {
       }
     }
     return deleted.size();
-  }
-
-  /** A seam for tests that interleave a writer between cleanup's delete and its verify. */
-  static volatile Runnable afterDeleteHook;
-
-  private static void afterDelete(Store store, long ord) {
-    Runnable hook = afterDeleteHook;
-    if (hook != null) {
-      hook.run();
-    }
   }
 
   /**
