@@ -1,0 +1,277 @@
+package io.ankusa.store.rocksdb;
+
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.StoreException;
+import io.ankusa.store.spi.StoreFormatException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.UInt64AddOperator;
+import org.rocksdb.WriteOptions;
+
+/**
+ * One open RocksDB handle with every native object that belongs to it: the DB, its options, one
+ * column family handle and options per family, the merge operator, and reusable write and read
+ * options. {@link RocksDbStore} keeps exactly one at a time and replaces it on {@code
+ * reportWriteFailure}; {@link #close()} frees all of it (no native leak, checked by {@code
+ * NativeResourceTest}).
+ *
+ * <p>Not thread-safe to close: the store closes it under its exclusive lock, when no read or write
+ * is using it.
+ */
+final class RocksDbEngine implements AutoCloseable {
+  static final String DEFAULT_FAMILY = "default";
+  private static final long KEPT_INFO_LOGS = 10;
+  private static final Pattern CF_SECTION = Pattern.compile("^\\s*\\[CFOptions \"(.*)\"\\]\\s*$");
+  private static final Pattern MERGE_OPERATOR = Pattern.compile("^\\s*merge_operator\\s*=\\s*(.*)$");
+
+  final Path dir;
+  final RocksDB db;
+  /** Handles of the caller's families, by name; the unlisted default family is not here. */
+  final Map<String, ColumnFamilyHandle> handles;
+  final WriteOptions syncWrite;
+  final WriteOptions noSyncWrite;
+  /** Live reads: checksums verified (the default; never turned off, see DEPENDENCIES.md). */
+  final ReadOptions liveRead;
+  private final DBOptions dbOptions;
+  private final List<ColumnFamilyOptions> familyOptions;
+  private final List<ColumnFamilyHandle> allHandles;
+  private final UInt64AddOperator mergeOperator;
+
+  private RocksDbEngine(Path dir, RocksDB db, Map<String, ColumnFamilyHandle> handles, DBOptions dbOptions,
+      List<ColumnFamilyOptions> familyOptions, List<ColumnFamilyHandle> allHandles, UInt64AddOperator mergeOperator) {
+    this.dir = dir;
+    this.db = db;
+    this.handles = handles;
+    this.dbOptions = dbOptions;
+    this.familyOptions = familyOptions;
+    this.allHandles = allHandles;
+    this.mergeOperator = mergeOperator;
+    this.syncWrite = new WriteOptions().setSync(true);
+    this.noSyncWrite = new WriteOptions().setSync(false);
+    this.liveRead = new ReadOptions().setVerifyChecksums(true);
+  }
+
+  /**
+   * Opens (or creates) the RocksDB database in {@code dir} with exactly {@code families}.
+   *
+   * @throws StoreFormatException if the directory holds a column family not listed (other than
+   *     {@code default}), a listed family with the other counters setting, or no store while {@code
+   *     create} is false, or lacks a listed family while {@code create} is false
+   * @throws StoreException if the directory is locked by another open store or cannot be opened
+   */
+  static RocksDbEngine open(Path dir, List<FamilySpec> families, boolean create, RocksDbSettings settings) {
+    List<String> existing = existingFamilies(dir);
+    if (existing.isEmpty()) {
+      if (!create) {
+        throw new StoreFormatException(
+            "no RocksDB store in " + dir + " and createIfMissing is false; open it with createIfMissing"
+                + " to create one, or check the path");
+      }
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        throw new StoreException("cannot create the store directory " + dir + ": " + e, e);
+      }
+    } else {
+      checkFamilies(dir, existing, families, create);
+    }
+
+    UInt64AddOperator merge = new UInt64AddOperator();
+    DBOptions dbOptions = new DBOptions()
+        .setCreateIfMissing(create)
+        .setCreateMissingColumnFamilies(create)
+        .setBytesPerSync(settings.bytesPerSync())
+        .setMaxBackgroundJobs(settings.maxBackgroundJobs())
+        // Every open starts a new info LOG; keep a few old ones, not RocksDB's default thousand.
+        .setKeepLogFileNum(KEPT_INFO_LOGS);
+    List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    boolean defaultListed = families.stream().anyMatch(f -> f.name().equals(DEFAULT_FAMILY));
+    if (!defaultListed) {
+      ColumnFamilyOptions o = new ColumnFamilyOptions();
+      cfOptions.add(o);
+      descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, o));
+      names.add(null);
+    }
+    for (FamilySpec f : families) {
+      ColumnFamilyOptions o = familyOptions(f, merge, settings);
+      cfOptions.add(o);
+      descriptors.add(new ColumnFamilyDescriptor(f.name().getBytes(StandardCharsets.UTF_8), o));
+      names.add(f.name());
+    }
+    List<ColumnFamilyHandle> all = new ArrayList<>();
+    RocksDB db;
+    try {
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, all);
+    } catch (RocksDBException e) {
+      all.forEach(ColumnFamilyHandle::close);
+      cfOptions.forEach(ColumnFamilyOptions::close);
+      dbOptions.close();
+      merge.close();
+      throw RocksDbFailures.open(e, dir);
+    }
+    Map<String, ColumnFamilyHandle> byName = new LinkedHashMap<>();
+    for (int i = 0; i < names.size(); i++) {
+      if (names.get(i) != null) {
+        byName.put(names.get(i), all.get(i));
+      }
+    }
+    return new RocksDbEngine(dir, db, Map.copyOf(byName), dbOptions, cfOptions, all, merge);
+  }
+
+  private static ColumnFamilyOptions familyOptions(FamilySpec f, UInt64AddOperator merge, RocksDbSettings settings) {
+    ColumnFamilyOptions o = new ColumnFamilyOptions();
+    // A table config is a plain Java holder; RocksJava copies it into the native options.
+    o.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(settings.blockSizeBytes()));
+    if (f.counters()) {
+      o.setMergeOperator(merge);
+      o.setCompressionType(CompressionType.NO_COMPRESSION);
+      o.setMaxSuccessiveMerges(settings.maxSuccessiveMerges());
+    } else {
+      o.setCompressionType(f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
+    }
+    if (f.writeBufferHint() > 0) {
+      o.setWriteBufferSize(f.writeBufferHint());
+    }
+    return o;
+  }
+
+  /** The column families in {@code dir}, or an empty list when it holds no RocksDB store. */
+  private static List<String> existingFamilies(Path dir) {
+    if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
+      return List.of();
+    }
+    try (Options options = new Options()) {
+      List<String> names = new ArrayList<>();
+      for (byte[] name : RocksDB.listColumnFamilies(options, dir.toString())) {
+        names.add(new String(name, StandardCharsets.UTF_8));
+      }
+      return names;
+    } catch (RocksDBException e) {
+      throw RocksDbFailures.open(e, dir);
+    }
+  }
+
+  /** The older-release refusal, and the counters setting each family was created with. */
+  private static void checkFamilies(Path dir, List<String> existing, List<FamilySpec> asked, boolean create) {
+    TreeSet<String> unlisted = new TreeSet<>();
+    for (String name : existing) {
+      if (!name.equals(DEFAULT_FAMILY) && asked.stream().noneMatch(f -> f.name().equals(name))) {
+        unlisted.add(name);
+      }
+    }
+    if (!unlisted.isEmpty()) {
+      throw new StoreFormatException(
+          "RocksDB store " + dir + " holds families " + unlisted + " that the caller did not list "
+              + asked.stream().map(FamilySpec::name).toList()
+              + ": they were written by a newer release; open the store with that release");
+    }
+    Map<String, Boolean> recorded = recordedCounters(dir);
+    for (FamilySpec f : asked) {
+      if (!existing.contains(f.name())) {
+        if (!create) {
+          throw new StoreFormatException(
+              "RocksDB store " + dir + " has no family '" + f.name() + "' and createIfMissing is false");
+        }
+        continue;
+      }
+      Boolean had = recorded.get(f.name());
+      if (had != null && had != f.counters()) {
+        throw new StoreFormatException(
+            "RocksDB store " + dir + ": family '" + f.name() + "' was created with counters=" + had
+                + " but is opened with counters=" + f.counters() + "; open it as it was created");
+      }
+    }
+  }
+
+  /**
+   * Whether each column family was last opened with the int64-add merge operator, read from the
+   * newest {@code OPTIONS-*} file RocksDB keeps in the directory. Best effort: a missing or
+   * unreadable file yields an empty map, and the counters check is then skipped.
+   */
+  static Map<String, Boolean> recordedCounters(Path dir) {
+    Path newest = null;
+    long newestNumber = -1;
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        String name = p.getFileName().toString();
+        if (name.startsWith("OPTIONS-") && !name.endsWith(".dbtmp")) {
+          try {
+            long n = Long.parseLong(name.substring("OPTIONS-".length()));
+            if (n > newestNumber) {
+              newestNumber = n;
+              newest = p;
+            }
+          } catch (NumberFormatException ignored) {
+            // not one of RocksDB's option files
+          }
+        }
+      }
+      if (newest == null) {
+        return Map.of();
+      }
+      Map<String, Boolean> out = new HashMap<>();
+      String family = null;
+      for (String line : Files.readAllLines(newest, StandardCharsets.UTF_8)) {
+        Matcher section = CF_SECTION.matcher(line);
+        if (section.matches()) {
+          family = section.group(1);
+          out.put(family, false);
+        } else if (line.trim().startsWith("[")) {
+          family = null;
+        } else if (family != null) {
+          Matcher m = MERGE_OPERATOR.matcher(line);
+          if (m.matches()) {
+            out.put(family, m.group(1).toLowerCase(Locale.ROOT).contains("uint64add"));
+          }
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      return Map.of();
+    }
+  }
+
+  /** The handle of a listed family. REQUIRES: the family was validated by the catalog. */
+  ColumnFamilyHandle handle(String family) {
+    return handles.get(family);
+  }
+
+  /** Frees every native object: handles, then the DB, then the options. Idempotent per instance. */
+  @Override
+  public void close() {
+    syncWrite.close();
+    noSyncWrite.close();
+    liveRead.close();
+    for (ColumnFamilyHandle h : allHandles) {
+      h.close();
+    }
+    db.close();
+    dbOptions.close();
+    familyOptions.forEach(ColumnFamilyOptions::close);
+    mergeOperator.close();
+  }
+}

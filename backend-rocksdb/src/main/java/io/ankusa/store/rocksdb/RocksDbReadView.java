@@ -1,0 +1,155 @@
+package io.ankusa.store.rocksdb;
+
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.spi.Int64Add;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.StoreArgumentException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDBException;
+
+/**
+ * The read code of the RocksDB backend, written once and used by both the live {@link RocksDbStore}
+ * and a frozen {@link RocksDbSnapshot}. A subclass says how to enter a read (which locks, which
+ * closed checks), which {@link ReadOptions} point reads use, and which engine snapshot scans read.
+ *
+ * <p>Ownership: arrays passed in are read during the call only; every returned array is a fresh
+ * copy made by RocksJava. Corruption met by any read is {@link
+ * io.ankusa.store.spi.StoreCorruptionException} naming the family and key (properties {@code
+ * scanNeverEndsEarlyOnCorruption}, and {@code CorruptionTest} in this module for point reads).
+ */
+abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, RocksDbSnapshot {
+
+  /** The catalog used for argument checks. */
+  abstract FamilyCatalog catalog();
+
+  /**
+   * Takes the locks a read needs and checks that this view is open; returns the engine to read.
+   * Every successful call is paired with {@link #exit()}.
+   *
+   * @throws io.ankusa.store.spi.StoreClosedException if the view or its store is closed
+   */
+  abstract RocksDbEngine enter();
+
+  /** Releases what {@link #enter()} took. */
+  abstract void exit();
+
+  /** Read options for point reads on {@code engine}, called between enter and exit. */
+  abstract ReadOptions pointReads(RocksDbEngine engine);
+
+  /** The engine snapshot this view is frozen at, or null for the live store. */
+  abstract org.rocksdb.Snapshot frozenAt();
+
+  /** Where scans opened on this view are tracked until they close. */
+  abstract Set<OpenResource> openScans();
+
+  /** The store all locks belong to. */
+  abstract RocksDbStore store();
+
+  @Override
+  public final byte[] get(String family, byte[] key) {
+    RocksDbEngine engine = enter();
+    try {
+      catalog().require(family);
+      catalog().checkKey(family, key);
+      return engine.db.get(engine.handle(family), pointReads(engine), key);
+    } catch (RocksDBException e) {
+      throw RocksDbFailures.read(e, engine.dir, family, key, "get");
+    } finally {
+      exit();
+    }
+  }
+
+  /**
+   * One {@code multiGetAsList} with one column family per key, read at one engine snapshot (the
+   * view's own, or one pinned for the call on the live store). RocksJava returns null both for an
+   * absent key and for a key whose read failed (facebook/rocksdb#12741), so every null is confirmed
+   * with a point read at the same snapshot, which does report corruption.
+   */
+  @Override
+  public final List<byte[]> multiGet(String family, List<byte[]> keys) {
+    RocksDbEngine engine = enter();
+    try {
+      catalog().require(family);
+      Objects.requireNonNull(keys, "keys");
+      for (byte[] k : keys) {
+        catalog().checkKey(family, k);
+      }
+      if (keys.isEmpty()) {
+        return new ArrayList<>();
+      }
+      ColumnFamilyHandle handle = engine.handle(family);
+      org.rocksdb.Snapshot pinned = frozenAt() == null ? engine.db.getSnapshot() : null;
+      ReadOptions options = pinned == null ? pointReads(engine) : new ReadOptions().setSnapshot(pinned);
+      try {
+        List<byte[]> values = new ArrayList<>(
+            engine.db.multiGetAsList(options, Collections.nCopies(keys.size(), handle), keys));
+        for (int i = 0; i < values.size(); i++) {
+          if (values.get(i) == null) {
+            values.set(i, readConfirmingAbsence(engine, handle, options, family, keys.get(i)));
+          }
+        }
+        return values;
+      } finally {
+        if (pinned != null) {
+          options.close();
+          engine.db.releaseSnapshot(pinned);
+        }
+      }
+    } catch (RocksDBException e) {
+      throw RocksDbFailures.read(e, engine.dir, family, null, "multiGet of " + keys.size() + " keys");
+    } finally {
+      exit();
+    }
+  }
+
+  private static byte[] readConfirmingAbsence(RocksDbEngine engine, ColumnFamilyHandle handle,
+      ReadOptions options, String family, byte[] key) {
+    try {
+      return engine.db.get(handle, options, key);
+    } catch (RocksDBException e) {
+      throw RocksDbFailures.read(e, engine.dir, family, key, "multiGet");
+    }
+  }
+
+  /**
+   * A lazy scan with RocksDB iterate bounds, pinned to one engine snapshot (the view's, or a fresh
+   * one the scan owns), tracked until closed. See {@link RocksDbScan} for the end-of-range rule.
+   */
+  @Override
+  public final Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+    RocksDbEngine engine = enter();
+    try {
+      catalog().require(family);
+      catalog().checkRange(family, lo, hi);
+      if (direction == null) {
+        throw new StoreArgumentException("null direction for a scan of family '" + family + "'");
+      }
+      return RocksDbScan.open(store(), engine, family, lo, hi, direction, frozenAt(), openScans());
+    } finally {
+      exit();
+    }
+  }
+
+  @Override
+  public final long counter(String family, byte[] key) {
+    RocksDbEngine engine = enter();
+    try {
+      catalog().requireCounters(family);
+      catalog().checkKey(family, key);
+      byte[] v = engine.db.get(engine.handle(family), pointReads(engine), key);
+      return v == null ? 0 : Int64Add.decode(family, key, v);
+    } catch (RocksDBException e) {
+      throw RocksDbFailures.read(e, engine.dir, family, key, "counter read");
+    } finally {
+      exit();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.ankusa.store.rocksdb;
+
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreOptions;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code rocksdb.*} properties of {@link StoreOptions} this backend understands, parsed and
+ * checked once at open. Properties of other backends are ignored; an unknown {@code rocksdb.*} key
+ * is refused with {@link StoreArgumentException} naming the known ones (a typo must not silently
+ * fall back to a default).
+ *
+ * @param maxBackgroundJobs {@code rocksdb.maxBackgroundJobs}: flush and compaction threads (default 2)
+ * @param bytesPerSync {@code rocksdb.bytesPerSync}: incremental sync of SST files while they are
+ *     written, so a WAL sync never waits behind a whole-file sync (default 1 MiB)
+ * @param maxSuccessiveMerges {@code rocksdb.maxSuccessiveMerges}: on counters families, fold merge
+ *     operands in the memtable once this many stack up on one key, keeping counter reads fast under
+ *     merge load (default 64; 0 turns it off)
+ * @param blockSizeBytes {@code rocksdb.blockSizeBytes}: data block size of SST files (default 4 KiB)
+ */
+record RocksDbSettings(int maxBackgroundJobs, long bytesPerSync, long maxSuccessiveMerges, long blockSizeBytes) {
+  static final String PREFIX = "rocksdb.";
+  static final String MAX_BACKGROUND_JOBS = PREFIX + "maxBackgroundJobs";
+  static final String BYTES_PER_SYNC = PREFIX + "bytesPerSync";
+  static final String MAX_SUCCESSIVE_MERGES = PREFIX + "maxSuccessiveMerges";
+  static final String BLOCK_SIZE_BYTES = PREFIX + "blockSizeBytes";
+  static final List<String> KNOWN = List.of(MAX_BACKGROUND_JOBS, BYTES_PER_SYNC, MAX_SUCCESSIVE_MERGES, BLOCK_SIZE_BYTES);
+
+  static final RocksDbSettings DEFAULTS = new RocksDbSettings(2, 1L << 20, 64, 4096);
+
+  /**
+   * The settings in {@code options}.
+   *
+   * @throws StoreArgumentException for an unknown {@code rocksdb.*} key or a value out of range
+   */
+  static RocksDbSettings from(StoreOptions options) {
+    for (Map.Entry<String, String> e : options.properties().entrySet()) {
+      if (e.getKey().startsWith(PREFIX) && !KNOWN.contains(e.getKey())) {
+        throw new StoreArgumentException(
+            "unknown RocksDB option " + e.getKey() + "='" + e.getValue() + "'; the rocksdb backend knows "
+                + KNOWN + " (see RocksDbStoreProvider)");
+      }
+    }
+    long jobs = range(options, MAX_BACKGROUND_JOBS, DEFAULTS.maxBackgroundJobs, 1, 256);
+    long bytesPerSync = range(options, BYTES_PER_SYNC, DEFAULTS.bytesPerSync, 0, 1L << 40);
+    long merges = range(options, MAX_SUCCESSIVE_MERGES, DEFAULTS.maxSuccessiveMerges, 0, 1L << 20);
+    long block = range(options, BLOCK_SIZE_BYTES, DEFAULTS.blockSizeBytes, 512, 64L << 20);
+    return new RocksDbSettings((int) jobs, bytesPerSync, merges, block);
+  }
+
+  private static long range(StoreOptions options, String key, long fallback, long min, long max) {
+    long v = options.longProperty(key, fallback);
+    if (v < min || v > max) {
+      throw new StoreArgumentException(
+          "option " + key + "=" + v + " is out of range; use " + min + ".." + max);
+    }
+    return v;
+  }
+}

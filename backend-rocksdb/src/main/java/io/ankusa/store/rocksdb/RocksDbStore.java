@@ -1,0 +1,275 @@
+package io.ankusa.store.rocksdb;
+
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Int64Add;
+import io.ankusa.store.spi.Op;
+import io.ankusa.store.spi.Snapshot;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreClosedException;
+import io.ankusa.store.spi.StoreException;
+import io.ankusa.store.spi.StoreWriteFailedException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The production {@link Store}: one RocksDB database, one column family per {@link FamilySpec}.
+ *
+ * <p>Concurrency: every read, write, sync and scan step holds the shared side of a read-write lock
+ * around the engine handle, so writes and reads run concurrently (RocksDB is thread-safe; property
+ * {@code concurrentMergesLoseNoOperand}); {@link #reportWriteFailure} and {@link #close()} take the
+ * exclusive side, so they never free the handle under a running call, and calls made meanwhile wait.
+ *
+ * <p>Durability: {@link Durability#SYNC} writes with {@code sync=true} (the WAL is fsynced before
+ * return); {@code NO_SYNC} writes are visible at once and durable after the next returned {@link
+ * #syncWal()} (properties {@code syncWritesSurviveReopen}, {@code
+ * noSyncWritesSurviveReopenAfterSyncWal}).
+ *
+ * <p>Ownership: arrays in a batch are read during {@link #write} only (RocksDB copies them into its
+ * write batch); returned arrays are fresh copies.
+ *
+ * <p>After {@link #close()}, every read, write, sync, snapshot, scan and reportWriteFailure throws
+ * {@link StoreClosedException} (property {@code everyCallAfterCloseThrows}); {@link #families()},
+ * {@link #directory()} and {@link #capabilities()} describe the store and keep answering.
+ */
+public final class RocksDbStore extends RocksDbReadView implements Store {
+  /** What this backend promises, checked by {@code RocksDbEngineConformanceTest}. */
+  public static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, 8192, 64 << 20);
+
+  private static final Logger LOG = LoggerFactory.getLogger(RocksDbStore.class);
+
+  private final Path dir;
+  private final FamilyCatalog catalog;
+  private final boolean createIfMissing;
+  private final RocksDbSettings settings;
+  private final ReentrantReadWriteLock handleLock = new ReentrantReadWriteLock();
+  /** Scans of the live store and snapshots, open until closed or invalidated. */
+  private final Set<OpenResource> open = ConcurrentHashMap.newKeySet();
+  /** The open engine; null once closed. Guarded by {@link #handleLock}. */
+  private RocksDbEngine engine;
+
+  RocksDbStore(Path dir, List<FamilySpec> families, boolean createIfMissing, RocksDbSettings settings) {
+    this.dir = dir;
+    this.catalog = new FamilyCatalog(families, CAPABILITIES.maxKeyBytes(), CAPABILITIES.maxValueBytes());
+    this.createIfMissing = createIfMissing;
+    this.settings = settings;
+    this.engine = RocksDbEngine.open(dir, catalog.specs(), createIfMissing, settings);
+  }
+
+  // ---- the read-view hooks: the live store reads the newest state -------------------------------
+
+  @Override
+  FamilyCatalog catalog() {
+    return catalog;
+  }
+
+  @Override
+  RocksDbEngine enter() {
+    handleLock.readLock().lock();
+    RocksDbEngine e = engine;
+    if (e == null) {
+      handleLock.readLock().unlock();
+      throw closed();
+    }
+    return e;
+  }
+
+  @Override
+  void exit() {
+    handleLock.readLock().unlock();
+  }
+
+  @Override
+  ReadOptions pointReads(RocksDbEngine e) {
+    return e.liveRead;
+  }
+
+  @Override
+  org.rocksdb.Snapshot frozenAt() {
+    return null;
+  }
+
+  @Override
+  Set<OpenResource> openScans() {
+    return open;
+  }
+
+  @Override
+  RocksDbStore store() {
+    return this;
+  }
+
+  /** The shared side of the handle lock: scans hold it for each step. */
+  Lock sharedLock() {
+    return handleLock.readLock();
+  }
+
+  void untrack(OpenResource resource) {
+    open.remove(resource);
+  }
+
+  // ---- writes ----------------------------------------------------------------------------------
+
+  /**
+   * One RocksDB {@link WriteBatch} holding every op in order: put, delete, deleteRange (skipped when
+   * {@code lo >= hi}: it removes nothing) and merge with the {@link Int64Add} operand. The batch is
+   * checked whole by the {@link FamilyCatalog} first, so a bad op refuses it before anything is
+   * applied (property {@code badBatchIsRefusedWhole}).
+   *
+   * @throws StoreWriteFailedException or {@link io.ankusa.store.spi.StoreFullException} (RocksDB
+   *     status NoSpace) naming the directory and the first op's family
+   */
+  @Override
+  public void write(Batch batch, Durability durability) {
+    Objects.requireNonNull(batch, "batch");
+    Objects.requireNonNull(durability, "durability");
+    RocksDbEngine e = enter();
+    try {
+      catalog.validate(batch);
+      List<Op> ops = batch.ops();
+      if (ops.isEmpty()) {
+        return;
+      }
+      try (WriteBatch wb = new WriteBatch()) {
+        for (Op op : ops) {
+          ColumnFamilyHandle h = e.handle(op.family());
+          if (op instanceof Op.Put p) {
+            wb.put(h, p.key(), p.value());
+          } else if (op instanceof Op.Delete d) {
+            wb.delete(h, d.key());
+          } else if (op instanceof Op.DeleteRange r) {
+            if (Bytes.compare(r.lo(), r.hi()) < 0) {
+              wb.deleteRange(h, r.lo(), r.hi());
+            }
+          } else if (op instanceof Op.Merge m) {
+            wb.merge(h, m.key(), Int64Add.encode(m.delta()));
+          }
+        }
+        e.db.write(durability == Durability.SYNC ? e.syncWrite : e.noSyncWrite, wb);
+      } catch (RocksDBException ex) {
+        throw RocksDbFailures.write(ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");
+      }
+    } finally {
+      exit();
+    }
+  }
+
+  /** {@code db.syncWal()}: every write that returned before this call is durable on return. */
+  @Override
+  public void syncWal() {
+    RocksDbEngine e = enter();
+    try {
+      e.db.syncWal();
+    } catch (RocksDBException ex) {
+      throw RocksDbFailures.write(ex, dir, null, "WAL sync");
+    } finally {
+      exit();
+    }
+  }
+
+  @Override
+  public Snapshot snapshot() {
+    RocksDbEngine e = enter();
+    try {
+      RocksDbSnapshot s = new RocksDbSnapshot(this, e);
+      open.add(s);
+      return s;
+    } finally {
+      exit();
+    }
+  }
+
+  /**
+   * Closes every open scan and snapshot (later use throws {@link StoreClosedException} saying why),
+   * closes the engine and opens it again with the same families, dropping whatever RocksDB had not
+   * persisted. Calls made meanwhile wait. Logged at WARN with the cause.
+   *
+   * @throws StoreWriteFailedException if the reopen fails; the store is then closed
+   */
+  @Override
+  public void reportWriteFailure(Throwable cause) {
+    handleLock.writeLock().lock();
+    try {
+      if (engine == null) {
+        throw closed();
+      }
+      LOG.warn("RocksDB store {}: write failure reported, closing open scans and snapshots and reopening",
+          dir, cause);
+      invalidateAll("closed because RocksDB store " + dir + " was reopened after a write failure ("
+          + cause + "); open a new one");
+      engine.close();
+      engine = null;
+      try {
+        engine = RocksDbEngine.open(dir, catalog.specs(), createIfMissing, settings);
+      } catch (StoreException e) {
+        throw new StoreWriteFailedException(
+            "RocksDB store " + dir + " could not be reopened after a write failure (" + e.getMessage()
+                + "); the store is closed: fix the cause (disk, permissions) and open it again", e);
+      }
+    } finally {
+      handleLock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public Capabilities capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public List<FamilySpec> families() {
+    return catalog.specs();
+  }
+
+  @Override
+  public Path directory() {
+    return dir;
+  }
+
+  /** Closes open scans and snapshots, then every native object of the engine. Idempotent. */
+  @Override
+  public void close() {
+    handleLock.writeLock().lock();
+    try {
+      if (engine == null) {
+        return;
+      }
+      invalidateAll("closed because RocksDB store " + dir + " was closed; open the store again");
+      engine.close();
+      engine = null;
+    } finally {
+      handleLock.writeLock().unlock();
+    }
+  }
+
+  private void invalidateAll(String reason) {
+    for (OpenResource r : List.copyOf(open)) {
+      r.invalidate(reason);
+    }
+    open.clear();
+  }
+
+  private StoreClosedException closed() {
+    return new StoreClosedException("RocksDB store " + dir + " is closed; open it again");
+  }
+
+  @Override
+  public String toString() {
+    return "RocksDbStore[" + dir + ", " + catalog.specs().stream().map(FamilySpec::name).toList() + "]";
+  }
+}

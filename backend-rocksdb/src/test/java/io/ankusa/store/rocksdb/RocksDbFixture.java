@@ -1,0 +1,77 @@
+package io.ankusa.store.rocksdb;
+
+import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.StoreProvider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.List;
+import org.rocksdb.RocksDBException;
+
+/**
+ * The RocksDB backend as the conformance suite sees it: the provider, its capabilities, and
+ * corruption injection — compact the family into SST files with plain RocksJava, then overwrite a
+ * run of bytes in the middle of the data blocks of its largest SST file, so a read of the family
+ * meets a checksum mismatch (property {@code scanNeverEndsEarlyOnCorruption}).
+ */
+public final class RocksDbFixture implements BackendFixture {
+  /** Where the damage was done, for tests that want to say so in their messages. */
+  record Damage(Path file, long offset, int length) {}
+
+  private final StoreProvider provider = new RocksDbStoreProvider();
+
+  @Override
+  public StoreProvider provider() {
+    return provider;
+  }
+
+  @Override
+  public Capabilities capabilities() {
+    return RocksDbStore.CAPABILITIES;
+  }
+
+  @Override
+  public void corrupt(Path dir, List<FamilySpec> families, String family) {
+    damage(dir, families, family);
+  }
+
+  /**
+   * Compacts {@code family} of the closed store in {@code dir} and flips a run of bytes in the
+   * middle of the data blocks of its largest SST file.
+   *
+   * @throws IllegalStateException if the family has no SST file (nothing was written to it)
+   */
+  static Damage damage(Path dir, List<FamilySpec> families, String family) {
+    RawRocksDb.SstFile target;
+    try (RawRocksDb raw = new RawRocksDb(dir, families)) {
+      raw.compact(family);
+      target = raw.sstFiles(family).stream().max(Comparator.comparingLong(RawRocksDb.SstFile::size))
+          .orElseThrow(() -> new IllegalStateException(
+              "family '" + family + "' in " + dir + " has no SST file to damage; write to it first"));
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("cannot compact family '" + family + "' in " + dir + ": " + e, e);
+    }
+    long data = Math.max(1, Math.min(target.dataBytes(), target.size()));
+    int length = (int) Math.max(1, Math.min(64, data / 4));
+    long offset = Math.max(0, data / 2 - length / 2);
+    try (FileChannel ch = FileChannel.open(target.path(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer buf = ByteBuffer.allocate(length);
+      ch.read(buf, offset);
+      buf.flip();
+      for (int i = 0; i < buf.limit(); i++) {
+        buf.put(i, (byte) ~buf.get(i));
+      }
+      ch.write(buf, offset);
+      ch.force(true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot damage " + target.path(), e);
+    }
+    return new Damage(target.path(), offset, length);
+  }
+}

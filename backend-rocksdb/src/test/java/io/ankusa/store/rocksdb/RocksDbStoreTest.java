@@ -1,0 +1,183 @@
+package io.ankusa.store.rocksdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Snapshot;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreClosedException;
+import io.ankusa.store.spi.StoreException;
+import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The backend's own promises beyond the engine suite: options, locking, close, isolation. */
+class RocksDbStoreTest {
+  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 1 << 20));
+
+  @TempDir Path dir;
+  private final RocksDbStoreProvider provider = new RocksDbStoreProvider();
+
+  @Test
+  void foundByNameThroughServiceLoader() {
+    assertThat(StoreProvider.named("rocksdb")).isInstanceOf(RocksDbStoreProvider.class);
+    assertThat(StoreProvider.available()).contains("rocksdb");
+  }
+
+  @Test
+  void unknownRocksDbOptionsAreRefusedNamingTheKnownOnes() {
+    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().with("rocksdb.maxBackgroundJob", "2"), FAMILIES))
+        .isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("rocksdb.maxBackgroundJob")
+        .hasMessageContaining("rocksdb.maxBackgroundJobs")
+        .hasMessageContaining("rocksdb.bytesPerSync")
+        .hasMessageContaining("rocksdb.maxSuccessiveMerges");
+    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().with("rocksdb.maxBackgroundJobs", "0"), FAMILIES))
+        .isInstanceOf(StoreArgumentException.class).hasMessageContaining("out of range");
+    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().with("rocksdb.bytesPerSync", "lots"), FAMILIES))
+        .isInstanceOf(StoreArgumentException.class).hasMessageContaining("not a whole number");
+    StoreOptions tuned = StoreOptions.defaults()
+        .with("rocksdb.maxBackgroundJobs", "4")
+        .with("rocksdb.bytesPerSync", "0")
+        .with("rocksdb.maxSuccessiveMerges", "0")
+        .with("rocksdb.blockSizeBytes", "16384")
+        .with("lmdb.mapSizeMaxBytes", "not ours, ignored");
+    try (Store s = provider.open(dir, tuned, FAMILIES)) {
+      s.write(new Batch().merge("counts", new byte[] {1}, 2), Durability.SYNC);
+      assertThat(s.counter("counts", new byte[] {1})).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aSecondOpenOfTheSameDirectoryIsRefusedClearly() {
+    try (Store first = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
+      assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults(), FAMILIES))
+          .isInstanceOf(StoreException.class)
+          .isNotInstanceOf(StoreFormatException.class)
+          .hasMessageContaining("locked by another open store")
+          .hasMessageContaining(dir.toString());
+      first.write(new Batch().put("rows", new byte[] {1}, new byte[] {1}), Durability.SYNC);
+    }
+    provider.open(dir, StoreOptions.defaults(), FAMILIES).close();
+  }
+
+  @Test
+  void everyCallAfterCloseThrowsAndCloseIsIdempotent() {
+    Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES);
+    s.write(new Batch().put("rows", new byte[] {1}, new byte[] {1}), Durability.SYNC);
+    Scan scan = s.scan("rows", new byte[0], null, Direction.FORWARD);
+    Snapshot snap = s.snapshot();
+    Scan snapScan = snap.scan("rows", new byte[0], null, Direction.FORWARD);
+    s.close();
+    s.close();
+    List<Consumer<Store>> calls = List.of(
+        st -> st.get("rows", new byte[] {1}),
+        st -> st.multiGet("rows", List.of(new byte[] {1})),
+        st -> st.scan("rows", new byte[0], null, Direction.FORWARD),
+        st -> st.counter("counts", new byte[] {1}),
+        st -> st.write(new Batch().put("rows", new byte[] {2}, new byte[] {2}), Durability.SYNC),
+        st -> st.write(new Batch().put("nope", new byte[] {2}, new byte[] {2}), Durability.SYNC),
+        Store::syncWal,
+        Store::snapshot,
+        st -> st.reportWriteFailure(new RuntimeException("x")));
+    for (Consumer<Store> call : calls) {
+      assertThatThrownBy(() -> call.accept(s)).isInstanceOf(StoreClosedException.class).hasMessageContaining("closed");
+    }
+    assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(scan::next).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> snap.get("rows", new byte[] {1})).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> snap.scan("rows", new byte[0], null, Direction.FORWARD)).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(snapScan::hasNext).isInstanceOf(StoreClosedException.class);
+    scan.close();
+    snapScan.close();
+    snap.close();
+    assertThat(s.families()).isEqualTo(FAMILIES);
+    assertThat(s.directory()).isEqualTo(dir.toAbsolutePath().normalize());
+  }
+
+  @Test
+  void closingASnapshotClosesItsScansAndItsReads() {
+    try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
+      s.write(new Batch().put("rows", new byte[] {1}, new byte[] {1}), Durability.NO_SYNC);
+      Snapshot snap = s.snapshot();
+      Scan scan = snap.scan("rows", new byte[0], null, Direction.FORWARD);
+      snap.close();
+      snap.close();
+      assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class).hasMessageContaining("snapshot");
+      assertThatThrownBy(() -> snap.multiGet("rows", List.of(new byte[] {1}))).isInstanceOf(StoreClosedException.class);
+      assertThat(s.get("rows", new byte[] {1})).containsExactly(1);
+    }
+  }
+
+  @Test
+  void scansAndSnapshotsSeeOneStateWhileWritesGoOn() {
+    try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
+      Batch b = new Batch();
+      for (int i = 0; i < 100; i++) {
+        b.put("rows", new byte[] {(byte) i}, new byte[] {(byte) i});
+      }
+      s.write(b, Durability.NO_SYNC);
+      try (Snapshot snap = s.snapshot();
+          Scan live = s.scan("rows", new byte[0], null, Direction.FORWARD);
+          Scan reverse = s.scan("rows", new byte[] {10}, new byte[] {90}, Direction.REVERSE)) {
+        s.write(new Batch().deleteRange("rows", new byte[] {0}, new byte[] {50}).put("rows", new byte[] {(byte) 200}, new byte[] {1}),
+            Durability.NO_SYNC);
+        assertThat(drain(live)).hasSize(100);
+        List<Entry> rev = drain(reverse);
+        assertThat(rev).hasSize(80);
+        assertThat(rev.get(0).key()).containsExactly(89);
+        assertThat(rev.get(79).key()).containsExactly(10);
+        assertThat(snap.get("rows", new byte[] {3})).containsExactly(3);
+        assertThat(snap.get("rows", new byte[] {(byte) 200})).isNull();
+        assertThat(snap.multiGet("rows", List.of(new byte[] {3}, new byte[] {(byte) 200}, new byte[] {3})))
+            .satisfiesExactly(v -> assertThat(v).containsExactly(3), v -> assertThat(v).isNull(),
+                v -> assertThat(v).containsExactly(3));
+        try (Scan snapScan = snap.scan("rows", new byte[0], null, Direction.REVERSE)) {
+          assertThat(drain(snapScan)).hasSize(100);
+        }
+      }
+      assertThat(s.get("rows", new byte[] {3})).isNull();
+      assertThat(s.multiGet("rows", List.of(new byte[] {3}, new byte[] {60}))).satisfiesExactly(
+          v -> assertThat(v).isNull(), v -> assertThat(v).containsExactly(60));
+    }
+  }
+
+  @Test
+  void returnedArraysAreTheCallersAndBatchArraysAreNotKept() {
+    try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
+      byte[] key = {5};
+      byte[] value = {1, 2, 3};
+      s.write(new Batch().put("rows", key, value), Durability.NO_SYNC);
+      value[0] = 9;
+      key[0] = 6;
+      byte[] read = s.get("rows", new byte[] {5});
+      assertThat(read).containsExactly(1, 2, 3);
+      read[1] = 7;
+      assertThat(s.get("rows", new byte[] {5})).containsExactly(1, 2, 3);
+    }
+  }
+
+  private static List<Entry> drain(Scan scan) {
+    List<Entry> out = new ArrayList<>();
+    while (scan.hasNext()) {
+      out.add(scan.next());
+    }
+    assertThat(scan.hasNext()).isFalse();
+    assertThatThrownBy(scan::next).isInstanceOf(java.util.NoSuchElementException.class);
+    return out;
+  }
+
+}
