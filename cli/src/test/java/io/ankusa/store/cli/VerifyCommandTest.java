@@ -1,0 +1,99 @@
+package io.ankusa.store.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.CounterField;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.DirectIngest;
+import io.ankusa.store.queue.HookEnvelope;
+import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class VerifyCommandTest {
+  @TempDir Path tmp;
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = AnkusaStore.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  /** A small rocksdb store with three tenants' rows, then {@code damage} applied. */
+  private Path store(Batch damage) {
+    Path dir = tmp.resolve("store-" + UUID.randomUUID());
+    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      new DirectIngest(queue).ingest(List.of(
+          new HookEnvelope(0, "acme", "s", "h1", null, 5_000, List.of(1, 2), new byte[7]),
+          new HookEnvelope(0, null, "s", "h2", null, 6_000, List.of(1), new byte[3]),
+          new HookEnvelope(0, "globex", "s", "h3", null, 7_000, List.of(4), new byte[9])));
+      if (!damage.isEmpty()) {
+        store.write(damage, Durability.SYNC);
+      }
+    }
+    return dir;
+  }
+
+  @Test
+  void aCleanStoreExitsZero() {
+    Run r = run("verify", store(new Batch()).toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("clean");
+  }
+
+  @Test
+  void aHandBrokenStoreNamesEachBreachAndExitsOne() {
+    Batch damage = new Batch()
+        // a deleted marker: tenant 1's due rows at 5 000 ms lose 'A' 5 1
+        .delete(Format3.INDEX, Keys.active(ActiveKey.bucketOf(5_000), 1))
+        // an extra counter delta on tenant 2's pending
+        .merge(Format3.COUNTERS, Keys.counter(2, CounterField.PENDING), 1)
+        // a missing delivery row: hook seq 3, sink 4
+        .delete(Format3.DELIVERIES, Keys.delivery(3, 4));
+    Run r = run("verify", store(damage).toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.out())
+        .contains("due-row-has-marker")
+        .contains("counters-equal-fold: tenant ord 2 PENDING counter is 2 but a fold of the rows gives 1")
+        .contains("index-row-has-delivery-row");
+  }
+
+  @Test
+  void badInputIsOneLineAndExitTwo() {
+    Run missing = run("verify", tmp.resolve("nope").toString());
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.err().strip()).contains("no store at").doesNotContain("\tat ");
+    assertThat(missing.err().strip().lines()).hasSize(1);
+
+    Run backend = run("verify", tmp.toString(), "--backend", "nosuch");
+    assertThat(backend.code()).isEqualTo(2);
+    assertThat(backend.err()).contains("no store backend named 'nosuch'");
+
+    Run number = run("inspect", tmp.toString(), "--top", "many");
+    assertThat(number.code()).isEqualTo(2);
+  }
+
+  @Test
+  void inspectShowsFamiliesTenantsAndTopTenants() {
+    Run r = run("inspect", store(new Batch()).toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("format     3").contains("tenants    3").contains("acme").contains("pending 4");
+  }
+}
