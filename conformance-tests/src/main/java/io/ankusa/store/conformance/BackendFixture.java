@@ -41,4 +41,16 @@ public interface BackendFixture {
   default void corrupt(Path dir, List<FamilySpec> families, String family) {
     throw new UnsupportedOperationException(provider().name() + " does not inject corruption");
   }
+
+  /**
+   * Forgets whatever the backend keeps about the closed store in {@code dir} outside of {@code dir}
+   * itself (the memory backend keeps its data in the JVM under the directory's name). Called by the
+   * suite after the store is closed, before it deletes {@code dir}. Default: nothing to forget.
+   */
+  default void discard(Path dir) {}
+
+  /** The backend's name as the suite prints it in skip reasons and messages. */
+  default String name() {
+    return provider().name();
+  }
 }

@@ -1,2 +1,14 @@
-/** The conformance suite every ankusa-store backend runs. */
+/**
+ * The conformance suite every ankusa-store backend runs (DESIGN.md §8).
+ *
+ * <p>Layer 1, {@link io.ankusa.store.conformance.EngineConformance}: every promise of the engine
+ * contract as a named jqwik property, plus {@code modelBasedRandomBatches}, which compares the backend
+ * with {@code backend-memory} after every batch of a random, shrinkable sequence. A backend runs it
+ * by implementing {@link io.ankusa.store.conformance.BackendFixture} and extending the suite in one
+ * test class; {@link io.ankusa.store.conformance.ConformanceRunner} runs it from the command line for
+ * any backend on the classpath, through {@link io.ankusa.store.conformance.ProviderFixture}.
+ *
+ * <p>The suite checks itself: its tests run it against deliberately broken memory backends
+ * (mutants) and require each to be rejected by the property written for it.
+ */
 package io.ankusa.store.conformance;

@@ -1,0 +1,23 @@
+package io.ankusa.store.conformance;
+
+import io.ankusa.store.spi.StoreArgumentException;
+
+/**
+ * The engine suite against the backend named by the system property {@value #BACKEND_PROPERTY},
+ * through a {@link ProviderFixture}: what {@link ConformanceRunner} runs for {@code --backend NAME}.
+ * Not a test class of this module (its name does not match surefire's patterns).
+ */
+public class NamedBackendEngineSuite extends EngineConformance {
+  /** The system property holding the backend's name. */
+  public static final String BACKEND_PROPERTY = "ankusa.conformance.backend";
+
+  @Override
+  protected BackendFixture fixture() {
+    String name = System.getProperty(BACKEND_PROPERTY);
+    if (name == null || name.isBlank()) {
+      throw new StoreArgumentException("set the system property " + BACKEND_PROPERTY
+          + " to a backend name (memory, rocksdb, lmdb) before running " + getClass().getSimpleName());
+    }
+    return new ProviderFixture(name);
+  }
+}

@@ -1,0 +1,106 @@
+package io.ankusa.store.conformance;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * The outcome of running one suite class through the JUnit Platform Launcher, case by case: what the
+ * conformance launcher prints and what the suite's self-test checks. Only test methods are
+ * recorded (containers that fail are recorded under their display name).
+ *
+ * @param suite the suite class run
+ * @param cases one entry per case, in the order they finished
+ */
+public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
+
+  /** How a case ended. */
+  public enum Outcome { PASSED, FAILED, SKIPPED }
+
+  /**
+   * One case: the property (method) name, how it ended, and for a failure or skip the first line of
+   * the message (the skip reason, or the assertion).
+   */
+  public record CaseResult(String property, Outcome outcome, String message) {}
+
+  /**
+   * Runs {@code suite} with the given JUnit configuration parameters (system properties apply too,
+   * e.g. {@code jqwik.tries.default}). Prints nothing: jqwik's reports are sent to the Platform as
+   * reporting entries ({@code jqwik.reporting.usejunitplatform}), which are dropped.
+   */
+  public static SuiteRun run(Class<?> suite, Map<String, String> configuration) {
+    LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+        .selectors(selectClass(suite))
+        .configurationParameter("jqwik.reporting.usejunitplatform", "true")
+        .configurationParameters(configuration)
+        .build();
+    List<CaseResult> cases = Collections.synchronizedList(new ArrayList<>());
+    TestExecutionListener listener = new TestExecutionListener() {
+      @Override
+      public void executionSkipped(TestIdentifier id, String reason) {
+        cases.add(new CaseResult(nameOf(id), Outcome.SKIPPED, firstLine(reason)));
+      }
+
+      @Override
+      public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+        boolean isCase = id.isTest();
+        if (!isCase && result.getStatus() != TestExecutionResult.Status.FAILED) {
+          return;
+        }
+        String message = result.getThrowable().map(SuiteRun::describe).orElse("");
+        Outcome outcome = switch (result.getStatus()) {
+          case SUCCESSFUL -> Outcome.PASSED;
+          case ABORTED -> Outcome.SKIPPED;
+          case FAILED -> Outcome.FAILED;
+        };
+        cases.add(new CaseResult(nameOf(id), outcome, message));
+      }
+    };
+    Launcher launcher = LauncherFactory.create();
+    launcher.execute(request, listener);
+    return new SuiteRun(suite, List.copyOf(cases));
+  }
+
+  /** Names of the cases that ended with {@code outcome}. */
+  public List<String> named(Outcome outcome) {
+    return cases.stream().filter(c -> c.outcome() == outcome).map(CaseResult::property).toList();
+  }
+
+  public long count(Outcome outcome) {
+    return cases.stream().filter(c -> c.outcome() == outcome).count();
+  }
+
+  private static String nameOf(TestIdentifier id) {
+    return id.getSource().filter(MethodSource.class::isInstance).map(s -> ((MethodSource) s).getMethodName())
+        .orElse(id.getDisplayName());
+  }
+
+  /** An assertion's (or skip's) first line; for anything else, its class too. */
+  private static String describe(Throwable t) {
+    String message = firstLine(t.getMessage());
+    if (t instanceof AssertionError || t instanceof org.opentest4j.TestAbortedException) {
+      return message;
+    }
+    return t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    String trimmed = s.strip();
+    int nl = trimmed.indexOf('\n');
+    return nl < 0 ? trimmed : trimmed.substring(0, nl).strip();
+  }
+}

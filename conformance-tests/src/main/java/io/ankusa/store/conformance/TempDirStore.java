@@ -1,0 +1,116 @@
+package io.ankusa.store.conformance;
+
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreClosedException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A store of the backend under test in a fresh temporary directory that this object owns: {@link
+ * #close()} closes the store (if open), lets the fixture forget it, and deletes the directory, so a
+ * property that fails half-way still cleans up when used in try-with-resources.
+ *
+ * <p>Not thread-safe: one property try owns it; the store it hands out may be shared with threads the
+ * try starts and joins.
+ */
+public final class TempDirStore implements AutoCloseable {
+  private final BackendFixture fixture;
+  private final Path dir;
+  private List<FamilySpec> families;
+  private Store store;
+
+  private TempDirStore(BackendFixture fixture, Path dir, List<FamilySpec> families) {
+    this.fixture = fixture;
+    this.dir = dir;
+    this.families = List.copyOf(families);
+  }
+
+  /** Creates a temporary directory and opens a new store in it with {@code families}. */
+  public static TempDirStore open(BackendFixture fixture, List<FamilySpec> families) {
+    Path dir;
+    try {
+      dir = Files.createTempDirectory("ankusa-conformance-" + fixture.name() + "-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary directory for a conformance store", e);
+    }
+    TempDirStore created = new TempDirStore(fixture, dir, families);
+    try {
+      created.store = fixture.open(dir, families);
+      return created;
+    } catch (RuntimeException | Error e) {
+      created.close();
+      throw e;
+    }
+  }
+
+  /** The open store. */
+  public Store store() {
+    if (store == null) {
+      throw new StoreClosedException("the conformance store in " + dir + " was closed by the suite; call reopen()");
+    }
+    return store;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public List<FamilySpec> families() {
+    return families;
+  }
+
+  /** Closes the store; the directory stays until {@link #close()}. Idempotent. */
+  public void closeStore() {
+    if (store != null) {
+      Store s = store;
+      store = null;
+      s.close();
+    }
+  }
+
+  /** Closes the store (if open) and opens the same directory again with the same families. */
+  public Store reopen() {
+    return reopen(families);
+  }
+
+  /** Closes the store (if open) and opens the same directory again listing {@code listed}. */
+  public Store reopen(List<FamilySpec> listed) {
+    closeStore();
+    store = fixture.open(dir, listed);
+    families = List.copyOf(listed);
+    return store;
+  }
+
+  /** Closes the store, lets the fixture forget it and deletes the directory. */
+  @Override
+  public void close() {
+    try {
+      closeStore();
+    } finally {
+      try {
+        fixture.discard(dir);
+      } finally {
+        deleteRecursively(dir);
+      }
+    }
+  }
+
+  static void deleteRecursively(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the conformance directory " + root, e);
+    }
+  }
+}

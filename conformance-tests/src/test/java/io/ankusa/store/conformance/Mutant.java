@@ -1,0 +1,660 @@
+package io.ankusa.store.conformance;
+
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.Int64Add;
+import io.ankusa.store.spi.Op;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Snapshot;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreClosedException;
+import io.ankusa.store.spi.StoreFormatException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.function.UnaryOperator;
+
+/**
+ * Deliberately broken backends: each wraps a memory store and breaks one promise of the contract.
+ * {@link MutantRejectionTest} runs the engine suite against each and checks that the property named
+ * here is among the failures — a suite that passes a mutant has a hole.
+ */
+enum Mutant {
+  DROPS_LAST_OP("a batch drops its last op", "batchOpsApplyInOrder", DropsLastOp::new),
+  SCAN_STOPS_EARLY("a scan silently stops after 3 entries", "scanRespectsHalfOpenBounds", ScanStopsEarly::new),
+  BIG_ENDIAN_COUNTERS("counter bytes are big-endian", "mergeBytesIdenticalOnEveryBackend", BigEndianCounters::new),
+  INCLUSIVE_DELETE_RANGE("deleteRange also removes hi", "deleteRangeIsHalfOpen", InclusiveDeleteRange::new),
+  SNAPSHOT_SEES_LATER_WRITES("a snapshot reads the live store", "snapshotDoesNotSeeLaterWrites", LiveSnapshot::new),
+  HALF_APPLIED_BATCH("a batch is applied one op at a time, visible half-done",
+      "batchIsAtomicToConcurrentReaders", OneOpAtATime::new),
+  MULTIGET_DROPS_NULLS("multiGet leaves out absent keys", "multiGetKeepsOrderAndNulls", MultiGetDropsNulls::new),
+  CLOSE_LEAVES_SCANS_OPEN("close does not close open scans", "everyCallAfterCloseThrows", CloseLeavesScansOpen::new),
+  SIGNED_KEY_ORDER("scans order keys as signed bytes", "keysCompareAsUnsignedBytes", SignedKeyOrder::new),
+  MERGE_READ_MODIFY_WRITE("merge is a get then a put, not atomic", "concurrentMergesLoseNoOperand",
+      ReadModifyWriteMerge::new),
+  CORRUPTION_ENDS_SCAN("corruption met by a scan is reported as the end of the range",
+      "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
+  EMPTY_RANGE_HOLDS_LO("a scan of [k, k) returns k", "emptyRangeScansNothing", EmptyRangeHoldsLo::new),
+  UNBOUNDED_HI_STOPS_AT_FF("hi == null is read as hi = ff", "unboundedHiScansToTheEnd", UnboundedHiStopsAtFf::new),
+  REVERSE_SCAN_INCLUDES_HI("a reverse scan starts at hi, inclusive", "reverseScanIsForwardReversed",
+      ReverseIncludesHi::new),
+  SCAN_READS_LIVE_STATE("a scan reads the live store step by step", "scanSeesOneStateWhileWritesGoOn",
+      LiveScan::new),
+  BAD_BATCH_PARTLY_APPLIED("a refused batch leaves its valid prefix applied", "badBatchIsRefusedWhole",
+      AppliesValidPrefix::new),
+  EMPTY_BATCH_REFUSED("an empty batch throws", "emptyBatchIsANoOp", RefusesEmptyBatch::new),
+  KEEPS_CALLER_ARRAYS("get returns the array the caller put", "writeDoesNotKeepCallerArrays", KeepsCallerArrays::new),
+  SHARES_RETURNED_ARRAYS("get returns the same array to every caller", "readsReturnFreshCopies",
+      SharesReturnedArrays::new),
+  DELETE_CROSSES_FAMILIES("a delete in plain also deletes in counters", "familiesAreIndependent",
+      DeleteCrossesFamilies::new),
+  SATURATING_MERGE("merge saturates at Long.MIN/MAX instead of wrapping", "mergeIsSigned64BitAdditionWithWrapAround",
+      SaturatingMerge::new),
+  MERGE_ONTO_ABSENT_IGNORED("a merge onto an absent key is dropped", "mergeOntoAbsentKeyEqualsDelta",
+      MergeOntoAbsentIgnored::new),
+  COUNTER_OF_PLAIN_DECODES("counter() decodes a plain family's value", "counterOfPlainFamilyIsRefused",
+      CounterOfPlainDecodes::new),
+  LENIENT_READS("get of an empty key returns null", "badReadArgumentsAreRefused", LenientReads::new),
+  DROPS_EVERY_7TH_BATCH("every 7th batch is silently dropped", "modelBasedRandomBatches", DropsEvery7thBatch::new),
+  REOPEN_LOSES_LAST_KEY("reopening loses the last key of the plain family", "syncWritesSurviveReopen",
+      UnaryOperator.identity()),
+  REFUSAL_NAMES_NO_FAMILY("an unlisted family is refused without naming it", "openRefusesUnlistedFamilies",
+      UnaryOperator.identity());
+
+  final String breaks;
+  final String caughtBy;
+  final UnaryOperator<Store> wrap;
+
+  Mutant(String breaks, String caughtBy, UnaryOperator<Store> wrap) {
+    this.breaks = breaks;
+    this.caughtBy = caughtBy;
+    this.wrap = wrap;
+  }
+
+  /** The fixture running the suite against this mutant. */
+  BackendFixture fixture() {
+    if (this == CORRUPTION_ENDS_SCAN) {
+      return new DamageableMemoryFixture(true);
+    }
+    if (this == REOPEN_LOSES_LAST_KEY) {
+      return new WrappingFixture("memory mutant " + name(), UnaryOperator.identity()) {
+        @Override
+        public Store open(Path dir, List<FamilySpec> families) {
+          Store s = super.open(dir, families);
+          if (families.stream().anyMatch(f -> f.name().equals(EngineConformance.PLAIN))) {
+            try (Scan last = s.scan(EngineConformance.PLAIN, new byte[0], null, Direction.REVERSE)) {
+              if (last.hasNext()) {
+                s.write(new Batch().delete(EngineConformance.PLAIN, last.next().key()), Durability.SYNC);
+              }
+            }
+          }
+          return s;
+        }
+      };
+    }
+    if (this == REFUSAL_NAMES_NO_FAMILY) {
+      return new WrappingFixture("memory mutant " + name(), UnaryOperator.identity()) {
+        @Override
+        public Store open(Path dir, List<FamilySpec> families) {
+          try {
+            return super.open(dir, families);
+          } catch (StoreFormatException e) {
+            throw new StoreFormatException("the store holds families that were not listed");
+          }
+        }
+      };
+    }
+    return new WrappingFixture("memory mutant " + name(), wrap);
+  }
+
+  // ---------------------------------------------------------------- the mutants
+
+  private static final class DropsLastOp extends ForwardingStore {
+    DropsLastOp(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      List<Op> ops = batch.ops();
+      Batch shorter = new Batch();
+      ops.subList(0, Math.max(0, ops.size() - 1)).forEach(shorter::add);
+      delegate.write(shorter, durability);
+    }
+  }
+
+  private static final class ScanStopsEarly extends ForwardingStore {
+    ScanStopsEarly(Store d) {
+      super(d);
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      Scan inner = delegate.scan(family, lo, hi, direction);
+      return new Scan() {
+        private int returned;
+
+        @Override
+        public boolean hasNext() {
+          return inner.hasNext() && returned < 3;
+        }
+
+        @Override
+        public Entry next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          returned++;
+          return inner.next();
+        }
+
+        @Override
+        public void close() {
+          inner.close();
+        }
+      };
+    }
+  }
+
+  private static final class BigEndianCounters extends ForwardingStore {
+    BigEndianCounters(Store d) {
+      super(d);
+    }
+
+    private static byte[] flip(String family, byte[] v) {
+      if (v == null || !family.equals(EngineConformance.COUNTERS) || v.length != Int64Add.WIDTH) {
+        return v;
+      }
+      byte[] out = new byte[v.length];
+      for (int i = 0; i < v.length; i++) {
+        out[i] = v[v.length - 1 - i];
+      }
+      return out;
+    }
+
+    @Override
+    public byte[] get(String family, byte[] key) {
+      return flip(family, delegate.get(family, key));
+    }
+
+    @Override
+    public List<byte[]> multiGet(String family, List<byte[]> keys) {
+      return delegate.multiGet(family, keys).stream().map(v -> flip(family, v)).toList();
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      List<Entry> entries = new ArrayList<>();
+      try (Scan inner = delegate.scan(family, lo, hi, direction)) {
+        inner.forEachRemaining(e -> entries.add(new Entry(e.key(), flip(family, e.value()))));
+      }
+      return new ListScan(entries, () -> {});
+    }
+  }
+
+  private static final class InclusiveDeleteRange extends ForwardingStore {
+    InclusiveDeleteRange(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      Batch changed = new Batch();
+      for (Op op : batch.ops()) {
+        changed.add(op);
+        if (op instanceof Op.DeleteRange r && r.hi().length > 0) {
+          changed.delete(r.family(), r.hi());
+        }
+      }
+      delegate.write(changed, durability);
+    }
+  }
+
+  private static final class LiveSnapshot extends ForwardingStore {
+    LiveSnapshot(Store d) {
+      super(d);
+    }
+
+    @Override
+    public Snapshot snapshot() {
+      delegate.snapshot().close(); // the checks a real snapshot makes (closed store) still happen
+      Store live = delegate;
+      return new Snapshot() {
+        @Override
+        public byte[] get(String family, byte[] key) {
+          return live.get(family, key);
+        }
+
+        @Override
+        public List<byte[]> multiGet(String family, List<byte[]> keys) {
+          return live.multiGet(family, keys);
+        }
+
+        @Override
+        public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+          return live.scan(family, lo, hi, direction);
+        }
+
+        @Override
+        public long counter(String family, byte[] key) {
+          return live.counter(family, key);
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+  }
+
+  private static final class OneOpAtATime extends ForwardingStore {
+    OneOpAtATime(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      for (Op op : batch.ops()) {
+        delegate.write(new Batch().add(op), durability);
+      }
+      if (batch.isEmpty()) {
+        delegate.write(batch, durability);
+      }
+    }
+  }
+
+  private static final class MultiGetDropsNulls extends ForwardingStore {
+    MultiGetDropsNulls(Store d) {
+      super(d);
+    }
+
+    @Override
+    public List<byte[]> multiGet(String family, List<byte[]> keys) {
+      return delegate.multiGet(family, keys).stream().filter(v -> v != null).toList();
+    }
+  }
+
+  private static final class CloseLeavesScansOpen extends ForwardingStore {
+    CloseLeavesScansOpen(Store d) {
+      super(d);
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      List<Entry> entries = new ArrayList<>();
+      try (Scan inner = delegate.scan(family, lo, hi, direction)) {
+        inner.forEachRemaining(entries::add);
+      }
+      return new ListScan(entries, () -> {});
+    }
+  }
+
+  private static final class SignedKeyOrder extends ForwardingStore {
+    SignedKeyOrder(Store d) {
+      super(d);
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      List<Entry> entries = new ArrayList<>();
+      try (Scan inner = delegate.scan(family, lo, hi, direction)) {
+        inner.forEachRemaining(entries::add);
+      }
+      Comparator<Entry> signed = (a, b) -> Arrays.compare(a.key(), b.key());
+      entries.sort(direction == Direction.FORWARD ? signed : signed.reversed());
+      return new ListScan(entries, () -> delegate.get(family, new byte[] {0}));
+    }
+  }
+
+  private static final class ReadModifyWriteMerge extends ForwardingStore {
+    ReadModifyWriteMerge(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      Map<String, Long> pending = new HashMap<>();
+      Batch changed = new Batch();
+      for (Op op : batch.ops()) {
+        if (op instanceof Op.Merge m) {
+          String slot = m.family() + "/" + Bytes.fullHex(m.key());
+          long current = pending.containsKey(slot) ? pending.get(slot) : delegate.counter(m.family(), m.key());
+          pending.put(slot, current + m.delta());
+          changed.put(m.family(), m.key(), Int64Add.encode(current + m.delta()));
+        } else {
+          changed.add(op);
+        }
+      }
+      Thread.yield(); // widen the window between the read and the write
+      delegate.write(changed, durability);
+    }
+  }
+
+  private static final class EmptyRangeHoldsLo extends ForwardingStore {
+    EmptyRangeHoldsLo(Store d) {
+      super(d);
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      if (hi != null && Arrays.equals(lo, hi) && lo.length > 0) {
+        return delegate.scan(family, lo, EngineConformance.concat(lo, new byte[] {0}), direction);
+      }
+      return delegate.scan(family, lo, hi, direction);
+    }
+  }
+
+  private static final class UnboundedHiStopsAtFf extends ForwardingStore {
+    UnboundedHiStopsAtFf(Store d) {
+      super(d);
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      byte[] ff = {(byte) 0xff};
+      return delegate.scan(family, lo, hi == null && Bytes.compare(lo, ff) <= 0 ? ff : hi, direction);
+    }
+  }
+
+  private static final class ReverseIncludesHi extends ForwardingStore {
+    ReverseIncludesHi(Store d) {
+      super(d);
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      if (direction == Direction.FORWARD || hi == null || hi.length == 0) {
+        return delegate.scan(family, lo, hi, direction);
+      }
+      return delegate.scan(family, lo, EngineConformance.concat(hi, new byte[] {0}), direction);
+    }
+  }
+
+  /** Reads one entry at a time from the live store, after the last key returned. */
+  private static final class LiveScan extends ForwardingStore {
+    LiveScan(Store d) {
+      super(d);
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      delegate.scan(family, lo, hi, direction).close(); // argument checks
+      return new Scan() {
+        private byte[] last;
+        private Entry ahead;
+
+        @Override
+        public boolean hasNext() {
+          if (ahead != null) {
+            return true;
+          }
+          byte[] from = lo;
+          byte[] to = hi;
+          if (last != null && direction == Direction.FORWARD) {
+            from = EngineConformance.concat(last, new byte[] {0});
+          } else if (last != null) {
+            to = last;
+          }
+          if (to != null && Bytes.compare(from, to) > 0) {
+            return false;
+          }
+          try (Scan one = delegate.scan(family, from, to, direction)) {
+            ahead = one.hasNext() ? one.next() : null;
+          }
+          return ahead != null;
+        }
+
+        @Override
+        public Entry next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          Entry e = ahead;
+          ahead = null;
+          last = e.key();
+          return e;
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+  }
+
+  private static final class AppliesValidPrefix extends ForwardingStore {
+    AppliesValidPrefix(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      try {
+        delegate.write(batch, durability);
+      } catch (StoreArgumentException e) {
+        for (Op op : batch.ops()) {
+          delegate.write(new Batch().add(op), durability);
+        }
+      }
+    }
+  }
+
+  private static final class RefusesEmptyBatch extends ForwardingStore {
+    RefusesEmptyBatch(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      if (batch.isEmpty()) {
+        throw new StoreArgumentException("empty batch");
+      }
+      delegate.write(batch, durability);
+    }
+  }
+
+  private static final class KeepsCallerArrays extends ForwardingStore {
+    private final Map<String, byte[]> puts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    KeepsCallerArrays(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      delegate.write(batch, durability);
+      for (Op op : batch.ops()) {
+        if (op instanceof Op.Put p) {
+          puts.put(p.family() + "/" + Bytes.fullHex(p.key()), p.value());
+        } else {
+          puts.clear();
+        }
+      }
+    }
+
+    @Override
+    public byte[] get(String family, byte[] key) {
+      byte[] v = delegate.get(family, key);
+      byte[] kept = puts.get(family + "/" + Bytes.fullHex(key));
+      return kept != null && v != null ? kept : v;
+    }
+  }
+
+  private static final class SharesReturnedArrays extends ForwardingStore {
+    private final Map<String, byte[]> handedOut = new java.util.concurrent.ConcurrentHashMap<>();
+
+    SharesReturnedArrays(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      delegate.write(batch, durability);
+      handedOut.clear();
+    }
+
+    @Override
+    public byte[] get(String family, byte[] key) {
+      byte[] v = delegate.get(family, key);
+      return v == null ? null : handedOut.computeIfAbsent(family + "/" + Bytes.fullHex(key), k -> v);
+    }
+  }
+
+  private static final class DeleteCrossesFamilies extends ForwardingStore {
+    DeleteCrossesFamilies(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      Batch changed = new Batch();
+      for (Op op : batch.ops()) {
+        changed.add(op);
+        if (op instanceof Op.Delete d && d.family().equals(EngineConformance.PLAIN)) {
+          changed.delete(EngineConformance.COUNTERS, d.key());
+        }
+      }
+      delegate.write(changed, durability);
+    }
+  }
+
+  /** Rewrites merges as puts of a computed value, under a lock; {@code law} is the broken addition. */
+  private abstract static class RewrittenMerge extends ForwardingStore {
+    RewrittenMerge(Store d) {
+      super(d);
+    }
+
+    abstract Long law(Long current, long delta);
+
+    @Override
+    public synchronized void write(Batch batch, Durability durability) {
+      Map<String, Long> pending = new HashMap<>();
+      Batch changed = new Batch();
+      for (Op op : batch.ops()) {
+        String slot = op instanceof Op.Merge m ? m.family() + "/" + Bytes.fullHex(m.key()) : null;
+        if (op instanceof Op.Merge m) {
+          byte[] stored = pending.containsKey(slot) ? null : delegate.get(m.family(), m.key());
+          Long current = pending.containsKey(slot) ? pending.get(slot)
+              : stored == null ? null : Int64Add.decode(m.family(), m.key(), stored);
+          Long next = law(current, m.delta());
+          pending.put(slot, next);
+          if (next != null) {
+            changed.put(m.family(), m.key(), Int64Add.encode(next));
+          }
+        } else {
+          pending.clear();
+          changed.add(op);
+        }
+      }
+      delegate.write(changed, durability);
+    }
+  }
+
+  private static final class SaturatingMerge extends RewrittenMerge {
+    SaturatingMerge(Store d) {
+      super(d);
+    }
+
+    @Override
+    Long law(Long current, long delta) {
+      long c = current == null ? 0 : current;
+      long sum = c + delta;
+      if (((c ^ sum) & (delta ^ sum)) < 0) {
+        return delta > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+      }
+      return sum;
+    }
+  }
+
+  private static final class MergeOntoAbsentIgnored extends RewrittenMerge {
+    MergeOntoAbsentIgnored(Store d) {
+      super(d);
+    }
+
+    @Override
+    Long law(Long current, long delta) {
+      return current == null ? null : current + delta;
+    }
+  }
+
+  private static final class CounterOfPlainDecodes extends ForwardingStore {
+    CounterOfPlainDecodes(Store d) {
+      super(d);
+    }
+
+    @Override
+    public long counter(String family, byte[] key) {
+      byte[] v = delegate.get(family, key);
+      return v == null || v.length != Int64Add.WIDTH ? 0 : Int64Add.decode(family, key, v);
+    }
+  }
+
+  private static final class LenientReads extends ForwardingStore {
+    LenientReads(Store d) {
+      super(d);
+    }
+
+    @Override
+    public byte[] get(String family, byte[] key) {
+      return key.length == 0 ? null : delegate.get(family, key);
+    }
+  }
+
+  private static final class DropsEvery7thBatch extends ForwardingStore {
+    private int writes;
+
+    DropsEvery7thBatch(Store d) {
+      super(d);
+    }
+
+    @Override
+    public synchronized void write(Batch batch, Durability durability) {
+      if (++writes % 7 != 0) {
+        delegate.write(batch, durability);
+      }
+    }
+  }
+
+  /** A scan over entries read up front; {@code check} runs before each call (throws when closed). */
+  static final class ListScan implements Scan {
+    private final List<Entry> entries;
+    private final Runnable check;
+    private int next;
+    private boolean closed;
+
+    ListScan(List<Entry> entries, Runnable check) {
+      this.entries = entries;
+      this.check = check;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (closed) {
+        throw new StoreClosedException("scan is closed");
+      }
+      check.run();
+      return next < entries.size();
+    }
+
+    @Override
+    public Entry next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return entries.get(next++);
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package io.ankusa.store.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.conformance.SuiteRun.Outcome;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The suite's self-test: run the engine suite against deliberately broken memory backends and check
+ * that each is rejected by the property written for it. Mutant → the property that must catch it:
+ *
+ * <ul>
+ *   <li>DROPS_LAST_OP (a batch drops its last op) → batchOpsApplyInOrder
+ *   <li>SCAN_STOPS_EARLY (a scan silently stops after 3 entries) → scanRespectsHalfOpenBounds
+ *   <li>BIG_ENDIAN_COUNTERS (counter bytes are big-endian) → mergeBytesIdenticalOnEveryBackend
+ *   <li>INCLUSIVE_DELETE_RANGE (deleteRange also removes hi) → deleteRangeIsHalfOpen
+ *   <li>SNAPSHOT_SEES_LATER_WRITES (a snapshot reads the live store) → snapshotDoesNotSeeLaterWrites
+ *   <li>HALF_APPLIED_BATCH (a batch is applied one op at a time, visible half-done) → batchIsAtomicToConcurrentReaders
+ *   <li>MULTIGET_DROPS_NULLS (multiGet leaves out absent keys) → multiGetKeepsOrderAndNulls
+ *   <li>CLOSE_LEAVES_SCANS_OPEN (close does not close open scans) → everyCallAfterCloseThrows
+ *   <li>SIGNED_KEY_ORDER (scans order keys as signed bytes) → keysCompareAsUnsignedBytes
+ *   <li>MERGE_READ_MODIFY_WRITE (merge is a get then a put, not atomic) → concurrentMergesLoseNoOperand
+ *   <li>CORRUPTION_ENDS_SCAN (corruption met by a scan is reported as the end of the range) → scanNeverEndsEarlyOnCorruption
+ *   <li>EMPTY_RANGE_HOLDS_LO (a scan of [k, k) returns k) → emptyRangeScansNothing
+ *   <li>UNBOUNDED_HI_STOPS_AT_FF (hi == null is read as hi = ff) → unboundedHiScansToTheEnd
+ *   <li>REVERSE_SCAN_INCLUDES_HI (a reverse scan starts at hi, inclusive) → reverseScanIsForwardReversed
+ *   <li>SCAN_READS_LIVE_STATE (a scan reads the live store step by step) → scanSeesOneStateWhileWritesGoOn
+ *   <li>BAD_BATCH_PARTLY_APPLIED (a refused batch leaves its valid prefix applied) → badBatchIsRefusedWhole
+ *   <li>EMPTY_BATCH_REFUSED (an empty batch throws) → emptyBatchIsANoOp
+ *   <li>KEEPS_CALLER_ARRAYS (get returns the array the caller put) → writeDoesNotKeepCallerArrays
+ *   <li>SHARES_RETURNED_ARRAYS (get returns the same array to every caller) → readsReturnFreshCopies
+ *   <li>DELETE_CROSSES_FAMILIES (a delete in plain also deletes in counters) → familiesAreIndependent
+ *   <li>SATURATING_MERGE (merge saturates at Long.MIN/MAX instead of wrapping) → mergeIsSigned64BitAdditionWithWrapAround
+ *   <li>MERGE_ONTO_ABSENT_IGNORED (a merge onto an absent key is dropped) → mergeOntoAbsentKeyEqualsDelta
+ *   <li>COUNTER_OF_PLAIN_DECODES (counter() decodes a plain family's value) → counterOfPlainFamilyIsRefused
+ *   <li>LENIENT_READS (get of an empty key returns null) → badReadArgumentsAreRefused
+ *   <li>DROPS_EVERY_7TH_BATCH (every 7th batch is silently dropped) → modelBasedRandomBatches
+ *   <li>REOPEN_LOSES_LAST_KEY (reopening loses the last key of the plain family) → syncWritesSurviveReopen
+ *   <li>REFUSAL_NAMES_NO_FAMILY (an unlisted family is refused without naming it) → openRefusesUnlistedFamilies
+ * </ul>
+ *
+ * <p>Two controls make sure the harness itself does not fail everything: the memory store behind a
+ * ForwardingStore that changes nothing, and the damageable memory store reporting damage honestly,
+ * both pass the whole suite. Runs print nothing; results go into assertion messages.
+ */
+class MutantRejectionTest {
+
+  private static final String TABLE = Arrays.stream(Mutant.values())
+      .map(m -> "  " + m + " (" + m.breaks + ") -> " + m.caughtBy)
+      .collect(Collectors.joining("\n", "mutant -> property that must catch it:\n", ""));
+
+  /** Finding a failure is enough here; shrinking it would only make the build slower. */
+  private static final Map<String, String> NO_SHRINKING = Map.of("jqwik.shrinking.default", "OFF");
+
+  @ParameterizedTest(name = "{0} is rejected")
+  @EnumSource(Mutant.class)
+  void everyMutantIsRejectedByItsProperty(Mutant mutant) {
+    SuiteRun run = SuiteRun.run(MutantSuites.suiteOf(mutant), NO_SHRINKING);
+    assertThat(run.named(Outcome.FAILED))
+        .as("the engine suite must fail %s (%s) in property %s; it failed %s\n%s",
+            mutant, mutant.breaks, mutant.caughtBy, run.named(Outcome.FAILED), TABLE)
+        .contains(mutant.caughtBy);
+  }
+
+  @Test
+  void honestForwardingStorePassesTheWholeSuite() {
+    SuiteRun run = SuiteRun.run(MutantSuites.HonestForwardingSuite.class, Map.of());
+    assertThat(run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED).toList())
+        .as("a ForwardingStore that changes nothing must pass; otherwise the mutants prove nothing\n%s", TABLE)
+        .isEmpty();
+    assertThat(run.count(Outcome.PASSED)).isGreaterThanOrEqualTo(25);
+  }
+
+  @Test
+  void honestlyReportedDamagePassesTheCorruptionProperty() {
+    SuiteRun run = SuiteRun.run(MutantSuites.HonestDamageSuite.class, Map.of());
+    assertThat(run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED).toList())
+        .as("the damageable memory store reporting corruption honestly must pass\n%s", TABLE)
+        .isEmpty();
+    assertThat(run.named(Outcome.PASSED)).as("the corruption property ran, not skipped")
+        .contains("scanNeverEndsEarlyOnCorruption");
+  }
+}
