@@ -1,0 +1,230 @@
+package io.ankusa.store.lmdb;
+
+import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreException;
+import io.ankusa.store.spi.StoreFormatException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.lmdbjava.ByteArrayProxy;
+import org.lmdbjava.Cursor;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.DbiFlags;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.Txn;
+
+/**
+ * One open LMDB environment of a store and its named databases: one DBI per family, plus the
+ * metadata DBI {@value #META_DBI} that records every family's spec so a reopen can refuse what it
+ * does not understand.
+ *
+ * <p>The environment is opened with {@code MDB_NOSYNC} (a commit writes its pages through the OS page
+ * cache but does not fsync; {@link LmdbStore} syncs explicitly) and {@code MDB_NOTLS} (read
+ * transactions are not bound to the thread that began them, so a scan may be closed from another
+ * thread). Keys and values cross the JNI boundary as {@code byte[]} ({@code ByteArrayProxy.PROXY_BA},
+ * no JVM flags needed); every array read out is a fresh copy.
+ *
+ * <p>Metadata format (version {@value #FORMAT}): key {@code "format"} → 4-byte big-endian version;
+ * key {@code "family:" + name} → one byte, 1 for a counters family, 0 otherwise. The metadata DBI's
+ * name contains a dot, which no family name can ({@link FamilySpec}), so it never collides with a
+ * family.
+ *
+ * <p>Not thread-safe by itself: {@link LmdbStore} guards it (see its locking notes).
+ */
+final class LmdbEnvironment {
+  static final String META_DBI = "ankusa.meta";
+  static final int FORMAT = 1;
+  static final String DATA_FILE = "data.mdb";
+  private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
+  private static final String FAMILY_PREFIX = "family:";
+
+  private final Env<byte[]> env;
+  private final Map<String, Dbi<byte[]>> dbis;
+  private final Dbi<byte[]> meta;
+
+  private LmdbEnvironment(Env<byte[]> env, Map<String, Dbi<byte[]>> dbis, Dbi<byte[]> meta) {
+    this.env = env;
+    this.dbis = dbis;
+    this.meta = meta;
+  }
+
+  Env<byte[]> env() {
+    return env;
+  }
+
+  /** The DBI of a family the catalog has already checked. */
+  Dbi<byte[]> dbi(String family) {
+    Dbi<byte[]> dbi = dbis.get(family);
+    if (dbi == null) {
+      throw new StoreArgumentException("no LMDB database is open for family '" + family + "'");
+    }
+    return dbi;
+  }
+
+  /** The current size of the memory map in bytes. */
+  long mapSize() {
+    return env.info().mapSize;
+  }
+
+  /**
+   * Opens the environment in {@code dir} and its families, creating the missing ones when {@code
+   * create}. REQUIRES: {@code dir} exists; the caller holds the store's directory lock.
+   *
+   * @throws StoreFormatException when the store holds families not listed in {@code catalog}, a
+   *     listed family with another counters setting, a newer metadata format, LMDB databases this
+   *     backend did not record, or (with {@code create} false) lacks a listed family. Nothing was
+   *     changed on disk: the checks run in a write transaction that is aborted.
+   */
+  static LmdbEnvironment open(Path dir, LmdbSettings settings, FamilyCatalog catalog, long mapSize, boolean create) {
+    Env<byte[]> env;
+    try {
+      env = Env.create(ByteArrayProxy.PROXY_BA)
+          .setMapSize(mapSize)
+          .setMaxDbs(catalog.specs().size() + 1)
+          .setMaxReaders(settings.maxReaders())
+          .open(dir.toFile(), EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOTLS);
+    } catch (Env.FileInvalidException | Env.VersionMismatchException e) {
+      throw new StoreFormatException(
+          "the " + DATA_FILE + " in " + dir + " is not an LMDB data file this release can read (" + e.getMessage()
+              + "): it belongs to another engine or LMDB version; open it with the program that wrote it", e);
+    } catch (LmdbException e) {
+      throw new StoreException(
+          "cannot open the LMDB environment in " + dir + ": " + e.getMessage()
+              + "; check the directory's permissions and that its data.mdb is an LMDB file", e);
+    }
+    try {
+      return attach(dir, env, catalog, create);
+    } catch (RuntimeException e) {
+      env.close();
+      throw e;
+    }
+  }
+
+  private static LmdbEnvironment attach(Path dir, Env<byte[]> env, FamilyCatalog catalog, boolean create) {
+    List<String> existing = new ArrayList<>();
+    try {
+      for (byte[] name : env.getDbiNames()) {
+        existing.add(new String(name, StandardCharsets.UTF_8));
+      }
+    } catch (LmdbException e) {
+      throw new StoreFormatException("cannot list the databases of the LMDB store in " + dir + ": " + e.getMessage(), e);
+    }
+    boolean fresh = existing.isEmpty();
+    if (!fresh && !existing.contains(META_DBI)) {
+      throw new StoreFormatException(
+          "the LMDB environment in " + dir + " holds databases " + existing + " but no '" + META_DBI
+              + "': it was not written by ankusa-store; open it with the program that wrote it");
+    }
+    Map<String, Dbi<byte[]>> dbis = new LinkedHashMap<>();
+    Txn<byte[]> txn = env.txnWrite();
+    try {
+      Dbi<byte[]> meta = env.openDbi(txn, META_DBI.getBytes(StandardCharsets.UTF_8), null, false, DbiFlags.MDB_CREATE);
+      Map<String, Boolean> recorded = readRecorded(dir, txn, meta);
+      for (String name : existing) {
+        if (!name.equals(META_DBI) && !recorded.containsKey(name)) {
+          throw new StoreFormatException(
+              "the LMDB store in " + dir + " holds a database '" + name + "' that its metadata does not"
+                  + " record: it was not written by this backend; restore the store from a backup");
+        }
+      }
+      checkFamilies(dir, recorded, catalog.specs());
+      for (FamilySpec f : catalog.specs()) {
+        Boolean had = recorded.get(f.name());
+        if (had == null) {
+          if (!create) {
+            throw new StoreFormatException(
+                "the LMDB store in " + dir + " has no family '" + f.name() + "' and createIfMissing is"
+                    + " false; open it with createIfMissing to add the family");
+          }
+          meta.put(txn, (FAMILY_PREFIX + f.name()).getBytes(StandardCharsets.UTF_8), new byte[] {(byte) (f.counters() ? 1 : 0)});
+        }
+        dbis.put(f.name(), env.openDbi(txn, f.name().getBytes(StandardCharsets.UTF_8), null, false,
+            had == null ? new DbiFlags[] {DbiFlags.MDB_CREATE} : new DbiFlags[0]));
+      }
+      if (fresh || meta.get(txn, FORMAT_KEY) == null) {
+        meta.put(txn, FORMAT_KEY, new byte[] {0, 0, 0, FORMAT});
+      }
+      txn.commit();
+      return new LmdbEnvironment(env, dbis, meta);
+    } catch (LmdbException e) {
+      throw new StoreFormatException("cannot open the families of the LMDB store in " + dir + ": " + e.getMessage(), e);
+    } finally {
+      txn.close();
+    }
+  }
+
+  /** Family name → counters, from the metadata DBI; checks the metadata format. */
+  private static Map<String, Boolean> readRecorded(Path dir, Txn<byte[]> txn, Dbi<byte[]> meta) {
+    byte[] format = meta.get(txn, FORMAT_KEY);
+    if (format != null) {
+      int version = format.length == 4
+          ? ((format[0] & 0xff) << 24) | ((format[1] & 0xff) << 16) | ((format[2] & 0xff) << 8) | (format[3] & 0xff)
+          : -1;
+      if (version != FORMAT) {
+        throw new StoreFormatException(
+            "the LMDB store in " + dir + " has metadata format " + version + " and this release reads "
+                + FORMAT + ": it was written by a newer release; open it with that release");
+      }
+    }
+    Map<String, Boolean> recorded = new TreeMap<>();
+    try (Cursor<byte[]> c = meta.openCursor(txn)) {
+      for (boolean ok = c.first(); ok; ok = c.next()) {
+        String key = new String(c.key(), StandardCharsets.UTF_8);
+        if (key.startsWith(FAMILY_PREFIX)) {
+          byte[] v = c.val();
+          recorded.put(key.substring(FAMILY_PREFIX.length()), v.length == 1 && v[0] == 1);
+        }
+      }
+    }
+    return recorded;
+  }
+
+  /** Unlisted families and counters mismatches, with the messages the contract asks for. */
+  static void checkFamilies(Path dir, Map<String, Boolean> recorded, List<FamilySpec> asked) {
+    Map<String, FamilySpec> byName = new HashMap<>();
+    asked.forEach(f -> byName.put(f.name(), f));
+    List<String> unlisted = recorded.keySet().stream().filter(n -> !byName.containsKey(n)).toList();
+    if (!unlisted.isEmpty()) {
+      throw new StoreFormatException(
+          "the LMDB store in " + dir + " holds families " + unlisted + " that the caller did not list "
+              + asked.stream().map(FamilySpec::name).toList()
+              + ": it was written by a newer release; open it with that release");
+    }
+    for (FamilySpec f : asked) {
+      Boolean had = recorded.get(f.name());
+      if (had != null && had != f.counters()) {
+        throw new StoreFormatException(
+            "the LMDB store in " + dir + ": family '" + f.name() + "' was created with counters=" + had
+                + " but is opened with counters=" + f.counters() + "; open it with the same FamilySpec");
+      }
+    }
+  }
+
+  /**
+   * Closes every DBI handle and the environment. REQUIRES: no transaction of this environment is
+   * open (the store closes its scans and snapshots first and holds its exclusive lock).
+   */
+  void close() {
+    if (env.isClosed()) {
+      return;
+    }
+    for (Dbi<byte[]> dbi : dbis.values()) {
+      dbi.close();
+    }
+    meta.close();
+    env.close();
+  }
+
+  boolean isClosed() {
+    return env.isClosed();
+  }
+}
