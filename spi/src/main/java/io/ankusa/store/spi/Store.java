@@ -63,7 +63,9 @@ public interface Store extends ReadView, AutoCloseable {
   /**
    * Closes the store and every scan and snapshot still open on it, freeing native resources; no
    * implicit sync beyond what the engine does on a clean close. Idempotent. Afterwards every call
-   * throws {@link StoreClosedException} (property {@code everyCallAfterCloseThrows}).
+   * that touches the engine throws {@link StoreClosedException} (property {@code
+   * everyCallAfterCloseThrows}); the descriptive {@link #capabilities()}, {@link #families()} and
+   * {@link #directory()} keep answering, so a tool can still say what it had open.
    */
   @Override
   void close();
