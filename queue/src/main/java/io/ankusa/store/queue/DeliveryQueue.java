@@ -27,12 +27,14 @@ public final class DeliveryQueue {
   }
 
   /**
-   * The queue on {@code store}, laying out a new store as format 3.
+   * The queue on {@code store}, laying out a new store as format 3 and migrating a format-2 one (or
+   * resuming an interrupted migration) first.
    *
-   * @throws io.ankusa.store.spi.StoreFormatException if the store is of another format
+   * @throws io.ankusa.store.spi.StoreFormatException if the store is newer than format 3 or of a
+   *     format no migration leaves
    */
   public static DeliveryQueue open(Store store, QueueConfig config) {
-    QueueFormat.openOrCreate(store);
+    QueueFormat.openOrCreate(store, config);
     return new DeliveryQueue(store, config);
   }
 

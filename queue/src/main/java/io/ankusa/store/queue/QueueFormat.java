@@ -8,6 +8,7 @@ import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.layout.NextOrdinalValue;
+import io.ankusa.store.queue.migration.Migrate;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
@@ -33,24 +34,33 @@ public final class QueueFormat {
   }
 
   /**
-   * Makes sure {@code store} is a format-3 queue store, creating the layout in a new, empty store:
-   * every family's sentinels, {@code m:format = 3}, {@code m:next_ord = 1}, {@code m:last_seq = 0},
-   * in one SYNC batch.
-   *
-   * @throws StoreFormatException if the store is of another format, or holds data without a stamp
+   * {@link #openOrCreate(Store, QueueConfig)} with the default settings (tenants.max 1 000 000 for
+   * the migration's overage warning).
    */
   public static void openOrCreate(Store store) {
+    openOrCreate(store, QueueConfig.defaults());
+  }
+
+  /**
+   * Makes sure {@code store} is a format-3 queue store, creating the layout in a new, empty store:
+   * every family's sentinels, {@code m:format = 3}, {@code m:next_ord = 1}, {@code m:last_seq = 0},
+   * in one SYNC batch. A format-2 store, or one whose migration was interrupted ({@code
+   * m:migrating:3}), is migrated first by {@link Migrate} (logged at INFO with rows/s), so a
+   * restored format-2 backup opens as format 3 (property {@code aRestoredFormat2BackupMigratesOnOpen}).
+   *
+   * <p>REQUIRES: the store was opened with {@link Format3#families()}; nothing else writes to it yet.
+   *
+   * @throws StoreFormatException if the store is newer than format 3, of a format no migration
+   *     leaves, or holds data without a stamp
+   */
+  public static void openOrCreate(Store store, QueueConfig config) {
     int format = stamp(store);
-    if (format == Format3.FORMAT) {
+    if (format == Format3.FORMAT && store.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) == null) {
       return;
     }
-    if (format > Format3.FORMAT) {
-      throw new StoreFormatException("store " + store.directory() + ": store format " + format
-          + " is newer than " + Format3.FORMAT + "; open it with the release that wrote it (formats are forward-only)");
-    }
     if (format >= 0) {
-      throw new StoreFormatException("store " + store.directory() + " is format " + format
-          + "; migrate it to format " + Format3.FORMAT + " first (ankusa-store migrate DIR), after a backup");
+      new Migrate(config).run(store); // refuses a newer store: "store format 4 is newer than 3"
+      return;
     }
     if (hasAnyKey(store, Format3.HOOKS) || hasAnyKey(store, Format3.INDEX)) {
       throw new StoreFormatException("store " + store.directory()

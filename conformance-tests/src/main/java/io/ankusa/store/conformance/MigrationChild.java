@@ -1,0 +1,44 @@
+package io.ankusa.store.conformance;
+
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.migration.Migrate;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The child JVM of {@link MigrationConformance}'s process-kill case: {@code MigrationChild BACKEND DIR
+ * STARTED_AT ROWS_PER_STEP PROGRESS_FILE} opens the format-2 store in {@code DIR} with the format-3
+ * families and migrates it one committed step at a time, appending {@code step N} to {@code
+ * PROGRESS_FILE} after each, until the parent kills it (SIGKILL) or it appends {@code done}. Not for
+ * use outside the suite.
+ */
+public final class MigrationChild {
+  private MigrationChild() {}
+
+  public static void main(String[] args) throws IOException {
+    String backend = args[0];
+    Path dir = Path.of(args[1]);
+    long startedAt = Long.parseLong(args[2]);
+    int rowsPerStep = Integer.parseInt(args[3]);
+    Path progress = Path.of(args[4]);
+    try (Store store = StoreProvider.named(backend).open(dir, StoreOptions.defaults(), Format3.families())) {
+      Migrate migrate = new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> startedAt, rowsPerStep);
+      long step = 0;
+      boolean finished = false;
+      while (!finished) {
+        finished = migrate.run(store, 1).finished();
+        step++;
+        Files.writeString(progress, "step " + step + "\n", StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      }
+      Files.writeString(progress, "done\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+  }
+}
