@@ -12,6 +12,8 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.ReadView;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,6 +27,7 @@ import java.util.List;
  * <pre>
  * transition       pending  scheduled  inflight  dead  bytes   archive_pending
  * ingest            +n                                 +size·n  +1 (archive on)
+ * revert ingest     -n                                 -size·n  -1 (rows still there)
  * claim (kind 0)    -1                   +1
  * claim (kind 1)             -1          +1
  * delivered                              -1             -size
@@ -61,6 +64,46 @@ public final class Deliveries {
     if (archive) {
       t.ops().put(Format3.INDEX, Keys.archive(hook.seq()), new ArchiveValue(size, ord).encode());
       t.deltas().add(ord, CounterField.ARCHIVE_PENDING, 1);
+    }
+    t.counted();
+  }
+
+  /**
+   * The inverse of {@link #ingest}, for a fenced {@link QueueWriter} deleting a group that was never
+   * acknowledged: the envelope, and for each sink the due row, its delivery row and their counts —
+   * but only the due rows still there, read from {@code view} (a backend's recovery may have dropped
+   * the whole group, and nothing else moves rows above the durable watermark; a row someone did move
+   * is left alone and not counted twice). The archive obligation goes with its count if present. Active
+   * markers stay: a marker without a due row is harmless and the dispatcher's cleanup removes it.
+   *
+   * <p>REQUIRES: {@code hook} is the envelope as stored (seq assigned), {@code ord} the ordinal its
+   * ingest used, and the batch is written before anything else changes these rows (the writer is the
+   * only one touching rows above {@code durableSeq}).
+   */
+  public static void revertIngest(Transition t, ReadView view, HookEnvelope hook, long ord) {
+    long seq = hook.seq();
+    t.ops().delete(Format3.HOOKS, Keys.hook(seq));
+    List<byte[]> dueKeys = new ArrayList<>(hook.sinks().size());
+    for (int sink : hook.sinks()) {
+      dueKeys.add(Keys.due(ord, hook.receivedAt(), seq, sink));
+    }
+    List<byte[]> dueValues = view.multiGet(Format3.INDEX, dueKeys);
+    for (int i = 0; i < dueKeys.size(); i++) {
+      byte[] v = dueValues.get(i);
+      if (v == null) {
+        continue;
+      }
+      DueValue value = DueValue.decodeAt(dueKeys.get(i), v);
+      t.ops().delete(Format3.INDEX, dueKeys.get(i));
+      t.ops().delete(Format3.DELIVERIES, Keys.delivery(seq, hook.sinks().get(i)));
+      t.deltas().add(ord, value.kind().counter(), -1);
+      t.deltas().add(ord, CounterField.BYTES, -value.size());
+    }
+    byte[] archiveKey = Keys.archive(seq);
+    byte[] archive = view.get(Format3.INDEX, archiveKey);
+    if (archive != null) {
+      t.ops().delete(Format3.INDEX, archiveKey);
+      t.deltas().add(ArchiveValue.decodeAt(archiveKey, archive).ord(), CounterField.ARCHIVE_PENDING, -1);
     }
     t.counted();
   }

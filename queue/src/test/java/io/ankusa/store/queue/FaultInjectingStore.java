@@ -1,0 +1,280 @@
+package io.ankusa.store.queue;
+
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Snapshot;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreWriteFailedException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * A delegating {@link Store} for writer tests: fails the next WAL sync or the next {@code NO_SYNC}
+ * write with {@link StoreWriteFailedException}, holds syncs at a gate the test opens, slows syncs, and
+ * can make {@link #reportWriteFailure} behave like an engine reopen that drops every write made since
+ * the start of the last successful sync (what a crash of an unsynced WAL looks like).
+ */
+final class FaultInjectingStore implements Store {
+  private final Store delegate;
+  private final ReentrantReadWriteLock reopen = new ReentrantReadWriteLock();
+  private final AtomicInteger failSyncs = new AtomicInteger();
+  private final AtomicInteger failWrites = new AtomicInteger();
+  private volatile boolean failedWriteApplies;
+  private volatile Semaphore syncGate;
+  private volatile Semaphore writerWriteGate;
+  private final AtomicInteger syncsWaiting = new AtomicInteger();
+  private final AtomicInteger syncCalls = new AtomicInteger();
+  private final AtomicInteger reportedFailures = new AtomicInteger();
+  private final AtomicLong syncDelayNanos = new AtomicLong();
+  private volatile boolean dropUnsyncedOnReopen;
+  /** The state as of the start of the last successful sync (drop mode only). */
+  private Snapshot durableState;
+
+  FaultInjectingStore(Store delegate) {
+    this.delegate = delegate;
+  }
+
+  /** The next {@code syncWal()} (after the gate, if any) throws instead of syncing. */
+  FaultInjectingStore failNextSync() {
+    failSyncs.set(1);
+    return this;
+  }
+
+  /**
+   * The next {@code NO_SYNC} write of the writer thread ({@value QueueWriter#WRITER_THREAD}; a
+   * dispatcher's claims are not counted) throws; with {@code applyFirst} it is applied before throwing (a
+   * failure reported after the engine took the batch), otherwise not at all.
+   */
+  FaultInjectingStore failNextNoSyncWrite(boolean applyFirst) {
+    failedWriteApplies = applyFirst;
+    failWrites.set(1);
+    return this;
+  }
+
+  /** From now on every {@code syncWal()} waits at a gate until {@link #openSyncGate}. */
+  FaultInjectingStore holdSyncs() {
+    syncGate = new Semaphore(0);
+    return this;
+  }
+
+  /** Lets every held and later sync through. */
+  void openSyncGate() {
+    Semaphore g = syncGate;
+    syncGate = null;
+    if (g != null) {
+      g.release(Integer.MAX_VALUE / 2);
+    }
+  }
+
+  /** From now on the writer thread's {@code NO_SYNC} writes wait until {@link #openWriterWriteGate}. */
+  FaultInjectingStore holdWriterWrites() {
+    writerWriteGate = new Semaphore(0);
+    return this;
+  }
+
+  /** Lets every held and later writer write through. */
+  void openWriterWriteGate() {
+    Semaphore g = writerWriteGate;
+    writerWriteGate = null;
+    if (g != null) {
+      g.release(Integer.MAX_VALUE / 2);
+    }
+  }
+
+  /** Waits until a sync is held at the gate. */
+  void awaitHeldSync() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (syncsWaiting.get() == 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no syncWal() reached the gate within 30 s");
+      }
+      Thread.sleep(1);
+    }
+  }
+
+  /** Every sync sleeps this long first (a slow disk). */
+  FaultInjectingStore syncDelay(long nanos) {
+    syncDelayNanos.set(nanos);
+    return this;
+  }
+
+  /** {@link #reportWriteFailure} restores the state of the start of the last successful sync. */
+  FaultInjectingStore dropUnsyncedOnReopen() {
+    reopen.writeLock().lock();
+    try {
+      dropUnsyncedOnReopen = true;
+      durableState = delegate.snapshot();
+    } finally {
+      reopen.writeLock().unlock();
+    }
+    return this;
+  }
+
+  int syncCalls() {
+    return syncCalls.get();
+  }
+
+  int reportedFailures() {
+    return reportedFailures.get();
+  }
+
+  @Override
+  public void write(Batch batch, Durability durability) {
+    Semaphore gate = writerWriteGate;
+    if (gate != null && durability == Durability.NO_SYNC
+        && Thread.currentThread().getName().equals(QueueWriter.WRITER_THREAD)) {
+      gate.acquireUninterruptibly();
+    }
+    reopen.readLock().lock();
+    try {
+      if (durability == Durability.NO_SYNC && Thread.currentThread().getName().equals(QueueWriter.WRITER_THREAD)
+          && failWrites.getAndUpdate(n -> Math.max(0, n - 1)) == 1) {
+        if (failedWriteApplies) {
+          delegate.write(batch, durability);
+        }
+        throw new StoreWriteFailedException("injected failure of a NO_SYNC write (applied: " + failedWriteApplies + ")");
+      }
+      delegate.write(batch, durability);
+    } finally {
+      reopen.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void syncWal() {
+    syncCalls.incrementAndGet();
+    Semaphore gate = syncGate;
+    if (gate != null) {
+      syncsWaiting.incrementAndGet();
+      try {
+        gate.acquireUninterruptibly();
+      } finally {
+        syncsWaiting.decrementAndGet();
+      }
+    }
+    long delay = syncDelayNanos.get();
+    if (delay > 0) {
+      LockSupport.parkNanos(delay);
+    }
+    reopen.readLock().lock();
+    try {
+      Snapshot startOfSync = dropUnsyncedOnReopen ? delegate.snapshot() : null;
+      if (failSyncs.getAndUpdate(n -> Math.max(0, n - 1)) == 1) {
+        if (startOfSync != null) {
+          startOfSync.close();
+        }
+        throw new StoreWriteFailedException("injected failure of syncWal()");
+      }
+      delegate.syncWal();
+      if (startOfSync != null) {
+        synchronized (this) {
+          durableState.close();
+          durableState = startOfSync;
+        }
+      }
+    } finally {
+      reopen.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void reportWriteFailure(Throwable cause) {
+    reportedFailures.incrementAndGet();
+    reopen.writeLock().lock();
+    try {
+      if (dropUnsyncedOnReopen) {
+        restore();
+      }
+      delegate.reportWriteFailure(cause);
+    } finally {
+      reopen.writeLock().unlock();
+    }
+  }
+
+  /** Replaces every family's content with the durable state, in one batch. */
+  private synchronized void restore() {
+    byte[] top = new byte[1024];
+    Arrays.fill(top, (byte) 0xFF);
+    Batch batch = new Batch();
+    for (FamilySpec f : delegate.families()) {
+      batch.deleteRange(f.name(), new byte[0], top);
+      try (Scan scan = durableState.scan(f.name(), new byte[0], null, Direction.FORWARD)) {
+        while (scan.hasNext()) {
+          Entry e = scan.next();
+          batch.put(f.name(), e.key(), e.value());
+        }
+      }
+    }
+    delegate.write(batch, Durability.SYNC);
+  }
+
+  @Override
+  public Snapshot snapshot() {
+    return delegate.snapshot();
+  }
+
+  @Override
+  public Capabilities capabilities() {
+    return delegate.capabilities();
+  }
+
+  @Override
+  public List<FamilySpec> families() {
+    return delegate.families();
+  }
+
+  @Override
+  public Path directory() {
+    return delegate.directory();
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (durableState != null) {
+        durableState.close();
+      }
+    }
+    delegate.close();
+  }
+
+  @Override
+  public byte[] get(String family, byte[] key) {
+    return delegate.get(family, key);
+  }
+
+  @Override
+  public List<byte[]> multiGet(String family, List<byte[]> keys) {
+    return delegate.multiGet(family, keys);
+  }
+
+  @Override
+  public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+    return delegate.scan(family, lo, hi, direction);
+  }
+
+  @Override
+  public long counter(String family, byte[] key) {
+    return delegate.counter(family, key);
+  }
+
+  /** Waits for {@code latch}, failing the test after 30 s. */
+  static void await(CountDownLatch latch) throws InterruptedException {
+    if (!latch.await(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("latch not released within 30 s");
+    }
+  }
+}
