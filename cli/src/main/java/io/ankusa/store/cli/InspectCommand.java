@@ -9,6 +9,7 @@ import io.ankusa.store.queue.ActiveIndex;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -68,15 +69,16 @@ final class InspectCommand implements Callable<Integer> {
       out.printf("rows       pending %d, scheduled %d, inflight %d, dead %d; %d bytes; archive pending %d%n",
           total.pending(), total.scheduled(), total.inflight(), total.dead(), total.bytes(), total.archivePending());
       out.printf("oldest due %d ms%n", ActiveIndex.oldestDueAgeMs(view, System.currentTimeMillis()));
-      printTop(out, view, counts, "pending", TenantCounts::due);
-      printTop(out, view, counts, "dead", TenantCounts::dead);
+      printTop(out, view, counts, "pending", TenantCounts::due, top);
+      printTop(out, view, counts, "dead", TenantCounts::dead, top);
       out.flush();
     }
     return 0;
   }
 
-  private void printTop(PrintWriter out, Snapshot view, Map<Long, TenantCounts> counts, String what,
-      ToLongFunction<TenantCounts> measure) {
+  /** Lists the {@code top} tenants by {@code measure} of their counters, names resolved through {@code view}. */
+  static void printTop(PrintWriter out, ReadView view, Map<Long, TenantCounts> counts, String what,
+      ToLongFunction<TenantCounts> measure, int top) {
     List<Map.Entry<Long, TenantCounts>> tenants = new ArrayList<>();
     counts.entrySet().stream()
         .filter(e -> e.getKey() != Fields.NODE_AGGREGATE_ORD && measure.applyAsLong(e.getValue()) > 0)

@@ -1,0 +1,292 @@
+package io.ankusa.store.cli;
+
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.queue.Counters;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.InflightRecovery;
+import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.QueueGauges;
+import io.ankusa.store.queue.QueueWriter;
+import io.ankusa.store.queue.TenantCounts;
+import io.ankusa.store.queue.WriterConfig;
+import io.ankusa.store.queue.WriterStats;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ankusa-store demo}: the main job. An embedded store, a multi-tenant workload ingested
+ * through the writer from several producer threads (skewed tenant sizes, some duplicate retries),
+ * a dispatcher playing the sinks, live gauges, a summary, and a verify of the store at the end.
+ */
+@Command(name = "demo", description = "Run the queue end to end on an embedded store, then verify it.")
+final class DemoCommand implements java.util.concurrent.Callable<Integer> {
+  @Option(names = "--dir", defaultValue = "ankusa-data", description = "store directory (default: ${DEFAULT-VALUE})")
+  Path dir;
+
+  @Option(names = "--backend", defaultValue = "rocksdb", description = "rocksdb, lmdb or memory (default: ${DEFAULT-VALUE})")
+  String backend;
+
+  @Option(names = "--tenants", defaultValue = "200", description = "tenants in the workload (default: ${DEFAULT-VALUE})")
+  int tenants;
+
+  @Option(names = "--seconds", defaultValue = "10", description = "how long producers ingest (default: ${DEFAULT-VALUE})")
+  int seconds;
+
+  @Option(names = "--producers", defaultValue = "4", description = "producer threads (default: ${DEFAULT-VALUE})")
+  int producers;
+
+  @Option(names = "--retry-rate", defaultValue = "0.10", description = "share of attempts a sink asks to retry (default: ${DEFAULT-VALUE})")
+  double retryRate;
+
+  @Option(names = "--dead-rate", defaultValue = "0.03", description = "share of attempts dead-lettered (default: ${DEFAULT-VALUE})")
+  double deadRate;
+
+  @Option(names = "--duplicate-rate", defaultValue = "0.05", description = "share of requests that retry an earlier idempotency key (default: ${DEFAULT-VALUE})")
+  double duplicateRate;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    checkArguments();
+    PrintWriter out = spec.commandLine().getOut();
+    List<Integer> exitCodes = new ArrayList<>();
+    try (Store store = StoreProvider.named(backend).open(dir, StoreOptions.defaults(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      InflightRecovery.Result recovery = InflightRecovery.recoverInflight(queue, System.currentTimeMillis());
+      out.printf("demo: %s store at %s; %d tenants, %d producers, %d s%s%n", backend, store.directory(), tenants,
+          producers, seconds, recovery.recovered() > 0 ? "; recovered " + recovery.recovered() + " inflight rows" : "");
+      out.flush();
+      Summary summary = run(queue, out);
+      summary.print(out, queue);
+      exitCodes.add(0);
+    }
+    out.println();
+    try (Store reopened = StoreDirectory.openExisting(dir, backend)) {
+      exitCodes.add(VerifyCommand.report(reopened, out));
+    }
+    return exitCodes.stream().max(Integer::compare).orElse(0);
+  }
+
+  private void checkArguments() {
+    if (tenants < 1 || seconds < 1 || producers < 1) {
+      throw new IllegalArgumentException("--tenants, --seconds and --producers must be at least 1");
+    }
+    for (double rate : new double[] {retryRate, deadRate, duplicateRate}) {
+      if (rate < 0 || rate > 1 || retryRate + deadRate > 1) {
+        throw new IllegalArgumentException("rates must be in 0..1 and --retry-rate + --dead-rate <= 1");
+      }
+    }
+  }
+
+  private Summary run(DeliveryQueue queue, PrintWriter out) throws InterruptedException, ExecutionException {
+    Summary s = new Summary();
+    QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults());
+    DemoDispatchLoop dispatch = new DemoDispatchLoop(queue, writer, retryRate, deadRate);
+    Thread dispatchThread = new Thread(dispatch, "demo-dispatcher");
+    dispatchThread.start();
+    AtomicBoolean producing = new AtomicBoolean(true);
+    List<Thread> threads = new ArrayList<>();
+    List<long[]> latencies = new ArrayList<>();
+    long start = System.nanoTime();
+    for (int p = 0; p < producers; p++) {
+      long[] samples = new long[1 << 20];
+      latencies.add(samples);
+      int id = p;
+      Thread t = new Thread(() -> produce(id, writer, producing, s, samples), "demo-producer-" + p);
+      threads.add(t);
+      t.start();
+    }
+    QueueGauges gauges = new QueueGauges(queue);
+    boolean tty = System.console() != null;
+    long deadline = start + TimeUnit.SECONDS.toNanos(seconds);
+    long lastLine = 0;
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(250);
+      long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+      if (tty || elapsedMs - lastLine >= 1_000) {
+        lastLine = elapsedMs;
+        progress(out, tty, elapsedMs, gauges.measure(System.currentTimeMillis()), writer.stats(), dispatch);
+      }
+    }
+    producing.set(false);
+    for (Thread t : threads) {
+      t.join();
+    }
+    s.elapsedNanos = System.nanoTime() - start;
+    writer.close();
+    // let the dispatcher drain what is due for a moment, then stop it
+    Thread.sleep(500);
+    dispatch.stop();
+    dispatchThread.join();
+    if (tty) {
+      out.println();
+    }
+    if (dispatch.failure() != null) {
+      throw new IllegalStateException("dispatcher failed: " + dispatch.failure().getMessage(), dispatch.failure());
+    }
+    s.writer = writer.stats();
+    s.dispatch = dispatch;
+    s.latencyMicros = merge(latencies, s.acked.sum());
+    return s;
+  }
+
+  /** One producer: skewed tenants (tenant i is picked with weight 1/(i+1)), 1–3 sinks, some duplicates. */
+  private void produce(int id, QueueWriter writer, AtomicBoolean producing, Summary s, long[] samples) {
+    SplittableRandom random = new SplittableRandom(1000 + id);
+    double[] cumulative = new double[tenants];
+    double total = 0;
+    for (int i = 0; i < tenants; i++) {
+      total += 1.0 / (i + 1);
+      cumulative[i] = total;
+    }
+    Semaphore inflight = new Semaphore(256);
+    IngestRequest[] recent = new IngestRequest[1024];
+    int recorded = 0;
+    long n = 0;
+    while (producing.get()) {
+      IngestRequest request;
+      if (n > recent.length && random.nextDouble() < duplicateRate) {
+        // a provider retrying a hook it already sent: same tenant, same idempotency key
+        IngestRequest earlier = recent[random.nextInt(recent.length)];
+        request = new IngestRequest(earlier.tenantId(), earlier.sourceId(), earlier.hookId(),
+            earlier.idempotencyKey(), System.currentTimeMillis(), earlier.sinks(), earlier.payload());
+      } else {
+        int tenant = Math.abs(Arrays.binarySearch(cumulative, random.nextDouble() * total) + 1);
+        tenant = Math.min(tenant, tenants - 1);
+        String tenantId = tenant == 0 ? null : "tenant-" + tenant;
+        List<Integer> sinks = random.nextInt(4) == 0 ? List.of(1, 2) : List.of(1 + random.nextInt(3));
+        byte[] payload = new byte[200 + random.nextInt(1_800)];
+        String key = "p" + id + "-" + n;
+        request = new IngestRequest(tenantId, "demo-source", key, key, System.currentTimeMillis(), sinks, payload);
+        recent[(int) (n % recent.length)] = request;
+      }
+      n++;
+      inflight.acquireUninterruptibly();
+      long sent = System.nanoTime();
+      CompletableFuture<IngestResult> f = writer.ingest(request);
+      int slot = recorded < samples.length ? recorded++ : -1;
+      f.whenComplete((r, e) -> {
+        inflight.release();
+        long micros = (System.nanoTime() - sent) / 1_000;
+        if (slot >= 0) {
+          samples[slot] = micros + 1; // 0 marks an empty slot
+        }
+        if (e != null) {
+          s.outcomes.get(IngestResult.Outcome.UNAVAILABLE).increment();
+        } else {
+          s.outcomes.get(r.outcome()).increment();
+          if (r.outcome() == IngestResult.Outcome.CREATED || r.outcome() == IngestResult.Outcome.DUPLICATE) {
+            s.acked.increment();
+          }
+        }
+      });
+    }
+    inflight.acquireUninterruptibly(256); // every answer is in
+  }
+
+  private void progress(PrintWriter out, boolean tty, long elapsedMs, QueueGauges.Gauge g, WriterStats w,
+      DemoDispatchLoop d) {
+    int width = 20;
+    int done = (int) Math.min(width, elapsedMs * width / (seconds * 1000L));
+    TenantCounts c = g.aggregate();
+    String line = String.format("[%s%s] %4.1fs  durable %d  pending %d  scheduled %d  inflight %d  dead %d"
+            + "  active tenants %d  oldest due %d ms  syncs/group %.2f",
+        "#".repeat(done), ".".repeat(width - done), elapsedMs / 1000.0, w.durableSeq(), c.pending(), c.scheduled(),
+        c.inflight(), c.dead(), d.activeTenants, g.oldestDueAgeMs(), w.syncsPerGroup());
+    if (tty) {
+      out.print("\r" + line);
+    } else {
+      out.println(line);
+    }
+    out.flush();
+  }
+
+  private static long[] merge(List<long[]> parts, long expected) {
+    long[] all = parts.stream().flatMapToLong(Arrays::stream).filter(v -> v > 0).map(v -> v - 1).toArray();
+    Arrays.sort(all);
+    return all;
+  }
+
+  /** What the run measured. */
+  private static final class Summary {
+    final Map<IngestResult.Outcome, LongAdder> outcomes = new EnumMap<>(IngestResult.Outcome.class);
+    final LongAdder acked = new LongAdder();
+    long elapsedNanos;
+    WriterStats writer;
+    DemoDispatchLoop dispatch;
+    long[] latencyMicros = new long[0];
+
+    Summary() {
+      for (IngestResult.Outcome o : IngestResult.Outcome.values()) {
+        outcomes.put(o, new LongAdder());
+      }
+    }
+
+    void print(PrintWriter out, DeliveryQueue queue) {
+      double secs = elapsedNanos / 1e9;
+      QueueGauges gauges = new QueueGauges(queue);
+      QueueGauges.Gauge g = gauges.measure(System.currentTimeMillis());
+      TenantCounts c = g.aggregate();
+      out.println();
+      out.println("summary");
+      out.printf("  durable hooks/s      %,.0f  (%,d created in %.1f s)%n",
+          outcomes.get(IngestResult.Outcome.CREATED).sum() / secs, outcomes.get(IngestResult.Outcome.CREATED).sum(), secs);
+      out.printf("  ack latency          p50 %s  p99 %s%n", micros(percentile(0.50)), micros(percentile(0.99)));
+      out.printf("  outcomes             %s%n", outcomesLine());
+      out.printf("  syncs                %,d for %,d groups (%.2f per group, %,.0f per second)%n",
+          writer.syncs(), writer.groups(), writer.syncsPerGroup(), writer.syncs() / secs);
+      out.printf("  dispatch             %,d delivered, %,d retried, %,d dead-lettered, %,d replayed from the DLQ%n",
+          dispatch.delivered.sum(), dispatch.retried.sum(), dispatch.deadLettered.sum(), dispatch.revived.sum());
+      out.printf("  rows now             pending %,d  scheduled %,d  inflight %,d  dead %,d  (%,d bytes)%n",
+          c.pending(), c.scheduled(), c.inflight(), c.dead(), c.bytes());
+      out.printf("  tenants              %,d%n", g.tenants());
+      Map<Long, TenantCounts> counts = Counters.readAll(queue.store());
+      InspectCommand.printTop(out, queue.store(), counts, "pending", TenantCounts::due, 5);
+      InspectCommand.printTop(out, queue.store(), counts, "dead", TenantCounts::dead, 5);
+      out.flush();
+    }
+
+    private String outcomesLine() {
+      StringBuilder sb = new StringBuilder();
+      outcomes.forEach((o, n) -> {
+        if (n.sum() > 0) {
+          sb.append(o).append(' ').append(String.format("%,d", n.sum())).append("  ");
+        }
+      });
+      return sb.toString().trim();
+    }
+
+    private long percentile(double p) {
+      if (latencyMicros.length == 0) {
+        return 0;
+      }
+      return latencyMicros[(int) Math.min(latencyMicros.length - 1, Math.floor(p * latencyMicros.length))];
+    }
+
+    private static String micros(long us) {
+      return us >= 1_000 ? String.format("%.1f ms", us / 1000.0) : us + " µs";
+    }
+  }
+}
