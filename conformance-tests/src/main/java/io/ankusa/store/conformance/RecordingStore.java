@@ -1,0 +1,214 @@
+package io.ankusa.store.conformance;
+
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Snapshot;
+import io.ankusa.store.spi.Store;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * A {@link Store} that hands every call to the store under test and records what the queue reads
+ * from it: every scan (family, bounds, direction, and how many entries the caller consumed) and
+ * every point read ({@code get}, {@code multiGet}, {@code counter}). The layout layer uses it to
+ * check which ranges a queue operation touches ({@code pendingDeadAndPurgeTouchOneTenant}, {@code
+ * queueGaugesReadCounters}), and to drive one interleaving: {@link #beforeWrite} runs an action
+ * just before a chosen batch is applied ({@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}).
+ *
+ * <p>Reads through {@link #snapshot()} are not recorded. Recorded keys are copies, owned by the
+ * record. Thread-safe: records are kept in synchronized lists; {@link #reads()} returns a copy.
+ *
+ * <p>(The engine layer's self-test has a test-scoped {@code ForwardingStore}; this class lives in
+ * {@code src/main} because the layout suite itself needs it.)
+ */
+public final class RecordingStore implements Store {
+  private final Store delegate;
+  private final List<Read> reads = Collections.synchronizedList(new ArrayList<>());
+  private Predicate<Batch> interposeOn;
+  private Runnable interposed;
+
+  /** Wraps {@code delegate}; closing this store closes it. */
+  public RecordingStore(Store delegate) {
+    this.delegate = delegate;
+  }
+
+  /** One recorded read. */
+  public sealed interface Read permits ScanRead, PointRead {
+    String family();
+  }
+
+  /**
+   * A scan of {@code [lo, hi)} ({@code hi} null: to the end) in {@code direction}; {@link
+   * #entriesConsumed()} counts the entries the caller took with {@code next()}, as they are taken.
+   */
+  public record ScanRead(String family, byte[] lo, byte[] hi, Direction direction, AtomicInteger consumed)
+      implements Read {
+    /** Entries taken from the scan so far. */
+    public int entriesConsumed() {
+      return consumed.get();
+    }
+
+    @Override
+    public String toString() {
+      return "scan(" + family + ", [" + Bytes.hex(lo) + ", " + (hi == null ? "end" : Bytes.hex(hi)) + "), "
+          + direction + ", " + consumed.get() + " entries consumed)";
+    }
+  }
+
+  /** A point read of {@code keys}: one key for {@code get} and {@code counter}, any number for {@code multiGet}. */
+  public record PointRead(String family, String call, List<byte[]> keys) implements Read {
+    @Override
+    public String toString() {
+      return call + "(" + family + ", " + keys.stream().map(Bytes::hex).toList() + ")";
+    }
+  }
+
+  /** Everything read since the last {@link #clearReads()}, in call order; a copy. */
+  public List<Read> reads() {
+    synchronized (reads) {
+      return List.copyOf(reads);
+    }
+  }
+
+  /** The scans among {@link #reads()}. */
+  public List<ScanRead> scans() {
+    List<ScanRead> out = new ArrayList<>();
+    for (Read r : reads()) {
+      if (r instanceof ScanRead s) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  /** The point reads among {@link #reads()}. */
+  public List<PointRead> pointReads() {
+    List<PointRead> out = new ArrayList<>();
+    for (Read r : reads()) {
+      if (r instanceof PointRead p) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /** Forgets the reads recorded so far. */
+  public void clearReads() {
+    reads.clear();
+  }
+
+  /**
+   * Runs {@code action} once, just before the first later batch that {@code batchMatches} is handed
+   * to the store under test (on the writing thread). The action may write to this store itself.
+   */
+  public synchronized void beforeWrite(Predicate<Batch> batchMatches, Runnable action) {
+    this.interposeOn = batchMatches;
+    this.interposed = action;
+  }
+
+  @Override
+  public byte[] get(String family, byte[] key) {
+    reads.add(new PointRead(family, "get", List.of(key.clone())));
+    return delegate.get(family, key);
+  }
+
+  @Override
+  public List<byte[]> multiGet(String family, List<byte[]> keys) {
+    List<byte[]> copies = new ArrayList<>(keys.size());
+    keys.forEach(k -> copies.add(k.clone()));
+    reads.add(new PointRead(family, "multiGet", Collections.unmodifiableList(copies)));
+    return delegate.multiGet(family, keys);
+  }
+
+  @Override
+  public long counter(String family, byte[] key) {
+    reads.add(new PointRead(family, "counter", List.of(key.clone())));
+    return delegate.counter(family, key);
+  }
+
+  @Override
+  public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+    AtomicInteger consumed = new AtomicInteger();
+    reads.add(new ScanRead(family, lo.clone(), hi == null ? null : hi.clone(), direction, consumed));
+    Scan inner = delegate.scan(family, lo, hi, direction);
+    return new Scan() {
+      @Override
+      public boolean hasNext() {
+        return inner.hasNext();
+      }
+
+      @Override
+      public Entry next() {
+        Entry e = inner.next();
+        consumed.incrementAndGet();
+        return e;
+      }
+
+      @Override
+      public void close() {
+        inner.close();
+      }
+    };
+  }
+
+  @Override
+  public void write(Batch batch, Durability durability) {
+    Runnable action = null;
+    synchronized (this) {
+      if (interposeOn != null && interposeOn.test(batch)) {
+        action = interposed;
+        interposeOn = null;
+        interposed = null;
+      }
+    }
+    if (action != null) {
+      action.run();
+    }
+    delegate.write(batch, durability);
+  }
+
+  @Override
+  public void syncWal() {
+    delegate.syncWal();
+  }
+
+  @Override
+  public Snapshot snapshot() {
+    return delegate.snapshot();
+  }
+
+  @Override
+  public void reportWriteFailure(Throwable cause) {
+    delegate.reportWriteFailure(cause);
+  }
+
+  @Override
+  public Capabilities capabilities() {
+    return delegate.capabilities();
+  }
+
+  @Override
+  public List<FamilySpec> families() {
+    return delegate.families();
+  }
+
+  @Override
+  public Path directory() {
+    return delegate.directory();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
