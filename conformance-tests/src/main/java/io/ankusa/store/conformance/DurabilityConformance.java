@@ -1,0 +1,177 @@
+package io.ankusa.store.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.layout.DueKey;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.KeyFamily;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.layout.TenantId;
+import io.ankusa.store.queue.CounterFold;
+import io.ankusa.store.queue.Counters;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.HookEnvelope;
+import io.ankusa.store.queue.InflightRecovery;
+import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.QueueVerifier;
+import io.ankusa.store.queue.TenantCounts;
+import io.ankusa.store.queue.Tenants;
+import io.ankusa.store.spi.Store;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import net.jqwik.api.Example;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Layer 3 of the conformance suite: durability across a process kill (DESIGN §8, DUR-4.b). A child
+ * JVM ({@link DurabilityChild}) ingests through the group-committing writer from several threads and
+ * records every acknowledged hook; the parent SIGKILLs it at a random moment, reopens the store, runs
+ * {@link InflightRecovery#recoverInflight}, and checks:
+ *
+ * <ul>
+ *   <li>every acknowledged hook is present — its envelope under its seq, its tenant's ordinal, and a
+ *       due row under that ordinal for each of its sinks;
+ *   <li>counters equal a fold, per tenant and for the aggregate;
+ *   <li>the whole layout verifies clean (no due row without a marker, every index row has its row).
+ * </ul>
+ *
+ * Cycles accumulate on one store. {@value #DEFAULT_CYCLES} cycles by default; the system property
+ * {@code ankusa.durability.cycles} (or {@code -Pheavy}, which sets it to 200) runs more. A failure
+ * names the cycle and the random seed ({@code ankusa.durability.seed} replays it).
+ *
+ * <p>The ack file is appended without fsync: a process kill does not lose what the process wrote to
+ * the OS, and this layer tests process kills, not power loss.
+ */
+public abstract class DurabilityConformance {
+  static final int DEFAULT_CYCLES = 20;
+  private static final int CHILD_THREADS = 4;
+
+  /** The backend under test. */
+  protected abstract BackendFixture fixture();
+
+  @Example
+  void acknowledgedHooksSurviveSigkill() throws Exception {
+    BackendFixture fixture = fixture();
+    if (!fixture.capabilities().durableAfterProcessKill()) {
+      throw new TestAbortedException(fixture.name() + " does not claim durableAfterProcessKill: its stores do not"
+          + " outlive the process, so there is nothing to check after a kill");
+    }
+    int cycles = Integer.getInteger("ankusa.durability.cycles", DEFAULT_CYCLES);
+    long seed = Long.getLong("ankusa.durability.seed", System.nanoTime());
+    Random random = new Random(seed);
+    Path dir = Files.createTempDirectory("ankusa-durability-" + fixture.name() + "-");
+    Path acks = Files.createTempFile("ankusa-durability-acks-", ".txt");
+    long checked = 0;
+    try {
+      for (int cycle = 1; cycle <= cycles; cycle++) {
+        String what = "cycle " + cycle + " of " + cycles + " (seed " + seed + ", -Dankusa.durability.seed=" + seed + ")";
+        runAndKill(fixture, dir, acks, cycle, 300 + random.nextInt(1_200), what);
+        checked = check(fixture, dir, acks, what);
+      }
+      assertThat(checked).as("acknowledged hooks checked over %d cycles: the child must have made progress", cycles)
+          .isGreaterThan(0);
+    } finally {
+      fixture.discard(dir);
+      deleteTree(dir);
+      Files.deleteIfExists(acks);
+    }
+  }
+
+  private static void runAndKill(BackendFixture fixture, Path dir, Path acks, int cycle, int killAfterMillis,
+      String what) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), DurabilityChild.class.getName(), fixture.provider().name(),
+        dir.toString(), acks.toString(), Integer.toString(cycle), Integer.toString(CHILD_THREADS))
+        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    try {
+      // Let the child open the store and ingest for a while before the kill.
+      long before = Files.size(acks);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (Files.size(acks) == before && child.isAlive() && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(child.isAlive()).as("%s: the child is running (it died on its own?)", what).isTrue();
+      Thread.sleep(killAfterMillis);
+    } finally {
+      child.destroyForcibly(); // SIGKILL on Linux: no shutdown hook, no close, no final sync
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("%s: child exited", what).isTrue();
+    }
+  }
+
+  /** Reopens, recovers, and checks every acknowledged hook and the layout; returns hooks checked. */
+  private static long check(BackendFixture fixture, Path dir, Path acks, String what) throws IOException {
+    List<String> lines = Files.readAllLines(acks, StandardCharsets.UTF_8);
+    try (Store store = fixture.open(dir, Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      InflightRecovery.recoverInflight(queue, System.currentTimeMillis());
+      Map<Long, Set<Long>> dueSeqsByOrd = new HashMap<>();
+      CounterFold.foldFamily(store, KeyFamily.DUE, e -> {
+        DueKey k = DueKey.decode(e.key());
+        dueSeqsByOrd.computeIfAbsent(k.ord(), o -> new HashSet<>()).add(k.seq());
+      });
+      long checked = 0;
+      for (String line : lines) {
+        String[] f = line.split(" ");
+        if (f.length != 4) {
+          continue; // the kill cut the last line short
+        }
+        long seq = Long.parseLong(f[0]);
+        TenantId tenant = TenantId.of("-".equals(f[1]) ? null : f[1]);
+        String hookId = f[2];
+        int sinks = Integer.parseInt(f[3]);
+        byte[] envelope = store.get(Format3.HOOKS, Keys.hook(seq));
+        assertThat(envelope).as("%s: acknowledged hook %s (seq %d) is present", what, hookId, seq).isNotNull();
+        HookEnvelope hook = HookEnvelope.decode(envelope);
+        assertThat(hook.hookId()).as("%s: seq %d holds hook %s", what, seq, hookId).isEqualTo(hookId);
+        OptionalLong ord = Tenants.ord(store, tenant);
+        assertThat(ord).as("%s: tenant %s of hook %s has an ordinal", what, tenant.value(), hookId).isPresent();
+        assertThat(dueSeqsByOrd.getOrDefault(ord.getAsLong(), Set.of()))
+            .as("%s: hook %s has due rows under its tenant's ordinal %d", what, hookId, ord.getAsLong())
+            .contains(seq);
+        for (int sink : hook.sinks()) {
+          assertThat(store.get(Format3.DELIVERIES, Keys.delivery(seq, sink)))
+              .as("%s: hook %s has its delivery row for sink %d", what, hookId, sink).isNotNull();
+        }
+        assertThat(hook.sinks()).hasSize(sinks);
+        checked++;
+      }
+      Map<Long, TenantCounts> stored = Counters.readAll(store);
+      Map<Long, TenantCounts> folded = CounterFold.fold(store);
+      Set<Long> ords = new TreeSet<>(stored.keySet());
+      ords.addAll(folded.keySet());
+      for (long o : ords) {
+        assertThat(stored.getOrDefault(o, TenantCounts.ZERO)).as("%s: counters of ord %d equal a fold", what, o)
+            .isEqualTo(folded.getOrDefault(o, TenantCounts.ZERO));
+      }
+      assertThat(QueueVerifier.verify(store)).as("%s: the layout verifies clean", what).isEmpty();
+      return checked;
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}
