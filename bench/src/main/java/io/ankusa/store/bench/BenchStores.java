@@ -1,0 +1,86 @@
+package io.ankusa.store.bench;
+
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+
+/**
+ * Opens the stores the benches measure, through the SPI, with the settings every bench uses: the
+ * backends' defaults, except LMDB's map, which starts at 4 GiB so that no bench pays for (or waits
+ * on) map growth in the middle of a measurement. A system property {@code bench.store.KEY=VALUE}
+ * adds the store option {@code KEY=VALUE} (e.g. {@code -Dbench.store.rocksdb.maxSuccessiveMerges=0}),
+ * to measure a backend knob without a rebuild.
+ */
+public final class BenchStores {
+  /** The SPI backends a bench can name. */
+  public static final List<String> BACKENDS = List.of("memory", "rocksdb", "lmdb");
+  /** System properties with this prefix become store options. */
+  public static final String STORE_OPTION_PREFIX = "bench.store.";
+
+  private BenchStores() {}
+
+  /**
+   * A new store of backend {@code backend} in {@code dir} (created if missing) with {@code families}.
+   *
+   * @throws StoreArgumentException if no backend of that name is on the classpath
+   */
+  public static Store open(String backend, Path dir, List<FamilySpec> families) {
+    StoreOptions options = StoreOptions.defaults().with("lmdb.mapSizeBytes", String.valueOf(4L << 30));
+    for (String name : System.getProperties().stringPropertyNames()) {
+      if (name.startsWith(STORE_OPTION_PREFIX)) {
+        options = options.with(name.substring(STORE_OPTION_PREFIX.length()), System.getProperty(name));
+      }
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the bench store directory " + dir, e);
+    }
+    return StoreProvider.named(backend).open(dir, options, families);
+  }
+
+  /** Checks {@code backend} is one of {@link #BACKENDS}. */
+  public static String requireBackend(String backend) {
+    if (!BACKENDS.contains(backend)) {
+      throw new StoreArgumentException("unknown backend '" + backend + "'; the benches know " + BACKENDS);
+    }
+    return backend;
+  }
+
+  /** Deletes {@code dir} and everything under it; nothing when it does not exist. */
+  public static void deleteTree(Path dir) {
+    if (dir == null || !Files.exists(dir)) {
+      return;
+    }
+    try {
+      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          Files.delete(file);
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+          if (e != null) {
+            throw e;
+          }
+          Files.delete(d);
+          return FileVisitResult.CONTINUE;
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the bench directory " + dir, e);
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package io.ankusa.store.bench.gate;
+
+import io.ankusa.store.bench.JsonText;
+import java.awt.BasicStroke;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a gate run's results: {@code <bench>.json} (every cell, round and verdict) and {@code
+ * <bench>.png} (two panels — the rows axis and the tenants axis — with the cell value of each
+ * backend, the fold of the due family it replaces, the 50 ms limit and each backend's allowed
+ * slowest cell), and logs the verdicts.
+ */
+public final class GateReport {
+  private static final Logger LOG = LoggerFactory.getLogger(GateReport.class);
+  private static final BasicStroke DASHED =
+      new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
+  private static final BasicStroke DOTTED =
+      new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f);
+
+  private GateReport() {}
+
+  /** Writes the JSON and PNG of every bench in {@code results} under {@code dir}; returns the files. */
+  public static List<Path> write(GateResults results, Path dir) {
+    List<Path> files = new ArrayList<>();
+    try {
+      Files.createDirectories(dir);
+      for (TickProbe probe : results.probes()) {
+        Path json = dir.resolve(probe.bench() + ".json");
+        Files.writeString(json, JsonText.of(toJson(results, probe)), StandardCharsets.UTF_8);
+        files.add(json);
+        Path png = dir.resolve(probe.bench() + ".png");
+        chart(results, probe, png);
+        files.add(png);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the gate results under " + dir, e);
+    }
+    return files;
+  }
+
+  /** Logs one line per (bench, backend): PASS/FAIL, fastest, slowest, allowed, and why it failed. */
+  public static void log(GateResults results) {
+    results.verdicts().forEach((key, v) -> {
+      LOG.info(String.format("%-34s %s  fastest %.3f ms  slowest %.3f ms  allowed %.3f ms  limit %.0f ms",
+          key, v.pass() ? "PASS" : "FAIL", v.fastestMs(), v.slowestMs(), Math.min(v.allowedMs(), results.rule().limitMs()),
+          results.rule().limitMs()));
+      v.reasons().forEach(r -> LOG.info("    {}", r));
+    });
+    LOG.info("gate {}", results.pass() ? "PASS" : "FAIL");
+  }
+
+  static Map<String, Object> toJson(GateResults results, TickProbe probe) {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("bench", probe.bench());
+    root.put("tick", probe.describe());
+    root.put("mode", results.mode().label());
+    GateRule rule = results.rule();
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("cell", "10th percentile of each round's ticks, lowest of the rounds");
+    r.put("ratio", rule.ratio());
+    r.put("floorMs", rule.floorMs());
+    r.put("limitMs", rule.limitMs());
+    r.put("minLoadFraction", rule.minLoadFraction());
+    root.put("rule", r);
+    List<Object> backends = new ArrayList<>();
+    boolean pass = true;
+    for (String backend : results.backends(probe.bench())) {
+      GateRule.Verdict v = results.verdict(probe.bench(), backend);
+      pass &= v.pass();
+      Map<String, Object> b = new LinkedHashMap<>();
+      b.put("backend", backend);
+      b.put("pass", v.pass());
+      b.put("fastestMs", v.fastestMs());
+      b.put("slowestMs", v.slowestMs());
+      b.put("allowedMs", v.allowedMs());
+      b.put("reasons", v.reasons());
+      List<Object> cells = new ArrayList<>();
+      for (CellResult c : results.cells(probe.bench(), backend)) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("axis", c.cell().axis());
+        m.put("rows", c.cell().rows());
+        m.put("tenants", c.cell().tenants());
+        m.put("active", c.cell().active());
+        m.put("valueMs", c.valueMs());
+        m.put("foldMs", c.foldMs());
+        m.put("loadBatchesPerSecond", c.loadPerSecond());
+        m.put("loadTargetPerSecond", c.loadTargetPerSecond());
+        m.put("loadWriteMicros", c.loadWriteMicros());
+        m.put("populateMs", c.populateMs());
+        List<Object> rounds = new ArrayList<>();
+        for (RoundStats s : c.rounds()) {
+          Map<String, Object> rs = new LinkedHashMap<>();
+          rs.put("ticks", s.ticks());
+          rs.put("p10Ms", s.p10Ms());
+          rs.put("p50Ms", s.p50Ms());
+          rs.put("p99Ms", s.p99Ms());
+          rs.put("maxMs", s.maxMs());
+          rounds.add(rs);
+        }
+        m.put("rounds", rounds);
+        cells.add(m);
+      }
+      b.put("cells", cells);
+      backends.add(b);
+    }
+    root.put("pass", pass && !backends.isEmpty());
+    root.put("backends", backends);
+    return root;
+  }
+
+  private static void chart(GateResults results, TickProbe probe, Path png) throws IOException {
+    List<XYChart> panels = new ArrayList<>();
+    for (String axis : List.of("rows", "tenants")) {
+      XYChart chart = new XYChartBuilder().width(720).height(560)
+          .title(probe.bench() + " — " + (axis.equals("rows") ? "queued rows (100 tenants, 8 active)" : "tenants (8 active)"))
+          .xAxisTitle(axis.equals("rows") ? "queued rows" : "tenants")
+          .yAxisTitle("ms (tick: p10 of 1000, lowest of 3 rounds)")
+          .build();
+      chart.getStyler().setXAxisLogarithmic(true);
+      chart.getStyler().setYAxisLogarithmic(true);
+      chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+      chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
+      double minX = Double.POSITIVE_INFINITY;
+      double maxX = 0;
+      boolean any = false;
+      for (String backend : results.backends(probe.bench())) {
+        List<Double> xs = new ArrayList<>();
+        List<Double> ticks = new ArrayList<>();
+        List<Double> folds = new ArrayList<>();
+        for (CellResult c : results.cells(probe.bench(), backend)) {
+          if (c.cell().axis().equals(axis)) {
+            xs.add((double) c.cell().axisValue());
+            ticks.add(Math.max(c.valueMs(), 1e-4));
+            folds.add(Math.max(c.foldMs(), 1e-4));
+          }
+        }
+        if (xs.isEmpty()) {
+          continue;
+        }
+        any = true;
+        minX = Math.min(minX, xs.get(0));
+        maxX = Math.max(maxX, xs.get(xs.size() - 1));
+        XYSeries tick = chart.addSeries(backend + " tick", xs, ticks);
+        tick.setMarker(SeriesMarkers.CIRCLE);
+        XYSeries fold = chart.addSeries(backend + " fold of 'D' (what counters replace)", xs, folds);
+        fold.setMarker(SeriesMarkers.DIAMOND);
+        fold.setLineStyle(DASHED);
+        GateRule.Verdict v = results.verdict(probe.bench(), backend);
+        XYSeries allowed = chart.addSeries(backend + " allowed (2x fastest, floor 1 ms)",
+            List.of(xs.get(0), xs.get(xs.size() - 1)), List.of(v.allowedMs(), v.allowedMs()));
+        allowed.setMarker(SeriesMarkers.NONE);
+        allowed.setLineStyle(DOTTED);
+      }
+      if (!any) {
+        continue;
+      }
+      XYSeries limit = chart.addSeries("limit " + (int) results.rule().limitMs() + " ms",
+          List.of(minX, maxX), List.of(results.rule().limitMs(), results.rule().limitMs()));
+      limit.setMarker(SeriesMarkers.NONE);
+      limit.setLineStyle(DOTTED);
+      panels.add(chart);
+    }
+    if (panels.isEmpty()) {
+      return;
+    }
+    BitmapEncoder.saveBitmap(panels, 1, panels.size(), png.toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+}

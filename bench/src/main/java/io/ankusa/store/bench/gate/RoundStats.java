@@ -1,0 +1,24 @@
+package io.ankusa.store.bench.gate;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * The distribution of one round of ticks, in milliseconds.
+ *
+ * @param ticks how many ticks the round timed
+ * @param p10Ms 10th percentile: the round's value in the gate rule
+ * @param p50Ms median
+ * @param p99Ms 99th percentile
+ * @param maxMs slowest tick
+ */
+public record RoundStats(int ticks, double p10Ms, double p50Ms, double p99Ms, double maxMs) {
+  /** The stats of a histogram recorded in nanoseconds. */
+  public static RoundStats of(Histogram nanos) {
+    return new RoundStats((int) nanos.getTotalCount(), ms(nanos.getValueAtPercentile(10)), ms(nanos.getValueAtPercentile(50)),
+        ms(nanos.getValueAtPercentile(99)), ms(nanos.getMaxValue()));
+  }
+
+  private static double ms(long nanos) {
+    return nanos / 1e6;
+  }
+}

@@ -1,0 +1,100 @@
+package io.ankusa.store.bench.jmh;
+
+import io.ankusa.store.bench.BenchStores;
+import io.ankusa.store.bench.gate.GateCell;
+import io.ankusa.store.bench.gate.QueuePopulation;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.queue.Deliveries;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.Dispatcher;
+import io.ankusa.store.queue.InflightRow;
+import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.Transition;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Store;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A claim → deliver cycle through the queue's op builders: one {@link Dispatcher#tick} claiming up
+ * to {@value #ROWS_PER_TICK} due rows (marker scan, per-tenant due scans, claim batches, marker
+ * cleanup), then one {@code NO_SYNC} batch of {@link Deliveries#delivered} for every row it claimed.
+ * The queue holds {@value #REFILL_ROWS} due rows over 100 tenants, all active; when fewer than a
+ * tick's worth are left, it is refilled outside the measured time.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class ClaimDeliverBench {
+  /** Row limit of one tick. */
+  public static final int ROWS_PER_TICK = 64;
+  /** Rows added whenever the queue runs low. */
+  public static final int REFILL_ROWS = 20_000;
+
+  @Param({"memory", "rocksdb", "lmdb"})
+  public String backend;
+
+  private Path dir;
+  private Store store;
+  private DeliveryQueue queue;
+  private Dispatcher dispatcher;
+  private long due;
+
+  @Setup(Level.Trial)
+  public void open() throws IOException {
+    dir = Files.createTempDirectory("ankusa-jmh-claim-");
+    store = BenchStores.open(backend, dir.resolve("store"), Format3.families());
+    queue = DeliveryQueue.open(store, QueueConfig.defaults());
+    dispatcher = new Dispatcher(queue, () -> Long.MAX_VALUE, ROWS_PER_TICK, 4L << 20);
+    refill();
+  }
+
+  @Setup(Level.Invocation)
+  public void refillWhenLow() {
+    if (due < ROWS_PER_TICK) {
+      refill();
+    }
+  }
+
+  private void refill() {
+    QueuePopulation.populate(queue, new GateCell("rows", REFILL_ROWS, 100, 100), System.currentTimeMillis());
+    due += REFILL_ROWS;
+  }
+
+  @TearDown(Level.Trial)
+  public void close() {
+    store.close();
+    BenchStores.deleteTree(dir);
+  }
+
+  /** One tick's claims, then their deliveries; returns the rows delivered. */
+  @Benchmark
+  public int claimThenDeliver() {
+    Dispatcher.TickReport report = dispatcher.tick(System.currentTimeMillis());
+    Transition t = new Transition();
+    for (InflightRow row : report.claimed()) {
+      Deliveries.delivered(t, row);
+    }
+    queue.write(t, Durability.NO_SYNC);
+    due -= report.rowsClaimed();
+    return report.rowsClaimed();
+  }
+}

@@ -1,0 +1,79 @@
+package io.ankusa.store.bench.jmh;
+
+import io.ankusa.store.bench.BenchStores;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Point get, unsynced put and a 100-key scan over {@value #KEYS} loaded keys, through the SPI
+ * ({@code memory}, {@code rocksdb}, {@code lmdb}) and through the raw baselines ({@code
+ * raw-rocksdb}, {@code raw-lmdb}) in the same run. Average time per operation; {@link
+ * SpiOverheadReport} divides each SPI backend's time by its raw baseline's.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class EngineBench {
+  /** Keys loaded before measuring. */
+  public static final int KEYS = 100_000;
+  /** Keys per scan. */
+  public static final int SCAN = 100;
+
+  @Param({"memory", "rocksdb", "lmdb", "raw-rocksdb", "raw-lmdb"})
+  public String engine;
+
+  private Path dir;
+  private EngineTarget target;
+  private byte[][] keys;
+  private byte[] value;
+
+  @Setup(Level.Trial)
+  public void open() throws IOException {
+    dir = Files.createTempDirectory("ankusa-jmh-engine-");
+    target = EngineTarget.open(engine, dir.resolve("store"));
+    keys = BenchKeys.keys(KEYS);
+    value = BenchKeys.value(-1);
+    BenchKeys.load(target, keys);
+  }
+
+  @TearDown(Level.Trial)
+  public void close() {
+    target.close();
+    BenchStores.deleteTree(dir);
+  }
+
+  @Benchmark
+  public byte[] pointGet() {
+    return target.get(keys[ThreadLocalRandom.current().nextInt(KEYS)]);
+  }
+
+  @Benchmark
+  public void putNoSync() {
+    target.put(keys[ThreadLocalRandom.current().nextInt(KEYS)], value);
+  }
+
+  @Benchmark
+  public long scan100() {
+    int from = ThreadLocalRandom.current().nextInt(KEYS - SCAN);
+    return target.scan(keys[from], keys[from + SCAN], SCAN);
+  }
+}

@@ -1,0 +1,96 @@
+package io.ankusa.store.bench.jmh;
+
+import io.ankusa.store.bench.JsonText;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the engine benches ({@link EngineBench}, {@link CounterMergeBench}, {@link
+ * ClaimDeliverBench}) in one JMH run and reports every SPI backend's time over its raw baseline's
+ * for the same operation and parameters ({@code rocksdb / raw-rocksdb}, {@code lmdb / raw-lmdb}):
+ * 1.00 means no overhead. Arguments are JMH's (e.g. {@code -f 1 -wi 2 -i 3 -r 1s}, or a bench
+ * regex); {@code -Dbench.out=DIR} (default {@code bench-results/jmh}) receives {@code
+ * spi-overhead.json}.
+ */
+public final class SpiOverheadReport {
+  private static final Logger LOG = LoggerFactory.getLogger(SpiOverheadReport.class);
+
+  private SpiOverheadReport() {}
+
+  public static void main(String[] args) throws RunnerException, IOException, CommandLineOptionException {
+    CommandLineOptions cli = new CommandLineOptions(args);
+    OptionsBuilder builder = new OptionsBuilder();
+    if (cli.getIncludes().isEmpty()) {
+      builder.include(EngineBench.class.getName()).include(CounterMergeBench.class.getName())
+          .include(ClaimDeliverBench.class.getName());
+    }
+    Options options = builder.parent(cli).build();
+    Collection<RunResult> results = new Runner(options).run();
+    Path out = Path.of(System.getProperty("bench.out", "bench-results/jmh"));
+    Files.createDirectories(out);
+    Map<String, Object> json = report(results);
+    Path file = out.resolve("spi-overhead.json");
+    Files.writeString(file, JsonText.of(json), StandardCharsets.UTF_8);
+    LOG.info("wrote {}", file.toAbsolutePath());
+  }
+
+  /** The scores and SPI/raw ratios of {@code results}, logged as a table and returned for JSON. */
+  static Map<String, Object> report(Collection<RunResult> results) {
+    // (benchmark + params other than the engine) -> engine -> score
+    Map<String, Map<String, double[]>> byCase = new TreeMap<>();
+    Map<String, String> units = new LinkedHashMap<>();
+    for (RunResult r : results) {
+      String bench = r.getParams().getBenchmark();
+      bench = bench.substring(bench.lastIndexOf('.', bench.lastIndexOf('.') - 1) + 1);
+      String engine = r.getParams().getParam("engine");
+      if (engine == null) {
+        engine = r.getParams().getParam("backend");
+      }
+      String keys = r.getParams().getParam("keys");
+      String key = keys == null ? bench : bench + " keys=" + keys;
+      byCase.computeIfAbsent(key, k -> new LinkedHashMap<>())
+          .put(engine, new double[] {r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError()});
+      units.put(key, r.getPrimaryResult().getScoreUnit());
+    }
+    List<Object> rows = new ArrayList<>();
+    LOG.info(String.format("%-40s %-12s %14s %12s %10s", "case", "engine", "score", "± error", "SPI/raw"));
+    byCase.forEach((key, engines) -> {
+      engines.forEach((engine, score) -> {
+        String base = EngineTarget.baselineOf(engine);
+        Double ratio = base != null && engines.containsKey(base) ? score[0] / engines.get(base)[0] : null;
+        LOG.info(String.format("%-40s %-12s %14.1f %12.1f %10s  %s", key, engine, score[0], score[1],
+            ratio == null ? "" : String.format("%.2f", ratio), units.get(key)));
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("case", key);
+        row.put("engine", engine);
+        row.put("score", score[0]);
+        row.put("error", score[1]);
+        row.put("unit", units.get(key));
+        row.put("baseline", base);
+        row.put("spiOverRaw", ratio);
+        rows.add(row);
+      });
+    });
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("note", "AverageTime per operation; spiOverRaw = SPI backend time / raw baseline time, same run");
+    json.put("results", rows);
+    return json;
+  }
+}

@@ -1,0 +1,47 @@
+package io.ankusa.store.bench.jmh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every engine target — the SPI backends and the raw baselines — does the same thing for the same
+ * call, so a ratio between two of them compares equal work.
+ */
+class EngineTargetTest {
+  @TempDir
+  Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "rocksdb", "lmdb", "raw-rocksdb", "raw-lmdb"})
+  void everyTargetGetsPutsScansAndMergesAlike(String name) {
+    byte[][] keys = BenchKeys.keys(1_000);
+    try (EngineTarget t = EngineTarget.open(name, dir.resolve(name))) {
+      BenchKeys.load(t, keys);
+      assertThat(t.get(keys[7])).isEqualTo(BenchKeys.value(7));
+      assertThat(t.get(BenchKeys.key(5_000))).isNull();
+
+      byte[] v = BenchKeys.value(-3);
+      t.put(keys[7], v);
+      assertThat(t.get(keys[7])).isEqualTo(v);
+
+      assertThat(t.scan(keys[100], keys[200], 100)).isEqualTo(100L * BenchKeys.VALUE_BYTES);
+      assertThat(t.scan(keys[100], keys[150], 100)).isEqualTo(50L * BenchKeys.VALUE_BYTES);
+      assertThat(t.scan(keys[100], keys[900], 10)).isEqualTo(10L * BenchKeys.VALUE_BYTES);
+
+      byte[][] batch = {keys[1], keys[2]};
+      t.putAll(batch, new byte[][] {v, v}, true);
+      assertThat(t.get(keys[2])).isEqualTo(v);
+
+      assertThat(t.counter(keys[3])).isZero();
+      t.merge(keys[3], 5);
+      t.merge(keys[3], -2);
+      t.merge(keys[4], 1);
+      assertThat(t.counter(keys[3])).isEqualTo(3);
+      assertThat(t.counter(keys[4])).isEqualTo(1);
+    }
+  }
+}
