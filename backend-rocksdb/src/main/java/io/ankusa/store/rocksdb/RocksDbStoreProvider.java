@@ -17,8 +17,8 @@ import org.rocksdb.RocksDB;
  *
  * <p>A counters family gets RocksDB's {@code UInt64AddOperator} (8-byte little-endian operands, the
  * {@link io.ankusa.store.spi.Int64Add} encoding), no compression, its {@code writeBufferHint} as
- * {@code write_buffer_size} when positive, and {@code max_successive_merges} (default 64) so counter
- * reads stay fast while merges pour in. Other families are LZ4-compressed when {@code compress} is
+ * {@code write_buffer_size} when positive, and {@code max_successive_merges} from {@code
+ * rocksdb.maxSuccessiveMerges} (default 0: see {@link RocksDbSettings} for the trade-off). Other families are LZ4-compressed when {@code compress} is
  * set. RocksDB's {@code default} column family always exists; it is usable through the store only
  * when the caller lists a family named {@code "default"}.
  *

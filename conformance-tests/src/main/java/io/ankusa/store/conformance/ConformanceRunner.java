@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -18,7 +20,7 @@ import java.util.Map;
  * passed, failed, skipped (with reasons), and each failure's property and first line of message.
  *
  * <p>Exit code 0 when nothing failed, 1 when a case failed, 2 on bad arguments (one line on stderr;
- * an unknown backend names the available ones). Layers implemented so far: engine. Properties run
+ * an unknown backend names the available ones). Layers, in order: engine, layout, migration, durability. Properties run
  * {@code --tries} tries each (default: the system property {@code jqwik.tries.default}, else 60).
  * The generic fixture cannot damage data files, so {@code scanNeverEndsEarlyOnCorruption} is skipped
  * here; a backend's own test class runs it with its fixture.
@@ -27,7 +29,16 @@ public final class ConformanceRunner {
   private static final String DEFAULT_BACKEND = "rocksdb";
 
   /** The layers, in order: name to suite class. */
-  private static final Map<String, Class<?>> LAYERS = Map.of("engine", NamedBackendEngineSuite.class);
+  private static final Map<String, Class<?>> LAYERS = layers();
+
+  private static Map<String, Class<?>> layers() {
+    Map<String, Class<?>> layers = new LinkedHashMap<>();
+    layers.put("engine", NamedBackendEngineSuite.class);
+    layers.put("layout", NamedBackendLayoutSuite.class);
+    layers.put("migration", NamedBackendMigrationSuite.class);
+    layers.put("durability", NamedBackendDurabilitySuite.class);
+    return Collections.unmodifiableMap(layers);
+  }
 
   private ConformanceRunner() {}
 

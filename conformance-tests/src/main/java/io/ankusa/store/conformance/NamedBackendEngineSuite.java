@@ -13,10 +13,15 @@ public class NamedBackendEngineSuite extends EngineConformance {
 
   @Override
   protected BackendFixture fixture() {
+    return fromProperty(getClass());
+  }
+
+  /** The fixture of the backend named by {@value #BACKEND_PROPERTY}, for any layer's named suite. */
+  static BackendFixture fromProperty(Class<?> suite) {
     String name = System.getProperty(BACKEND_PROPERTY);
     if (name == null || name.isBlank()) {
       throw new StoreArgumentException("set the system property " + BACKEND_PROPERTY
-          + " to a backend name (memory, rocksdb, lmdb) before running " + getClass().getSimpleName());
+          + " to a backend name (memory, rocksdb, lmdb) before running " + suite.getSimpleName());
     }
     return new ProviderFixture(name);
   }

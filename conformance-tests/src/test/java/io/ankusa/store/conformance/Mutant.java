@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.UnaryOperator;
 
 /**
@@ -263,8 +264,14 @@ enum Mutant {
 
     @Override
     public void write(Batch batch, Durability durability) {
-      for (Op op : batch.ops()) {
-        delegate.write(new Batch().add(op), durability);
+      List<Op> ops = batch.ops();
+      for (int i = 0; i < ops.size(); i++) {
+        delegate.write(new Batch().add(ops.get(i)), durability);
+        if (i + 1 < ops.size()) {
+          // Hold the half-applied state for a moment, as a descheduled writer would: on a loaded
+          // 2-core machine a reader otherwise rarely runs inside the window, and the mutant slipped.
+          LockSupport.parkNanos(200_000);
+        }
       }
       if (batch.isEmpty()) {
         delegate.write(batch, durability);
