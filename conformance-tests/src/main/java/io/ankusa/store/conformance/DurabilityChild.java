@@ -22,10 +22,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The process {@link DurabilityConformance} kills: it opens the store, ingests through the writer
- * from several threads until it is killed, claims (never settles) some due rows so recovery has
+ * from several threads (about 500 hooks/s each) until it is killed, claims (never settles) some due rows so recovery has
  * inflight rows to bring back, and appends every acknowledged hook as a line {@code seq tenant
  * hookId} to the ack file — written straight to the OS (a process kill loses nothing written) and
  * fsynced now and then.
@@ -85,6 +86,9 @@ public final class DurabilityChild {
       IngestRequest request = new IngestRequest(tenant, "durability", hookId, hookId, System.currentTimeMillis(),
           sinks, new byte[16 + random.nextInt(200)]);
       window.acquireUninterruptibly();
+      // ~500 hooks/s per producer: enough groups in flight at any kill moment, while the store the
+      // parent verifies after every cycle stays small (it accumulates over the cycles).
+      LockSupport.parkNanos(2_000_000);
       CompletableFuture<IngestResult> f = writer.ingest(request);
       f.whenComplete((r, e) -> {
         window.release();
