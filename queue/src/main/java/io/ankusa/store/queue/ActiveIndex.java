@@ -103,16 +103,21 @@ public final class ActiveIndex {
   }
 
   /**
-   * Age of the oldest due row, from the first marker verified against that tenant's first due row;
-   * at most {@value #STALE_MARKER_SKIP} stale markers (whose tenant has no due row in that second)
-   * are skipped. 0 when nothing is due.
+   * Age of the oldest due row, from the first marker verified against that tenant's first due row
+   * (TEN-1.a §5): a stale marker (its tenant has no due row in that second any more) is skipped, at
+   * most {@value #STALE_MARKER_SKIP} of them; after that the next marker's bucket start is reported
+   * unverified — exact to a second, and O(1) however many stale markers a slow cleanup left. 0 when
+   * nothing is due.
    */
   public static long oldestDueAgeMs(ReadView view, long now) {
     KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
     int skipped = 0;
     try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
-      while (scan.hasNext() && skipped <= STALE_MARKER_SKIP) {
+      while (scan.hasNext()) {
         ActiveKey marker = ActiveKey.decode(scan.next().key());
+        if (skipped == STALE_MARKER_SKIP) {
+          return Math.max(0, now - marker.bucket() * ActiveKey.BUCKET_MILLIS);
+        }
         DueRow first = DueIndex.firstDue(view, marker.ord());
         if (first != null && ActiveKey.bucketOf(first.key().at()) == marker.bucket()) {
           return Math.max(0, now - first.key().at());
