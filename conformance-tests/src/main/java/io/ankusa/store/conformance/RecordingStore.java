@@ -2,15 +2,11 @@ package io.ankusa.store.conformance;
 
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
-import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Scan;
-import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -27,19 +23,15 @@ import java.util.function.Predicate;
  *
  * <p>Reads through {@link #snapshot()} are not recorded. Recorded keys are copies, owned by the
  * record. Thread-safe: records are kept in synchronized lists; {@link #reads()} returns a copy.
- *
- * <p>(The engine layer's self-test has a test-scoped {@code ForwardingStore}; this class lives in
- * {@code src/main} because the layout suite itself needs it.)
  */
-public final class RecordingStore implements Store {
-  private final Store delegate;
+public final class RecordingStore extends ForwardingStore {
   private final List<Read> reads = Collections.synchronizedList(new ArrayList<>());
   private Predicate<Batch> interposeOn;
   private Runnable interposed;
 
   /** Wraps {@code delegate}; closing this store closes it. */
   public RecordingStore(Store delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** One recorded read. */
@@ -175,40 +167,5 @@ public final class RecordingStore implements Store {
       action.run();
     }
     delegate.write(batch, durability);
-  }
-
-  @Override
-  public void syncWal() {
-    delegate.syncWal();
-  }
-
-  @Override
-  public Snapshot snapshot() {
-    return delegate.snapshot();
-  }
-
-  @Override
-  public void reportWriteFailure(Throwable cause) {
-    delegate.reportWriteFailure(cause);
-  }
-
-  @Override
-  public Capabilities capabilities() {
-    return delegate.capabilities();
-  }
-
-  @Override
-  public List<FamilySpec> families() {
-    return delegate.families();
-  }
-
-  @Override
-  public Path directory() {
-    return delegate.directory();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }

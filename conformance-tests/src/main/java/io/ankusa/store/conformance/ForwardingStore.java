@@ -11,11 +11,16 @@ import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.List;
 
-/** A Store that hands every call to another; mutants override the calls they break. */
-class ForwardingStore implements Store {
+/**
+ * A {@link Store} that hands every call to another. Extend it to wrap a store: the suite's mutants
+ * override the calls they break, {@link RecordingStore} the calls it records; a backend author can
+ * use it for fault injection the same way. Closing it closes the delegate.
+ */
+public class ForwardingStore implements Store {
+  /** The wrapped store. */
   protected final Store delegate;
 
-  ForwardingStore(Store delegate) {
+  public ForwardingStore(Store delegate) {
     this.delegate = delegate;
   }
 
