@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.FormatStampValue;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.DirectIngest;
@@ -88,6 +89,26 @@ class VerifyCommandTest {
 
     Run number = run("inspect", tmp.toString(), "--top", "many");
     assertThat(number.code()).isEqualTo(2);
+  }
+
+  @Test
+  void aLockedOrNewerFormatDirectoryIsOneLineAndExitTwo() {
+    Path dir = store(new Batch());
+    try (Store open = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), Format3.families())) {
+      Run locked = run("verify", dir.toString());
+      assertThat(locked.code()).isEqualTo(2);
+      assertThat(locked.err().strip().lines()).hasSize(1);
+      assertThat(locked.err()).containsIgnoringCase("lock");
+    }
+    Path newer = store(new Batch().put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(4).encode()));
+    for (String command : new String[] {"verify", "inspect"}) {
+      Run r = run(command, newer.toString());
+      assertThat(r.code()).as(command).isEqualTo(2);
+      assertThat(r.err()).contains("store format 4 is newer than 3");
+    }
+    Run demo = run("demo", "--dir", newer.toString(), "--seconds", "1");
+    assertThat(demo.code()).isEqualTo(2);
+    assertThat(demo.err()).contains("newer than 3");
   }
 
   @Test
