@@ -105,8 +105,8 @@ public final class ActiveIndex {
   /**
    * Age of the oldest due row, from the first marker verified against that tenant's first due row
    * (TEN-1.a §5): a stale marker (its tenant has no due row in that second any more) is skipped, at
-   * most {@value #STALE_MARKER_SKIP} of them; after that the next marker's bucket start is reported
-   * unverified — exact to a second, and O(1) however many stale markers a slow cleanup left. 0 when
+   * most {@value #STALE_MARKER_SKIP} of them; when the next marker is stale too, its bucket start is
+   * reported — exact to a second, and O(1) however many stale markers a slow cleanup left. 0 when
    * nothing is due.
    */
   public static long oldestDueAgeMs(ReadView view, long now) {
@@ -115,12 +115,12 @@ public final class ActiveIndex {
     try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
       while (scan.hasNext()) {
         ActiveKey marker = ActiveKey.decode(scan.next().key());
-        if (skipped == STALE_MARKER_SKIP) {
-          return Math.max(0, now - marker.bucket() * ActiveKey.BUCKET_MILLIS);
-        }
         DueRow first = DueIndex.firstDue(view, marker.ord());
         if (first != null && ActiveKey.bucketOf(first.key().at()) == marker.bucket()) {
           return Math.max(0, now - first.key().at());
+        }
+        if (skipped == STALE_MARKER_SKIP) {
+          return Math.max(0, now - marker.bucket() * ActiveKey.BUCKET_MILLIS);
         }
         skipped++;
       }

@@ -20,15 +20,15 @@ class OldestDueAgeTest {
 
   @ParameterizedTest(name = "{0} stale markers before the real one")
   @CsvSource({
-    "0, 90000",   // the real marker is first: exact age of its row (at 10 000, now 100 000)
-    "32, 90000",  // 32 skipped, the 33rd marker verifies: still exact
+    "0, 89600",   // the real marker is first: exact age of its row (at 10 400, now 100 000)
+    "32, 89600",  // 32 skipped, the 33rd marker verifies: still exact, not its bucket start (90 000)
     "33, 95000",  // 32 skipped, the 33rd is stale too: its bucket start is reported (8 markers a bucket: bucket 5 -> 5 000 ms)
   })
   void staleMarkersAreSkippedAtMost32Times(int stale, long expectedAge) {
     Path dir = Path.of("/memory", UUID.randomUUID().toString());
     try (Store store = StoreProvider.named("memory").open(dir, StoreOptions.defaults(), Format3.families())) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
-      new DirectIngest(queue).ingest(QueueLifecycleTest.hook("real", 10_000, 1)); // ord 1, bucket 10
+      new DirectIngest(queue).ingest(QueueLifecycleTest.hook("real", 10_400, 1)); // ord 1, bucket 10
       Batch markers = new Batch();
       for (int i = 0; i < stale; i++) {
         // stale markers of tenants with no rows, in buckets 1, 2, … before the real one
