@@ -105,6 +105,10 @@ class QueueWriterTest {
       assertRejected(writer, new IngestRequest("t", "s", "h", null, 1, List.of(-1), ok), IngestResult.REJECT_BAD_SINK);
       assertRejected(writer, new IngestRequest("t", "s", "h", null, 1, Arrays.asList(1, null), ok), IngestResult.REJECT_BAD_SINK);
       assertRejected(writer, new IngestRequest("t", "s", "h", null, 1, List.of(3, 1, 3), ok), IngestResult.REJECT_DUPLICATE_SINK);
+      // A long list (past the few sinks compared one by one) is checked too.
+      List<Integer> many = new ArrayList<>(IntStream.range(0, 40).boxed().toList());
+      many.add(7);
+      assertRejected(writer, new IngestRequest("t", "s", "h", null, 1, many, ok), IngestResult.REJECT_DUPLICATE_SINK);
       assertRejected(writer, new IngestRequest("t", "s", "h", null, 1, sinks, null), IngestResult.REJECT_MISSING_PAYLOAD);
       assertRejected(writer, new IngestRequest("t", "s", "h", null, 1, sinks, new byte[17]), IngestResult.REJECT_OVERSIZED_PAYLOAD);
       assertRejected(writer, new IngestRequest("t", "s", "h", null, -1, sinks, ok), IngestResult.REJECT_BAD_RECEIVED_AT);
