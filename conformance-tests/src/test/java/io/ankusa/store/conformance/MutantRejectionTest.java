@@ -1,5 +1,6 @@
 package io.ankusa.store.conformance;
 
+import io.ankusa.store.spi.ForwardingStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.SuiteRun.Outcome;

@@ -1,5 +1,7 @@
 package io.ankusa.store.conformance;
 
+import io.ankusa.store.spi.ForwardingStore;
+
 /**
  * The engine suite against each {@link Mutant}, and against honest wrappers as controls. Nested
  * classes, so surefire (which skips {@code *$*} classes and runs only {@code *Test}) never runs them

@@ -1,20 +1,13 @@
-package io.ankusa.store.conformance;
+package io.ankusa.store.spi;
 
-import io.ankusa.store.spi.Batch;
-import io.ankusa.store.spi.Capabilities;
-import io.ankusa.store.spi.Direction;
-import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.Scan;
-import io.ankusa.store.spi.Snapshot;
-import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A {@link Store} that hands every call to another. Extend it to wrap a store: the suite's mutants
- * override the calls they break, {@link RecordingStore} the calls it records; a backend author can
- * use it for fault injection the same way. Closing it closes the delegate.
+ * A {@link Store} that hands every call to another. Extend it to wrap a store and override only the
+ * calls you change: the conformance suite's mutants break one call each, its recording store records
+ * reads, the benches time calls, and a backend author can inject faults the same way. Ownership and
+ * every guarantee are the delegate's. Closing it closes the delegate.
  */
 public class ForwardingStore implements Store {
   /** The wrapped store. */
