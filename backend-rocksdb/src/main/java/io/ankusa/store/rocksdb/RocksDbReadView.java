@@ -6,14 +6,17 @@ import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.StoreArgumentException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.rocksdb.ByteBufferGetStatus;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
 
 /**
  * The read code of the RocksDB backend, written once and used by both the live {@link RocksDbStore}
@@ -68,10 +71,12 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   }
 
   /**
-   * One {@code multiGetAsList} with one column family per key, read at one engine snapshot (the
-   * view's own, or one pinned for the call on the live store). RocksJava returns null both for an
-   * absent key and for a key whose read failed (facebook/rocksdb#12741), so every null is confirmed
-   * with a point read at the same snapshot, which does report corruption.
+   * One {@code multiGetByteBuffers} at one engine snapshot (the view's own, or one pinned for the
+   * call on the live store). Unlike {@code multiGetAsList}, which returns null both for an absent key
+   * and for a key whose read failed (facebook/rocksdb#12741), it returns each key's status: NotFound
+   * is absent, any other non-OK status is thrown ({@code CorruptionTest.multiGetOfADamagedKeyThrows}).
+   * Values larger than their {@value #MULTI_GET_VALUE_BYTES}-byte slot are read again with a point
+   * read at the same snapshot.
    */
   @Override
   public final List<byte[]> multiGet(String family, List<byte[]> keys) {
@@ -89,14 +94,7 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       org.rocksdb.Snapshot pinned = frozenAt() == null ? engine.db.getSnapshot() : null;
       ReadOptions options = pinned == null ? pointReads(engine) : new ReadOptions().setSnapshot(pinned);
       try {
-        List<byte[]> values = new ArrayList<>(
-            engine.db.multiGetAsList(options, Collections.nCopies(keys.size(), handle), keys));
-        for (int i = 0; i < values.size(); i++) {
-          if (values.get(i) == null) {
-            values.set(i, readConfirmingAbsence(engine, handle, options, family, keys.get(i)));
-          }
-        }
-        return values;
+        return multiGetWithStatuses(engine, handle, options, family, keys);
       } finally {
         if (pinned != null) {
           options.close();
@@ -110,8 +108,53 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
     }
   }
 
-  private static byte[] readConfirmingAbsence(RocksDbEngine engine, ColumnFamilyHandle handle,
-      ReadOptions options, String family, byte[] key) {
+  /** Bytes of direct buffer each value gets in a multiGet; larger values are re-read. */
+  static final int MULTI_GET_VALUE_BYTES = 512;
+
+  private static List<byte[]> multiGetWithStatuses(RocksDbEngine engine, ColumnFamilyHandle handle,
+      ReadOptions options, String family, List<byte[]> keys) throws RocksDBException {
+    int n = keys.size();
+    int keyBytes = 0;
+    for (byte[] k : keys) {
+      keyBytes += k.length;
+    }
+    ByteBuffer arena = ByteBuffer.allocateDirect(keyBytes + n * MULTI_GET_VALUE_BYTES);
+    List<ByteBuffer> keyBuffers = new ArrayList<>(n);
+    List<ByteBuffer> valueBuffers = new ArrayList<>(n);
+    int at = 0;
+    for (byte[] k : keys) {
+      ByteBuffer kb = arena.slice(at, k.length);
+      kb.put(k).flip();
+      keyBuffers.add(kb);
+      at += k.length;
+    }
+    for (int i = 0; i < n; i++) {
+      valueBuffers.add(arena.slice(at, MULTI_GET_VALUE_BYTES));
+      at += MULTI_GET_VALUE_BYTES;
+    }
+    List<ByteBufferGetStatus> got =
+        engine.db.multiGetByteBuffers(options, Collections.nCopies(n, handle), keyBuffers, valueBuffers);
+    List<byte[]> values = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      ByteBufferGetStatus r = got.get(i);
+      Status.Code code = r.status.getCode();
+      if (code == Status.Code.NotFound) {
+        values.add(null);
+      } else if (code != Status.Code.Ok) {
+        throw RocksDbFailures.read(new RocksDBException(r.status), engine.dir, family, keys.get(i), "multiGet");
+      } else if (r.requiredSize > MULTI_GET_VALUE_BYTES) {
+        values.add(pointRead(engine, handle, options, family, keys.get(i)));
+      } else {
+        byte[] v = new byte[r.requiredSize];
+        r.value.get(v);
+        values.add(v);
+      }
+    }
+    return values;
+  }
+
+  private static byte[] pointRead(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,
+      String family, byte[] key) {
     try {
       return engine.db.get(handle, options, key);
     } catch (RocksDBException e) {
