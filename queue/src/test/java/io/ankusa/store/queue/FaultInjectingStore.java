@@ -1,18 +1,16 @@
 package io.ankusa.store.queue;
 
 import io.ankusa.store.spi.Batch;
-import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreWriteFailedException;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +25,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * can make {@link #reportWriteFailure} behave like an engine reopen that drops every write made since
  * the start of the last successful sync (what a crash of an unsynced WAL looks like).
  */
-final class FaultInjectingStore implements Store {
-  private final Store delegate;
+final class FaultInjectingStore extends ForwardingStore {
   private final ReentrantReadWriteLock reopen = new ReentrantReadWriteLock();
   private final AtomicInteger failSyncs = new AtomicInteger();
   private final AtomicInteger failWrites = new AtomicInteger();
@@ -44,7 +41,7 @@ final class FaultInjectingStore implements Store {
   private Snapshot durableState;
 
   FaultInjectingStore(Store delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** The next {@code syncWal()} (after the gate, if any) throws instead of syncing. */
@@ -222,26 +219,6 @@ final class FaultInjectingStore implements Store {
   }
 
   @Override
-  public Snapshot snapshot() {
-    return delegate.snapshot();
-  }
-
-  @Override
-  public Capabilities capabilities() {
-    return delegate.capabilities();
-  }
-
-  @Override
-  public List<FamilySpec> families() {
-    return delegate.families();
-  }
-
-  @Override
-  public Path directory() {
-    return delegate.directory();
-  }
-
-  @Override
   public void close() {
     synchronized (this) {
       if (durableState != null) {
@@ -249,26 +226,6 @@ final class FaultInjectingStore implements Store {
       }
     }
     delegate.close();
-  }
-
-  @Override
-  public byte[] get(String family, byte[] key) {
-    return delegate.get(family, key);
-  }
-
-  @Override
-  public List<byte[]> multiGet(String family, List<byte[]> keys) {
-    return delegate.multiGet(family, keys);
-  }
-
-  @Override
-  public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
-    return delegate.scan(family, lo, hi, direction);
-  }
-
-  @Override
-  public long counter(String family, byte[] key) {
-    return delegate.counter(family, key);
   }
 
   /** Waits for {@code latch}, failing the test after 30 s. */
