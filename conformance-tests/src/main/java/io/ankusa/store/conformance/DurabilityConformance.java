@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,7 +30,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import net.jqwik.api.Example;
 import org.opentest4j.TestAbortedException;
 
@@ -85,7 +83,7 @@ public abstract class DurabilityConformance {
           .isGreaterThan(0);
     } finally {
       fixture.discard(dir);
-      deleteTree(dir);
+      TempDirStore.deleteRecursively(dir);
       Files.deleteIfExists(acks);
     }
   }
@@ -161,17 +159,6 @@ public abstract class DurabilityConformance {
       }
       assertThat(QueueVerifier.verify(store)).as("%s: the layout verifies clean", what).isEmpty();
       return checked;
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 }

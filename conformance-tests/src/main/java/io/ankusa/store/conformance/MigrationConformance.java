@@ -9,9 +9,6 @@ import io.ankusa.store.layout.ArchiveKey;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.DeadKey;
 import io.ankusa.store.layout.DeadValue;
-import io.ankusa.store.layout.DueKey;
-import io.ankusa.store.layout.DueKind;
-import io.ankusa.store.layout.DueValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
@@ -40,7 +37,6 @@ import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreCorruptionException;
 import io.ankusa.store.spi.StoreFormatException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,7 +133,7 @@ public abstract class MigrationConformance {
    */
   @Example
   public void v2FixtureUpgradesToV3WithCountersEqualAFold() {
-    try (Scratch s = scratch()) {
+    try (TempDirStore s = scratch()) {
       Store store = s.hold(openV2Fixture(s.dir()));
       assertThat(QueueFormat.stamp(store)).as("the v2 fixture's stamp").isEqualTo(2);
       Map<String, long[]> expected = foldV2(store, STARTED_AT);
@@ -168,7 +164,7 @@ public abstract class MigrationConformance {
    */
   @Example
   public void resumesAnInterruptedMigrationWithoutDoubleCounting() {
-    try (Scratch reference = scratch(); Scratch resumed = scratch()) {
+    try (TempDirStore reference = scratch(); TempDirStore resumed = scratch()) {
       Store a = reference.hold(largeV2(reference, true));
       Map<String, long[]> expected = foldV2(a, STARTED_AT);
       Migrate.Result whole = migrate(500).run(a);
@@ -200,12 +196,12 @@ public abstract class MigrationConformance {
         "a SYNC write must survive kill -9 for a killed migration to resume");
     long seed = System.nanoTime();
     Random random = new Random(seed);
-    try (Scratch reference = scratch()) {
+    try (TempDirStore reference = scratch()) {
       Store a = reference.hold(largeV2(reference, true));
       Migrate.Result whole = migrate(CHILD_ROWS_PER_STEP).run(a);
       int partWay = 0;
       for (int round = 0; round < 8 && partWay < 2; round++) {
-        try (Scratch killed = scratch()) {
+        try (TempDirStore killed = scratch()) {
           largeV2(killed, true);
           killed.closeStore();
           long killAfter = 1 + random.nextInt((int) whole.steps() - 2);
@@ -230,7 +226,7 @@ public abstract class MigrationConformance {
    */
   @Example
   public void allocatesEachOrdinalOnce() {
-    try (Scratch s = scratch()) {
+    try (TempDirStore s = scratch()) {
       Store store = s.hold(largeV2(s, false));
       Map<String, long[]> expected = foldV2(store, STARTED_AT);
       migrate(500).run(store);
@@ -251,7 +247,7 @@ public abstract class MigrationConformance {
    */
   @Example
   public void aHookWithNoTenantOrNoEnvelopeFilesUnderDefault() {
-    try (Scratch s = scratch()) {
+    try (TempDirStore s = scratch()) {
       Store v2 = s.hold(backend().open(s.dir(), FormatTwo.families()));
       HookEnvelope noTenant = StoreFixtures.hook(1, null, 1_000, 1);
       HookEnvelope acme = StoreFixtures.hook(2, StoreFixtures.ACME, 1_100, 1);
@@ -286,7 +282,7 @@ public abstract class MigrationConformance {
    */
   @Example
   public void aFormat2RunnerRefusesAFormat3Store() {
-    try (Scratch s = scratch()) {
+    try (TempDirStore s = scratch()) {
       s.hold(openV3Fixture(s.dir()));
       Map<String, List<String>> before = dump(s.store(), names(Format3.families()));
       s.closeStore();
@@ -312,7 +308,7 @@ public abstract class MigrationConformance {
    */
   @Example
   public void aRestoredFormat2BackupMigratesOnOpen() {
-    try (Scratch s = scratch()) {
+    try (TempDirStore s = scratch()) {
       Store store = s.hold(openV2Fixture(s.dir()));
       assertThat(migrate(500).dryRun(store))
           .containsExactly("2 -> 3: re-key due/inflight/dead by tenant ordinal, seed per-tenant counters");
@@ -323,7 +319,7 @@ public abstract class MigrationConformance {
       assertThat(Tenants.count(store)).as("tenants.max = 2 never strands rows: every tenant gets an ordinal")
           .isEqualTo(4);
     }
-    try (Scratch reference = scratch(); Scratch partial = scratch()) {
+    try (TempDirStore reference = scratch(); TempDirStore partial = scratch()) {
       long lateStart = 1_000_000L + LARGE_HOOKS * 7L / 2; // half of the due rows are "after the start"
       Store a = reference.hold(largeV2(reference, false));
       new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> lateStart, 500).run(a);
@@ -345,7 +341,7 @@ public abstract class MigrationConformance {
    */
   @Example
   public void theV3FixtureOpensAndPassesTheLayoutInvariants() {
-    try (Scratch s = scratch()) {
+    try (TempDirStore s = scratch()) {
       Store store = s.hold(openV3Fixture(s.dir()));
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
       assertThat(QueueFormat.stamp(store)).isEqualTo(Format3.FORMAT);
@@ -375,7 +371,7 @@ public abstract class MigrationConformance {
    */
   @Example
   public void aLargeV2StoreMigratesInSeveralStepsPerPhase() {
-    try (Scratch s = scratch()) {
+    try (TempDirStore s = scratch()) {
       Store store = s.hold(largeV2(s, false));
       Map<String, long[]> expected = foldV2(store, STARTED_AT);
       int[] midPhase = new int[6];
@@ -414,7 +410,7 @@ public abstract class MigrationConformance {
     if (!Boolean.getBoolean("ankusa.migration.bench")) {
       throw new TestAbortedException("bench: run with -Dankusa.migration.bench=true to measure migration rows/s");
     }
-    try (Scratch s = scratch()) {
+    try (TempDirStore s = scratch()) {
       s.reopen(FormatTwo.families());
       int rows = StoreFixtures.writeLargeV2(s.store(), 50_000, LARGE_SEED, false);
       Store store = s.reopen(Format3.families());
@@ -440,7 +436,7 @@ public abstract class MigrationConformance {
   }
 
   /** The large v2 store in {@code s}, opened with the format-3 families. */
-  private Store largeV2(Scratch s, boolean brokenHooks) {
+  private Store largeV2(TempDirStore s, boolean brokenHooks) {
     s.reopen(FormatTwo.families());
     StoreFixtures.writeLargeV2(s.store(), LARGE_HOOKS, brokenHooks ? LARGE_SEED : LARGE_SEED + 1, brokenHooks);
     return s.reopen(Format3.families());
@@ -617,76 +613,8 @@ public abstract class MigrationConformance {
     return Files.readAllLines(progress, StandardCharsets.UTF_8).stream().filter(l -> l.startsWith("step ")).count();
   }
 
-  /** A fresh temporary directory this case owns, and the store open in it. */
-  protected final Scratch scratch() {
-    try {
-      return new Scratch(backend(), Files.createTempDirectory("ankusa-migration-" + backend().name() + "-"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a temporary directory for a migration case", e);
-    }
-  }
-
-  /**
-   * A temporary store directory: {@link #close()} closes the store, lets the fixture forget it and
-   * deletes the directory, also when a case fails half-way.
-   */
-  protected static final class Scratch implements AutoCloseable {
-    private final BackendFixture fixture;
-    private final Path dir;
-    private List<FamilySpec> families = Format3.families();
-    private Store store;
-
-    Scratch(BackendFixture fixture, Path dir) {
-      this.fixture = fixture;
-      this.dir = dir;
-    }
-
-    public Path dir() {
-      return dir;
-    }
-
-    /** Takes ownership of {@code opened} (a store on {@link #dir()} opened with the format-3 families). */
-    public Store hold(Store opened) {
-      store = opened;
-      return opened;
-    }
-
-    public Store store() {
-      return store;
-    }
-
-    public void closeStore() {
-      if (store != null) {
-        Store s = store;
-        store = null;
-        s.close();
-      }
-    }
-
-    /** Closes the store and opens it again with the same families. */
-    public Store reopen() {
-      return reopen(families);
-    }
-
-    /** Closes the store (if open) and opens the directory with {@code listed}. */
-    public Store reopen(List<FamilySpec> listed) {
-      closeStore();
-      store = fixture.open(dir, listed);
-      families = listed;
-      return store;
-    }
-
-    @Override
-    public void close() {
-      try {
-        closeStore();
-      } finally {
-        try {
-          fixture.discard(dir);
-        } finally {
-          TempDirStore.deleteRecursively(dir);
-        }
-      }
-    }
+  /** A fresh temporary directory this case owns, with no store open in it yet. */
+  protected final TempDirStore scratch() {
+    return TempDirStore.empty(backend(), Format3.families());
   }
 }

@@ -33,20 +33,37 @@ public final class TempDirStore implements AutoCloseable {
 
   /** Creates a temporary directory and opens a new store in it with {@code families}. */
   public static TempDirStore open(BackendFixture fixture, List<FamilySpec> families) {
-    Path dir;
+    TempDirStore created = empty(fixture, families);
     try {
-      dir = Files.createTempDirectory("ankusa-conformance-" + fixture.name() + "-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a temporary directory for a conformance store", e);
-    }
-    TempDirStore created = new TempDirStore(fixture, dir, families);
-    try {
-      created.store = fixture.open(dir, families);
+      created.store = fixture.open(created.dir, families);
       return created;
     } catch (RuntimeException | Error e) {
       created.close();
       throw e;
     }
+  }
+
+  /**
+   * Creates a temporary directory with no store open in it yet: the case writes its own content (a
+   * format-2 store, an unpacked fixture) and hands the store it opened to {@link #hold}, or calls
+   * {@link #reopen(List)}. {@code families} is what {@link #reopen()} lists until then.
+   */
+  public static TempDirStore empty(BackendFixture fixture, List<FamilySpec> families) {
+    try {
+      return new TempDirStore(fixture, Files.createTempDirectory("ankusa-conformance-" + fixture.name() + "-"),
+          families);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary directory for a conformance store", e);
+    }
+  }
+
+  /** Takes ownership of {@code opened}, a store the case opened on {@link #dir()}; returns it. */
+  public Store hold(Store opened) {
+    if (store != null && store != opened) {
+      closeStore();
+    }
+    store = opened;
+    return opened;
   }
 
   /** The open store. */
