@@ -114,7 +114,11 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #dispatchTickVisitsOnlyTenantsWithWork} — 1 000 tenants, 3 with work;
  *   <li>{@link #queueGaugesReadCounters} — through a {@link RecordingStore};
  *   <li>{@link #oldestDueAgeComesFromTheActiveIndex};
- *   <li>{@link #topTenantsByPending}.
+ *   <li>{@link #topTenantsByPending};
+ *   <li>{@link #archiveNeverGetsAHookAboveDurableSeq} — generated ingest and archiver runs under a
+ *       moving watermark (DUR-4.b: the archive scan stops at {@code durable_seq});
+ *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts that
+ *       lose unsynced appends: every hook is always an obligation or in the synced archive.
  * </ol>
  *
  * <p>Tries per property come from {@code jqwik.tries.default} (60 in the default build, 1000 with
@@ -161,7 +165,8 @@ public abstract class LayoutConformance {
   /**
    * TEN-1.a "counters equal a fold after any sequence of transitions": ingest (four tenants, the
    * default among them, 1–3 sinks, archive on), dispatch ticks, deliver, retry, dead-letter, revive,
-   * inflight recovery, expand, purge, archive settle and drop, reclaim — after every action each
+   * inflight recovery, expand, purge, archive settle and drop (by hand and by archiver runs), reclaim —
+   * after every action each
    * tenant's six counters and the node aggregate equal a fold of the rows; at the end the verifier
    * finds no breach.
    */
@@ -899,6 +904,75 @@ public abstract class LayoutConformance {
     }
   }
 
+  // ================================================================ archive
+
+  /**
+   * DUR-4.b "the archive scan stops at durable_seq": generated ingests, dispatch and reclaim between
+   * archiver runs whose watermark lags the newest seq by 0–6; no run appends a hook above the
+   * watermark it was given (checked inside {@link QueueAction.Archive}), and after each action
+   * {@code archive_pending} equals the {@code 'a'} rows.
+   */
+  @Property
+  public void archiveNeverGetsAHookAboveDurableSeq(@ForAll("archiveActions") List<QueueAction> actions) {
+    try (TempDirStore t = openQueueStore()) {
+      QueueDriver d = new QueueDriver(t.store(), QueueConfig.defaults().withArchive(true));
+      for (int i = 0; i < actions.size(); i++) {
+        String did = actions.get(i).apply(d);
+        assertCountersEqualFold(t.store(), describe(i, actions, did));
+      }
+    }
+  }
+
+  /**
+   * Issue 9's at-least-once guarantee: with syncs refused and restarts that lose unsynced appends,
+   * after every action each hook ever ingested is still an {@code 'a'} obligation or in what the sink
+   * synced, with the bytes it was stored with; a final drain leaves no obligation, every seq archived
+   * once (as a de-duplicating reader sees it) and {@code archive_pending} zero.
+   */
+  @Property
+  public void archiverSettlesOnlyWhatTheSinkSynced(@ForAll("archiveActions") List<QueueAction> actions) {
+    try (TempDirStore t = openQueueStore()) {
+      QueueDriver d = new QueueDriver(t.store(), QueueConfig.defaults().withArchive(true));
+      Map<Long, byte[]> stored = new TreeMap<>();
+      for (int i = 0; i < actions.size(); i++) {
+        String did = actions.get(i).apply(d);
+        rememberHooks(d, stored);
+        assertEveryHookIsOwedOrArchived(d, stored, describe(i, actions, did));
+      }
+      d.restartArchiver();
+      d.archiveWatermark(d.queue().lastSeq());
+      d.archiver().drain();
+      assertEveryHookIsOwedOrArchived(d, stored, "after a final drain");
+      assertThat(d.archiveObligations()).as("obligations after a final drain of %s", actions).isEmpty();
+      assertThat(d.archive().synced().keySet()).as("archived seqs after a final drain of %s", actions)
+          .containsExactlyElementsOf(stored.keySet());
+      assertCountersEqualFold(t.store(), "after a final drain");
+    }
+  }
+
+  /** Records the envelope of every hook not seen before (hooks are immutable once stored). */
+  private static void rememberHooks(QueueDriver d, Map<Long, byte[]> stored) {
+    for (HookEnvelope h : d.hooks()) {
+      stored.computeIfAbsent(h.seq(), seq -> d.store().get(Format3.HOOKS, Keys.hook(seq)));
+    }
+  }
+
+  private static void assertEveryHookIsOwedOrArchived(QueueDriver d, Map<Long, byte[]> stored, String when) {
+    Set<Long> owed = new HashSet<>();
+    d.archiveObligations().forEach(o -> owed.add(o.seq()));
+    List<String> lost = new ArrayList<>();
+    for (Map.Entry<Long, byte[]> h : stored.entrySet()) {
+      byte[] archived = d.archive().synced().get(h.getKey());
+      if (archived == null && !owed.contains(h.getKey())) {
+        lost.add("hook " + h.getKey() + " is neither an obligation nor in the synced archive");
+      } else if (archived != null && !Arrays.equals(archived, h.getValue())) {
+        lost.add("hook " + h.getKey() + " archived as " + Bytes.hex(archived) + " but stored as " + Bytes.hex(h.getValue()));
+      }
+    }
+    assertThat(lost).as("%s: every hook is owed to the archive or in it", when).isEmpty();
+    assertCountersEqualFold(d.store(), when);
+  }
+
   // ================================================================ generators
 
   /** Generated, shrinkable sequences of queue transitions (cases 1 and 5). */
@@ -925,8 +999,29 @@ public abstract class LayoutConformance {
     Arbitrary<QueueAction> action = Arbitraries.frequencyOf(
         Tuple.of(8, ingest), Tuple.of(6, tick), Tuple.of(3, deliver), Tuple.of(4, retry), Tuple.of(3, deadLetter),
         Tuple.of(3, revive), Tuple.of(1, recover), Tuple.of(2, expand), Tuple.of(1, purge), Tuple.of(2, archive),
-        Tuple.of(1, reclaim));
+        Tuple.of(2, archiverRuns()), Tuple.of(1, reclaim));
     return action.list().ofMinSize(1).ofMaxSize(30);
+  }
+
+  /** Ingest, dispatch, delivery and reclaim between archiver runs (the archive cases). */
+  @Provide
+  Arbitrary<List<QueueAction>> archiveActions() {
+    Arbitrary<QueueAction> ingest = Combinators.combine(Arbitraries.integers().between(0, QueueDriver.TENANTS.size() - 1),
+        Arbitraries.integers().between(1, 4), Arbitraries.integers().between(1, 2), Arbitraries.longs().between(-1500, 500),
+        Arbitraries.integers().between(0, 40)).as(QueueAction.Ingest::new);
+    Arbitrary<QueueAction> tick = Combinators.combine(Arbitraries.longs().between(0, 3000),
+        Arbitraries.integers().between(1, 8)).as(QueueAction.Tick::new);
+    Arbitrary<QueueAction> deliver = Arbitraries.integers().between(0, 50).map(QueueAction.Deliver::new);
+    Arbitrary<QueueAction> reclaim = Arbitraries.integers().between(1, 10).map(QueueAction.ReclaimHooks::new);
+    @SuppressWarnings("unchecked")
+    Arbitrary<QueueAction> action = Arbitraries.frequencyOf(
+        Tuple.of(6, ingest), Tuple.of(3, tick), Tuple.of(3, deliver), Tuple.of(2, reclaim), Tuple.of(6, archiverRuns()));
+    return action.list().ofMinSize(1).ofMaxSize(30);
+  }
+
+  private static Arbitrary<QueueAction> archiverRuns() {
+    return Combinators.combine(Arbitraries.integers().between(0, 6), Arbitraries.integers().between(1, 4),
+        Arbitraries.of(false, false, true), Arbitraries.of(false, false, false, true)).as(QueueAction.Archive::new);
   }
 
   // ================================================================ checks and helpers

@@ -1,6 +1,8 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.layout.TenantId;
+import io.ankusa.store.queue.ArchiveSinkException;
+import io.ankusa.store.queue.Archiver;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeadRow;
 import io.ankusa.store.queue.DeliveryRow;
@@ -193,6 +195,47 @@ public sealed interface QueueAction {
       }
       d.write(t);
       return (drop ? "dropped" : "settled") + " the archive obligation of seq " + o.seq();
+    }
+  }
+
+  /**
+   * The archiver runs up to {@code chunks} chunks with the durable watermark {@code lag} seqs below the
+   * newest seq; with {@code failSync} the sink refuses its first sync (nothing of that chunk may be
+   * settled), with {@code restart} a new archiver takes over first (as after a process kill, whose
+   * unsynced appends the sink forgets). Fails at once if the archive got a hook above the watermark.
+   */
+  record Archive(int lag, int chunks, boolean failSync, boolean restart) implements QueueAction {
+    @Override
+    public String apply(QueueDriver d) {
+      if (restart) {
+        d.archive().crash();
+        d.restartArchiver();
+      }
+      long watermark = Math.max(0, d.queue().lastSeq() - lag);
+      d.archiveWatermark(watermark);
+      int before = d.archive().appended().size();
+      d.archive().failSyncs(failSync ? 1 : 0);
+      StringBuilder did = new StringBuilder("archive up to seq " + watermark + (restart ? " after a restart" : "") + ":");
+      for (int c = 0; c < chunks; c++) {
+        Archiver.ChunkReport r;
+        try {
+          r = d.archiver().archiveChunk();
+        } catch (ArchiveSinkException e) {
+          did.append(" sync refused;");
+          continue;
+        }
+        did.append(" settled ").append(r.settled()).append(", dropped ").append(r.dropped()).append(';');
+        if (r.obligations() == 0) {
+          break;
+        }
+      }
+      d.archive().failSyncs(0);
+      for (long seq : d.archive().appended().subList(before, d.archive().appended().size())) {
+        if (seq > watermark) {
+          throw new AssertionError("the archive got hook " + seq + " above durableSeq " + watermark + " (" + did + ")");
+        }
+      }
+      return did.toString();
     }
   }
 

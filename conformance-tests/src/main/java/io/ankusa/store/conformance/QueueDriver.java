@@ -11,6 +11,7 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.DeadRow;
+import io.ankusa.store.queue.Archiver;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.DeliveryRow;
 import io.ankusa.store.queue.DirectIngest;
@@ -49,6 +50,10 @@ public final class QueueDriver {
   private final Store store;
   private final DeliveryQueue queue;
   private final DirectIngest ingest;
+  private final RecordingArchiveSink archive = new RecordingArchiveSink();
+  /** The durable watermark the archiver sees; {@link QueueAction.Archive} sets it. */
+  private long archiveWatermark;
+  private Archiver archiver;
   private long now = START_MS;
   private long hooksMade;
 
@@ -96,6 +101,36 @@ public final class QueueDriver {
     hooksMade++;
     return new HookEnvelope(0, tenant, "src-" + (hooksMade % 3), "hook-" + hooksMade, null, at, sinkList,
         new byte[payloadBytes]);
+  }
+
+  /** The archive the driver's {@link #archiver()} appends to. */
+  public RecordingArchiveSink archive() {
+    return archive;
+  }
+
+  /**
+   * The queue's one archiver (chunks of 3 hooks, so runs end mid-backlog), kept between actions so
+   * its start-above-the-last-chunk cursor is exercised; it sees {@link #archiveWatermark()} as {@code
+   * durableSeq}. {@link #restartArchiver()} replaces it, as a process restart does.
+   */
+  public Archiver archiver() {
+    if (archiver == null) {
+      archiver = new Archiver(queue, () -> archiveWatermark, archive, 3);
+    }
+    return archiver;
+  }
+
+  /** A new archiver on the next {@link #archiver()} call, starting at the head of {@code 'a'}. */
+  public void restartArchiver() {
+    archiver = null;
+  }
+
+  public long archiveWatermark() {
+    return archiveWatermark;
+  }
+
+  public void archiveWatermark(long seq) {
+    archiveWatermark = seq;
   }
 
   /** Writes one transition batch, SYNC. */

@@ -22,6 +22,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       marker) → noDueRowWithoutAMarker
  *   <li>{@link CleanupWithoutVerifyMutantSuite} (cleanup deletes stale markers but its put-back, a
  *       batch of exactly one {@code 'A'} put, is lost) → cleanupDoesNotLoseAMarkerToAConcurrentEnqueue
+ *   <li>{@link ArchiveScanPastBoundMutantSuite} (scans of {@code 'a'} run past their upper bound) →
+ *       archiveNeverGetsAHookAboveDurableSeq
+ *   <li>{@link ArchiveReadMissesHooksMutantSuite} (a multiGet of hooks misses every second one, so the
+ *       archiver drops obligations whose hooks exist) → archiverSettlesOnlyWhatTheSinkSynced
  * </ul>
  *
  * <p>The control is {@link MemoryLayoutConformanceTest}: the same suite on the honest memory store
@@ -35,7 +39,9 @@ class LayoutMutantRejectionTest {
       mutant suite -> property that must catch it:
         ForgetsCounterDeltaMutantSuite -> countersEqualAFoldAfterAnySequenceOfTransitions
         DuePutWithoutMarkerMutantSuite -> noDueRowWithoutAMarker
-        CleanupWithoutVerifyMutantSuite -> cleanupDoesNotLoseAMarkerToAConcurrentEnqueue""";
+        CleanupWithoutVerifyMutantSuite -> cleanupDoesNotLoseAMarkerToAConcurrentEnqueue
+        ArchiveScanPastBoundMutantSuite -> archiveNeverGetsAHookAboveDurableSeq
+        ArchiveReadMissesHooksMutantSuite -> archiverSettlesOnlyWhatTheSinkSynced""";
 
   /** Finding a failure is enough here; shrinking it would only make the build slower. */
   private static final Map<String, String> NO_SHRINKING = Map.of("jqwik.shrinking.default", "OFF");
@@ -44,7 +50,9 @@ class LayoutMutantRejectionTest {
     return Stream.of(
         Arguments.of(ForgetsCounterDeltaMutantSuite.class, "countersEqualAFoldAfterAnySequenceOfTransitions"),
         Arguments.of(DuePutWithoutMarkerMutantSuite.class, "noDueRowWithoutAMarker"),
-        Arguments.of(CleanupWithoutVerifyMutantSuite.class, "cleanupDoesNotLoseAMarkerToAConcurrentEnqueue"));
+        Arguments.of(CleanupWithoutVerifyMutantSuite.class, "cleanupDoesNotLoseAMarkerToAConcurrentEnqueue"),
+        Arguments.of(ArchiveScanPastBoundMutantSuite.class, "archiveNeverGetsAHookAboveDurableSeq"),
+        Arguments.of(ArchiveReadMissesHooksMutantSuite.class, "archiverSettlesOnlyWhatTheSinkSynced"));
   }
 
   @ParameterizedTest(name = "{0} is rejected by {1}")
