@@ -1,6 +1,8 @@
 package io.ankusa.store.cli;
 
+import io.ankusa.store.queue.ArchiveSinkException;
 import io.ankusa.store.spi.StoreException;
+import io.ankusa.store.spi.StoreWriteFailedException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,7 +20,7 @@ import picocli.CommandLine.Option;
     version = "ankusa-store 0.1.0-SNAPSHOT",
     description = "Tools for ankusa-store: the tenant-keyed webhook queue's storage engines.",
     subcommands = {DemoCommand.class, VerifyCommand.class, InspectCommand.class, MigrateCommand.class,
-        FixtureCommand.class, ConformanceCommand.class, BenchCommand.class})
+        ArchiveCommand.class, FixtureCommand.class, ConformanceCommand.class, BenchCommand.class})
 public final class AnkusaStore implements Runnable {
   /** Exit code: the input was bad; nothing was done. */
   public static final int BAD_INPUT = 2;
@@ -52,11 +54,22 @@ public final class AnkusaStore implements Runnable {
       if (verbose) {
         e.printStackTrace(err);
       }
-      err.println("ankusa-store " + commandLine.getCommandName() + ": " + oneLine(e));
+      err.println(commandLine.getCommandSpec().qualifiedName() + ": " + oneLine(e));
       err.flush();
-      return e instanceof StoreException || e instanceof IllegalArgumentException ? BAD_INPUT : FOUND_PROBLEMS;
+      return exitCodeOf(e);
     });
     return cmd.execute(args);
+  }
+
+  /**
+   * A failed disk (the archive's sink, a store write) is a problem found, not bad input; the rest of the
+   * store's refusals (a missing directory, a newer format, a bad option) and bad arguments are bad input.
+   */
+  static int exitCodeOf(Exception e) {
+    if (e instanceof ArchiveSinkException || e instanceof StoreWriteFailedException) {
+      return FOUND_PROBLEMS;
+    }
+    return e instanceof StoreException || e instanceof IllegalArgumentException ? BAD_INPUT : FOUND_PROBLEMS;
   }
 
   private static String oneLine(Throwable e) {

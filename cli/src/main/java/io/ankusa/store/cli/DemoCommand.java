@@ -1,5 +1,7 @@
 package io.ankusa.store.cli;
 
+import io.ankusa.store.archive.chronicle.ArchiveRollCycle;
+import io.ankusa.store.archive.chronicle.ChronicleArchiveSink;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.Counters;
 import io.ankusa.store.queue.DeliveryQueue;
@@ -38,6 +40,11 @@ import picocli.CommandLine.Spec;
  * {@code ankusa-store demo}: the main job. An embedded store, a multi-tenant workload ingested
  * through the writer from several producer threads (skewed tenant sizes, some duplicate retries),
  * a dispatcher playing the sinks, live gauges, a summary, and a verify of the store at the end.
+ *
+ * <p>With {@code --archive-dir} (off by default) the queue also keeps archive obligations and a
+ * {@link DemoArchiveLoop} archives hooks into a Chronicle archive while the demo runs; the summary
+ * then adds what was archived, a read-back of the archive, and the archive-pending gauge, which must
+ * be 0 at the end. A failed read-back or a non-zero gauge makes the exit code 1.
  */
 @Command(name = "demo", description = "Run the queue end to end on an embedded store, then verify it.")
 final class DemoCommand implements java.util.concurrent.Callable<Integer> {
@@ -65,6 +72,10 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--duplicate-rate", defaultValue = "0.05", description = "share of requests that retry an earlier idempotency key (default: ${DEFAULT-VALUE})")
   double duplicateRate;
 
+  @Option(names = "--archive-dir", paramLabel = "ADIR",
+      description = "also archive every hook into this Chronicle archive (one archive per store; default: off)")
+  Path archiveDir;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -72,15 +83,17 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     checkArguments();
     PrintWriter out = spec.commandLine().getOut();
     List<Integer> exitCodes = new ArrayList<>();
-    try (Store store = StoreProvider.named(backend).open(dir, StoreOptions.defaults(), Format3.families())) {
-      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+    try (Store store = StoreProvider.named(backend).open(dir, StoreOptions.defaults(), Format3.families());
+        ChronicleArchiveSink archiveSink = archiveDir == null ? null
+            : ChronicleArchiveSink.open(archiveDir, ArchiveRollCycle.DAILY)) {
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withArchive(archiveDir != null));
       InflightRecovery.Result recovery = InflightRecovery.recoverInflight(queue, System.currentTimeMillis());
       out.printf("demo: %s store at %s; %d tenants, %d producers, %d s%s%n", backend, store.directory(), tenants,
           producers, seconds, recovery.recovered() > 0 ? "; recovered " + recovery.recovered() + " inflight rows" : "");
       out.flush();
-      Summary summary = run(queue, out);
+      Summary summary = run(queue, archiveSink, out);
       summary.print(out, queue);
-      exitCodes.add(0);
+      exitCodes.add(summary.archiveOk ? 0 : AnkusaStore.FOUND_PROBLEMS);
     }
     out.println();
     try (Store reopened = StoreDirectory.openExisting(dir, backend)) {
@@ -100,12 +113,18 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     }
   }
 
-  private Summary run(DeliveryQueue queue, PrintWriter out) throws InterruptedException, ExecutionException {
+  private Summary run(DeliveryQueue queue, ChronicleArchiveSink archiveSink, PrintWriter out)
+      throws InterruptedException, ExecutionException {
     Summary s = new Summary();
     QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults());
     DemoDispatchLoop dispatch = new DemoDispatchLoop(queue, writer, retryRate, deadRate);
     Thread dispatchThread = new Thread(dispatch, "demo-dispatcher");
     dispatchThread.start();
+    DemoArchiveLoop archive = archiveSink == null ? null : new DemoArchiveLoop(queue, writer, archiveSink, archiveDir);
+    Thread archiveThread = archive == null ? null : new Thread(archive, "demo-archiver");
+    if (archiveThread != null) {
+      archiveThread.start();
+    }
     AtomicBoolean producing = new AtomicBoolean(true);
     List<Thread> threads = new ArrayList<>();
     List<long[]> latencies = new ArrayList<>();
@@ -136,6 +155,15 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     }
     s.elapsedNanos = System.nanoTime() - start;
     writer.close();
+    if (archive != null) {
+      // the writer is closed, so its watermark covers every acknowledged hook: stop the loop, drain the rest
+      archive.stop();
+      archiveThread.join();
+      if (archive.failure() != null) {
+        throw new IllegalStateException("archiver failed: " + archive.failure().getMessage(), archive.failure());
+      }
+      s.archive = archive.finish();
+    }
     // let the dispatcher drain what is due for a moment, then stop it
     Thread.sleep(500);
     dispatch.stop();
@@ -238,6 +266,10 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     WriterStats writer;
     DemoDispatchLoop dispatch;
     long[] latencyMicros = new long[0];
+    /** What {@code --archive-dir} archived; null when the archive is off. */
+    DemoArchiveLoop.Result archive;
+    /** False when the archive's read-back failed or archive pending is not 0 at the end. */
+    boolean archiveOk = true;
 
     Summary() {
       for (IngestResult.Outcome o : IngestResult.Outcome.values()) {
@@ -263,6 +295,15 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       out.printf("  rows now             pending %,d  scheduled %,d  inflight %,d  dead %,d  (%,d bytes)%n",
           c.pending(), c.scheduled(), c.inflight(), c.dead(), c.bytes());
       out.printf("  tenants              %,d%n", g.tenants());
+      if (archive != null) {
+        String check = DemoArchiveLoop.replayCheck(archive);
+        archiveOk = check.startsWith("ok") && c.archivePending() == 0;
+        out.printf("  archive              %,d hooks archived (%,d bytes), %,d dropped, into %s%n", archive.settled(),
+            archive.bytes(), archive.dropped(), archive.archiveDir());
+        out.printf("  archive replay       %s%n", check);
+        out.printf("  archive pending      %,d%s%n", c.archivePending(),
+            c.archivePending() == 0 ? "" : "  (FAILED: every obligation should be settled by now)");
+      }
       Map<Long, TenantCounts> counts = Counters.readAll(queue.store());
       InspectCommand.printTop(out, queue.store(), counts, "pending", TenantCounts::due, 5);
       InspectCommand.printTop(out, queue.store(), counts, "dead", TenantCounts::dead, 5);

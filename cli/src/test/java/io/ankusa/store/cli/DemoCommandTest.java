@@ -29,7 +29,8 @@ class DemoCommandTest {
         .contains("syncs")
         .contains("top tenants by pending")
         .contains("top tenants by dead")
-        .containsPattern("verify .*: clean");
+        .containsPattern("verify .*: clean")
+        .as("the archive is off by default").doesNotContain("  archive");
   }
 
   @Test
