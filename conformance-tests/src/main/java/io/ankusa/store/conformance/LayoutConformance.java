@@ -1021,7 +1021,8 @@ public abstract class LayoutConformance {
 
   private static Arbitrary<QueueAction> archiverRuns() {
     return Combinators.combine(Arbitraries.integers().between(0, 6), Arbitraries.integers().between(1, 4),
-        Arbitraries.of(false, false, true), Arbitraries.of(false, false, false, true)).as(QueueAction.Archive::new);
+        Arbitraries.of(false, true), Arbitraries.of(false, false, true), Arbitraries.of(false, false, false, true))
+        .as(QueueAction.Archive::new);
   }
 
   // ================================================================ checks and helpers

@@ -199,12 +199,14 @@ public sealed interface QueueAction {
   }
 
   /**
-   * The archiver runs up to {@code chunks} chunks with the durable watermark {@code lag} seqs below the
-   * newest seq; with {@code failSync} the sink refuses its first sync (nothing of that chunk may be
-   * settled), with {@code restart} a new archiver takes over first (as after a process kill, whose
-   * unsynced appends the sink forgets). Fails at once if the archive got a hook above the watermark.
+   * The archiver runs with the durable watermark {@code lag} seqs below the newest seq: up to {@code
+   * chunks} single chunks, or with {@code drain} one {@code drain()} (which reads the next chunk on a
+   * second thread while the sink syncs). With {@code failSync} the sink refuses its first sync (nothing
+   * of that chunk may be settled); with {@code restart} a new archiver takes over first (as after a
+   * process kill, whose unsynced appends the sink forgets). Fails at once if the archive got a hook
+   * above the watermark.
    */
-  record Archive(int lag, int chunks, boolean failSync, boolean restart) implements QueueAction {
+  record Archive(int lag, int chunks, boolean drain, boolean failSync, boolean restart) implements QueueAction {
     @Override
     public String apply(QueueDriver d) {
       if (restart) {
@@ -216,15 +218,16 @@ public sealed interface QueueAction {
       int before = d.archive().appended().size();
       d.archive().failSyncs(failSync ? 1 : 0);
       StringBuilder did = new StringBuilder("archive up to seq " + watermark + (restart ? " after a restart" : "") + ":");
-      for (int c = 0; c < chunks; c++) {
+      for (int c = 0; c < (drain ? 1 : chunks); c++) {
         Archiver.ChunkReport r;
         try {
-          r = d.archiver().archiveChunk();
+          r = drain ? d.archiver().drain() : d.archiver().archiveChunk();
         } catch (ArchiveSinkException e) {
           did.append(" sync refused;");
           continue;
         }
-        did.append(" settled ").append(r.settled()).append(", dropped ").append(r.dropped()).append(';');
+        did.append(drain ? " drained: settled " : " settled ").append(r.settled()).append(", dropped ")
+            .append(r.dropped()).append(';');
         if (r.obligations() == 0) {
           break;
         }

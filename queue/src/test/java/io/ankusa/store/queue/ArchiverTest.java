@@ -125,6 +125,23 @@ class ArchiverTest {
   }
 
   @Test
+  void aSyncFailingInTheMiddleOfADrainKeepsTheChunksSettledBeforeItAndLeavesNoReadRunning() {
+    List<Long> seqs = ingest(10);
+    sink.failSyncNumber = 2;
+    Archiver archiver = new Archiver(queue, () -> Long.MAX_VALUE, sink, 3);
+
+    assertThatThrownBy(archiver::drain).isInstanceOf(ArchiveSinkException.class);
+    assertThat(Thread.getAllStackTraces().keySet()).as("no reading thread outlives the drain")
+        .noneMatch(t -> t.getName().equals(Archiver.READER_THREAD));
+    assertThat(obligations()).as("the first chunk is settled, the rest owed").containsExactlyElementsOf(seqs.subList(3, 10));
+    assertThat(queue.counters().aggregate(store).archivePending()).isEqualTo(7);
+
+    assertThat(archiver.drain().settled()).isEqualTo(7);
+    assertThat(sink.synced.keySet()).containsExactlyElementsOf(seqs);
+    assertThat(QueueVerifier.verify(store)).isEmpty();
+  }
+
+  @Test
   void theSettleBatchIsWrittenOnlyAfterTheSinkSynced() {
     ingest(9);
     Store checking = new ForwardingStore(store) {
@@ -190,6 +207,9 @@ class ArchiverTest {
     final Map<Long, byte[]> synced = new LinkedHashMap<>();
     int syncs;
     boolean failSync;
+    /** When positive, the sync with this number (1 = the first) throws. */
+    int failSyncNumber;
+    private int syncCalls;
 
     @Override
     public void append(long seq, byte[] envelope) {
@@ -199,7 +219,8 @@ class ArchiverTest {
 
     @Override
     public void sync() {
-      if (failSync) {
+      syncCalls++;
+      if (failSync || syncCalls == failSyncNumber) {
         throw new ArchiveSinkException("test sink: sync refused");
       }
       syncs++;

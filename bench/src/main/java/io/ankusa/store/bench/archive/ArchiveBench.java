@@ -38,7 +38,10 @@ import org.slf4j.LoggerFactory;
  *   <li><b>raw</b>: the envelopes, already in memory, appended straight to a fresh Chronicle sink with
  *       one sync per chunk — what the archive medium costs, with no store work at all;
  *   <li><b>store only</b>: the archiver into a sink that keeps nothing — the store's share (the scan of
- *       {@code 'a'}, the multiGet of hooks, the settle batch).
+ *       {@code 'a'}, the multiGet of hooks, the settle batch);
+ *   <li><b>chunk loop</b>: the archiver driven by {@link Archiver#archiveChunk()} instead of {@link
+ *       Archiver#drain()}, so without the read-ahead of the next chunk during the sink's sync — what
+ *       that overlap buys.
  * </ul>
  *
  * <p>An untimed warm-up round of 5 000 hooks runs first. Each round populates a fresh store for each archiver run (population is not timed), rounds
@@ -81,6 +84,7 @@ public final class ArchiveBench {
     List<Timing> archiver = new ArrayList<>();
     List<Timing> raw = new ArrayList<>();
     List<Timing> storeOnly = new ArrayList<>();
+    List<Timing> chunkByChunk = new ArrayList<>();
     double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     try {
       warmUp(s, work.resolve("warm-up"));
@@ -88,10 +92,12 @@ public final class ArchiveBench {
         LOG.info("round {} of {} (load {})", round + 1, s.runs(), String.format(Locale.ROOT, "%.2f", loadNow()));
         Path dir = work.resolve("round-" + round);
         List<byte[]> envelopes = new ArrayList<>();
-        archiver.add(archiverRun(s, dir.resolve("archiver"), envelopes, true));
+        archiver.add(archiverRun(s, dir.resolve("archiver"), envelopes, true, true));
         raw.add(rawRun(s, dir.resolve("raw-archive"), envelopes));
         envelopes.clear();
-        storeOnly.add(archiverRun(s, dir.resolve("store-only"), envelopes, false));
+        chunkByChunk.add(archiverRun(s, dir.resolve("chunk-by-chunk"), envelopes, true, false));
+        envelopes.clear();
+        storeOnly.add(archiverRun(s, dir.resolve("store-only"), envelopes, false, true));
         BenchStores.deleteTree(dir);
       }
     } finally {
@@ -99,7 +105,7 @@ public final class ArchiveBench {
         BenchStores.deleteTree(work);
       }
     }
-    report(s, load, archiver, raw, storeOnly);
+    report(s, load, archiver, raw, storeOnly, chunkByChunk);
   }
 
   /** One small untimed round of each target: class loading, JIT and Chronicle's first mappings. */
@@ -107,18 +113,20 @@ public final class ArchiveBench {
     Settings small = new Settings(Math.min(s.hooks(), 5_000), s.payloadBytes(), s.chunk(), s.tenants(), s.backend(), 1,
         s.out(), s.work());
     List<byte[]> envelopes = new ArrayList<>();
-    archiverRun(small, dir.resolve("archiver"), envelopes, true);
+    archiverRun(small, dir.resolve("archiver"), envelopes, true, true);
     rawRun(small, dir.resolve("raw-archive"), envelopes);
-    archiverRun(small, dir.resolve("store-only"), new ArrayList<>(), false);
+    archiverRun(small, dir.resolve("chunk-by-chunk"), new ArrayList<>(), true, false);
+    archiverRun(small, dir.resolve("store-only"), new ArrayList<>(), false, true);
     BenchStores.deleteTree(dir);
   }
 
   /**
-   * Populates a store with the archive on, then times {@link Archiver#drain()}: into Chronicle under
-   * {@code dir/archive} when {@code chronicle}, else into a sink that keeps nothing. Fills {@code
-   * envelopes} with the stored envelopes in seq order (for the raw baseline).
+   * Populates a store with the archive on, then times {@link Archiver#drain()} (with {@code drain}) or
+   * a loop of {@link Archiver#archiveChunk()} (without: no read-ahead): into Chronicle under {@code
+   * dir/archive} when {@code chronicle}, else into a sink that keeps nothing. Fills {@code envelopes}
+   * with the stored envelopes in seq order (for the raw baseline).
    */
-  static Timing archiverRun(Settings s, Path dir, List<byte[]> envelopes, boolean chronicle) {
+  static Timing archiverRun(Settings s, Path dir, List<byte[]> envelopes, boolean chronicle, boolean drain) {
     try (Store store = BenchStores.open(s.backend(), dir.resolve("store"), Format3.families())) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withArchive(true));
       List<Long> seqs = populate(queue, s);
@@ -130,7 +138,8 @@ public final class ArchiveBench {
       long start = System.nanoTime();
       Archiver.ChunkReport r;
       try (sink) {
-        r = new Archiver(queue, () -> Long.MAX_VALUE, sink, s.chunk()).drain();
+        Archiver archiver = new Archiver(queue, () -> Long.MAX_VALUE, sink, s.chunk());
+        r = drain ? archiver.drain() : chunkByChunk(archiver);
       }
       long wall = System.nanoTime() - start;
       if (r.settled() != seqs.size()) {
@@ -140,6 +149,19 @@ public final class ArchiveBench {
         checkReplay(dir.resolve("archive"), seqs);
       }
       return new Timing(r.settled(), r.envelopeBytes(), wall, sink.appendNanos, sink.syncNanos, sink.syncs);
+    }
+  }
+
+  private static Archiver.ChunkReport chunkByChunk(Archiver archiver) {
+    int settled = 0;
+    long bytes = 0;
+    while (true) {
+      Archiver.ChunkReport r = archiver.archiveChunk();
+      if (r.obligations() == 0) {
+        return new Archiver.ChunkReport(settled, 0, bytes, 0);
+      }
+      settled += r.settled();
+      bytes += r.envelopeBytes();
     }
   }
 
@@ -190,22 +212,25 @@ public final class ArchiveBench {
     }
   }
 
-  private static void report(Settings s, double load, List<Timing> archiver, List<Timing> raw, List<Timing> storeOnly)
-      throws IOException {
+  private static void report(Settings s, double load, List<Timing> archiver, List<Timing> raw, List<Timing> storeOnly,
+      List<Timing> chunkByChunk) throws IOException {
     Timing a = median(archiver);
     Timing r = median(raw);
     Timing so = median(storeOnly);
+    Timing cc = median(chunkByChunk);
     StringBuilder t = new StringBuilder();
     t.append(String.format(Locale.ROOT, "archive bench: %s, %d hooks, %d-byte payloads (envelopes %.0f B), chunks of %d, "
         + "%d tenants, median of %d rounds, load at start %.2f%n", s.backend(), s.hooks(), s.payloadBytes(),
         (double) a.bytes() / Math.max(1, a.hooks()), s.chunk(), s.tenants(), s.runs(), load));
     t.append("| target | hooks/s | MiB/s | syncs | sink append | sink sync | rest (store) |\n");
     t.append("|---|---|---|---|---|---|---|\n");
-    t.append(row("archiver → chronicle", a));
+    t.append(row("archiver drain() → chronicle", a));
+    t.append(row("archiveChunk() loop → chronicle (no read-ahead)", cc));
     t.append(row("raw chronicle (baseline)", r));
-    t.append(row("archiver → discard (store only)", so));
-    t.append(String.format(Locale.ROOT, "archiver/raw = %.2f; archiver/store-only = %.2f%n",
-        a.hooksPerSecond() / r.hooksPerSecond(), a.hooksPerSecond() / so.hooksPerSecond()));
+    t.append(row("archiver drain() → discard (store only)", so));
+    t.append(String.format(Locale.ROOT, "archiver/raw = %.2f; archiver/store-only = %.2f; drain/chunk-loop = %.2f%n",
+        a.hooksPerSecond() / r.hooksPerSecond(), a.hooksPerSecond() / so.hooksPerSecond(),
+        a.hooksPerSecond() / cc.hooksPerSecond()));
     t.append("rounds (archiver hooks/s): ").append(archiver.stream()
         .map(x -> String.format(Locale.ROOT, "%.0f", x.hooksPerSecond())).toList()).append('\n');
     LOG.info("\n{}", t);
@@ -220,6 +245,7 @@ public final class ArchiveBench {
     json.put("archiverHooksPerSecond", a.hooksPerSecond());
     json.put("rawHooksPerSecond", r.hooksPerSecond());
     json.put("storeOnlyHooksPerSecond", so.hooksPerSecond());
+    json.put("chunkLoopHooksPerSecond", cc.hooksPerSecond());
     json.put("archiverOverRaw", a.hooksPerSecond() / r.hooksPerSecond());
     Files.writeString(s.out().resolve("archive.json"), JsonText.of(json), StandardCharsets.UTF_8);
   }
