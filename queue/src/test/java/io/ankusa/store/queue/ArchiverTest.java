@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -127,12 +128,32 @@ class ArchiverTest {
   @Test
   void aSyncFailingInTheMiddleOfADrainKeepsTheChunksSettledBeforeItAndLeavesNoReadRunning() {
     List<Long> seqs = ingest(10);
+    AtomicInteger readAheadsStarted = new AtomicInteger();
+    AtomicInteger readAheadsFinished = new AtomicInteger();
+    Store counting = new ForwardingStore(store) {
+      @Override
+      public List<byte[]> multiGet(String family, List<byte[]> keys) {
+        boolean readAhead = Thread.currentThread().getName().equals(Archiver.READER_THREAD);
+        if (readAhead && readAheadsStarted.incrementAndGet() == 2) {
+          pause(); // the read racing the failing sync is slow, so a drain that did not wait for it would show
+        }
+        try {
+          return super.multiGet(family, keys);
+        } finally {
+          if (readAhead) {
+            readAheadsFinished.incrementAndGet();
+          }
+        }
+      }
+    };
     sink.failSyncNumber = 2;
-    Archiver archiver = new Archiver(queue, () -> Long.MAX_VALUE, sink, 3);
+    Archiver archiver = new Archiver(DeliveryQueue.open(counting, QueueConfig.defaults().withArchive(true)),
+        () -> Long.MAX_VALUE, sink, 3);
 
     assertThatThrownBy(archiver::drain).isInstanceOf(ArchiveSinkException.class);
-    assertThat(Thread.getAllStackTraces().keySet()).as("no reading thread outlives the drain")
-        .noneMatch(t -> t.getName().equals(Archiver.READER_THREAD));
+    int started = readAheadsStarted.get();
+    assertThat(started).as("the next chunks were read on the reading thread").isEqualTo(2);
+    assertThat(readAheadsFinished.get()).as("no read of the store outlives the drain").isEqualTo(started);
     assertThat(obligations()).as("the first chunk is settled, the rest owed").containsExactlyElementsOf(seqs.subList(3, 10));
     assertThat(queue.counters().aggregate(store).archivePending()).isEqualTo(7);
 
@@ -179,6 +200,14 @@ class ArchiverTest {
     new DirectIngest(off).ingest(List.of(QueueLifecycleTest.hook("acme", 1_000, 1)));
     assertThat(new Archiver(off, () -> Long.MAX_VALUE, sink, 8).drain().obligations()).isZero();
     assertThat(sink.syncs).isZero();
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(200);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private List<Long> ingest(int hooks) {
