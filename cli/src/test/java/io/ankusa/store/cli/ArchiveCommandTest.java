@@ -1,5 +1,6 @@
 package io.ankusa.store.cli;
 
+import static io.ankusa.store.cli.CommandRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.archive.chronicle.ArchiveRollCycle;
@@ -17,8 +18,6 @@ import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,15 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code ankusa-store archive drain|replay} and {@code demo --archive-dir}. */
 class ArchiveCommandTest {
   @TempDir Path tmp;
-
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = AnkusaStore.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-    return new Run(code, out.toString(), err.toString());
-  }
 
   /** Hooks 1..5 (tenants acme, default, globex), ingested with the archive on; {@code damage} applied after. */
   private Path store(Batch damage) {
@@ -77,7 +67,7 @@ class ArchiveCommandTest {
   void drainArchivesEveryHookThenReplayPrintsThemInSeqOrder() {
     Path dir = store(new Batch());
     Path adir = tmp.resolve("archive");
-    Run drain = run("archive", "drain", dir.toString(), "--archive-dir", adir.toString(), "--chunk", "2");
+    CommandRun drain = run("archive", "drain", dir.toString(), "--archive-dir", adir.toString(), "--chunk", "2");
     assertThat(drain.code()).as(drain.err()).isZero();
     assertThat(drain.out())
         .contains("obligations before   5")
@@ -86,7 +76,7 @@ class ArchiveCommandTest {
         .contains("last seq             5")
         .contains("archive pending now  0");
 
-    Run replay = run("archive", "replay", adir.toString());
+    CommandRun replay = run("archive", "replay", adir.toString());
     assertThat(replay.code()).as(replay.err()).isZero();
     assertThat(seqs(replay.out())).containsExactly(1L, 2L, 3L, 4L, 5L);
     assertThat(replay.out())
@@ -97,11 +87,11 @@ class ArchiveCommandTest {
         .contains("replayed 5 hooks");
 
     // the obligations are settled and the counters still equal a fold of the rows
-    Run verify = run("verify", dir.toString());
+    CommandRun verify = run("verify", dir.toString());
     assertThat(verify.code()).as(verify.out() + verify.err()).isZero();
 
     // a second drain finds nothing; the archive still reads back each seq once
-    Run again = run("archive", "drain", dir.toString(), "--archive-dir", adir.toString());
+    CommandRun again = run("archive", "drain", dir.toString(), "--archive-dir", adir.toString());
     assertThat(again.code()).as(again.err()).isZero();
     assertThat(again.out()).contains("settled              0").contains("last seq             0");
     assertThat(seqs(run("archive", "replay", adir.toString()).out())).containsExactly(1L, 2L, 3L, 4L, 5L);
@@ -111,7 +101,7 @@ class ArchiveCommandTest {
   void anObligationWhoseHookIsGoneIsDroppedAndNotArchived() {
     Path dir = store(new Batch().delete(Format3.HOOKS, Keys.hook(3)));
     Path adir = tmp.resolve("archive");
-    Run drain = run("archive", "drain", dir.toString(), "--archive-dir", adir.toString(), "--cycle", "HOURLY");
+    CommandRun drain = run("archive", "drain", dir.toString(), "--archive-dir", adir.toString(), "--cycle", "HOURLY");
     assertThat(drain.code()).as(drain.err()).isZero();
     assertThat(drain.out()).contains("settled              4").contains("dropped              1")
         .contains("archive pending now  0");
@@ -121,7 +111,7 @@ class ArchiveCommandTest {
   @Test
   void replayKeepsToItsRangeAndLimit() {
     Path adir = tmp.resolve("archive");
-    Run drain = run("archive", "drain", store(new Batch()).toString(), "--archive-dir", adir.toString());
+    CommandRun drain = run("archive", "drain", store(new Batch()).toString(), "--archive-dir", adir.toString());
     assertThat(drain.code()).as(drain.err()).isZero();
     String a = adir.toString();
 
@@ -132,7 +122,7 @@ class ArchiveCommandTest {
     assertThat(seqs(run("archive", "replay", a, "--from", "5", "--to", "99").out())).containsExactly(5L);
     assertThat(seqs(run("archive", "replay", a, "--from", "6").out())).isEmpty();
 
-    Run limited = run("archive", "replay", a, "--limit", "2");
+    CommandRun limited = run("archive", "replay", a, "--limit", "2");
     assertThat(limited.code()).as(limited.err()).isZero();
     assertThat(seqs(limited.out())).containsExactly(1L, 2L);
     assertThat(limited.out()).contains("replayed 2 hooks").contains("stopped at --limit 2");
@@ -142,7 +132,7 @@ class ArchiveCommandTest {
         {"--from", "x"}}) {
       List<String> args = new ArrayList<>(List.of("archive", "replay", a));
       args.addAll(List.of(bad));
-      Run r = run(args.toArray(new String[0]));
+      CommandRun r = run(args.toArray(new String[0]));
       assertThat(r.code()).as(String.join(" ", bad)).isEqualTo(2);
       assertThat(r.out()).as(String.join(" ", bad)).doesNotContain("tenant=");
     }
@@ -156,7 +146,7 @@ class ArchiveCommandTest {
     StoreArchive.unpack(fixture, v2);
     Path adir = tmp.resolve("archive");
 
-    Run refused = run("archive", "drain", v2.toString(), "--archive-dir", adir.toString());
+    CommandRun refused = run("archive", "drain", v2.toString(), "--archive-dir", adir.toString());
     assertThat(refused.code()).isEqualTo(2);
     assertThat(refused.err()).contains("run ankusa-store migrate").doesNotContain("\tat ");
     assertThat(refused.err().strip().lines()).hasSize(1);
@@ -164,7 +154,7 @@ class ArchiveCommandTest {
     assertThat(run("migrate", v2.toString(), "--dry-run").out()).contains("2 -> 3");
     assertThat(adir).doesNotExist();
 
-    Run missing = run("archive", "drain", tmp.resolve("nope").toString(), "--archive-dir", adir.toString());
+    CommandRun missing = run("archive", "drain", tmp.resolve("nope").toString(), "--archive-dir", adir.toString());
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err()).contains("no store at");
   }
@@ -173,7 +163,7 @@ class ArchiveCommandTest {
   void aStoreStampedFormat2IsRefused() {
     Path adir = tmp.resolve("archive");
     Path stamped2 = store(new Batch().put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(2).encode()));
-    Run two = run("archive", "drain", stamped2.toString(), "--archive-dir", adir.toString());
+    CommandRun two = run("archive", "drain", stamped2.toString(), "--archive-dir", adir.toString());
     assertThat(two.code()).isEqualTo(2);
     assertThat(two.err()).startsWith("ankusa-store archive drain: ").contains("is format 2")
         .contains("run ankusa-store migrate");
@@ -184,7 +174,7 @@ class ArchiveCommandTest {
   void aStoreInAnInterruptedMigrationIsRefused() {
     Path adir = tmp.resolve("archive");
     Path migrating = store(new Batch().put(Format3.DEFAULT, Keys.migrating(Format3.FORMAT), new byte[0]));
-    Run r = run("archive", "drain", migrating.toString(), "--archive-dir", adir.toString());
+    CommandRun r = run("archive", "drain", migrating.toString(), "--archive-dir", adir.toString());
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("interrupted migration").contains("run ankusa-store migrate");
     assertThat(adir).doesNotExist();
@@ -199,7 +189,7 @@ class ArchiveCommandTest {
     assertThat(run("archive", "drain", dir.toString(), "--archive-dir", adir, "--cycle", "weekly").code()).isEqualTo(2);
     assertThat(run("archive", "drain", dir.toString()).code()).as("no --archive-dir").isEqualTo(2);
     // nothing was settled by the refused runs
-    Run drain = run("archive", "drain", dir.toString(), "--archive-dir", adir);
+    CommandRun drain = run("archive", "drain", dir.toString(), "--archive-dir", adir);
     assertThat(drain.out()).as(drain.err()).contains("settled              5");
   }
 
@@ -207,17 +197,17 @@ class ArchiveCommandTest {
   void anArchiveThatCannotBeWrittenIsExitOneAndSettlesNothing() throws Exception {
     Path dir = store(new Batch());
     Path notADirectory = Files.writeString(tmp.resolve("a-file"), "not an archive");
-    Run refused = run("archive", "drain", dir.toString(), "--archive-dir", notADirectory.resolve("archive").toString());
+    CommandRun refused = run("archive", "drain", dir.toString(), "--archive-dir", notADirectory.resolve("archive").toString());
     assertThat(refused.code()).as("a sink that cannot write is a problem found, not bad input: %s", refused.err())
         .isEqualTo(1);
     assertThat(refused.err()).contains("archive").doesNotContain("\tat ");
-    Run drain = run("archive", "drain", dir.toString(), "--archive-dir", tmp.resolve("archive").toString());
+    CommandRun drain = run("archive", "drain", dir.toString(), "--archive-dir", tmp.resolve("archive").toString());
     assertThat(drain.out()).as("the refused run settled nothing: %s", drain.err()).contains("settled              5");
   }
 
   @Test
   void replayOfAMissingDirectoryIsExitTwo() {
-    Run r = run("archive", "replay", tmp.resolve("nope").toString());
+    CommandRun r = run("archive", "replay", tmp.resolve("nope").toString());
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("does not exist").doesNotContain("\tat ");
   }
@@ -230,7 +220,7 @@ class ArchiveCommandTest {
       sink.append(2, new byte[] {42, 0, 1});
       sink.sync();
     }
-    Run r = run("archive", "replay", adir.toString());
+    CommandRun r = run("archive", "replay", adir.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(seqs(r.out())).containsExactly(1L);
     assertThat(r.err()).startsWith("ankusa-store archive replay: ").contains("archived hook seq 2")
@@ -250,7 +240,7 @@ class ArchiveCommandTest {
         DocumentContext dc = appender.writingDocument()) {
       dc.wire().bytes().writeByte((byte) 9).writeLong(2).writeInt(0);
     }
-    Run r = run("archive", "replay", adir.toString());
+    CommandRun r = run("archive", "replay", adir.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(seqs(r.out())).containsExactly(1L);
     assertThat(r.err()).contains(adir.toAbsolutePath().toString()).containsIgnoringCase("excerpt");
@@ -259,7 +249,7 @@ class ArchiveCommandTest {
   @Test
   void theDemoWithAnArchiveArchivesEveryHookAndReadsThemBack() {
     Path adir = tmp.resolve("archive");
-    Run demo = run("demo", "--dir", tmp.resolve("data").toString(), "--seconds", "1", "--tenants", "5",
+    CommandRun demo = run("demo", "--dir", tmp.resolve("data").toString(), "--seconds", "1", "--tenants", "5",
         "--producers", "1", "--archive-dir", adir.toString());
     assertThat(demo.code()).as(demo.out() + demo.err()).isZero();
     assertThat(demo.out())
@@ -272,7 +262,7 @@ class ArchiveCommandTest {
     long n = Long.parseLong(archived.group(1).replace(",", ""));
     assertThat(n).isPositive();
 
-    Run replay = run("archive", "replay", adir.toString());
+    CommandRun replay = run("archive", "replay", adir.toString());
     assertThat(replay.code()).as(replay.err()).isZero();
     List<Long> seqs = seqs(replay.out());
     assertThat(seqs).hasSize((int) n).isSorted().doesNotHaveDuplicates();

@@ -1,5 +1,6 @@
 package io.ankusa.store.cli;
 
+import static io.ankusa.store.cli.CommandRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.ActiveKey;
@@ -16,8 +17,6 @@ import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
@@ -26,15 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 class VerifyCommandTest {
   @TempDir Path tmp;
-
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = AnkusaStore.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-    return new Run(code, out.toString(), err.toString());
-  }
 
   /** A small rocksdb store with three tenants' rows, then {@code damage} applied. */
   private Path store(Batch damage) {
@@ -54,7 +44,7 @@ class VerifyCommandTest {
 
   @Test
   void aCleanStoreExitsZero() {
-    Run r = run("verify", store(new Batch()).toString());
+    CommandRun r = run("verify", store(new Batch()).toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("clean");
   }
@@ -68,7 +58,7 @@ class VerifyCommandTest {
         .merge(Format3.COUNTERS, Keys.counter(2, CounterField.PENDING), 1)
         // a missing delivery row: hook seq 3, sink 4
         .delete(Format3.DELIVERIES, Keys.delivery(3, 4));
-    Run r = run("verify", store(damage).toString());
+    CommandRun r = run("verify", store(damage).toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.out())
         .contains("due-row-has-marker")
@@ -78,16 +68,16 @@ class VerifyCommandTest {
 
   @Test
   void badInputIsOneLineAndExitTwo() {
-    Run missing = run("verify", tmp.resolve("nope").toString());
+    CommandRun missing = run("verify", tmp.resolve("nope").toString());
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err().strip()).contains("no store at").doesNotContain("\tat ");
     assertThat(missing.err().strip().lines()).hasSize(1);
 
-    Run backend = run("verify", tmp.toString(), "--backend", "nosuch");
+    CommandRun backend = run("verify", tmp.toString(), "--backend", "nosuch");
     assertThat(backend.code()).isEqualTo(2);
     assertThat(backend.err()).contains("no store backend named 'nosuch'");
 
-    Run number = run("inspect", tmp.toString(), "--top", "many");
+    CommandRun number = run("inspect", tmp.toString(), "--top", "many");
     assertThat(number.code()).isEqualTo(2);
   }
 
@@ -95,25 +85,25 @@ class VerifyCommandTest {
   void aLockedOrNewerFormatDirectoryIsOneLineAndExitTwo() {
     Path dir = store(new Batch());
     try (Store open = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), Format3.families())) {
-      Run locked = run("verify", dir.toString());
+      CommandRun locked = run("verify", dir.toString());
       assertThat(locked.code()).isEqualTo(2);
       assertThat(locked.err().strip().lines()).hasSize(1);
       assertThat(locked.err()).containsIgnoringCase("lock");
     }
     Path newer = store(new Batch().put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(4).encode()));
     for (String command : new String[] {"verify", "inspect"}) {
-      Run r = run(command, newer.toString());
+      CommandRun r = run(command, newer.toString());
       assertThat(r.code()).as(command).isEqualTo(2);
       assertThat(r.err()).contains("store format 4 is newer than 3");
     }
-    Run demo = run("demo", "--dir", newer.toString(), "--seconds", "1");
+    CommandRun demo = run("demo", "--dir", newer.toString(), "--seconds", "1");
     assertThat(demo.code()).isEqualTo(2);
     assertThat(demo.err()).contains("newer than 3");
   }
 
   @Test
   void inspectShowsFamiliesTenantsAndTopTenants() {
-    Run r = run("inspect", store(new Batch()).toString());
+    CommandRun r = run("inspect", store(new Batch()).toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("format     3").contains("tenants    3").contains("acme").contains("pending 4");
   }

@@ -35,8 +35,8 @@ class ArchiverWatermarkTest {
         for (int i = 1; i <= 3; i++) {
           pending.add(writer.ingest(request("acme", "k" + i, 1)));
         }
-        eventually("3 more hooks applied behind the held sync", () -> writer.appliedSeq() >= first + 3);
-        assertThat(obligations(fx)).as("the applied hooks' obligations are visible").hasSize(4);
+        // appliedSeq moves before the write, so wait for the rows themselves.
+        eventually("3 more hooks applied behind the held sync, their obligations visible", () -> obligations(fx).size() == 4);
         Archiver archiver = new Archiver(fx.queue, writer::durableSeq, sink, 8);
 
         assertThat(archiver.drain().settled()).isEqualTo(1);
@@ -70,7 +70,8 @@ class ArchiverWatermarkTest {
         fx.store.failNextSync();
         fx.store.openSyncGate();
         assertThat(await(refused)).isEqualTo(IngestResult.unavailable(IngestResult.FENCED));
-        eventually("the writer resumes after the fence", () -> !writer.isFenced());
+        // The refusal is sent before the writer deletes the unacknowledged group; wait for that repair.
+        eventually("the writer repairs the fence and resumes", () -> writer.stats().fences() == 1 && !writer.isFenced());
 
         archiver.drain();
         assertThat(archived).containsExactly(first);
