@@ -28,15 +28,15 @@ import picocli.CommandLine.Spec;
  * <p><b>Watermark.</b> The archiver is given {@code () -> Long.MAX_VALUE} as its {@code durableSeq}:
  * offline, every hook in the store is one a restarted writer would treat as durable (the writer's
  * recovery keeps what the store holds and carries on from its last seq), so everything the store holds
- * may go to the archive; DUR-4.b ("the archive scan stops at durable_seq") is met because no write is
- * in flight. Online, the watermark is the writer's {@code durableSeq} instead (see {@code demo
+ * may go to the archive once the WAL is synced, which the command does first; DUR-4.b ("the archive
+ * scan stops at durable_seq") is met because no write is in flight. Online, the watermark is the writer's {@code durableSeq} instead (see {@code demo
  * --archive-dir}).
  *
  * <p><b>Durability.</b> The guarantee is the {@link Archiver}'s: each chunk's records are synced to the
  * archive before the chunk's obligations are deleted, so a crash or a sink failure during a drain
  * leaves the unsettled obligations in the store; running the drain again appends those hooks again,
- * and {@code archive replay} skips the repeats. Exit codes: 0 drained, 2 bad input (missing or
- * non-format-3 store, bad {@code --chunk} or {@code --cycle}) or a sink failure, with one line on
+ * and {@code archive replay} skips the repeats. Exit codes: 0 drained; 1 a sink that cannot write; 2
+ * bad input (missing or non-format-3 store, bad {@code --chunk} or {@code --cycle}); one line on
  * stderr.
  */
 @Command(name = "drain", description = "Archive every hook a stopped format-3 store still owes the archive, then settle the obligations.")
@@ -69,6 +69,10 @@ final class ArchiveDrainCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (Store store = StoreDirectory.openFormat3(dir, backend)) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withArchive(true));
+      // What the store recovered may include a writer's last groups, applied but never synced; make them
+      // durable first, as a restarting writer does, so the archive never holds a hook a power cut could
+      // take back from the store.
+      store.syncWal();
       long before = archivePending(queue);
       Archiver.ChunkReport r;
       try (ChronicleArchiveSink sink = ChronicleArchiveSink.open(archiveDir, rollCycle)) {
