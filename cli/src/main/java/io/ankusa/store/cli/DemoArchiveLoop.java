@@ -24,10 +24,7 @@ final class DemoArchiveLoop implements Runnable {
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final SeqRecordingSink sink;
   private volatile Throwable failure;
-  private long settled;
-  private long dropped;
-  private long bytes;
-  private long lastSeq;
+  private Archiver.ChunkReport total = Archiver.ChunkReport.NONE;
 
   DemoArchiveLoop(DeliveryQueue queue, QueueWriter writer, ArchiveSink sink, Path archiveDir) {
     this.sink = new SeqRecordingSink(sink);
@@ -48,7 +45,7 @@ final class DemoArchiveLoop implements Runnable {
     try {
       while (running.get()) {
         Archiver.ChunkReport r = archiver.archiveChunk();
-        add(r);
+        total = total.plus(r);
         if (r.obligations() == 0) {
           Thread.sleep(10);
         }
@@ -65,15 +62,9 @@ final class DemoArchiveLoop implements Runnable {
    * loop's thread has been joined; returns what the whole run archived.
    */
   Result finish() {
-    add(archiver.drain());
-    return new Result(settled, dropped, bytes, sink.firstSeq, lastSeq, archiveDir.toAbsolutePath());
-  }
-
-  private void add(Archiver.ChunkReport r) {
-    settled += r.settled();
-    dropped += r.dropped();
-    bytes += r.envelopeBytes();
-    lastSeq = Math.max(lastSeq, r.lastSeq());
+    total = total.plus(archiver.drain());
+    return new Result(total.settled(), total.dropped(), total.envelopeBytes(), sink.firstSeq, total.lastSeq(),
+        archiveDir.toAbsolutePath());
   }
 
   /**

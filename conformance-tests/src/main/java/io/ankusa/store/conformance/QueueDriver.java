@@ -110,7 +110,7 @@ public final class QueueDriver {
 
   /**
    * The queue's one archiver (chunks of 3 hooks, so runs end mid-backlog), kept between actions so
-   * its start-above-the-last-chunk cursor is exercised; it sees {@link #archiveWatermark()} as {@code
+   * its start-above-the-last-chunk cursor is exercised; it sees the watermark last given to {@link #archiveWatermark(long)} as {@code
    * durableSeq}. {@link #restartArchiver()} replaces it, as a process restart does.
    */
   public Archiver archiver() {
@@ -123,10 +123,6 @@ public final class QueueDriver {
   /** A new archiver on the next {@link #archiver()} call, starting at the head of {@code 'a'}. */
   public void restartArchiver() {
     archiver = null;
-  }
-
-  public long archiveWatermark() {
-    return archiveWatermark;
   }
 
   public void archiveWatermark(long seq) {

@@ -68,7 +68,6 @@ public final class Archiver {
   public static final String READER_THREAD = "ankusa-archiver-read";
 
   private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
-  private static final ChunkReport EMPTY = new ChunkReport(0, 0, 0, 0);
 
   private final DeliveryQueue queue;
   private final LongSupplier durableSeq;
@@ -93,20 +92,25 @@ public final class Archiver {
   }
 
   /**
-   * What one chunk (or, from {@link #drain()}, every chunk of a drain) did.
+   * What one chunk (or, from {@link #drain()}, every chunk of a drain) did. Counts are {@code long} so
+   * that totals over many chunks ({@link #plus}) cannot overflow.
    *
    * @param settled obligations settled: their envelopes are in the sink, synced
    * @param dropped obligations dropped because their hook was gone
    * @param envelopeBytes bytes of the envelopes appended
    * @param lastSeq the highest seq settled or dropped, 0 if none
    */
-  public record ChunkReport(int settled, int dropped, long envelopeBytes, long lastSeq) {
+  public record ChunkReport(long settled, long dropped, long envelopeBytes, long lastSeq) {
+    /** Nothing archived. */
+    public static final ChunkReport NONE = new ChunkReport(0, 0, 0, 0);
+
     /** Obligations removed, settled or dropped. */
-    public int obligations() {
+    public long obligations() {
       return settled + dropped;
     }
 
-    ChunkReport plus(ChunkReport other) {
+    /** The totals of this report and {@code other}: counts and bytes added, the higher last seq. */
+    public ChunkReport plus(ChunkReport other) {
       return new ChunkReport(settled + other.settled, dropped + other.dropped, envelopeBytes + other.envelopeBytes,
           Math.max(lastSeq, other.lastSeq));
     }
@@ -121,7 +125,7 @@ public final class Archiver {
   public ChunkReport archiveChunk() {
     Chunk chunk = read(durableSeq.getAsLong(), nextSeq);
     if (chunk.isEmpty()) {
-      return EMPTY;
+      return ChunkReport.NONE;
     }
     int appended = append(chunk);
     if (appended > 0) {
@@ -147,9 +151,9 @@ public final class Archiver {
     long durable = durableSeq.getAsLong();
     Chunk chunk = read(durable, nextSeq);
     if (chunk.isEmpty()) {
-      return EMPTY;
+      return ChunkReport.NONE;
     }
-    ChunkReport total = EMPTY;
+    ChunkReport total = ChunkReport.NONE;
     ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, READER_THREAD);
       t.setDaemon(true);

@@ -183,7 +183,7 @@ class ArchiverTest {
   }
 
   @Test
-  void aNewArchiverStartsAtTheHeadAndAChunkMustHoldAHook() {
+  void aLaterArchiverTakesUpWhereAnEarlierWatermarkStoppedAndAChunkMustHoldAHook() {
     List<Long> seqs = ingest(3);
     new Archiver(queue, () -> seqs.get(0), sink, 8).drain();
     assertThat(new Archiver(queue, () -> Long.MAX_VALUE, sink, 8).drain().settled()).isEqualTo(2);

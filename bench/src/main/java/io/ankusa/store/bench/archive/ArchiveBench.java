@@ -153,16 +153,11 @@ public final class ArchiveBench {
   }
 
   private static Archiver.ChunkReport chunkByChunk(Archiver archiver) {
-    int settled = 0;
-    long bytes = 0;
-    while (true) {
-      Archiver.ChunkReport r = archiver.archiveChunk();
-      if (r.obligations() == 0) {
-        return new Archiver.ChunkReport(settled, 0, bytes, 0);
-      }
-      settled += r.settled();
-      bytes += r.envelopeBytes();
+    Archiver.ChunkReport total = Archiver.ChunkReport.NONE;
+    for (Archiver.ChunkReport r = archiver.archiveChunk(); r.obligations() > 0; r = archiver.archiveChunk()) {
+      total = total.plus(r);
     }
+    return total;
   }
 
   /** The same envelopes appended straight to Chronicle, one sync per chunk. */
