@@ -514,10 +514,7 @@ public abstract class EngineConformance {
     byte[] hi = lo == a ? b : a;
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
-      TreeMap<byte[], byte[]> model = putAll(s, keys);
-      s.write(new Batch().put(PLAIN, lo, lo).put(PLAIN, hi, hi), Durability.NO_SYNC);
-      model.put(lo, lo);
-      model.put(hi, hi);
+      TreeMap<byte[], byte[]> model = putAll(s, withBounds(keys, lo, hi));
       assertSameEntries(drain(s, PLAIN, lo, hi, Direction.FORWARD), model.subMap(lo, true, hi, false),
           "forward scan [" + Bytes.hex(lo) + ", " + Bytes.hex(hi) + ")");
     }
@@ -581,10 +578,7 @@ public abstract class EngineConformance {
     byte[] hi = lo == a ? b : a;
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
-      TreeMap<byte[], byte[]> model = putAll(s, keys);
-      s.write(new Batch().put(PLAIN, lo, lo).put(PLAIN, hi, hi), Durability.NO_SYNC);
-      model.put(lo, lo);
-      model.put(hi, hi);
+      TreeMap<byte[], byte[]> model = putAll(s, withBounds(keys, lo, hi));
       s.write(new Batch().deleteRange(PLAIN, lo, hi), Durability.NO_SYNC);
       model.subMap(lo, true, hi, false).clear();
       assertSameEntries(drain(s, PLAIN, START, null, Direction.FORWARD), model,
@@ -1128,6 +1122,14 @@ public abstract class EngineConformance {
     }
     s.write(b, Durability.NO_SYNC);
     return model;
+  }
+
+  /** {@code keys} and the two bounds, so that a range's own ends are always stored keys. */
+  private static List<byte[]> withBounds(List<byte[]> keys, byte[] lo, byte[] hi) {
+    List<byte[]> all = new ArrayList<>(keys);
+    all.add(lo);
+    all.add(hi);
+    return all;
   }
 
   /** Every entry of {@code [lo, hi)} in {@code dir} order; the scan is closed. */
