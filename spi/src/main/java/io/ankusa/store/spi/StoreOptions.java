@@ -11,12 +11,24 @@ import java.util.TreeMap;
  *
  * @param createIfMissing create the directory and the families when absent; when false, opening a
  *     directory that holds no store fails with {@link StoreFormatException}
+ * @param readOnly open the existing store without changing any file under its directory (no WAL
+ *     replay written back, no new manifest, no lock file created); every write through the returned
+ *     store is refused with {@link StoreArgumentException}. Implies {@code createIfMissing = false}.
+ *     For offline readers: verify, inspect, dry runs, archive readers
  * @param properties backend settings; copied, never null
  */
-public record StoreOptions(boolean createIfMissing, Map<String, String> properties) {
+public record StoreOptions(boolean createIfMissing, boolean readOnly, Map<String, String> properties) {
 
   public StoreOptions {
     properties = Map.copyOf(properties == null ? Map.of() : properties);
+    if (readOnly) {
+      createIfMissing = false;
+    }
+  }
+
+  /** Read-write options. */
+  public StoreOptions(boolean createIfMissing, Map<String, String> properties) {
+    this(createIfMissing, false, properties);
   }
 
   /** Create if missing, no properties. */
@@ -24,16 +36,26 @@ public record StoreOptions(boolean createIfMissing, Map<String, String> properti
     return new StoreOptions(true, Map.of());
   }
 
+  /** Open an existing store read-only, no properties. */
+  public static StoreOptions readOnlyExisting() {
+    return new StoreOptions(false, true, Map.of());
+  }
+
   /** These options with one more property. */
   public StoreOptions with(String key, String value) {
     Map<String, String> copy = new TreeMap<>(properties);
     copy.put(key, value);
-    return new StoreOptions(createIfMissing, copy);
+    return new StoreOptions(createIfMissing, readOnly, copy);
   }
 
   /** These options with {@code createIfMissing} set. */
   public StoreOptions createIfMissing(boolean create) {
-    return new StoreOptions(create, properties);
+    return new StoreOptions(create, readOnly, properties);
+  }
+
+  /** These options with {@code readOnly} set. */
+  public StoreOptions readOnly(boolean ro) {
+    return new StoreOptions(createIfMissing, ro, properties);
   }
 
   /**
