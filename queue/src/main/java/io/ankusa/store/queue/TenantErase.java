@@ -43,15 +43,29 @@ public final class TenantErase {
           + " rows (" + counts + "); purge its due and dead rows first (Purge.purgeTenant) and let inflight"
           + " rows settle, then erase it");
     }
-    KeyRange counters = Keys.countersOf(ord);
     KeyRange dedupe = Keys.dedupeOf(tenant);
-    Batch batch = new Batch()
-        .delete(Format3.TENANTS, Keys.ordByTenant(tenant))
-        .put(Format3.TENANTS, Keys.tenantByOrd(ord), TenantByOrdValue.ERASED.encode())
-        .deleteRange(counters.columnFamily(), counters.lo(), counters.hi())
-        .deleteRange(dedupe.columnFamily(), dedupe.lo(), dedupe.hi());
+    Batch batch = new Batch();
+    retireOrdinal(batch, tenant, ord);
+    batch.deleteRange(dedupe.columnFamily(), dedupe.lo(), dedupe.hi());
     queue.store().write(batch, Durability.SYNC);
     queue.allocator().reset();
     return true;
+  }
+
+  /**
+   * Appends the ops that retire ordinal {@code ord} of {@code tenant}: the {@code 'n'} row goes, the
+   * {@code 't'} row becomes a tombstone (put even if it was never written, so ordinals stay dense),
+   * and the ordinal's counter rows go. The ordinal stays allocated: {@code m:next_ord} never moves
+   * back, and the tombstone counts toward {@code tenants.max}. Used by {@link #erase} and by the
+   * writer's fence repair for ordinals created by groups that were never acknowledged.
+   *
+   * <p>REQUIRES: nothing merges into the ordinal's counters any more (its rows are gone, or are
+   * deleted in the same batch before these ops).
+   */
+  static void retireOrdinal(Batch batch, TenantId tenant, long ord) {
+    KeyRange counters = Keys.countersOf(ord);
+    batch.delete(Format3.TENANTS, Keys.ordByTenant(tenant))
+        .put(Format3.TENANTS, Keys.tenantByOrd(ord), TenantByOrdValue.ERASED.encode())
+        .deleteRange(counters.columnFamily(), counters.lo(), counters.hi());
   }
 }
