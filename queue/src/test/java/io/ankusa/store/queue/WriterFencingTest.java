@@ -150,6 +150,29 @@ class WriterFencingTest {
     assertThat(writer.durableSeq()).isEqualTo(writer.appliedSeq());
   }
 
+  /**
+   * A retired ordinal still counts toward tenants.max: the cap limits the ordinals allocated, and a
+   * retired one is never handed out again. With tenants.max = 2, tenant b's group is fenced (ordinal 2
+   * retired), so b's retry is refused with TENANT_LIMIT while the existing tenant a still ingests.
+   */
+  @org.junit.jupiter.api.Test
+  void aRetiredOrdinalCountsTowardTenantsMax() {
+    try (WriterFixture fx = new WriterFixture(QueueConfig.defaults().withTenantsMax(2))) {
+      try (QueueWriter writer = QueueWriter.start(fx.queue, WriterConfig.defaults())) {
+        assertThat(await(writer.ingest(request("a", null, 1))).outcome()).isEqualTo(Outcome.CREATED);
+        fx.store.failNextSync();
+        assertThat(await(writer.ingest(request("b", null, 1)))).isEqualTo(FENCED);
+        eventually("writer resumed", () -> !writer.isFenced() && writer.durableSeq() == writer.appliedSeq());
+        assertThat(Tenants.count(fx.store)).as("ordinals allocated, the retired 2 included").isEqualTo(2);
+        assertThat(await(writer.ingest(request("b", null, 1))).outcome()).as("b's retry at the cap")
+            .isEqualTo(Outcome.TENANT_LIMIT);
+        assertThat(await(writer.ingest(request("a", null, 1))).outcome()).as("an existing tenant at the cap")
+            .isEqualTo(Outcome.CREATED);
+      }
+      assertClean(fx.store);
+    }
+  }
+
   /** A random ingest stream with one failure somewhere: what the store holds is exactly what was CREATED. */
   @Property
   void storeHoldsExactlyTheCreatedHooks(@ForAll("scenarios") Scenario s) {
