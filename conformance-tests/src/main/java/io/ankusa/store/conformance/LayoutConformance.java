@@ -30,25 +30,33 @@ import io.ankusa.store.queue.Dispatcher;
 import io.ankusa.store.queue.DueIndex;
 import io.ankusa.store.queue.DueRow;
 import io.ankusa.store.queue.HookEnvelope;
+import io.ankusa.store.queue.InflightRecovery;
 import io.ankusa.store.queue.InflightRow;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.Purge;
 import io.ankusa.store.queue.QueueConfig;
 import io.ankusa.store.queue.QueueGauges;
 import io.ankusa.store.queue.QueueVerifier;
+import io.ankusa.store.queue.QueueWriter;
 import io.ankusa.store.queue.TenantCounts;
+import io.ankusa.store.queue.TenantErase;
 import io.ankusa.store.queue.TenantLimitException;
 import io.ankusa.store.queue.Tenants;
 import io.ankusa.store.queue.Transition;
+import io.ankusa.store.queue.WriterConfig;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreWriteFailedException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -144,6 +152,15 @@ public abstract class LayoutConformance {
     return fixture;
   }
 
+  /**
+   * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant
+   * cap): the defaults. Override to run the whole layer in a second configuration, as {@code
+   * MemoryShardedLayoutConformanceTest} does with {@code counters.sharded_aggregate} on.
+   */
+  protected QueueConfig queueConfig() {
+    return QueueConfig.defaults();
+  }
+
   protected final Capabilities capabilities() {
     return backend().capabilities();
   }
@@ -173,7 +190,7 @@ public abstract class LayoutConformance {
   @Property
   public void countersEqualAFoldAfterAnySequenceOfTransitions(@ForAll("queueActions") List<QueueAction> actions) {
     try (TempDirStore t = openQueueStore()) {
-      QueueDriver d = new QueueDriver(t.store(), QueueConfig.defaults().withArchive(true));
+      QueueDriver d = new QueueDriver(t.store(), queueConfig().withArchive(true));
       assertCountersEqualFold(t.store(), "on the new store, before any action");
       for (int i = 0; i < actions.size(); i++) {
         String did = actions.get(i).apply(d);
@@ -200,7 +217,7 @@ public abstract class LayoutConformance {
     final int hooks = 400;
     try (TempDirStore t = openQueueStore()) {
       Store store = t.store();
-      QueueDriver d = new QueueDriver(store, QueueConfig.defaults());
+      QueueDriver d = new QueueDriver(store, queueConfig());
       for (int from = 0; from < hooks; from += 100) {
         List<HookEnvelope> batch = new ArrayList<>();
         for (int i = from; i < from + 100; i++) {
@@ -342,7 +359,7 @@ public abstract class LayoutConformance {
   @Example
   public void tenantOrdinalIsAssignedOnceAndNeverReused() {
     try (TempDirStore t = openQueueStore()) {
-      QueueDriver d = new QueueDriver(t.store(), QueueConfig.defaults());
+      QueueDriver d = new QueueDriver(t.store(), queueConfig());
       d.ingest().ingest(List.of(hook(d, "globex"), hook(d, "acme"), hook(d, "globex"), hook(d, null)));
       Map<String, Long> expected = new LinkedHashMap<>();
       expected.put("globex", 1L);
@@ -361,7 +378,7 @@ public abstract class LayoutConformance {
       assertOrdinals(t.store(), expected, 6, "after a new tenant through a second ingest of the same queue");
 
       Store reopened = t.reopen();
-      QueueDriver again = new QueueDriver(reopened, QueueConfig.defaults());
+      QueueDriver again = new QueueDriver(reopened, queueConfig());
       again.ingest().ingest(List.of(hook(again, "hooli"), hook(again, "acme"), hook(again, "vandelay")));
       expected.put("hooli", 6L);
       expected.put("vandelay", 7L);
@@ -381,7 +398,7 @@ public abstract class LayoutConformance {
    */
   @Example
   public void tenantsMaxRefusesANewTenantAndNeverAnExistingOne() {
-    QueueConfig capped = QueueConfig.defaults().withTenantsMax(3);
+    QueueConfig capped = queueConfig().withTenantsMax(3);
     try (TempDirStore t = openQueueStore()) {
       QueueDriver d = new QueueDriver(t.store(), capped);
       d.ingest().ingest(List.of(hook(d, "a"), hook(d, "b"), hook(d, null)));
@@ -424,7 +441,7 @@ public abstract class LayoutConformance {
   @Property
   public void noDueRowWithoutAMarker(@ForAll("markerActions") List<QueueAction> actions) {
     try (TempDirStore t = openQueueStore()) {
-      QueueDriver d = new QueueDriver(t.store(), QueueConfig.defaults().withArchive(true));
+      QueueDriver d = new QueueDriver(t.store(), queueConfig().withArchive(true));
       for (int i = 0; i < actions.size(); i++) {
         String did = actions.get(i).apply(d);
         assertEveryDueRowHasAMarker(t.store(), describe(i, actions, did));
@@ -468,7 +485,7 @@ public abstract class LayoutConformance {
         + " ms of second B, first due row " + gapSeconds + " s later)";
     try (TempDirStore t = openQueueStore()) {
       RecordingStore store = new RecordingStore(t.store());
-      QueueDriver d = new QueueDriver(store, QueueConfig.defaults());
+      QueueDriver d = new QueueDriver(store, queueConfig());
       long bucketB = ActiveKey.bucketOf(START);
       d.ingest().ingest(List.of(
           d.newHook("acme", START + staleMs, 1, 8),
@@ -518,7 +535,7 @@ public abstract class LayoutConformance {
   private void cleanupOfADrainedTenant(int staleMs, int gapSeconds) {
     try (TempDirStore t = openQueueStore()) {
       Store store = t.store();
-      QueueDriver d = new QueueDriver(store, QueueConfig.defaults());
+      QueueDriver d = new QueueDriver(store, queueConfig());
       long bucketB = ActiveKey.bucketOf(START);
       long nowBucket = bucketB + gapSeconds + 10;
       long now = nowBucket * 1000 + staleMs;
@@ -567,7 +584,7 @@ public abstract class LayoutConformance {
       @ForAll("dueSecondsPerTenant") List<List<Integer>> dueSeconds, @ForAll @IntRange(min = 1, max = 12) int rowLimit) {
     try (TempDirStore t = openQueueStore()) {
       Store store = t.store();
-      QueueDriver d = new QueueDriver(store, QueueConfig.defaults());
+      QueueDriver d = new QueueDriver(store, queueConfig());
       long nowBucket = ActiveKey.bucketOf(START) + 100;
       long now = nowBucket * 1000 + 500;
       List<HookEnvelope> hooks = new ArrayList<>();
@@ -618,7 +635,7 @@ public abstract class LayoutConformance {
     try (TempDirStore t = openQueueStore()) {
       RecordingStore rec = new RecordingStore(t.store());
       Store raw = t.store();
-      QueueDriver d = new QueueDriver(rec, QueueConfig.defaults().withArchive(true));
+      QueueDriver d = new QueueDriver(rec, queueConfig().withArchive(true));
       List<String> tenants = Arrays.asList("acme", null, "globex", "initech");
       for (String tenant : tenants) {
         List<HookEnvelope> hooks = new ArrayList<>();
@@ -705,7 +722,7 @@ public abstract class LayoutConformance {
     final int tenants = 1000;
     try (TempDirStore t = openQueueStore()) {
       RecordingStore rec = new RecordingStore(t.store());
-      QueueDriver d = new QueueDriver(rec, QueueConfig.defaults());
+      QueueDriver d = new QueueDriver(rec, queueConfig());
       List<HookEnvelope> hooks = new ArrayList<>();
       for (int i = 0; i < tenants; i++) {
         hooks.add(d.newHook("tenant-" + i, START + i % 1000, 1, 4));
@@ -759,7 +776,7 @@ public abstract class LayoutConformance {
   public void queueGaugesReadCounters() {
     try (TempDirStore t = openQueueStore()) {
       RecordingStore rec = new RecordingStore(t.store());
-      QueueDriver d = new QueueDriver(rec, QueueConfig.defaults().withArchive(true));
+      QueueDriver d = new QueueDriver(rec, queueConfig().withArchive(true));
       populateMixedState(d, 40);
       Map<Long, TenantCounts> fold = CounterFold.fold(t.store());
 
@@ -784,12 +801,16 @@ public abstract class LayoutConformance {
           .filter(p -> p.family().equals(Format3.COUNTERS)).toList();
       assertThat(counterReads).as("counter reads of a gauge tick: %s", reads).hasSize(1);
       assertThat(counterReads.get(0).call()).isEqualTo("multiGet");
-      Set<String> six = new TreeSet<>();
+      Set<String> aggregateKeys = new TreeSet<>();
       for (CounterField f : CounterField.values()) {
-        six.add(Bytes.fullHex(Keys.counter(0, f)));
+        aggregateKeys.add(Bytes.fullHex(Keys.counter(0, f)));
+        for (int shard = 0; queueConfig().shardedAggregate() && shard < Keys.AGGREGATE_SHARDS; shard++) {
+          aggregateKeys.add(Bytes.fullHex(Keys.aggregateShard(f, shard)));
+        }
       }
       Set<String> read = counterReads.get(0).keys().stream().map(Bytes::fullHex).collect(Collectors.toCollection(TreeSet::new));
-      assertThat(read).as("the multiGet reads the six counters of ord 0").isEqualTo(six);
+      assertThat(read).as("the multiGet reads the six counters of ord 0 (and their shards when sharded)")
+          .isEqualTo(aggregateKeys);
     }
   }
 
@@ -804,7 +825,7 @@ public abstract class LayoutConformance {
   public void oldestDueAgeComesFromTheActiveIndex() {
     try (TempDirStore t = openQueueStore()) {
       RecordingStore rec = new RecordingStore(t.store());
-      QueueDriver d = new QueueDriver(rec, QueueConfig.defaults());
+      QueueDriver d = new QueueDriver(rec, queueConfig());
       QueueGauges gauges = new QueueGauges(d.queue());
       long now = START + 100_000;
       d.ingest().ingest(List.of(d.newHook("a", START + 300, 1, 4), d.newHook("b", START + 2_400, 1, 4),
@@ -866,7 +887,7 @@ public abstract class LayoutConformance {
   public void topTenantsByPending() {
     try (TempDirStore t = openQueueStore()) {
       Store store = t.store();
-      QueueDriver d = new QueueDriver(store, QueueConfig.defaults());
+      QueueDriver d = new QueueDriver(store, queueConfig());
       List<HookEnvelope> hooks = new ArrayList<>();
       addHooks(d, hooks, "acme", 5);
       addHooks(d, hooks, null, 3);
@@ -915,7 +936,7 @@ public abstract class LayoutConformance {
   @Property
   public void archiveNeverGetsAHookAboveDurableSeq(@ForAll("archiveActions") List<QueueAction> actions) {
     try (TempDirStore t = openQueueStore()) {
-      QueueDriver d = new QueueDriver(t.store(), QueueConfig.defaults().withArchive(true));
+      QueueDriver d = new QueueDriver(t.store(), queueConfig().withArchive(true));
       for (int i = 0; i < actions.size(); i++) {
         String did = actions.get(i).apply(d);
         assertCountersEqualFold(t.store(), describe(i, actions, did));
@@ -932,7 +953,7 @@ public abstract class LayoutConformance {
   @Property
   public void archiverSettlesOnlyWhatTheSinkSynced(@ForAll("archiveActions") List<QueueAction> actions) {
     try (TempDirStore t = openQueueStore()) {
-      QueueDriver d = new QueueDriver(t.store(), QueueConfig.defaults().withArchive(true));
+      QueueDriver d = new QueueDriver(t.store(), queueConfig().withArchive(true));
       Map<Long, byte[]> stored = new TreeMap<>();
       for (int i = 0; i < actions.size(); i++) {
         String did = actions.get(i).apply(d);
@@ -971,6 +992,232 @@ public abstract class LayoutConformance {
     }
     assertThat(lost).as("%s: every hook is owed to the archive or in it", when).isEmpty();
     assertCountersEqualFold(d.store(), when);
+  }
+
+  // ================================================================ edges
+
+  /**
+   * Ordinals are never reused, even across a fence: a new tenant whose group was applied but never
+   * acknowledged (its WAL sync failed) has its ordinal retired by the writer's repair — {@code 't'}
+   * a tombstone, no {@code 'n'} row, {@code m:next_ord} past it — so the tenant's retry and a later
+   * new tenant get new ordinals, and the verifier finds the store clean.
+   */
+  @Example
+  public void aFenceNeverReusesAnOrdinal() throws Exception {
+    try (TempDirStore t = openQueueStore()) {
+      SyncFailingStore store = new SyncFailingStore(t.store());
+      DeliveryQueue queue = DeliveryQueue.open(store, queueConfig());
+      try (QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults())) {
+        assertThat(ingestThrough(writer, "acme").outcome()).as("acme, ordinal 1").isEqualTo(IngestResult.Outcome.CREATED);
+        store.failNextSync();
+        assertThat(ingestThrough(writer, "newco").outcome()).as("newco (ordinal 2), whose group's sync failed")
+            .isEqualTo(IngestResult.Outcome.UNAVAILABLE);
+        assertThat(retryWhileFenced(writer, "newco").outcome()).as("newco's retry after the repair")
+            .isEqualTo(IngestResult.Outcome.CREATED);
+        assertThat(ingestThrough(writer, "globex").outcome()).isEqualTo(IngestResult.Outcome.CREATED);
+      }
+      assertThat(Tenants.ord(store, TenantId.of("newco"))).as("newco's retry gets a new ordinal, not the retired 2")
+          .hasValue(3);
+      assertThat(store.get(Format3.TENANTS, Keys.tenantByOrd(2))).as("'t' 2 is a tombstone").isNotNull().isEmpty();
+      assertThat(Tenants.ord(store, TenantId.of("globex"))).as("a later new tenant").hasValue(4);
+      assertThat(Tenants.nextOrdinal(store)).as("m:next_ord").isEqualTo(5);
+      assertThat(QueueVerifier.verify(store)).as("verifier after a fence and its repair").isEmpty();
+    }
+  }
+
+  private static IngestResult ingestThrough(QueueWriter writer, String tenant) throws Exception {
+    IngestRequest request = new IngestRequest(tenant, "src", tenant + "-" + System.nanoTime(), null, START,
+        List.of(1), new byte[] {1, 2, 3});
+    return writer.ingest(request).get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+  }
+
+  /** Ingests until the answer is not UNAVAILABLE (the writer refuses everything until its repair is done). */
+  private static IngestResult retryWhileFenced(QueueWriter writer, String tenant) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(THREAD_WAIT_SECONDS);
+    while (true) {
+      IngestResult r = ingestThrough(writer, tenant);
+      if (r.outcome() != IngestResult.Outcome.UNAVAILABLE || System.nanoTime() > deadline) {
+        return r;
+      }
+      Thread.sleep(1);
+    }
+  }
+
+  /** A store whose next {@code syncWal()}, once armed, fails as a disk that refused an fsync. */
+  private static final class SyncFailingStore extends ForwardingStore {
+    private final AtomicBoolean failNext = new AtomicBoolean();
+
+    SyncFailingStore(Store delegate) {
+      super(delegate);
+    }
+
+    void failNextSync() {
+      failNext.set(true);
+    }
+
+    @Override
+    public void syncWal() {
+      if (failNext.compareAndSet(true, false)) {
+        throw new StoreWriteFailedException("WAL sync of " + delegate.directory()
+            + " refused by the conformance suite (aFenceNeverReusesAnOrdinal)");
+      }
+      delegate.syncWal();
+    }
+  }
+
+  /**
+   * The {@code at} domain is closed: due rows at {@code Long.MAX_VALUE} and one millisecond before
+   * are found by every range read — a purge removes both and the tenant can then be erased; a tick at
+   * the last millisecond claims a row due then.
+   */
+  @Example
+  public void theLastMillisecondIsInsideEveryRangeRead() {
+    try (TempDirStore t = openQueueStore()) {
+      Store store = t.store();
+      QueueDriver d = new QueueDriver(store, queueConfig());
+      d.ingest().ingest(List.of(d.newHook("edge", Long.MAX_VALUE, 1, 4), d.newHook("edge", Long.MAX_VALUE - 1, 1, 4)));
+      long edge = ordOf(store, "edge");
+      assertThat(DueIndex.pendingForTenant(store, edge, 10)).as("edge's due rows").hasSize(2);
+      assertThat(Purge.purgeTenant(d.queue(), TenantId.of("edge"), EnumSet.of(Purge.Kind.DUE)))
+          .as("rows purged, the one at Long.MAX_VALUE included").isEqualTo(2);
+      assertThat(TenantErase.erase(d.queue(), TenantId.of("edge"))).as("the purged tenant is erased").isTrue();
+
+      d.ingest().ingest(d.newHook("late", Long.MAX_VALUE, 1, 4));
+      Dispatcher.TickReport tick = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 10, Long.MAX_VALUE).tick(Long.MAX_VALUE);
+      assertThat(tick.rowsClaimed()).as("a tick at Long.MAX_VALUE claims the row due then").isEqualTo(1);
+      assertCountersEqualFold(store, "after the purge, the erase and the tick");
+      assertThat(QueueVerifier.verify(store)).isEmpty();
+    }
+  }
+
+  /**
+   * Cleanup never strands a row, however many seconds concurrent enqueues land in: tenant acme has
+   * stale markers in seconds B and B+1 (their rows were claimed) and its first due row at B+5; the
+   * dispatcher's cleanup deletes markers B and B+1. Two writers commit acme rows in B and in B+1 —
+   * both just before the delete (placed there by a {@link RecordingStore}), or one before it and one
+   * between the delete and the verify. Afterwards every due row has its marker.
+   */
+  @Example
+  public void cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds() {
+    for (boolean secondWriterAfterDelete : List.of(false, true)) {
+      String when = secondWriterAfterDelete ? "one writer before the delete, one between delete and verify"
+          : "both writers between cleanup's read and its delete";
+      try (TempDirStore t = openQueueStore()) {
+        RecordingStore store = new RecordingStore(t.store());
+        QueueDriver d = new QueueDriver(store, queueConfig());
+        long bucketB = ActiveKey.bucketOf(START);
+        d.ingest().ingest(List.of(d.newHook("acme", START + 100, 1, 8), d.newHook("acme", START + 1_100, 1, 8),
+            d.newHook("acme", START + 5_100, 1, 8)));
+        long acme = ordOf(store, "acme");
+        Transition claim = new Transition();
+        DueIndex.pendingForTenant(store, acme, 2).forEach(r -> Deliveries.claim(claim, r));
+        d.write(claim);
+        long now = START + 10_000;
+        List<Long> scanned = scannedBuckets(store, acme, now);
+        assertThat(scanned).as("%s: acme's markers", when).containsExactly(bucketB, bucketB + 1, bucketB + 5);
+
+        Runnable writerInB = () -> d.ingest().ingest(d.newHook("acme", START + 200, 1, 8));
+        Runnable writerInB1 = () -> d.ingest().ingest(d.newHook("acme", START + 1_200, 1, 8));
+        if (secondWriterAfterDelete) {
+          store.beforeWrite(LayoutConformance::deletesAMarker, writerInB);
+          ActiveIndex.cleanup(store, acme, scanned, now, writerInB1);
+        } else {
+          store.beforeWrite(LayoutConformance::deletesAMarker, () -> {
+            writerInB.run();
+            writerInB1.run();
+          });
+          ActiveIndex.cleanup(store, acme, scanned, now);
+        }
+        assertThat(DueIndex.pendingForTenant(store, acme, 10)).as("%s: the writers' rows and the first due row", when)
+            .hasSize(3);
+        assertEveryDueRowHasAMarker(store, when);
+        assertThat(ActiveIndex.all(store)).as("%s: markers afterwards", when)
+            .containsExactly(new ActiveKey(bucketB, acme), new ActiveKey(bucketB + 1, acme), new ActiveKey(bucketB + 5, acme));
+        assertThat(QueueVerifier.verify(store)).as("%s: verifier", when).isEmpty();
+      }
+    }
+  }
+
+  /**
+   * A crash inside cleanup strands no row for good: tenant acme's rows in seconds B and B+1 were
+   * delivered (their markers stale), its next row is due a day later. Two writers commit acme rows in
+   * B and B+1 just before cleanup's delete, and the process dies right after the delete (the seam
+   * throws), so both rows have lost their markers. Boot recovery restores the first one's; then
+   * ticks claiming one row each reach both rows, and after every tick every due row has its marker.
+   */
+  @Example
+  public void aCrashInsideCleanupStrandsNoRowForGood() {
+    try (TempDirStore t = openQueueStore()) {
+      RecordingStore store = new RecordingStore(t.store());
+      QueueDriver d = new QueueDriver(store, queueConfig());
+      d.ingest().ingest(List.of(d.newHook("acme", START + 100, 1, 8), d.newHook("acme", START + 1_100, 1, 8),
+          d.newHook("acme", START + DAY_MS, 1, 8)));
+      long acme = ordOf(store, "acme");
+      long now = START + 10_000;
+      Dispatcher oneRow = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 1, Long.MAX_VALUE);
+      Transition claimAndDeliver = new Transition();
+      DueIndex.pendingForTenant(store, acme, 2).forEach(r -> Deliveries.claim(claimAndDeliver, r));
+      d.write(claimAndDeliver);
+      Transition delivered = new Transition();
+      d.inflightRows().forEach(r -> Deliveries.delivered(delivered, r));
+      d.write(delivered);
+      List<Long> scanned = scannedBuckets(store, acme, now);
+      long bucketB = ActiveKey.bucketOf(START);
+      assertThat(scanned).as("acme's stale markers").containsExactly(bucketB, bucketB + 1);
+
+      store.beforeWrite(LayoutConformance::deletesAMarker, () -> {
+        d.ingest().ingest(d.newHook("acme", START + 200, 1, 8));
+        d.ingest().ingest(d.newHook("acme", START + 1_200, 1, 8));
+      });
+      assertThatThrownBy(() -> ActiveIndex.cleanup(store, acme, scanned, now, () -> {
+        throw new IllegalStateException("the process dies between cleanup's delete and its verify");
+      })).isInstanceOf(IllegalStateException.class);
+      assertThat(ActiveIndex.all(store)).as("markers left by the crashed cleanup").containsExactly(
+          new ActiveKey(ActiveKey.bucketOf(START + DAY_MS), acme));
+
+      InflightRecovery.recoverInflight(d.queue(), now);
+      assertThat(ActiveIndex.all(store)).as("after boot recovery").contains(new ActiveKey(bucketB, acme));
+      for (int tick = 1; tick <= 2; tick++) {
+        assertThat(oneRow.tick(now).rowsClaimed()).as("tick %d claims one of the stranded rows", tick).isEqualTo(1);
+        assertEveryDueRowHasAMarker(store, "after tick " + tick + " at " + now);
+      }
+      assertThat(DueIndex.dueForTenant(store, acme, now, 0, 10, Long.MAX_VALUE, Long.MAX_VALUE))
+          .as("acme's rows due by now, after two ticks").isEmpty();
+      assertThat(QueueVerifier.verify(store)).isEmpty();
+    }
+  }
+
+  /**
+   * Orphan drop: boot-time recovery removes an inflight row whose hook envelope is gone, with its
+   * delivery row and its counts (inflight −1, bytes −size), and makes the other inflight rows due
+   * again; counters equal a fold and the verifier finds nothing.
+   */
+  @Example
+  public void recoveryDropsAnInflightRowWhoseHookIsGone() {
+    try (TempDirStore t = openQueueStore()) {
+      Store store = t.store();
+      QueueDriver d = new QueueDriver(store, queueConfig());
+      d.ingest().ingest(List.of(d.newHook("acme", START, 2, 10), d.newHook("acme", START, 1, 7),
+          d.newHook("globex", START, 1, 5)));
+      d.advance(1_000);
+      assertThat(new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 100, Long.MAX_VALUE).tick(d.now()).rowsClaimed())
+          .as("every row claimed").isEqualTo(4);
+      long orphan = d.hooks().get(0).seq();
+      store.write(new Batch().delete(Format3.HOOKS, Keys.hook(orphan)), Durability.SYNC);
+
+      InflightRecovery.Result result = InflightRecovery.recoverInflight(d.queue(), d.now());
+      assertThat(result.orphansDropped()).as("the two inflight rows of hook %d, whose envelope is gone", orphan).isEqualTo(2);
+      assertThat(result.recovered()).as("the other inflight rows, due again").isEqualTo(2);
+      assertThat(d.inflightRows()).as("inflight rows after recovery").isEmpty();
+      KeyRange orphanRows = Keys.deliveriesOf(orphan);
+      try (Scan scan = store.scan(orphanRows.columnFamily(), orphanRows.lo(), orphanRows.hi(), Direction.FORWARD)) {
+        assertThat(scan.hasNext()).as("a delivery row of the orphaned hook %d is left", orphan).isFalse();
+      }
+      assertThat(d.queue().counters().read(store, ordOf(store, "acme"))).as("acme: the one recovered row, 7 bytes")
+          .isEqualTo(new TenantCounts(1, 0, 0, 0, 7, 0));
+      assertCountersEqualFold(store, "after recovery dropped the orphans");
+      assertThat(QueueVerifier.verify(store)).isEmpty();
+    }
   }
 
   // ================================================================ generators

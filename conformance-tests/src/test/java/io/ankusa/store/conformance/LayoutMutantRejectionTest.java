@@ -26,6 +26,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       archiveNeverGetsAHookAboveDurableSeq
  *   <li>{@link ArchiveReadMissesHooksMutantSuite} (a multiGet of hooks misses every second one, so the
  *       archiver drops obligations whose hooks exist) → archiverSettlesOnlyWhatTheSinkSynced
+ *   <li>{@link OrdinalRewindMutantSuite} (the writer's fence repair deletes the {@code 't'} rows of the
+ *       ordinals it retires and rewinds {@code m:next_ord}) → aFenceNeverReusesAnOrdinal
+ *   <li>{@link CleanupRestoresOneSecondMutantSuite} (cleanup's put-back keeps the marker of one second
+ *       only) → cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds
  * </ul>
  *
  * <p>The control is {@link MemoryLayoutConformanceTest}: the same suite on the honest memory store
@@ -41,29 +45,37 @@ class LayoutMutantRejectionTest {
         DuePutWithoutMarkerMutantSuite -> noDueRowWithoutAMarker
         CleanupWithoutVerifyMutantSuite -> cleanupDoesNotLoseAMarkerToAConcurrentEnqueue
         ArchiveScanPastBoundMutantSuite -> archiveNeverGetsAHookAboveDurableSeq
-        ArchiveReadMissesHooksMutantSuite -> archiverSettlesOnlyWhatTheSinkSynced""";
+        ArchiveReadMissesHooksMutantSuite -> archiverSettlesOnlyWhatTheSinkSynced
+        OrdinalRewindMutantSuite -> aFenceNeverReusesAnOrdinal
+        CleanupRestoresOneSecondMutantSuite -> cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds""";
 
   /**
    * Finding a failure is enough here; shrinking it would only make the build slower. Tries are raised
-   * above the build's default: at 60 tries a generated sequence missed the retry-without-marker
-   * mutant about once in 60 runs (measured), which made this test flaky; at 400 the odds are below
-   * 10⁻⁹, and a caught mutant stops at its first failing try anyway.
+   * above the build's default for mutants a generated property must catch: at 60 tries a generated
+   * sequence missed the retry-without-marker mutant about once in 60 runs (measured), which made this
+   * test flaky; at 400 the odds are below 10⁻⁹, and a caught mutant stops at its first failing try
+   * anyway. A mutant caught by an example (a fixed scenario) needs no tries: its suite runs the other
+   * properties at {@value #EXAMPLE_CAUGHT_TRIES} tries only, to keep the build short.
    */
-  private static final Map<String, String> MUTANT_RUN = Map.of("jqwik.shrinking.default", "OFF", "jqwik.tries.default", "400");
+  private static final String GENERATED_CAUGHT_TRIES = "400";
+  private static final String EXAMPLE_CAUGHT_TRIES = "10";
 
   static Stream<Arguments> mutants() {
     return Stream.of(
-        Arguments.of(ForgetsCounterDeltaMutantSuite.class, "countersEqualAFoldAfterAnySequenceOfTransitions"),
-        Arguments.of(DuePutWithoutMarkerMutantSuite.class, "noDueRowWithoutAMarker"),
-        Arguments.of(CleanupWithoutVerifyMutantSuite.class, "cleanupDoesNotLoseAMarkerToAConcurrentEnqueue"),
-        Arguments.of(ArchiveScanPastBoundMutantSuite.class, "archiveNeverGetsAHookAboveDurableSeq"),
-        Arguments.of(ArchiveReadMissesHooksMutantSuite.class, "archiverSettlesOnlyWhatTheSinkSynced"));
+        Arguments.of(ForgetsCounterDeltaMutantSuite.class, "countersEqualAFoldAfterAnySequenceOfTransitions", GENERATED_CAUGHT_TRIES),
+        Arguments.of(DuePutWithoutMarkerMutantSuite.class, "noDueRowWithoutAMarker", GENERATED_CAUGHT_TRIES),
+        Arguments.of(CleanupWithoutVerifyMutantSuite.class, "cleanupDoesNotLoseAMarkerToAConcurrentEnqueue", GENERATED_CAUGHT_TRIES),
+        Arguments.of(ArchiveScanPastBoundMutantSuite.class, "archiveNeverGetsAHookAboveDurableSeq", GENERATED_CAUGHT_TRIES),
+        Arguments.of(ArchiveReadMissesHooksMutantSuite.class, "archiverSettlesOnlyWhatTheSinkSynced", GENERATED_CAUGHT_TRIES),
+        Arguments.of(OrdinalRewindMutantSuite.class, "aFenceNeverReusesAnOrdinal", EXAMPLE_CAUGHT_TRIES),
+        Arguments.of(CleanupRestoresOneSecondMutantSuite.class, "cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds",
+            EXAMPLE_CAUGHT_TRIES));
   }
 
   @ParameterizedTest(name = "{0} is rejected by {1}")
   @MethodSource("mutants")
-  void everyLayoutMutantIsRejectedByItsProperty(Class<? extends LayoutConformance> suite, String property) {
-    SuiteRun run = SuiteRun.run(suite, MUTANT_RUN);
+  void everyLayoutMutantIsRejectedByItsProperty(Class<? extends LayoutConformance> suite, String property, String tries) {
+    SuiteRun run = SuiteRun.run(suite, Map.of("jqwik.shrinking.default", "OFF", "jqwik.tries.default", tries));
     assertThat(run.named(Outcome.FAILED))
         .as("the layout suite must fail %s in property %s; it failed %s\n%s", suite.getSimpleName(), property,
             run.named(Outcome.FAILED), TABLE)

@@ -1,6 +1,7 @@
 package io.ankusa.store.queue;
 
 import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.DueKey;
 import io.ankusa.store.layout.Fields;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
@@ -14,6 +15,9 @@ import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The active index: a marker {@code 'A' (at/1000) ord} for every (tenant, second) that has a due row
@@ -50,15 +54,20 @@ public final class ActiveIndex {
    * scannedBuckets} it saw in {@link #activeTenants}:
    *
    * <ol>
-   *   <li>{@code first = firstDue(ord)};
+   *   <li>{@code first = firstDue(ord)}; if it is due, its marker was not among {@code scannedBuckets}
+   *       and is missing, put it back (see {@link #restoreUnseenHeadMarker});
    *   <li>delete the scanned markers with a bucket before {@code first}'s bucket (before now's
    *       bucket when the tenant has no due row) — never the current second's;
-   *   <li>{@code first' = firstDue(ord)}; if its bucket was just deleted, put the marker back.
+   *   <li>read the tenant's due rows in the seconds just deleted (one range, from the first deleted
+   *       second to the end of the last) and put back the marker of every deleted second that holds
+   *       one.
    * </ol>
    *
-   * A writer that commits a due row between (2) and (3) is seen by (3); one that commits before (1)
-   * is seen by (1); its own marker put after our delete survives. So no interleaving leaves a due
-   * row without a marker (property {@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}).
+   * No due row was in those seconds at (1), so the rows (3) finds are exactly those writers committed
+   * meanwhile, however many and in however many seconds: one committed before (1) is seen by (1);
+   * one committed between (1) and (2) lost its marker to (2) and is seen by (3); one committed after
+   * (2) keeps its own marker. So no interleaving leaves a due row without a marker (properties {@code
+   * cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}, {@code cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds}).
    *
    * @return how many markers were deleted and not put back
    */
@@ -74,14 +83,15 @@ public final class ActiveIndex {
   public static int cleanup(Store store, long ord, List<Long> scannedBuckets, long now, Runnable betweenDeleteAndVerify) {
     long nowBucket = ActiveKey.bucketOf(now);
     DueRow first = DueIndex.firstDue(store, ord);
+    if (first != null) {
+      restoreUnseenHeadMarker(store, ord, ActiveKey.bucketOf(first.key().at()), scannedBuckets, nowBucket);
+    }
     long keepFrom = first == null ? nowBucket : Math.min(ActiveKey.bucketOf(first.key().at()), nowBucket);
-    List<ActiveKey> deleted = new ArrayList<>();
+    NavigableSet<Long> deleted = new TreeSet<>();
     Batch delete = new Batch();
     for (long bucket : scannedBuckets) {
-      if (bucket < keepFrom) {
-        ActiveKey marker = new ActiveKey(bucket, ord);
-        Deliveries.deleteMarker(delete, marker);
-        deleted.add(marker);
+      if (bucket < keepFrom && deleted.add(bucket)) {
+        Deliveries.deleteMarker(delete, new ActiveKey(bucket, ord));
       }
     }
     if (deleted.isEmpty()) {
@@ -89,17 +99,57 @@ public final class ActiveIndex {
     }
     store.write(delete, Durability.NO_SYNC);
     betweenDeleteAndVerify.run();
-    DueRow firstAfter = DueIndex.firstDue(store, ord);
-    if (firstAfter != null) {
-      ActiveKey needed = new ActiveKey(ActiveKey.bucketOf(firstAfter.key().at()), ord);
-      if (deleted.contains(needed)) {
-        Batch putBack = new Batch();
-        Deliveries.putMarker(putBack, needed);
-        store.write(putBack, Durability.NO_SYNC);
-        return deleted.size() - 1;
+    Set<Long> refilled = bucketsWithDueRows(store, ord, deleted);
+    if (refilled.isEmpty()) {
+      return deleted.size();
+    }
+    Batch putBack = new Batch();
+    refilled.forEach(bucket -> Deliveries.putMarker(putBack, new ActiveKey(bucket, ord)));
+    store.write(putBack, Durability.NO_SYNC);
+    return deleted.size() - refilled.size();
+  }
+
+  /**
+   * Puts the marker of the tenant's first due row back if it is missing, when that row is due (its
+   * bucket at or before now's) and its marker was not among those the tick saw: one point read, only
+   * in that case. This is how rows a crash stranded in the middle of a cleanup (its delete persisted,
+   * its put-back lost) are reached: they sit at the head of the tenant's due rows, boot's {@link
+   * #repair} restores the first one's marker, and each cleanup then restores the next one's as the
+   * dispatcher claims its way through them.
+   */
+  private static void restoreUnseenHeadMarker(Store store, long ord, long headBucket, List<Long> scannedBuckets,
+      long nowBucket) {
+    if (headBucket > nowBucket || scannedBuckets.contains(headBucket)) {
+      return;
+    }
+    ActiveKey marker = new ActiveKey(headBucket, ord);
+    if (store.get(Format3.INDEX, Deliveries.markerKey(marker)) == null) {
+      Batch put = new Batch();
+      Deliveries.putMarker(put, marker);
+      store.write(put, Durability.NO_SYNC);
+    }
+  }
+
+  /**
+   * The buckets among {@code buckets} (sorted, non-empty, all before now's) in which tenant {@code
+   * ord} has a due row: one scan of its {@code 'D'} range from the first bucket's start to the last
+   * bucket's end.
+   */
+  private static Set<Long> bucketsWithDueRows(ReadView view, long ord, NavigableSet<Long> buckets) {
+    long fromBucket = buckets.first();
+    long toBucket = buckets.last();
+    KeyRange range = Keys.dueOfBetween(ord, fromBucket * ActiveKey.BUCKET_MILLIS,
+        toBucket * ActiveKey.BUCKET_MILLIS + (ActiveKey.BUCKET_MILLIS - 1));
+    Set<Long> out = new TreeSet<>();
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        long bucket = ActiveKey.bucketOf(DueKey.decode(scan.next().key()).at());
+        if (buckets.contains(bucket)) {
+          out.add(bucket);
+        }
       }
     }
-    return deleted.size();
+    return out;
   }
 
   /**
@@ -131,8 +181,11 @@ public final class ActiveIndex {
   /**
    * Boot-time repair: for every tenant whose counters say it has due rows, makes sure its first due
    * row has its marker. A crash between cleanup's delete and its put-back (step 3) can persist the
-   * delete alone; the row it strands is always the tenant's first due row, which this restores.
-   * Cost: one counters read per tenant plus one seek per tenant with due rows.
+   * delete alone; the rows it strands are those writers committed into the deleted seconds during that
+   * cleanup, all ahead of the tenant's other due rows. This restores the first one's marker; later
+   * cleanups restore the next ones' as the dispatcher reaches them ({@link #cleanup}, property {@code
+   * aCrashInsideCleanupStrandsNoRowForGood}). Cost: one counters read per tenant plus one seek per
+   * tenant with due rows.
    *
    * @return markers put back
    */

@@ -57,8 +57,11 @@ public final class DueIndex {
     }
   }
 
-  /** Every due row of tenant {@code ord}, oldest first, up to {@code limit}. */
+  /**
+   * Every due row of tenant {@code ord}, oldest first, up to {@code limit}: {@code at} up to and
+   * including {@link Long#MAX_VALUE}, the last millisecond of the domain.
+   */
   public static List<DueRow> pendingForTenant(ReadView view, long ord, int limit) {
-    return dueForTenant(view, ord, Long.MAX_VALUE - 1, 0, limit, Long.MAX_VALUE, Long.MAX_VALUE);
+    return dueForTenant(view, ord, Long.MAX_VALUE, 0, limit, Long.MAX_VALUE, Long.MAX_VALUE);
   }
 }

@@ -1,5 +1,6 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.layout.AggregateShardsValue;
 import io.ankusa.store.layout.FamilySentinels;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
@@ -10,6 +11,7 @@ import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.layout.NextOrdinalValue;
 import io.ankusa.store.queue.migration.Migrate;
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Int64Add;
@@ -44,22 +46,25 @@ public final class QueueFormat {
   /**
    * Makes sure {@code store} is a format-3 queue store, creating the layout in a new, empty store:
    * every family's sentinels, {@code m:format = 3}, {@code m:next_ord = 1}, {@code m:last_seq = 0},
-   * in one SYNC batch. A format-2 store, or one whose migration was interrupted ({@code
+   * {@code m:aggregate_shards} (0, or 16 with {@code counters.sharded_aggregate}), in one SYNC batch. A format-2 store, or one whose migration was interrupted ({@code
    * m:migrating:3}), is migrated first by {@link Migrate} (logged at INFO with rows/s), so a
    * restored format-2 backup opens as format 3 (property {@code aRestoredFormat2BackupMigratesOnOpen}).
    *
    * <p>REQUIRES: the store was opened with {@link Format3#families()}; nothing else writes to it yet.
    *
    * @throws StoreFormatException if the store is newer than format 3, of a format no migration
-   *     leaves, or holds data without a stamp
+   *     leaves, holds data without a stamp, or was created with the other {@code
+   *     counters.sharded_aggregate} setting
    */
   public static void openOrCreate(Store store, QueueConfig config) {
     int format = stamp(store);
     if (format == Format3.FORMAT && store.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) == null) {
+      requireAggregateLayout(store, config);
       return;
     }
     if (format >= 0) {
       new Migrate(config).run(store); // refuses a newer store: "store format 4 is newer than 3"
+      requireAggregateLayout(store, config);
       return;
     }
     if (hasAnyKey(store, Format3.HOOKS) || hasAnyKey(store, Format3.INDEX)) {
@@ -67,11 +72,39 @@ public final class QueueFormat {
           + " holds hooks or index rows but no format stamp (m:format): it was not written by ankusa-store;"
           + " refusing to guess its layout");
     }
-    store.write(bootstrap(), Durability.SYNC);
+    store.write(bootstrap(config), Durability.SYNC);
   }
 
-  /** The batch that lays out a new format-3 store. */
-  static Batch bootstrap() {
+  /**
+   * Whether the store's node aggregate is sharded, as recorded in {@code m:aggregate_shards} when it
+   * was created; a store without the key was created unsharded (before the setting was recorded).
+   */
+  public static boolean shardedAggregate(ReadView view) {
+    byte[] key = Keys.aggregateShards();
+    byte[] v = view.get(Format3.DEFAULT, key);
+    return v != null && AggregateShardsValue.decodeAt(key, v).sharded();
+  }
+
+  /**
+   * Refuses a queue whose {@code counters.sharded_aggregate} differs from the store's recorded layout:
+   * readers sum only the keys their setting names, so a queue reading a sharded store unsharded would
+   * miss every delta in the shards.
+   *
+   * @throws StoreFormatException naming both settings and what to do
+   */
+  static void requireAggregateLayout(Store store, QueueConfig config) {
+    boolean recorded = shardedAggregate(store);
+    if (recorded != config.shardedAggregate()) {
+      throw new StoreFormatException("store " + store.directory() + " was created with counters.sharded_aggregate = "
+          + recorded + " (" + Bytes.hex(Keys.aggregateShards()) + " = " + AggregateShardsValue.of(recorded).shards()
+          + " shards), but the queue is configured with counters.sharded_aggregate = " + config.shardedAggregate()
+          + "; the setting is fixed when a store is created, so that every reader sums the keys every writer"
+          + " merged into: open it with counters.sharded_aggregate = " + recorded);
+    }
+  }
+
+  /** The batch that lays out a new format-3 store, recording {@code config}'s aggregate layout. */
+  static Batch bootstrap(QueueConfig config) {
     Batch b = new Batch();
     for (FamilySentinels s : Keys.sentinels()) {
       String cf = s.family().columnFamily();
@@ -82,6 +115,7 @@ public final class QueueFormat {
     b.put(Format3.DEFAULT, Keys.formatStamp(), FormatStampValue.FORMAT_3.encode());
     b.put(Format3.DEFAULT, Keys.nextOrd(), NextOrdinalValue.FIRST.encode());
     b.put(Format3.DEFAULT, Keys.lastSeq(), new LastSeqValue(0).encode());
+    b.put(Format3.DEFAULT, Keys.aggregateShards(), AggregateShardsValue.of(config.shardedAggregate()).encode());
     return b;
   }
 

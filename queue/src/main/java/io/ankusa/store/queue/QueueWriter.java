@@ -73,8 +73,9 @@ import org.slf4j.LoggerFactory;
  * UNAVAILABLE {@code "fenced"}, {@code durableSeq} stays, the store is told ({@link
  * Store#reportWriteFailure}, which lets a backend reopen), new requests are refused at once, and the
  * writer deletes in one {@code SYNC} write every row of every group never acknowledged — hooks,
- * delivery and due rows, archive obligations, their counts, dedupe and expiry keys, the ordinals those
- * groups created — keeping {@code m:last_seq} so seqs are never reused. Only then does it resume,
+ * delivery and due rows, archive obligations, their counts, dedupe and expiry keys — and retires the
+ * ordinals those groups created (tombstones, {@code m:next_ord} never moves back), keeping {@code
+ * m:last_seq}: neither seqs nor ordinals are ever reused. Only then does it resume,
  * raising the watermark to where it stands ({@code durableSeq = appliedSeq}). So a hook whose caller
  * was told UNAVAILABLE is never visible to dispatch, and the caller's retry stores it once. If the
  * store cannot recover (its reopen fails) the writer stays fenced until closed.

@@ -14,19 +14,23 @@ import java.util.OptionalLong;
  * Reads of the tenant directory: {@code 'n' tenant -> ord} and {@code 't' ord -> tenant} in the
  * tenants family, and {@code m:next_ord}. Point reads only, never a scan: a tenant with no {@code 'n'}
  * row has no rows anywhere, so a scoped read of it is empty without looking. Ordinals are created
- * only by {@link TenantAllocator} (the writer's, and the migration's).
+ * only by {@link TenantAllocator} (the writer's, and the migration's), retired only by {@link
+ * TenantErase#retireOrdinal} (a tombstone), and never reused.
  */
 public final class Tenants {
   private Tenants() {}
 
-  /** The ordinal of {@code tenant}, or empty when it has none (it was never seen, or was erased). */
+  /**
+   * The ordinal of {@code tenant}, or empty when it has none: it was never seen, or its ordinal was
+   * retired (an erase, or a fence that rolled back the group that created it).
+   */
   public static OptionalLong ord(ReadView view, TenantId tenant) {
     byte[] key = Keys.ordByTenant(tenant);
     byte[] v = view.get(Format3.TENANTS, key);
     return v == null ? OptionalLong.empty() : OptionalLong.of(OrdinalValue.decodeAt(key, v).ord());
   }
 
-  /** The tenant of ordinal {@code ord}, or empty when unassigned or erased (a tombstone). */
+  /** The tenant of ordinal {@code ord}, or empty when unassigned or retired (a tombstone). */
   public static Optional<TenantId> name(ReadView view, long ord) {
     byte[] key = Keys.tenantByOrd(ord);
     byte[] v = view.get(Format3.TENANTS, key);
@@ -44,7 +48,10 @@ public final class Tenants {
     return v == null ? NextOrdinalValue.FIRST.next() : NextOrdinalValue.decodeAt(key, v).next();
   }
 
-  /** How many ordinals were ever assigned (erased tenants included): {@code next_ord - 1}. */
+  /**
+   * How many ordinals were ever assigned, retired ones (tombstones) included: {@code next_ord - 1}.
+   * What {@code tenants.max} limits.
+   */
   public static long count(ReadView view) {
     return nextOrdinal(view) - 1;
   }

@@ -80,9 +80,12 @@ final class UnackedGroups {
   /**
    * The fence repair: deletes, in ONE {@code SYNC} write, every row of every group with a seq above
    * {@code durableSeq} — hooks, delivery rows, due rows, archive obligations with their counts reversed
-   * ({@link Deliveries#revertIngest}, only for hooks still in the store), dedupe and expiry keys, the
-   * ordinals those groups created ({@code 't'}, {@code 'n'}, and {@code m:next_ord} put back to the
-   * first of them) — and puts {@code m:last_seq = lastSeq} so no seq is ever reused.
+   * ({@link Deliveries#revertIngest}, only for hooks still in the store), dedupe and expiry keys — and
+   * retires the ordinals those groups created ({@link TenantErase#retireOrdinal}: {@code 'n'} deleted,
+   * {@code 't'} a tombstone, counters deleted) with {@code m:next_ord} put past the highest of them,
+   * and puts {@code m:last_seq = lastSeq}: neither a seq nor an ordinal is ever reused. Both are put
+   * rather than left alone because a store's recovery may have dropped the unsynced writes that
+   * advanced them.
    *
    * <p>REQUIRES: the store's recovery for the failure has run ({@link Store#reportWriteFailure}); the
    * caller is the writer and writes nothing else meanwhile. Returns how many hooks were deleted.
@@ -94,7 +97,7 @@ final class UnackedGroups {
     Store store = queue.store();
     Transition t = new Transition();
     Batch tail = new Batch();
-    long firstCreated = Long.MAX_VALUE;
+    long highestCreated = 0;
     int deleted = 0;
     for (AppliedGroup g : groups) {
       for (long from = g.firstSeq(); from <= g.lastSeq(); from += READ_CHUNK) {
@@ -118,14 +121,15 @@ final class UnackedGroups {
         tail.delete(Format3.INDEX, e.expiryKey());
       }
       for (Map.Entry<TenantId, Long> created : g.createdOrdinals().entrySet()) {
-        tail.delete(Format3.TENANTS, Keys.tenantByOrd(created.getValue()));
-        tail.delete(Format3.TENANTS, Keys.ordByTenant(created.getKey()));
-        firstCreated = Math.min(firstCreated, created.getValue());
+        TenantErase.retireOrdinal(tail, created.getKey(), created.getValue());
+        highestCreated = Math.max(highestCreated, created.getValue());
       }
     }
+    // The reverted counter merges come first, so retiring an ordinal deletes its counters after them.
     Batch batch = t.toBatch(queue.counters()).addAll(tail);
-    if (firstCreated != Long.MAX_VALUE) {
-      batch.put(Format3.DEFAULT, Keys.nextOrd(), new NextOrdinalValue(firstCreated).encode());
+    if (highestCreated > 0) {
+      long next = Math.max(highestCreated + 1, Tenants.nextOrdinal(store));
+      batch.put(Format3.DEFAULT, Keys.nextOrd(), new NextOrdinalValue(next).encode());
     }
     batch.put(Format3.DEFAULT, Keys.lastSeq(), new LastSeqValue(lastSeq).encode());
     store.write(batch, Durability.SYNC);

@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.KeyRange;
+import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.memory.MemoryStoreProvider;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreOptions;
@@ -13,6 +18,7 @@ import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class TenantEraseTest {
@@ -48,5 +54,54 @@ class TenantEraseTest {
     } finally {
       MemoryStoreProvider.discard(dir);
     }
+  }
+
+  /**
+   * An erase removes all the tenant's dedupe state ('u' and 'e' keys): when the tenant comes back
+   * within the TTL with the same idempotency key, the erased tenant's old expiry key cannot sweep the
+   * new dedupe key, so a retry is still answered DUPLICATE.
+   */
+  @Test
+  void aReturningTenantDedupesWithinTheTtlAfterAnErase() {
+    Path dir = Path.of("/memory", UUID.randomUUID().toString());
+    long ttl = 60_000;
+    AtomicLong clock = new AtomicLong(1_000_000);
+    WriterConfig config = WriterConfig.defaults().withDedupeTtlMs(ttl);
+    TenantId acme = TenantId.of("acme");
+    try (Store store = StoreProvider.named("memory").open(dir, StoreOptions.defaults(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      long oldExpiry = clock.get() + ttl;
+      try (QueueWriter writer = QueueWriter.start(queue, config, clock::get)) {
+        assertThat(WriterFixture.await(writer.ingest(WriterFixture.request("acme", "k1", 1))).outcome())
+            .isEqualTo(IngestResult.Outcome.CREATED);
+      }
+      Purge.purgeTenant(queue, acme, EnumSet.allOf(Purge.Kind.class));
+      assertThat(TenantErase.erase(queue, acme)).isTrue();
+      assertThat(keysOf(store, Keys.dedupeOf(acme))).as("acme's 'u' keys after the erase").isZero();
+      assertThat(keysOf(store, Keys.expiryUpTo(Long.MAX_VALUE))).as("'e' keys after the erase").isZero();
+
+      clock.addAndGet(ttl / 2);
+      try (QueueWriter writer = QueueWriter.start(queue, config, clock::get)) {
+        IngestResult back = WriterFixture.await(writer.ingest(WriterFixture.request("acme", "k1", 1)));
+        assertThat(back.outcome()).as("acme back with k1 after its erase").isEqualTo(IngestResult.Outcome.CREATED);
+        assertThat(DedupeExpiry.sweep(queue, oldExpiry, 1000)).as("keys expired at the erased tenant's old expiry").isZero();
+        assertThat(WriterFixture.await(writer.ingest(WriterFixture.request("acme", "k1", 1))))
+            .as("a retry of k1 within the TTL of its new key").isEqualTo(IngestResult.duplicate(back.seq()));
+      }
+      assertThat(QueueVerifier.verify(store)).isEmpty();
+    } finally {
+      MemoryStoreProvider.discard(dir);
+    }
+  }
+
+  private static int keysOf(ReadView view, KeyRange range) {
+    int n = 0;
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        scan.next();
+        n++;
+      }
+    }
+    return n;
   }
 }

@@ -65,8 +65,9 @@ class WriterFencingTest {
     // Hold the syncer, and let groups pile up behind it: one in the sync, the rest queued behind.
     fx.store.holdSyncs();
     List<Long> durableWhenRefused = new CopyOnWriteArrayList<>();
+    // newco's group comes first, so every failure mode fences a group that created an ordinal.
     List<IngestRequest> refusedRequests = List.of(
-        request("old", "k1", 1), request("newco", "k2", 1, 2, 3), request("newco", null, 4),
+        request("newco", "k2", 1, 2, 3), request("old", "k1", 1), request("newco", null, 4),
         request("other-new", "k3", 1), request("old", "k-old", 1) /* a duplicate: fenced too */);
     if (!failure.equals("sync")) {
       // Every request is queued before the failing write runs, so all of them arrive before it.
@@ -112,9 +113,18 @@ class WriterFencingTest {
     assertThat(fencedTop).isGreaterThan(durableBefore);
     assertThat(storedSeqs(fx.store)).containsExactly(acked.seq());
     assertThat(claimedSeqs).allMatch(seq -> seq <= durableBefore);
+    // Ordinals are never reused: each one a fenced group allocated is retired, not handed out again.
+    // A failed sync fences every group (newco and other-new were allocated); a failed write fences
+    // newco's group, and the requests queued behind it were refused before they were applied.
+    long retiredOrdinals = failure.equals("sync") ? 2 : 1;
     assertThat(Tenants.ord(fx.store, TenantId.of("newco"))).isEmpty();
     assertThat(Tenants.ord(fx.store, TenantId.of("other-new"))).isEmpty();
-    assertThat(Tenants.nextOrdinal(fx.store)).isEqualTo(nextOrdBefore);
+    assertThat(Tenants.nextOrdinal(fx.store)).as("m:next_ord never moves back")
+        .isEqualTo(nextOrdBefore + retiredOrdinals);
+    for (long retired = nextOrdBefore; retired < nextOrdBefore + retiredOrdinals; retired++) {
+      assertThat(fx.store.get(Format3.TENANTS, Keys.tenantByOrd(retired))).as("'t' %d is a tombstone", retired).isEmpty();
+      assertThat(Counters.readAll(fx.store)).as("no counter row of retired ordinal %d", retired).doesNotContainKey(retired);
+    }
     assertThat(fx.store.get(Format3.INDEX, Keys.dedupe(TenantId.of("old"), "k1".getBytes()))).isNull();
     assertThat(fx.store.get(Format3.INDEX, Keys.dedupe(TenantId.of("newco"), "k2".getBytes()))).isNull();
     assertThat(fx.store.get(Format3.INDEX, Keys.dedupe(TenantId.of("old"), "k-old".getBytes()))).isNotNull();
@@ -131,10 +141,36 @@ class WriterFencingTest {
     }
     assertThat(retries.subList(0, 4)).allMatch(r -> r.outcome() == Outcome.CREATED && r.seq() > fencedTop);
     assertThat(retries.get(4)).isEqualTo(IngestResult.duplicate(acked.seq()));
-    assertThat(await(writer.ingest(refusedRequests.get(1)))).isEqualTo(IngestResult.duplicate(retries.get(1).seq()));
-    assertThat(Tenants.ord(fx.store, TenantId.of("newco"))).hasValue(nextOrdBefore);
+    assertThat(await(writer.ingest(refusedRequests.get(0)))).isEqualTo(IngestResult.duplicate(retries.get(0).seq()));
+    assertThat(Tenants.ord(fx.store, TenantId.of("newco"))).as("no ordinal is reused: newco comes back under a new one")
+        .hasValue(nextOrdBefore + retiredOrdinals);
+    assertThat(Tenants.ord(fx.store, TenantId.of("other-new"))).hasValue(nextOrdBefore + retiredOrdinals + 1);
+    assertThat(Tenants.name(fx.store, nextOrdBefore)).as("the retired ordinal names no tenant").isEmpty();
     assertThat(storedSeqs(fx.store)).hasSize(5);
     assertThat(writer.durableSeq()).isEqualTo(writer.appliedSeq());
+  }
+
+  /**
+   * A retired ordinal still counts toward tenants.max: the cap limits the ordinals allocated, and a
+   * retired one is never handed out again. With tenants.max = 2, tenant b's group is fenced (ordinal 2
+   * retired), so b's retry is refused with TENANT_LIMIT while the existing tenant a still ingests.
+   */
+  @org.junit.jupiter.api.Test
+  void aRetiredOrdinalCountsTowardTenantsMax() {
+    try (WriterFixture fx = new WriterFixture(QueueConfig.defaults().withTenantsMax(2))) {
+      try (QueueWriter writer = QueueWriter.start(fx.queue, WriterConfig.defaults())) {
+        assertThat(await(writer.ingest(request("a", null, 1))).outcome()).isEqualTo(Outcome.CREATED);
+        fx.store.failNextSync();
+        assertThat(await(writer.ingest(request("b", null, 1)))).isEqualTo(FENCED);
+        eventually("writer resumed", () -> !writer.isFenced() && writer.durableSeq() == writer.appliedSeq());
+        assertThat(Tenants.count(fx.store)).as("ordinals allocated, the retired 2 included").isEqualTo(2);
+        assertThat(await(writer.ingest(request("b", null, 1))).outcome()).as("b's retry at the cap")
+            .isEqualTo(Outcome.TENANT_LIMIT);
+        assertThat(await(writer.ingest(request("a", null, 1))).outcome()).as("an existing tenant at the cap")
+            .isEqualTo(Outcome.CREATED);
+      }
+      assertClean(fx.store);
+    }
   }
 
   /** A random ingest stream with one failure somewhere: what the store holds is exactly what was CREATED. */

@@ -48,6 +48,7 @@ public final class Keys {
   private static final byte[] NEXT_ORD = "m:next_ord".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] FORMAT_STAMP = "m:format".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] LAST_SEQ = "m:last_seq".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] AGGREGATE_SHARDS_KEY = "m:aggregate_shards".getBytes(StandardCharsets.US_ASCII);
   private static final String MIGRATING = "m:migrating:";
 
   private Keys() {}
@@ -101,6 +102,14 @@ public final class Keys {
    */
   public static byte[] lastSeq() {
     return LAST_SEQ.clone();
+  }
+
+  /**
+   * {@code m:aggregate_shards} in {@code default}; value {@link AggregateShardsValue}: how the node
+   * aggregate's counters are laid out, fixed when the store is created.
+   */
+  public static byte[] aggregateShards() {
+    return AGGREGATE_SHARDS_KEY.clone();
   }
 
   /** {@code m:format} in {@code default}; value {@link FormatStampValue}. */

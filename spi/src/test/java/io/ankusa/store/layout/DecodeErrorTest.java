@@ -98,6 +98,9 @@ class DecodeErrorTest {
     assertThatThrownBy(() -> OrdinalValue.decode(new byte[] {-1, -1, -1, -1}))
         .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("ORD_BY_TENANT");
     assertThatThrownBy(() -> NextOrdinalValue.decode(new byte[4])).isInstanceOf(StoreCorruptionException.class);
+    assertThatThrownBy(() -> AggregateShardsValue.decode(new byte[] {8})).isInstanceOf(StoreCorruptionException.class)
+        .hasMessageContaining("META");
+    assertThatThrownBy(() -> AggregateShardsValue.decode(new byte[2])).isInstanceOf(StoreCorruptionException.class);
     assertThatThrownBy(() -> FormatStampValue.decode(new byte[] {-1, 0, 0, 0}))
         .isInstanceOf(StoreCorruptionException.class);
     assertThatThrownBy(() -> DedupeValue.decode(new byte[] {-1, 0, 0, 0, 0, 0, 0, 0}))

@@ -130,6 +130,10 @@ class RoundTripTest {
     assertThat(TenantByOrdValue.decode(new byte[0]).isErased()).isTrue();
     assertThat(FormatStampValue.FORMAT_3.encode()).containsExactly(0, 0, 0, 3);
     assertThat(NextOrdinalValue.FIRST.encode()).containsExactly(0, 0, 0, 1);
+    assertThat(AggregateShardsValue.decode(AggregateShardsValue.SHARDED.encode())).isEqualTo(AggregateShardsValue.of(true));
+    assertThat(AggregateShardsValue.decode(AggregateShardsValue.UNSHARDED.encode()).sharded()).isFalse();
+    assertThat(AggregateShardsValue.SHARDED.encode()).containsExactly(16);
+    assertThat(Keys.aggregateShards()).isEqualTo("m:aggregate_shards".getBytes(StandardCharsets.US_ASCII));
     assertThat(NextOrdinalValue.decode(new byte[] {-1, -1, -1, -1}).tenantCount()).isEqualTo(Fields.MAX_ORDINAL);
     assertThat(new DueValue(7, DueKind.RETRY).encode()).containsExactly(0, 0, 0, 7, 1);
     assertThat(DeadValue.of(3, "src", "h1").encode())

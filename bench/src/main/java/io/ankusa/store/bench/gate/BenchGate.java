@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR] [--work DIR]
- *           [--bench gauges|dispatch|all]
+ *           [--bench gauges|dispatch|all] [--aggregate single|sharded]
  * </pre>
  *
  * {@code --out} (default {@code bench-results/gate-MODE}) receives {@code <bench>.json} and {@code
@@ -42,6 +42,7 @@ public final class BenchGate {
     Path out = null;
     Path work = null;
     String bench = defaultBench;
+    boolean shardedAggregate = false;
     try {
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
@@ -64,13 +65,20 @@ public final class BenchGate {
           case "--bench":
             bench = value(args, ++i, a);
             break;
+          case "--aggregate":
+            shardedAggregate = switch (value(args, ++i, a)) {
+              case "single" -> false;
+              case "sharded" -> true;
+              default -> throw new IllegalArgumentException("--aggregate must be single or sharded (counters.sharded_aggregate)");
+            };
+            break;
           default:
             throw new IllegalArgumentException("unknown argument '" + a + "'");
         }
       }
     } catch (RuntimeException e) {
       LOG.error("{}; usage: BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR] [--work DIR]"
-          + " [--bench gauges|dispatch|all]", e.getMessage());
+          + " [--bench gauges|dispatch|all] [--aggregate single|sharded]", e.getMessage());
       return 2;
     }
     List<TickProbe> probes = new ArrayList<>();
@@ -90,9 +98,11 @@ public final class BenchGate {
     if (work == null) {
       work = out.resolve("work");
     }
-    LOG.info("gate {} on {}: {} cells, benches {}; results in {}", mode.label(), backends, mode.cells().size(),
-        probes.stream().map(TickProbe::bench).toList(), out.toAbsolutePath());
-    GateResults results = new GateRun(mode, backends, probes, work, GateSettings.TEN_1A).run();
+    LOG.info("gate {} on {}: {} cells, benches {}, {} aggregate; results in {}", mode.label(), backends,
+        mode.cells().size(), probes.stream().map(TickProbe::bench).toList(), shardedAggregate ? "sharded" : "single",
+        out.toAbsolutePath());
+    GateSettings settings = GateSettings.TEN_1A.withShardedAggregate(shardedAggregate);
+    GateResults results = new GateRun(mode, backends, probes, work, settings).run();
     List<Path> files = GateReport.write(results, out);
     GateReport.log(results);
     files.forEach(f -> LOG.info("wrote {}", f.toAbsolutePath()));

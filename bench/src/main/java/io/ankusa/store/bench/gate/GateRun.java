@@ -75,7 +75,8 @@ public final class GateRun {
   private List<CellResult> measureCell(String backend, GateCell cell, Path dir) {
     List<CellResult> out = new ArrayList<>();
     try (Store store = BenchStores.open(backend, dir, Format3.families())) {
-      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withTenantsMax(Math.max(cell.tenants(), 1_000_000)));
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withTenantsMax(Math.max(cell.tenants(), 1_000_000))
+          .withShardedAggregate(settings.shardedAggregate()));
       QueuePopulation.Population pop = QueuePopulation.populate(queue, cell, System.currentTimeMillis());
       LOG.info("{} {}: populated in {} ms", backend, cell.label(), pop.millis());
       MergeLoad load = new MergeLoad(queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), pop.lastSeq(),

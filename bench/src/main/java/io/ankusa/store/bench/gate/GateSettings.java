@@ -10,17 +10,24 @@ package io.ankusa.store.bench.gate;
  * @param loadPerSecond merging batches per second written during the rounds (TEN-1.a: 3 000)
  * @param foldRuns folds of the due family per cell; the fastest is reported
  * @param loadWarmupMillis how long the load runs before the first (uncounted warm-up) round
+ * @param shardedAggregate each cell's queue has {@code counters.sharded_aggregate} on: the load's
+ *     aggregate merges spread over 16 shard keys, and the gauge tick reads all of them
  */
-public record GateSettings(
-    int ticksPerRound, int rounds, long tickIntervalMicros, int loadPerSecond, int foldRuns, long loadWarmupMillis) {
+public record GateSettings(int ticksPerRound, int rounds, long tickIntervalMicros, int loadPerSecond, int foldRuns,
+    long loadWarmupMillis, boolean shardedAggregate) {
 
-  /** TEN-1.a's settings. */
-  public static final GateSettings TEN_1A = new GateSettings(1_000, 3, 1_000, 3_000, 3, 500);
+  /** TEN-1.a's settings (one aggregate key per field). */
+  public static final GateSettings TEN_1A = new GateSettings(1_000, 3, 1_000, 3_000, 3, 500, false);
 
   public GateSettings {
     if (ticksPerRound < 10 || rounds < 1 || tickIntervalMicros < 0 || loadPerSecond < 1 || foldRuns < 1
         || loadWarmupMillis < 0) {
       throw new IllegalArgumentException("gate settings out of range: " + this);
     }
+  }
+
+  /** These settings with the sharded aggregate on or off. */
+  public GateSettings withShardedAggregate(boolean sharded) {
+    return new GateSettings(ticksPerRound, rounds, tickIntervalMicros, loadPerSecond, foldRuns, loadWarmupMillis, sharded);
   }
 }

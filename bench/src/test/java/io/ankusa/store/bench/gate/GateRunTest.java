@@ -13,7 +13,7 @@ class GateRunTest {
   @TempDir
   Path dir;
 
-  private static final GateSettings TINY = new GateSettings(20, 2, 0, 500, 1, 0);
+  private static final GateSettings TINY = new GateSettings(20, 2, 0, 500, 1, 0, false);
 
   @Test
   void aTinyRunMeasuresEveryCellForEveryProbeAndWritesJsonAndAChart() throws Exception {
@@ -49,7 +49,18 @@ class GateRunTest {
   }
 
   @Test
+  void aShardedAggregateRunMeasuresTheGaugeOnAShardedQueue() {
+    List<GateCell> cells = List.of(new GateCell("rows", 200, 20, 8));
+    List<TickProbe> probes = List.of(new TickProbe.GaugeTick());
+    GateResults results = new GateRun(GateMode.QUICK, cells, List.of("memory"), probes, dir.resolve("work"),
+        TINY.withShardedAggregate(true)).run();
+    assertThat(results.cells("gauges_bench", "memory")).singleElement()
+        .satisfies(c -> assertThat(c.valueMs()).isPositive());
+  }
+
+  @Test
   void badArgumentsExitWithTwo() {
+    assertThat(BenchGate.run("--aggregate", "striped")).isEqualTo(2);
     assertThat(BenchGate.run("--mode", "huge")).isEqualTo(2);
     assertThat(BenchGate.run("--backend", "cassandra")).isEqualTo(2);
     assertThat(BenchGate.run("--frobnicate")).isEqualTo(2);

@@ -1,5 +1,6 @@
 package io.ankusa.store.queue.migration;
 
+import io.ankusa.store.layout.AggregateShardsValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
 import io.ankusa.store.layout.Keys;
@@ -159,6 +160,10 @@ public final class Migrate {
         Batch batch = step.ops();
         if (step.done()) {
           batch.put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(m.toFormat()).encode());
+          if (m.toFormat() == Format3.FORMAT) {
+            // The migration's counter merges used config's aggregate layout: record it, as a new store does.
+            batch.put(Format3.DEFAULT, Keys.aggregateShards(), AggregateShardsValue.of(config.shardedAggregate()).encode());
+          }
           batch.delete(Format3.DEFAULT, cursorKey);
         } else {
           batch.put(Format3.DEFAULT, cursorKey, step.cursor());
