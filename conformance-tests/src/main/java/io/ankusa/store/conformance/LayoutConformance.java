@@ -35,6 +35,7 @@ import io.ankusa.store.queue.Purge;
 import io.ankusa.store.queue.QueueConfig;
 import io.ankusa.store.queue.QueueGauges;
 import io.ankusa.store.queue.QueueVerifier;
+import io.ankusa.store.queue.Reclaim;
 import io.ankusa.store.queue.TenantCounts;
 import io.ankusa.store.queue.TenantLimitException;
 import io.ankusa.store.queue.Tenants;
@@ -115,6 +116,8 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #queueGaugesReadCounters} — through a {@link RecordingStore};
  *   <li>{@link #oldestDueAgeComesFromTheActiveIndex};
  *   <li>{@link #topTenantsByPending};
+ *   <li>{@link #reclaimProgressesPastOwedHooksAtTheHead} — owing hooks at the head of {@code 'c'} never
+ *       block newer ones;
  *   <li>{@link #archiveNeverGetsAHookAboveDurableSeq} — generated ingest and archiver runs under a
  *       moving watermark (DUR-4.b: the archive scan stops at {@code durable_seq});
  *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts that
@@ -902,6 +905,78 @@ public abstract class LayoutConformance {
       assertThat(all).extracting(p -> p.tenant().value()).as("every tenant with something due, and no other")
           .containsExactly("acme", "initech", TenantId.DEFAULT_NAME, "globex");
     }
+  }
+
+  // ================================================================ reclaim
+
+  /** Markers a {@link #reclaimProgressesPastOwedHooksAtTheHead} pass visits. */
+  static final int RECLAIM_LIMIT = 20;
+
+  /**
+   * Reclaim always progresses: the first {@code 10 × limit} cleared hooks each still owe a sink that
+   * was dead-lettered (so their {@code 'c'} markers sit at the head of the range for good), and the
+   * {@code 5 × limit} newer ones owe nothing. Within {@code ceil(15 × limit / limit) = 15} passes of
+   * {@code limit} markers every newer hook is deleted and every owing one kept; once the DLQ is purged
+   * the owing ones go too, within one more lap.
+   */
+  @Example
+  public void reclaimProgressesPastOwedHooksAtTheHead() {
+    int owing = 10 * RECLAIM_LIMIT;
+    int free = 5 * RECLAIM_LIMIT;
+    int bound = (owing + free + RECLAIM_LIMIT - 1) / RECLAIM_LIMIT;
+    try (TempDirStore t = openQueueStore()) {
+      QueueDriver d = new QueueDriver(t.store(), QueueConfig.defaults());
+      List<HookEnvelope> hooks = new ArrayList<>();
+      for (int i = 0; i < owing; i++) {
+        hooks.add(d.newHook("acme", START + i, 2, 4));
+      }
+      for (int i = 0; i < free; i++) {
+        hooks.add(d.newHook("acme", START + owing + i, 1, 4));
+      }
+      d.ingest().ingest(hooks);
+      List<InflightRow> claimed = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, owing * 2 + free, Long.MAX_VALUE)
+          .tick(START + 60_000).claimed();
+      assertThat(claimed).hasSize(owing * 2 + free);
+      Transition settle = new Transition();
+      for (InflightRow row : claimed) {
+        DeliveryRow state = d.deliveryRow(row.key().seq(), row.key().sink());
+        if (row.key().sink() == 2) {
+          Deliveries.deadLetter(settle, row, state, START + 60_000, "src", "h", "410 gone");
+        } else {
+          Deliveries.delivered(settle, row);
+        }
+      }
+      d.write(settle);
+      long firstFree = owing + 1;
+
+      int passes = 0;
+      while (passes < bound && storedHookSeqs(t.store()).stream().anyMatch(seq -> seq >= firstFree)) {
+        Reclaim.run(d.queue(), RECLAIM_LIMIT);
+        passes++;
+      }
+      Set<Long> left = storedHookSeqs(t.store());
+      assertThat(left).as("after %d passes of %d markers (bound %d), %d owing hooks at the head: the newer hooks"
+          + " nothing owes are all reclaimed, the owing ones all kept", passes, RECLAIM_LIMIT, bound, owing)
+          .hasSize(owing).allMatch(seq -> seq < firstFree);
+
+      assertThat(Purge.purgeTenant(d.queue(), TenantId.of("acme"), EnumSet.of(Purge.Kind.DEAD))).isEqualTo(owing);
+      for (int i = 0; i <= bound && !storedHookSeqs(t.store()).isEmpty(); i++) {
+        Reclaim.run(d.queue(), RECLAIM_LIMIT);
+      }
+      assertThat(storedHookSeqs(t.store())).as("once the DLQ is purged, every hook is reclaimed within a lap").isEmpty();
+      assertCountersEqualFold(t.store(), "after reclaim");
+    }
+  }
+
+  private static Set<Long> storedHookSeqs(ReadView view) {
+    Set<Long> out = new TreeSet<>();
+    KeyRange range = Keys.realKeysOf(KeyFamily.HOOK);
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        out.add(ByteBuffer.wrap(scan.next().key()).getLong());
+      }
+    }
+    return out;
   }
 
   // ================================================================ archive

@@ -26,6 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       archiveNeverGetsAHookAboveDurableSeq
  *   <li>{@link ArchiveReadMissesHooksMutantSuite} (a multiGet of hooks misses every second one, so the
  *       archiver drops obligations whose hooks exist) → archiverSettlesOnlyWhatTheSinkSynced
+ *   <li>{@link ReclaimWithoutProgressMutantSuite} (scans of {@code 'c'} start at the head whatever their
+ *       lower bound, so reclaim never gets past owing hooks there) → reclaimProgressesPastOwedHooksAtTheHead
  * </ul>
  *
  * <p>The control is {@link MemoryLayoutConformanceTest}: the same suite on the honest memory store
@@ -41,7 +43,8 @@ class LayoutMutantRejectionTest {
         DuePutWithoutMarkerMutantSuite -> noDueRowWithoutAMarker
         CleanupWithoutVerifyMutantSuite -> cleanupDoesNotLoseAMarkerToAConcurrentEnqueue
         ArchiveScanPastBoundMutantSuite -> archiveNeverGetsAHookAboveDurableSeq
-        ArchiveReadMissesHooksMutantSuite -> archiverSettlesOnlyWhatTheSinkSynced""";
+        ArchiveReadMissesHooksMutantSuite -> archiverSettlesOnlyWhatTheSinkSynced
+        ReclaimWithoutProgressMutantSuite -> reclaimProgressesPastOwedHooksAtTheHead""";
 
   /**
    * Finding a failure is enough here; shrinking it would only make the build slower. Tries are raised
@@ -57,7 +60,8 @@ class LayoutMutantRejectionTest {
         Arguments.of(DuePutWithoutMarkerMutantSuite.class, "noDueRowWithoutAMarker"),
         Arguments.of(CleanupWithoutVerifyMutantSuite.class, "cleanupDoesNotLoseAMarkerToAConcurrentEnqueue"),
         Arguments.of(ArchiveScanPastBoundMutantSuite.class, "archiveNeverGetsAHookAboveDurableSeq"),
-        Arguments.of(ArchiveReadMissesHooksMutantSuite.class, "archiverSettlesOnlyWhatTheSinkSynced"));
+        Arguments.of(ArchiveReadMissesHooksMutantSuite.class, "archiverSettlesOnlyWhatTheSinkSynced"),
+        Arguments.of(ReclaimWithoutProgressMutantSuite.class, "reclaimProgressesPastOwedHooksAtTheHead"));
   }
 
   @ParameterizedTest(name = "{0} is rejected by {1}")

@@ -16,34 +16,114 @@ import java.util.List;
  * Deletes hooks that no delivery row and no archive obligation still owes. Transitions that finish
  * a delivery put a cleared marker {@code 'c' seq}; reclaim visits them, and for each hook with no
  * delivery row left and no {@code 'a'} obligation deletes the envelope and the marker in one batch.
- * A marker whose hook still owes something is left for a later run. No counters move.
+ * A marker whose hook still owes something is left for a later lap. No counters move.
+ *
+ * <p><b>Progress.</b> A pass starts at the queue's reclaim cursor ({@link DeliveryQueue}, in memory,
+ * 0 after open) instead of the head of {@code 'c'}, and moves it just above the last marker it visited;
+ * a pass that reaches the end of the markers sends the cursor back to the head. So markers whose hooks
+ * still owe something (a sink dead-lettered and kept in the DLQ, an archive obligation) never block the
+ * markers behind them: a marker present all along is visited within {@code ceil(markers / limit) + 1}
+ * passes. A marker put behind the cursor waits for the next lap. The cursor is only a starting point:
+ * two reclaims running at once, or a restart, visit some markers twice or from the head again, never
+ * skip one for good.
+ *
+ * <p><b>Cost.</b> One scan of up to {@code limit} markers and three multiGets per pass — the hooks'
+ * envelopes (their sinks), the delivery rows {@code seq sink} of those sinks, and the obligations
+ * {@code 'a' seq} — instead of a range read and a point read per hook. This relies on every delivery
+ * row's sink being listed in its hook's envelope, which ingest and expand keep (an expand rewrites the
+ * envelope with the new sinks in the same batch) and the migration copies unchanged. A marker whose
+ * hook is already gone is checked with a range read of its delivery rows, as before.
+ *
+ * <p>Writes are {@code NO_SYNC}: a delete lost in a crash leaves the hook and its marker, and a later
+ * pass deletes them again.
  */
 public final class Reclaim {
   private Reclaim() {}
 
-  /** Visits up to {@code limit} cleared markers; returns how many hooks were deleted. */
+  /** Runs one {@link #pass}; returns how many hooks were deleted. */
   public static int run(DeliveryQueue queue, int limit) {
+    return pass(queue, limit).reclaimed();
+  }
+
+  /**
+   * Visits up to {@code limit} cleared markers from the queue's reclaim cursor and deletes the hooks
+   * nothing owes. REQUIRES: {@code limit >= 1}.
+   */
+  public static Pass pass(DeliveryQueue queue, int limit) {
+    long from = queue.reclaimCursor().get();
     KeyRange cleared = Keys.realKeysOf(KeyFamily.CLEARED);
-    List<Long> seqs = new ArrayList<>();
-    try (Scan scan = queue.store().scan(cleared.columnFamily(), cleared.lo(), cleared.hi(), Direction.FORWARD)) {
+    List<Long> seqs = new ArrayList<>(Math.min(limit, 4096));
+    try (Scan scan = queue.store().scan(cleared.columnFamily(), Keys.cleared(from), cleared.hi(), Direction.FORWARD)) {
       while (seqs.size() < limit && scan.hasNext()) {
         seqs.add(ClearedKey.decode(scan.next().key()).seq());
       }
     }
+    boolean lapEnded = seqs.size() < limit;
+    if (seqs.isEmpty()) {
+      queue.reclaimCursor().set(0);
+      return new Pass(0, 0, true);
+    }
+    boolean[] owed = owed(queue, seqs);
     Batch batch = new Batch();
     int deleted = 0;
-    for (long seq : seqs) {
-      KeyRange rows = Keys.deliveriesOf(seq);
-      if (QueueFormat.any(queue.store(), rows) || queue.store().get(Format3.INDEX, Keys.archive(seq)) != null) {
-        continue;
+    for (int i = 0; i < seqs.size(); i++) {
+      if (!owed[i]) {
+        batch.delete(Format3.HOOKS, Keys.hook(seqs.get(i)));
+        batch.delete(Format3.INDEX, Keys.cleared(seqs.get(i)));
+        deleted++;
       }
-      batch.delete(Format3.HOOKS, Keys.hook(seq));
-      batch.delete(Format3.INDEX, Keys.cleared(seq));
-      deleted++;
     }
     if (!batch.isEmpty()) {
       queue.store().write(batch, Durability.NO_SYNC);
     }
-    return deleted;
+    queue.reclaimCursor().set(lapEnded ? 0 : seqs.get(seqs.size() - 1) + 1);
+    return new Pass(seqs.size(), deleted, lapEnded);
   }
+
+  /** Per seq: whether a delivery row or an archive obligation still owes its hook. */
+  private static boolean[] owed(DeliveryQueue queue, List<Long> seqs) {
+    int n = seqs.size();
+    boolean[] owed = new boolean[n];
+    List<byte[]> hookKeys = new ArrayList<>(n);
+    List<byte[]> archiveKeys = new ArrayList<>(n);
+    for (long seq : seqs) {
+      hookKeys.add(Keys.hook(seq));
+      archiveKeys.add(Keys.archive(seq));
+    }
+    List<byte[]> obligations = queue.store().multiGet(Format3.INDEX, archiveKeys);
+    List<byte[]> envelopes = queue.store().multiGet(Format3.HOOKS, hookKeys);
+    List<byte[]> rowKeys = new ArrayList<>(n);
+    List<Integer> rowOwner = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      long seq = seqs.get(i);
+      if (obligations.get(i) != null) {
+        owed[i] = true;
+      } else if (envelopes.get(i) == null) {
+        owed[i] = QueueFormat.any(queue.store(), Keys.deliveriesOf(seq));
+      } else {
+        for (int sink : HookEnvelope.decode(envelopes.get(i)).sinks()) {
+          rowKeys.add(Keys.delivery(seq, sink));
+          rowOwner.add(i);
+        }
+      }
+    }
+    if (!rowKeys.isEmpty()) {
+      List<byte[]> rows = queue.store().multiGet(Format3.DELIVERIES, rowKeys);
+      for (int j = 0; j < rows.size(); j++) {
+        if (rows.get(j) != null) {
+          owed[rowOwner.get(j)] = true;
+        }
+      }
+    }
+    return owed;
+  }
+
+  /**
+   * What one pass did.
+   *
+   * @param visited cleared markers read
+   * @param reclaimed hooks deleted with their markers (a marker whose hook was already gone counts too)
+   * @param lapEnded the pass reached the end of the markers; the next one starts at the head
+   */
+  public record Pass(int visited, int reclaimed, boolean lapEnded) {}
 }
