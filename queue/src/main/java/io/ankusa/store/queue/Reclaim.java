@@ -1,16 +1,22 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.layout.ArchiveKey;
 import io.ankusa.store.layout.ClearedKey;
+import io.ankusa.store.layout.DeliveryKey;
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.HookKey;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Deletes hooks that no delivery row and no archive obligation still owes. Transitions that finish
@@ -116,6 +122,38 @@ public final class Reclaim {
       }
     }
     return owed;
+  }
+
+  /**
+   * How far reclaim is behind, the slow truth (demo, benches and tests only; it reads every hook,
+   * delivery row and obligation key): hooks stored, and how many of them a delivery row or an archive
+   * obligation still owes. Read it from a snapshot for one consistent picture.
+   */
+  public static Backlog backlog(ReadView view) {
+    Set<Long> owing = new HashSet<>();
+    CounterFold.foldFamily(view, KeyFamily.DELIVERY, e -> owing.add(DeliveryKey.decode(e.key()).seq()));
+    CounterFold.foldFamily(view, KeyFamily.ARCHIVE, e -> owing.add(ArchiveKey.decode(e.key()).seq()));
+    long[] counts = new long[2];
+    CounterFold.foldFamily(view, KeyFamily.HOOK, e -> {
+      counts[0]++;
+      if (owing.contains(HookKey.decode(e.key()).seq())) {
+        counts[1]++;
+      }
+    });
+    return new Backlog(counts[0], counts[1]);
+  }
+
+  /**
+   * Hooks stored and hooks owed.
+   *
+   * @param stored hook envelopes in the store
+   * @param owed stored hooks a delivery row or an archive obligation still owes
+   */
+  public record Backlog(long stored, long owed) {
+    /** Hooks nothing owes that reclaim has not deleted yet. */
+    public long unowed() {
+      return stored - owed;
+    }
   }
 
   /**
