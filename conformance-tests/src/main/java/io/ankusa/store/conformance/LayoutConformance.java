@@ -861,21 +861,26 @@ public abstract class LayoutConformance {
   }
 
   /**
-   * TEN-1.a "top tenants by pending": tenants ordered by pending + scheduled, largest first (ties by
-   * ordinal), names resolved (the default tenant by its name), tenants with nothing due left out;
-   * the numbers equal the counters and a fold of the due rows.
+   * Top tenants by pending: tenants ordered by their pending rows (kind 0; a retry scheduled for later
+   * is not pending), largest first (ties by ordinal), names resolved (the default tenant by its name),
+   * tenants with nothing pending left out, and only tenants with a marker due by now: a tenant whose
+   * rows are all due later is not listed. The numbers equal the counters and a fold of the rows.
    */
   @Example
   public void topTenantsByPending() {
     try (TempDirStore t = openQueueStore()) {
       Store store = t.store();
       QueueDriver d = new QueueDriver(store, QueueConfig.defaults());
+      long now = START + 10_000;
       List<HookEnvelope> hooks = new ArrayList<>();
       addHooks(d, hooks, "acme", 5);
       addHooks(d, hooks, null, 3);
       addHooks(d, hooks, "globex", 1);
       addHooks(d, hooks, "initech", 5);
       addHooks(d, hooks, "hooli", 2);
+      for (int i = 0; i < 9; i++) {
+        hooks.add(d.newHook("later", now + 5_000 + i, 1, 4));
+      }
       d.ingest().ingest(hooks);
       long acme = ordOf(store, "acme");
       List<DueRow> acmeRows = DueIndex.pendingForTenant(store, acme, 10);
@@ -890,20 +895,23 @@ public abstract class LayoutConformance {
       d.write(retry);
       claimAllOf(d, ordOf(store, "hooli"));
 
-      List<QueueGauges.TenantPending> top = new QueueGauges(d.queue()).topTenantsByPending(3);
-      assertThat(top).extracting(p -> p.tenant().value()).as("top 3 by pending + scheduled, ties by ordinal")
-          .containsExactly("acme", "initech", TenantId.DEFAULT_NAME);
-      assertThat(top).extracting(QueueGauges.TenantPending::pending).containsExactly(5L, 5L, 3L);
+      List<QueueGauges.TenantPending> top = new QueueGauges(d.queue()).topTenantsByPending(3, now);
+      assertThat(top).extracting(p -> p.tenant().value()).as("top 3 by pending, ties by ordinal")
+          .containsExactly("initech", "acme", TenantId.DEFAULT_NAME);
+      assertThat(top).extracting(QueueGauges.TenantPending::pending).containsExactly(5L, 3L, 3L);
       assertThat(d.queue().counters().read(store, acme)).as("acme: 3 pending and 2 scheduled")
           .extracting(TenantCounts::pending, TenantCounts::scheduled).containsExactly(3L, 2L);
       Map<Long, TenantCounts> fold = CounterFold.fold(store);
       for (QueueGauges.TenantPending p : top) {
-        assertThat(p.pending()).as("top tenant %s vs a fold", p.tenant().value()).isEqualTo(fold.get(p.ord()).due());
+        assertThat(p.pending()).as("top tenant %s vs a fold", p.tenant().value()).isEqualTo(fold.get(p.ord()).pending());
         assertThat(p.ord()).isEqualTo(ordOf(store, p.tenant().value()));
       }
-      List<QueueGauges.TenantPending> all = new QueueGauges(d.queue()).topTenantsByPending(10);
-      assertThat(all).extracting(p -> p.tenant().value()).as("every tenant with something due, and no other")
-          .containsExactly("acme", "initech", TenantId.DEFAULT_NAME, "globex");
+      List<QueueGauges.TenantPending> all = new QueueGauges(d.queue()).topTenantsByPending(10, now);
+      assertThat(all).extracting(p -> p.tenant().value())
+          .as("every tenant with something pending and a marker due now, and no other ('later' is due later)")
+          .containsExactly("initech", "acme", TenantId.DEFAULT_NAME, "globex");
+      assertThat(new QueueGauges(d.queue()).topTenantsByPending(1, now + 60_000))
+          .as("once its rows are due, 'later' leads").extracting(p -> p.tenant().value()).containsExactly("later");
     }
   }
 
