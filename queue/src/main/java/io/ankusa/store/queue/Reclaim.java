@@ -33,12 +33,13 @@ import java.util.Set;
  * two reclaims running at once, or a restart, visit some markers twice or from the head again, never
  * skip one for good.
  *
- * <p><b>Cost.</b> One scan of up to {@code limit} markers and three multiGets per pass — the hooks'
- * envelopes (their sinks), the delivery rows {@code seq sink} of those sinks, and the obligations
- * {@code 'a' seq} — instead of a range read and a point read per hook. This relies on every delivery
- * row's sink being listed in its hook's envelope, which ingest and expand keep (an expand rewrites the
- * envelope with the new sinks in the same batch) and the migration copies unchanged. A marker whose
- * hook is already gone is checked with a range read of its delivery rows, as before.
+ * <p><b>Cost.</b> One scan of up to {@code limit} markers starting at the cursor, so a pass never walks
+ * the tombstones of markers earlier passes deleted (on an LSM engine a scan from the head does, and
+ * a drain that always starts there slows down as it goes); per hook a range read of its delivery rows
+ * ({@code seq *}); and one multiGet of the obligations {@code 'a' seq} per {@value #MULTI_GET_KEYS}
+ * hooks. {@code ReclaimBench} compares it with a pass from the head with a point read per obligation
+ * (reading the envelopes to multiGet the delivery rows by sink was measured too, and was slower: the
+ * envelopes are the largest values of the store).
  *
  * <p>Writes are {@code NO_SYNC}: a delete lost in a crash leaves the hook and its marker, and a later
  * pass deletes them again.
@@ -86,40 +87,30 @@ public final class Reclaim {
     return new Pass(seqs.size(), deleted, lapEnded);
   }
 
+  /** Keys per multiGet: a backend may set aside a value buffer per key, so huge calls cost more than they save. */
+  static final int MULTI_GET_KEYS = 512;
+
   /** Per seq: whether a delivery row or an archive obligation still owes its hook. */
   private static boolean[] owed(DeliveryQueue queue, List<Long> seqs) {
     int n = seqs.size();
     boolean[] owed = new boolean[n];
-    List<byte[]> hookKeys = new ArrayList<>(n);
-    List<byte[]> archiveKeys = new ArrayList<>(n);
+    for (int from = 0; from < n; from += MULTI_GET_KEYS) {
+      List<Long> part = seqs.subList(from, Math.min(n, from + MULTI_GET_KEYS));
+      boolean[] partOwed = owedChunk(queue, part);
+      System.arraycopy(partOwed, 0, owed, from, partOwed.length);
+    }
+    return owed;
+  }
+
+  private static boolean[] owedChunk(DeliveryQueue queue, List<Long> seqs) {
+    boolean[] owed = new boolean[seqs.size()];
+    List<byte[]> archiveKeys = new ArrayList<>(seqs.size());
     for (long seq : seqs) {
-      hookKeys.add(Keys.hook(seq));
       archiveKeys.add(Keys.archive(seq));
     }
     List<byte[]> obligations = queue.store().multiGet(Format3.INDEX, archiveKeys);
-    List<byte[]> envelopes = queue.store().multiGet(Format3.HOOKS, hookKeys);
-    List<byte[]> rowKeys = new ArrayList<>(n);
-    List<Integer> rowOwner = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      long seq = seqs.get(i);
-      if (obligations.get(i) != null) {
-        owed[i] = true;
-      } else if (envelopes.get(i) == null) {
-        owed[i] = QueueFormat.any(queue.store(), Keys.deliveriesOf(seq));
-      } else {
-        for (int sink : HookEnvelope.decode(envelopes.get(i)).sinks()) {
-          rowKeys.add(Keys.delivery(seq, sink));
-          rowOwner.add(i);
-        }
-      }
-    }
-    if (!rowKeys.isEmpty()) {
-      List<byte[]> rows = queue.store().multiGet(Format3.DELIVERIES, rowKeys);
-      for (int j = 0; j < rows.size(); j++) {
-        if (rows.get(j) != null) {
-          owed[rowOwner.get(j)] = true;
-        }
-      }
+    for (int i = 0; i < seqs.size(); i++) {
+      owed[i] = obligations.get(i) != null || QueueFormat.any(queue.store(), Keys.deliveriesOf(seqs.get(i)));
     }
     return owed;
   }
