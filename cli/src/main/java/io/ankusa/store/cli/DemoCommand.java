@@ -10,10 +10,14 @@ import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.InflightRecovery;
 import io.ankusa.store.queue.QueueConfig;
 import io.ankusa.store.queue.QueueGauges;
+import io.ankusa.store.queue.QueueRuntime;
 import io.ankusa.store.queue.QueueWriter;
+import io.ankusa.store.queue.Reclaim;
+import io.ankusa.store.queue.RuntimeSettings;
 import io.ankusa.store.queue.TenantCounts;
 import io.ankusa.store.queue.WriterConfig;
 import io.ankusa.store.queue.WriterStats;
+import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
@@ -26,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,13 +44,20 @@ import picocli.CommandLine.Spec;
  * through the writer from several producer threads (skewed tenant sizes, some duplicate retries),
  * a dispatcher playing the sinks, live gauges, a summary, and a verify of the store at the end.
  *
- * <p>With {@code --archive-dir} (off by default) the queue also keeps archive obligations and a
- * {@link DemoArchiveLoop} archives hooks into a Chronicle archive while the demo runs; the summary
+ * <p>The queue runs on a {@link QueueRuntime}: recovery first, then the writer, the dispatcher (playing
+ * the sinks through a {@link DemoDeliveryHandler}), reclaim, and with {@code --archive-dir} (off by
+ * default) the archiver, which copies hooks into a Chronicle archive ({@link DemoArchive}); the summary
  * then adds what was archived, a read-back of the archive, and the archive-pending gauge, which must
  * be 0 at the end. A failed read-back or a non-zero gauge makes the exit code 1.
  */
 @Command(name = "demo", description = "Run the queue end to end on an embedded store, then verify it.")
 final class DemoCommand implements java.util.concurrent.Callable<Integer> {
+  /** Ack latencies kept over all producers (8 bytes each), so many producers cannot run the heap out. */
+  private static final int LATENCY_SAMPLES = 1 << 22;
+  private static final int MIN_SAMPLES_PER_PRODUCER = 1 << 10;
+  /** Requests one producer has in flight at most. */
+  private static final int PRODUCER_IN_FLIGHT = 256;
+
   @Option(names = "--dir", defaultValue = "ankusa-data", description = "store directory (default: ${DEFAULT-VALUE})")
   Path dir;
 
@@ -86,13 +96,8 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     try (Store store = StoreProvider.named(backend).open(dir, StoreOptions.defaults(), Format3.families());
         ChronicleArchiveSink archiveSink = archiveDir == null ? null
             : ChronicleArchiveSink.open(archiveDir, ArchiveRollCycle.DAILY)) {
-      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withArchive(archiveDir != null));
-      InflightRecovery.Result recovery = InflightRecovery.recoverInflight(queue, System.currentTimeMillis());
-      out.printf("demo: %s store at %s; %d tenants, %d producers, %d s%s%n", backend, store.directory(), tenants,
-          producers, seconds, recovery.recovered() > 0 ? "; recovered " + recovery.recovered() + " inflight rows" : "");
-      out.flush();
-      Summary summary = run(queue, archiveSink, out);
-      summary.print(out, queue);
+      Summary summary = run(store, archiveSink, out);
+      summary.print(out, summary.queue);
       exitCodes.add(summary.archiveOk ? 0 : AnkusaStore.FOUND_PROBLEMS);
     }
     out.println();
@@ -113,75 +118,81 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     }
   }
 
-  private Summary run(DeliveryQueue queue, ChronicleArchiveSink archiveSink, PrintWriter out)
-      throws InterruptedException, ExecutionException {
+  /**
+   * The run on one {@link QueueRuntime}: it recovers the store, then producers ingest until the time is
+   * up or a component of the runtime fails. On the way out, whatever happened, the producers stop first
+   * (each waits for its answers), then the runtime closes: reclaim, archiver (a last drain), dispatcher,
+   * writer. A failure of the runtime is thrown by its close, after everything has stopped.
+   */
+  private Summary run(Store store, ChronicleArchiveSink archiveSink, PrintWriter out) throws InterruptedException {
     Summary s = new Summary();
-    QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults());
-    DemoDispatchLoop dispatch = new DemoDispatchLoop(queue, writer, retryRate, deadRate);
-    Thread dispatchThread = new Thread(dispatch, "demo-dispatcher");
-    dispatchThread.start();
-    DemoArchiveLoop archive = archiveSink == null ? null : new DemoArchiveLoop(queue, writer, archiveSink, archiveDir);
-    Thread archiveThread = archive == null ? null : new Thread(archive, "demo-archiver");
-    if (archiveThread != null) {
-      archiveThread.start();
-    }
-    AtomicBoolean producing = new AtomicBoolean(true);
-    List<Thread> threads = new ArrayList<>();
-    List<long[]> latencies = new ArrayList<>();
-    long start = System.nanoTime();
-    for (int p = 0; p < producers; p++) {
-      long[] samples = new long[1 << 20];
-      latencies.add(samples);
-      int id = p;
-      Thread t = new Thread(() -> produce(id, writer, producing, s, samples), "demo-producer-" + p);
-      threads.add(t);
-      t.start();
-    }
-    QueueGauges gauges = new QueueGauges(queue);
-    boolean tty = System.console() != null;
-    long deadline = start + TimeUnit.SECONDS.toNanos(seconds);
-    long lastLine = 0;
-    while (System.nanoTime() < deadline) {
-      Thread.sleep(250);
-      long elapsedMs = (System.nanoTime() - start) / 1_000_000;
-      if (tty || elapsedMs - lastLine >= 1_000) {
-        lastLine = elapsedMs;
-        progress(out, tty, elapsedMs, gauges.measure(System.currentTimeMillis()), writer.stats(), dispatch);
+    DemoDeliveryHandler handler = new DemoDeliveryHandler(retryRate, deadRate);
+    DemoArchive archive = archiveSink == null ? null : new DemoArchive(archiveSink, archiveDir);
+    try (QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults().withArchive(archive != null),
+        RuntimeSettings.defaults(), handler, archive == null ? null : archive.sink(), System::currentTimeMillis)) {
+      InflightRecovery.Result recovery = runtime.recovery();
+      out.printf("demo: %s store at %s; %d tenants, %d producers, %d s%s%n", backend, store.directory(), tenants,
+          producers, seconds, recovery.recovered() > 0 ? "; recovered " + recovery.recovered() + " inflight rows" : "");
+      out.flush();
+      QueueWriter writer = runtime.writer();
+      AtomicBoolean producing = new AtomicBoolean(true);
+      List<Thread> threads = new ArrayList<>();
+      List<long[]> latencies = new ArrayList<>();
+      int samplesPerProducer = Math.max(MIN_SAMPLES_PER_PRODUCER, LATENCY_SAMPLES / producers);
+      // requests in flight over all producers: below the writer's queue, so many producers wait instead of spinning
+      Semaphore admitted = new Semaphore(Math.min(PRODUCER_IN_FLIGHT * producers, WriterConfig.DEFAULT_QUEUE_CAPACITY / 2));
+      long start = System.nanoTime();
+      try {
+        for (int p = 0; p < producers; p++) {
+          long[] samples = new long[samplesPerProducer];
+          latencies.add(samples);
+          int id = p;
+          Thread t = new Thread(() -> produce(id, writer, producing, admitted, s, samples), "demo-producer-" + p);
+          t.setDaemon(true);
+          threads.add(t);
+          t.start();
+        }
+        QueueGauges gauges = new QueueGauges(runtime.queue());
+        boolean tty = System.console() != null;
+        long deadline = start + TimeUnit.SECONDS.toNanos(seconds);
+        long lastLine = 0;
+        while (System.nanoTime() < deadline && runtime.failure().isEmpty()) {
+          Thread.sleep(250);
+          long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+          if (tty || elapsedMs - lastLine >= 1_000) {
+            lastLine = elapsedMs;
+            progress(out, tty, elapsedMs, gauges.measure(System.currentTimeMillis()), writer.stats(), runtime);
+          }
+        }
+        if (tty) {
+          out.println();
+        }
+      } finally {
+        producing.set(false);
+        for (Thread t : threads) {
+          t.join(); // each waits for its answers; a closed or fenced writer answers at once
+        }
+      }
+      s.elapsedNanos = System.nanoTime() - start;
+      if (runtime.failure().isEmpty()) {
+        Thread.sleep(500); // let the dispatcher drain what is due for a moment
+      }
+      runtime.close(); // throws the runtime's failure, if any, once everything has stopped
+      s.queue = runtime.queue();
+      s.writer = writer.stats();
+      s.dispatch = handler;
+      s.reclaimed = runtime.reclaimedHooks();
+      s.latencyMicros = merge(latencies);
+      if (archive != null) {
+        s.archive = archive.result(runtime.archived());
       }
     }
-    producing.set(false);
-    for (Thread t : threads) {
-      t.join();
-    }
-    s.elapsedNanos = System.nanoTime() - start;
-    writer.close();
-    if (archive != null) {
-      // the writer is closed, so its watermark covers every acknowledged hook: stop the loop, drain the rest
-      archive.stop();
-      archiveThread.join();
-      if (archive.failure() != null) {
-        throw new IllegalStateException("archiver failed: " + archive.failure().getMessage(), archive.failure());
-      }
-      s.archive = archive.finish();
-    }
-    // let the dispatcher drain what is due for a moment, then stop it
-    Thread.sleep(500);
-    dispatch.stop();
-    dispatchThread.join();
-    if (tty) {
-      out.println();
-    }
-    if (dispatch.failure() != null) {
-      throw new IllegalStateException("dispatcher failed: " + dispatch.failure().getMessage(), dispatch.failure());
-    }
-    s.writer = writer.stats();
-    s.dispatch = dispatch;
-    s.latencyMicros = merge(latencies);
     return s;
   }
 
   /** One producer: skewed tenants (tenant i is picked with weight 1/(i+1)), 1–3 sinks, some duplicates. */
-  private void produce(int id, QueueWriter writer, AtomicBoolean producing, Summary s, long[] samples) {
+  private void produce(int id, QueueWriter writer, AtomicBoolean producing, Semaphore admitted, Summary s,
+      long[] samples) {
     SplittableRandom random = new SplittableRandom(1000 + id);
     double[] cumulative = new double[tenants];
     double total = 0;
@@ -189,7 +200,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       total += 1.0 / (i + 1);
       cumulative[i] = total;
     }
-    Semaphore inflight = new Semaphore(256);
+    Semaphore inflight = new Semaphore(PRODUCER_IN_FLIGHT);
     IngestRequest[] recent = new IngestRequest[1024];
     int recorded = 0;
     long n = 0;
@@ -212,10 +223,12 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       }
       n++;
       inflight.acquireUninterruptibly();
+      admitted.acquireUninterruptibly();
       long sent = System.nanoTime();
       CompletableFuture<IngestResult> f = writer.ingest(request);
       int slot = recorded < samples.length ? recorded++ : -1;
       f.whenComplete((r, e) -> {
+        admitted.release();
         inflight.release();
         long micros = (System.nanoTime() - sent) / 1_000;
         if (slot >= 0) {
@@ -231,18 +244,18 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
         }
       });
     }
-    inflight.acquireUninterruptibly(256); // every answer is in
+    inflight.acquireUninterruptibly(PRODUCER_IN_FLIGHT); // every answer is in
   }
 
   private void progress(PrintWriter out, boolean tty, long elapsedMs, QueueGauges.Gauge g, WriterStats w,
-      DemoDispatchLoop d) {
+      QueueRuntime runtime) {
     int width = 20;
     int done = (int) Math.min(width, elapsedMs * width / (seconds * 1000L));
     TenantCounts c = g.aggregate();
     String line = String.format("[%s%s] %4.1fs  durable %d  pending %d  scheduled %d  inflight %d  dead %d"
             + "  active tenants %d  oldest due %d ms  syncs/group %.2f",
         "#".repeat(done), ".".repeat(width - done), elapsedMs / 1000.0, w.durableSeq(), c.pending(), c.scheduled(),
-        c.inflight(), c.dead(), d.activeTenants, g.oldestDueAgeMs(), w.syncsPerGroup());
+        c.inflight(), c.dead(), runtime.lastTick().activeTenants(), g.oldestDueAgeMs(), w.syncsPerGroup());
     if (tty) {
       out.print("\r" + line);
     } else {
@@ -263,11 +276,15 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     final Map<IngestResult.Outcome, LongAdder> outcomes = new EnumMap<>(IngestResult.Outcome.class);
     final LongAdder acked = new LongAdder();
     long elapsedNanos;
+    /** The queue the run served (its runtime closed, its store still open). */
+    DeliveryQueue queue;
     WriterStats writer;
-    DemoDispatchLoop dispatch;
+    DemoDeliveryHandler dispatch;
+    /** Hooks the runtime's reclaim deleted. */
+    long reclaimed;
     long[] latencyMicros = new long[0];
     /** What {@code --archive-dir} archived; null when the archive is off. */
-    DemoArchiveLoop.Result archive;
+    DemoArchive.Result archive;
     /** False when the archive's read-back failed or archive pending is not 0 at the end. */
     boolean archiveOk = true;
 
@@ -295,8 +312,17 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       out.printf("  rows now             pending %,d  scheduled %,d  inflight %,d  dead %,d  (%,d bytes)%n",
           c.pending(), c.scheduled(), c.inflight(), c.dead(), c.bytes());
       out.printf("  tenants              %,d%n", g.tenants());
+      Reclaim.Backlog backlog;
+      try (Snapshot view = queue.store().snapshot()) {
+        backlog = Reclaim.backlog(view);
+      }
+      // finished: hooks nothing owes any more, reclaimed or still waiting for reclaim
+      long finished = reclaimed + backlog.unowed();
+      out.printf("  reclaim              %,d hooks reclaimed (%,.0f/s) of %,d finished (%,.0f/s): %.2f×;"
+          + " hooks stored %,d, owed %,d, not owed %,d%n", reclaimed, reclaimed / secs, finished, finished / secs,
+          finished == 0 ? 1.0 : (double) reclaimed / finished, backlog.stored(), backlog.owed(), backlog.unowed());
       if (archive != null) {
-        String check = DemoArchiveLoop.replayCheck(archive);
+        String check = DemoArchive.replayCheck(archive);
         archiveOk = check.startsWith("ok") && c.archivePending() == 0;
         out.printf("  archive              %,d hooks archived (%,d bytes), %,d dropped, into %s%n", archive.settled(),
             archive.bytes(), archive.dropped(), archive.archiveDir());

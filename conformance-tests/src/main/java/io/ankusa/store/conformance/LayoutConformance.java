@@ -39,6 +39,7 @@ import io.ankusa.store.queue.QueueConfig;
 import io.ankusa.store.queue.QueueGauges;
 import io.ankusa.store.queue.QueueVerifier;
 import io.ankusa.store.queue.QueueWriter;
+import io.ankusa.store.queue.Reclaim;
 import io.ankusa.store.queue.TenantCounts;
 import io.ankusa.store.queue.TenantErase;
 import io.ankusa.store.queue.TenantLimitException;
@@ -123,6 +124,8 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #queueGaugesReadCounters} — through a {@link RecordingStore};
  *   <li>{@link #oldestDueAgeComesFromTheActiveIndex};
  *   <li>{@link #topTenantsByPending};
+ *   <li>{@link #reclaimProgressesPastOwedHooksAtTheHead} — owing hooks at the head of {@code 'c'} never
+ *       block newer ones;
  *   <li>{@link #archiveNeverGetsAHookAboveDurableSeq} — generated ingest and archiver runs under a
  *       moving watermark (DUR-4.b: the archive scan stops at {@code durable_seq});
  *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts that
@@ -879,21 +882,26 @@ public abstract class LayoutConformance {
   }
 
   /**
-   * TEN-1.a "top tenants by pending": tenants ordered by pending + scheduled, largest first (ties by
-   * ordinal), names resolved (the default tenant by its name), tenants with nothing due left out;
-   * the numbers equal the counters and a fold of the due rows.
+   * Top tenants by pending: tenants ordered by their pending rows (kind 0; a retry scheduled for later
+   * is not pending), largest first (ties by ordinal), names resolved (the default tenant by its name),
+   * tenants with nothing pending left out, and only tenants with a marker due by now: a tenant whose
+   * rows are all due later is not listed. The numbers equal the counters and a fold of the rows.
    */
   @Example
   public void topTenantsByPending() {
     try (TempDirStore t = openQueueStore()) {
       Store store = t.store();
       QueueDriver d = new QueueDriver(store, queueConfig());
+      long now = START + 10_000;
       List<HookEnvelope> hooks = new ArrayList<>();
       addHooks(d, hooks, "acme", 5);
       addHooks(d, hooks, null, 3);
       addHooks(d, hooks, "globex", 1);
       addHooks(d, hooks, "initech", 5);
       addHooks(d, hooks, "hooli", 2);
+      for (int i = 0; i < 9; i++) {
+        hooks.add(d.newHook("later", now + 5_000 + i, 1, 4));
+      }
       d.ingest().ingest(hooks);
       long acme = ordOf(store, "acme");
       List<DueRow> acmeRows = DueIndex.pendingForTenant(store, acme, 10);
@@ -908,21 +916,96 @@ public abstract class LayoutConformance {
       d.write(retry);
       claimAllOf(d, ordOf(store, "hooli"));
 
-      List<QueueGauges.TenantPending> top = new QueueGauges(d.queue()).topTenantsByPending(3);
-      assertThat(top).extracting(p -> p.tenant().value()).as("top 3 by pending + scheduled, ties by ordinal")
-          .containsExactly("acme", "initech", TenantId.DEFAULT_NAME);
-      assertThat(top).extracting(QueueGauges.TenantPending::pending).containsExactly(5L, 5L, 3L);
+      List<QueueGauges.TenantPending> top = new QueueGauges(d.queue()).topTenantsByPending(3, now);
+      assertThat(top).extracting(p -> p.tenant().value()).as("top 3 by pending, ties by ordinal")
+          .containsExactly("initech", "acme", TenantId.DEFAULT_NAME);
+      assertThat(top).extracting(QueueGauges.TenantPending::pending).containsExactly(5L, 3L, 3L);
       assertThat(d.queue().counters().read(store, acme)).as("acme: 3 pending and 2 scheduled")
           .extracting(TenantCounts::pending, TenantCounts::scheduled).containsExactly(3L, 2L);
       Map<Long, TenantCounts> fold = CounterFold.fold(store);
       for (QueueGauges.TenantPending p : top) {
-        assertThat(p.pending()).as("top tenant %s vs a fold", p.tenant().value()).isEqualTo(fold.get(p.ord()).due());
+        assertThat(p.pending()).as("top tenant %s vs a fold", p.tenant().value()).isEqualTo(fold.get(p.ord()).pending());
         assertThat(p.ord()).isEqualTo(ordOf(store, p.tenant().value()));
       }
-      List<QueueGauges.TenantPending> all = new QueueGauges(d.queue()).topTenantsByPending(10);
-      assertThat(all).extracting(p -> p.tenant().value()).as("every tenant with something due, and no other")
-          .containsExactly("acme", "initech", TenantId.DEFAULT_NAME, "globex");
+      List<QueueGauges.TenantPending> all = new QueueGauges(d.queue()).topTenantsByPending(10, now);
+      assertThat(all).extracting(p -> p.tenant().value())
+          .as("every tenant with something pending and a marker due now, and no other ('later' is due later)")
+          .containsExactly("initech", "acme", TenantId.DEFAULT_NAME, "globex");
+      assertThat(new QueueGauges(d.queue()).topTenantsByPending(1, now + 60_000))
+          .as("once its rows are due, 'later' leads").extracting(p -> p.tenant().value()).containsExactly("later");
     }
+  }
+
+  // ================================================================ reclaim
+
+  /** Markers a {@link #reclaimProgressesPastOwedHooksAtTheHead} pass visits. */
+  static final int RECLAIM_LIMIT = 20;
+
+  /**
+   * Reclaim always progresses: the first {@code 10 × limit} cleared hooks each still owe a sink that
+   * was dead-lettered (so their {@code 'c'} markers sit at the head of the range for good), and the
+   * {@code 5 × limit} newer ones owe nothing. Within {@code ceil(15 × limit / limit) = 15} passes of
+   * {@code limit} markers every newer hook is deleted and every owing one kept; once the DLQ is purged
+   * the owing ones go too, within one more lap.
+   */
+  @Example
+  public void reclaimProgressesPastOwedHooksAtTheHead() {
+    int owing = 10 * RECLAIM_LIMIT;
+    int free = 5 * RECLAIM_LIMIT;
+    int bound = (owing + free + RECLAIM_LIMIT - 1) / RECLAIM_LIMIT;
+    try (TempDirStore t = openQueueStore()) {
+      QueueDriver d = new QueueDriver(t.store(), QueueConfig.defaults());
+      List<HookEnvelope> hooks = new ArrayList<>();
+      for (int i = 0; i < owing; i++) {
+        hooks.add(d.newHook("acme", START + i, 2, 4));
+      }
+      for (int i = 0; i < free; i++) {
+        hooks.add(d.newHook("acme", START + owing + i, 1, 4));
+      }
+      d.ingest().ingest(hooks);
+      List<InflightRow> claimed = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, owing * 2 + free, Long.MAX_VALUE)
+          .tick(START + 60_000).claimed();
+      assertThat(claimed).hasSize(owing * 2 + free);
+      Transition settle = new Transition();
+      for (InflightRow row : claimed) {
+        DeliveryRow state = d.deliveryRow(row.key().seq(), row.key().sink());
+        if (row.key().sink() == 2) {
+          Deliveries.deadLetter(settle, row, state, START + 60_000, "src", "h", "410 gone");
+        } else {
+          Deliveries.delivered(settle, row);
+        }
+      }
+      d.write(settle);
+      long firstFree = owing + 1;
+
+      int passes = 0;
+      while (passes < bound && storedHookSeqs(t.store()).stream().anyMatch(seq -> seq >= firstFree)) {
+        Reclaim.run(d.queue(), RECLAIM_LIMIT);
+        passes++;
+      }
+      Set<Long> left = storedHookSeqs(t.store());
+      assertThat(left).as("after %d passes of %d markers (bound %d), %d owing hooks at the head: the newer hooks"
+          + " nothing owes are all reclaimed, the owing ones all kept", passes, RECLAIM_LIMIT, bound, owing)
+          .hasSize(owing).allMatch(seq -> seq < firstFree);
+
+      assertThat(Purge.purgeTenant(d.queue(), TenantId.of("acme"), EnumSet.of(Purge.Kind.DEAD))).isEqualTo(owing);
+      for (int i = 0; i <= bound && !storedHookSeqs(t.store()).isEmpty(); i++) {
+        Reclaim.run(d.queue(), RECLAIM_LIMIT);
+      }
+      assertThat(storedHookSeqs(t.store())).as("once the DLQ is purged, every hook is reclaimed within a lap").isEmpty();
+      assertCountersEqualFold(t.store(), "after reclaim");
+    }
+  }
+
+  private static Set<Long> storedHookSeqs(ReadView view) {
+    Set<Long> out = new TreeSet<>();
+    KeyRange range = Keys.realKeysOf(KeyFamily.HOOK);
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        out.add(ByteBuffer.wrap(scan.next().key()).getLong());
+      }
+    }
+    return out;
   }
 
   // ================================================================ archive

@@ -30,6 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       ordinals it retires and rewinds {@code m:next_ord}) → aFenceNeverReusesAnOrdinal
  *   <li>{@link CleanupRestoresOneSecondMutantSuite} (cleanup's put-back keeps the marker of one second
  *       only) → cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds
+ *   <li>{@link ReclaimWithoutProgressMutantSuite} (scans of {@code 'c'} start at the head whatever their
+ *       lower bound, so reclaim never gets past owing hooks there) → reclaimProgressesPastOwedHooksAtTheHead
  * </ul>
  *
  * <p>The control is {@link MemoryLayoutConformanceTest}: the same suite on the honest memory store
@@ -47,7 +49,8 @@ class LayoutMutantRejectionTest {
         ArchiveScanPastBoundMutantSuite -> archiveNeverGetsAHookAboveDurableSeq
         ArchiveReadMissesHooksMutantSuite -> archiverSettlesOnlyWhatTheSinkSynced
         OrdinalRewindMutantSuite -> aFenceNeverReusesAnOrdinal
-        CleanupRestoresOneSecondMutantSuite -> cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds""";
+        CleanupRestoresOneSecondMutantSuite -> cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds
+        ReclaimWithoutProgressMutantSuite -> reclaimProgressesPastOwedHooksAtTheHead""";
 
   /**
    * Finding a failure is enough here; shrinking it would only make the build slower. Tries are raised
@@ -69,7 +72,8 @@ class LayoutMutantRejectionTest {
         Arguments.of(ArchiveReadMissesHooksMutantSuite.class, "archiverSettlesOnlyWhatTheSinkSynced", GENERATED_CAUGHT_TRIES),
         Arguments.of(OrdinalRewindMutantSuite.class, "aFenceNeverReusesAnOrdinal", EXAMPLE_CAUGHT_TRIES),
         Arguments.of(CleanupRestoresOneSecondMutantSuite.class, "cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds",
-            EXAMPLE_CAUGHT_TRIES));
+            EXAMPLE_CAUGHT_TRIES),
+        Arguments.of(ReclaimWithoutProgressMutantSuite.class, "reclaimProgressesPastOwedHooksAtTheHead", EXAMPLE_CAUGHT_TRIES));
   }
 
   @ParameterizedTest(name = "{0} is rejected by {1}")

@@ -5,6 +5,7 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The queue on one open {@link Store}: its settings, counters, tenant allocator and the write path
@@ -18,6 +19,8 @@ public final class DeliveryQueue {
   private final Counters counters;
   private final OrdinalCache ordinalCache = new OrdinalCache();
   private final TenantAllocator allocator;
+  /** Where the next {@link Reclaim#pass} starts (a seq; 0 = the head of {@code 'c'}). In memory only. */
+  private final AtomicLong reclaimCursor = new AtomicLong();
 
   private DeliveryQueue(Store store, QueueConfig config) {
     this.store = store;
@@ -57,6 +60,11 @@ public final class DeliveryQueue {
   /** The allocator; only the writer (or {@link DirectIngest}) may use it, from one thread. */
   public TenantAllocator allocator() {
     return allocator;
+  }
+
+  /** The reclaim cursor: the seq the next {@link Reclaim#pass} starts at; see {@link Reclaim}. */
+  AtomicLong reclaimCursor() {
+    return reclaimCursor;
   }
 
   /** Writes one transition batch (ops, then its coalesced counter merges). No-op when empty. */

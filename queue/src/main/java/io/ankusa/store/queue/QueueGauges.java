@@ -3,7 +3,6 @@ package io.ankusa.store.queue;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
@@ -43,29 +42,31 @@ public final class QueueGauges {
   }
 
   /**
-   * The {@code n} tenants with the most due rows (pending + scheduled) among the first {@value
-   * #TOP_TENANT_WINDOW} distinct tenants in marker order: one marker scan and one multiGet.
+   * The {@code n} tenants with the most pending rows (due rows of kind 0: first attempts, replayed,
+   * recovered) among the first {@value #TOP_TENANT_WINDOW} distinct tenants with a marker due by
+   * {@code now}, in marker order: one scan of the markers up to now's second — never the future
+   * buckets of retries scheduled for later — and one multiGet of their {@code pending} counters.
+   * Tenants with no pending row are left out; ties go to the lower ordinal.
    */
-  public List<TenantPending> topTenantsByPending(int n) {
+  public List<TenantPending> topTenantsByPending(int n, long now) {
     ReadView view = queue.store();
     Set<Long> ords = new LinkedHashSet<>();
-    KeyRange range = Keys.realKeysOf(KeyFamily.ACTIVE);
+    KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
     try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
       while (ords.size() < TOP_TENANT_WINDOW && scan.hasNext()) {
         ords.add(ActiveKey.decode(scan.next().key()).ord());
       }
     }
-    List<byte[]> keys = new ArrayList<>(ords.size() * 2);
+    List<byte[]> keys = new ArrayList<>(ords.size());
     for (long ord : ords) {
       keys.add(Keys.counter(ord, CounterField.PENDING));
-      keys.add(Keys.counter(ord, CounterField.SCHEDULED));
     }
     List<byte[]> values = keys.isEmpty() ? List.of() : view.multiGet(Format3.COUNTERS, keys);
     List<TenantPending> all = new ArrayList<>(ords.size());
     int i = 0;
     for (long ord : ords) {
-      long pending = value(keys.get(i), values.get(i)) + value(keys.get(i + 1), values.get(i + 1));
-      i += 2;
+      long pending = value(keys.get(i), values.get(i));
+      i++;
       if (pending > 0) {
         all.add(new TenantPending(ord, null, pending));
       }
@@ -91,6 +92,6 @@ public final class QueueGauges {
    */
   public record Gauge(TenantCounts aggregate, long oldestDueAgeMs, long tenants) {}
 
-  /** A tenant and its due rows (pending + scheduled); {@code tenant} null if erased. */
+  /** A tenant and its pending rows; {@code tenant} null if erased. */
   public record TenantPending(long ord, TenantId tenant, long pending) {}
 }

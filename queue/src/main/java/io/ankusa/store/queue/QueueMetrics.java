@@ -1,6 +1,7 @@
 package io.ankusa.store.queue;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -21,8 +22,13 @@ import java.util.function.LongSupplier;
  *   <li>{@code ankusa_queue_state{state=pending|scheduled|inflight|dead}} — rows per state;
  *   <li>{@code ankusa_queue_bytes}, {@code ankusa_queue_archive_pending};
  *   <li>{@code ankusa_queue_oldest_due_age_seconds};
- *   <li>{@code ankusa_tenant_pending{tenant}} — the top 100 tenants by due rows;
- *   <li>{@code ankusa_dispatch_active_tenants} — from the last dispatch tick {@link #recordTick};
+ *   <li>{@code ankusa_tenant_pending{tenant}} — pending rows (kind 0) of the top 100 tenants by pending
+ *       among those with a marker due now ({@link QueueGauges#topTenantsByPending});
+ *   <li>{@code ankusa_dispatch_active_tenants} — the tenants the last dispatch tick visited (scanned
+ *       for due rows), from {@link #recordTick} or, on a runtime, its last tick;
+ *   <li>with a writer: {@code ankusa_writer_fences} — failed writes or syncs that fenced the queue
+ *       (Prometheus: {@code ankusa_writer_fences_total}), and {@code ankusa_writer_durable_lag} — hooks
+ *       applied but not yet durable ({@code appliedSeq − durableSeq}); both read live, lock-free;
  *   <li>{@code ankusa_tenants} — tenants ever created;
  *   <li>{@code ankusa_ingest{outcome}} — ingest answers by outcome, from {@link #recordIngest}
  *       (Prometheus shows it as {@code ankusa_ingest_total}).
@@ -39,6 +45,10 @@ public final class QueueMetrics implements MeterBinder {
 
   private final QueueGauges gauges;
   private final LongSupplier clock;
+  /** The writer whose fences and lag are exported; null for none. */
+  private final QueueWriter writer;
+  /** The runtime whose last tick {@link #refresh()} records; null when ticks are recorded by hand. */
+  private final QueueRuntime runtime;
   private volatile QueueGauges.Gauge last = new QueueGauges.Gauge(TenantCounts.ZERO, 0, 0);
   private volatile int activeTenants;
   private final Map<IngestResult.Outcome, Counter> ingest = new EnumMap<>(IngestResult.Outcome.class);
@@ -50,8 +60,27 @@ public final class QueueMetrics implements MeterBinder {
   }
 
   public QueueMetrics(DeliveryQueue queue, LongSupplier clock) {
+    this(queue, clock, null, null);
+  }
+
+  /** The metrics of {@code writer}'s queue, with the writer's fences and lag; ticks by {@link #recordTick}. */
+  public QueueMetrics(QueueWriter writer, DeliveryQueue queue, LongSupplier clock) {
+    this(queue, clock, writer, null);
+  }
+
+  private QueueMetrics(DeliveryQueue queue, LongSupplier clock, QueueWriter writer, QueueRuntime runtime) {
     this.gauges = new QueueGauges(queue);
     this.clock = clock;
+    this.writer = writer;
+    this.runtime = runtime;
+  }
+
+  /**
+   * The metrics of a running {@link QueueRuntime}: its queue, its writer's fences and lag, and its
+   * dispatcher's last tick (recorded at each {@link #refresh()}).
+   */
+  public static QueueMetrics of(QueueRuntime runtime) {
+    return new QueueMetrics(runtime.queue(), System::currentTimeMillis, runtime.writer(), runtime);
   }
 
   @Override
@@ -68,7 +97,13 @@ public final class QueueMetrics implements MeterBinder {
         .description("age of the oldest due row").baseUnit("seconds").register(registry);
     Gauge.builder("ankusa_tenants", this, m -> m.last.tenants()).description("tenants ever created").register(registry);
     Gauge.builder("ankusa_dispatch_active_tenants", this, m -> m.activeTenants)
-        .description("tenants with due rows, as the last dispatch tick saw them").register(registry);
+        .description("tenants the last dispatch tick visited").register(registry);
+    if (writer != null) {
+      FunctionCounter.builder("ankusa_writer_fences", writer, w -> w.stats().fences())
+          .description("failed writes or syncs that fenced the queue").register(registry);
+      Gauge.builder("ankusa_writer_durable_lag", writer, w -> w.appliedSeq() - w.durableSeq())
+          .description("hooks applied but not yet durable (appliedSeq - durableSeq)").register(registry);
+    }
     synchronized (ingest) {
       for (IngestResult.Outcome o : IngestResult.Outcome.values()) {
         ingest.computeIfAbsent(o, x -> Counter.builder("ankusa_ingest").tag("outcome", x.name().toLowerCase())
@@ -76,22 +111,26 @@ public final class QueueMetrics implements MeterBinder {
       }
     }
     MultiGauge perTenant = MultiGauge.builder("ankusa_tenant_pending")
-        .description("due rows of the top " + TOP_TENANTS + " tenants").register(registry);
+        .description("pending rows of the top " + TOP_TENANTS + " tenants by pending").register(registry);
     tenantPending.put(registry, perTenant);
     publishTop(perTenant, top);
   }
 
   /** Reads the queue's numbers once; the gauges show them until the next refresh. */
   public void refresh() {
-    last = gauges.measure(clock.getAsLong());
-    List<QueueGauges.TenantPending> newTop = gauges.topTenantsByPending(TOP_TENANTS);
+    long now = clock.getAsLong();
+    if (runtime != null) {
+      recordTick(runtime.lastTick());
+    }
+    last = gauges.measure(now);
+    List<QueueGauges.TenantPending> newTop = gauges.topTenantsByPending(TOP_TENANTS, now);
     top = newTop;
     tenantPending.values().forEach(g -> publishTop(g, newTop));
   }
 
-  /** Records a dispatch tick (for {@code ankusa_dispatch_active_tenants}). */
+  /** Records a dispatch tick (for {@code ankusa_dispatch_active_tenants}: the tenants it visited). */
   public void recordTick(Dispatcher.TickReport tick) {
-    activeTenants = tick.activeTenants();
+    activeTenants = tick.tenantsVisited();
   }
 
   /** Counts one ingest answer. Call it from the future's completion. */

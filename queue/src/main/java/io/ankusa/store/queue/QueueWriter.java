@@ -250,6 +250,11 @@ public final class QueueWriter implements AutoCloseable {
     return new WriterStats(groups, syncer.syncs(), hooks, duplicates, fences, durableSeq(), appliedSeq, durableAt());
   }
 
+  /** The writer's and the syncer's threads (tests check that none outlives its owner's close). */
+  List<Thread> threads() {
+    return List.of(writerThread, syncer.thread());
+  }
+
   /** Whether the queue is fenced (refusing work) right now. */
   public boolean isFenced() {
     return fenced || storeLost;

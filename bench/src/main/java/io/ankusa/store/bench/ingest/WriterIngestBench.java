@@ -258,7 +258,7 @@ public final class WriterIngestBench {
   }
 
   /** The 1-minute load average, or -1 where /proc/loadavg is not readable. */
-  static double loadAverage() {
+  public static double loadAverage() {
     try {
       return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0]);
     } catch (IOException | RuntimeException e) {

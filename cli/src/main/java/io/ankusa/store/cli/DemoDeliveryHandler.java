@@ -5,83 +5,51 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.DeadLetters;
 import io.ankusa.store.queue.DeadRow;
 import io.ankusa.store.queue.Deliveries;
+import io.ankusa.store.queue.DeliveryHandler;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.DeliveryRow;
 import io.ankusa.store.queue.Dispatcher;
 import io.ankusa.store.queue.InflightRow;
-import io.ankusa.store.queue.QueueWriter;
-import io.ankusa.store.queue.Reclaim;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.spi.Durability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The demo's dispatcher: ticks, claims what is durable and due, and plays the sinks — delivered,
- * retried a little later, or dead-lettered at the configured rates — and every couple of seconds
- * replays part of the DLQ and reclaims finished hooks.
+ * The demo's sinks, as the runtime's {@link DeliveryHandler}: each tick's claimed rows are delivered,
+ * retried a little later, or dead-lettered at the configured rates, and every couple of seconds part of
+ * the DLQ is replayed. Runs on the runtime's dispatcher thread only.
  */
-final class DemoDispatchLoop implements Runnable {
-  private final DeliveryQueue queue;
-  private final Dispatcher dispatcher;
+final class DemoDeliveryHandler implements DeliveryHandler {
+  private static final long REPLAY_INTERVAL_MS = 2_000;
+
   private final double retryRate;
   private final double deadRate;
-  private final AtomicBoolean running = new AtomicBoolean(true);
   private final SplittableRandom random = new SplittableRandom(7);
   final LongAdder delivered = new LongAdder();
   final LongAdder retried = new LongAdder();
   final LongAdder deadLettered = new LongAdder();
   final LongAdder revived = new LongAdder();
-  final LongAdder ticks = new LongAdder();
-  volatile int activeTenants;
-  private volatile Throwable failure;
+  private long lastReplay = System.currentTimeMillis();
 
-  DemoDispatchLoop(DeliveryQueue queue, QueueWriter writer, double retryRate, double deadRate) {
-    this.queue = queue;
-    this.dispatcher = new Dispatcher(queue, writer::durableSeq, 512, 4L << 20);
+  DemoDeliveryHandler(double retryRate, double deadRate) {
     this.retryRate = retryRate;
     this.deadRate = deadRate;
   }
 
-  void stop() {
-    running.set(false);
-  }
-
-  Throwable failure() {
-    return failure;
-  }
-
   @Override
-  public void run() {
-    long lastChores = System.currentTimeMillis();
-    try {
-      while (running.get()) {
-        long now = System.currentTimeMillis();
-        Dispatcher.TickReport tick = dispatcher.tick(now);
-        ticks.increment();
-        activeTenants = tick.activeTenants();
-        settle(tick.claimed(), now);
-        if (now - lastChores > 2_000) {
-          replaySomeDead(now);
-          Reclaim.run(queue, 10_000);
-          lastChores = now;
-        }
-        if (tick.rowsClaimed() == 0) {
-          Thread.sleep(5);
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      failure = e;
+  public void handle(DeliveryQueue queue, Dispatcher.TickReport tick, long now) {
+    settle(queue, tick.claimed(), now);
+    if (now - lastReplay > REPLAY_INTERVAL_MS) {
+      replaySomeDead(queue, now);
+      lastReplay = now;
     }
   }
 
   /** Plays the sinks for the claimed rows: one batch for the whole tick's outcomes. */
-  private void settle(List<InflightRow> claimed, long now) {
+  private void settle(DeliveryQueue queue, List<InflightRow> claimed, long now) {
     if (claimed.isEmpty()) {
       return;
     }
@@ -108,7 +76,7 @@ final class DemoDispatchLoop implements Runnable {
   }
 
   /** A replay of part of the DLQ: the newest 20 dead rows become due again. */
-  private void replaySomeDead(long now) {
+  private void replaySomeDead(DeliveryQueue queue, long now) {
     List<DeadRow> dead = DeadLetters.deadPage(queue.store(), null, 20, null).rows();
     if (dead.isEmpty()) {
       return;

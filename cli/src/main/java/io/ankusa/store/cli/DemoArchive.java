@@ -3,66 +3,32 @@ package io.ankusa.store.cli;
 import io.ankusa.store.archive.chronicle.ChronicleArchiveReader;
 import io.ankusa.store.queue.ArchiveSink;
 import io.ankusa.store.queue.Archiver;
-import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.QueueWriter;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The demo's archiver ({@code demo --archive-dir}): one {@link Archiver} on the writer's watermark
- * ({@code writer::durableSeq}, so only acknowledged hooks reach the archive), run from one thread
- * beside the dispatcher — one {@link Archiver#archiveChunk() chunk} at a time, with a short sleep when
- * a chunk finds nothing — and, once the writer has closed and this loop has stopped, a final {@link
- * Archiver#drain() drain} from the caller's thread. Then {@link #replayCheck} reads the archive back.
+ * The demo's archive ({@code demo --archive-dir}): the Chronicle sink the runtime's archiver copies
+ * hooks into, wrapped to note the lowest seq appended, and, once the runtime has closed (its last drain
+ * covers every acknowledged hook), what was archived and a read-back of it ({@link #replayCheck}).
  *
- * <p>The archiver is used by one thread at a time: the loop's, then (after {@link Thread#join}) the
- * caller's. The totals are read only after the join.
+ * <p>The sink is used by one thread at a time (the runtime's archiver thread, then the closing thread
+ * for the last drain); {@link #result} is read after the runtime's close.
  */
-final class DemoArchiveLoop implements Runnable {
-  private final Archiver archiver;
+final class DemoArchive {
   private final Path archiveDir;
-  private final AtomicBoolean running = new AtomicBoolean(true);
   private final SeqRecordingSink sink;
-  private volatile Throwable failure;
-  private Archiver.ChunkReport total = Archiver.ChunkReport.NONE;
 
-  DemoArchiveLoop(DeliveryQueue queue, QueueWriter writer, ArchiveSink sink, Path archiveDir) {
+  DemoArchive(ArchiveSink sink, Path archiveDir) {
     this.sink = new SeqRecordingSink(sink);
-    this.archiver = new Archiver(queue, writer::durableSeq, this.sink, Archiver.DEFAULT_CHUNK_HOOKS);
     this.archiveDir = archiveDir;
   }
 
-  void stop() {
-    running.set(false);
+  /** The sink to give the runtime. */
+  ArchiveSink sink() {
+    return sink;
   }
 
-  Throwable failure() {
-    return failure;
-  }
-
-  @Override
-  public void run() {
-    try {
-      while (running.get()) {
-        Archiver.ChunkReport r = archiver.archiveChunk();
-        total = total.plus(r);
-        if (r.obligations() == 0) {
-          Thread.sleep(10);
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      failure = e;
-    }
-  }
-
-  /**
-   * The final drain, after the writer closed (its watermark covers every acknowledged hook) and this
-   * loop's thread has been joined; returns what the whole run archived.
-   */
-  Result finish() {
-    total = total.plus(archiver.drain());
+  /** What the whole run archived, from the runtime's totals after its close. */
+  Result result(Archiver.ChunkReport total) {
     return new Result(total.settled(), total.dropped(), total.envelopeBytes(), sink.firstSeq, total.lastSeq(),
         archiveDir.toAbsolutePath());
   }
@@ -114,7 +80,7 @@ final class DemoArchiveLoop implements Runnable {
   /** Passes everything to the demo's sink and notes the lowest seq appended (the replay check's start). */
   private static final class SeqRecordingSink implements ArchiveSink {
     private final ArchiveSink delegate;
-    private long firstSeq;
+    private volatile long firstSeq;
 
     SeqRecordingSink(ArchiveSink delegate) {
       this.delegate = delegate;
