@@ -1,6 +1,5 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Durability;
@@ -9,12 +8,12 @@ import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreCorruptionException;
-import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 /**
  * The memory backend made to claim {@code logDamageInjection}: every batch written is also appended
@@ -24,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * quietly removes every key put by a batch at or after the damage, the bug {@code
  * midLogDamageIsReportedNeverSilentlyDropped} exists for.
  */
-final class LogDamageableMemoryFixture implements BackendFixture {
+final class LogDamageableMemoryFixture extends WrappingFixture {
   /** The pretend log of each directory: its batches in order, and where it was damaged (or -1). */
   private static final class Log {
     final List<Batch> batches = new ArrayList<>();
@@ -32,21 +31,16 @@ final class LogDamageableMemoryFixture implements BackendFixture {
   }
 
   private static final Map<Path, Log> LOGS = new ConcurrentHashMap<>();
-  private final MemoryFixture memory = new MemoryFixture();
   private final boolean silent;
 
   LogDamageableMemoryFixture(boolean silent) {
+    super(silent ? "memory mutant SILENT_WAL_DROP" : "log-damageable memory", UnaryOperator.identity());
     this.silent = silent;
   }
 
   @Override
-  public StoreProvider provider() {
-    return memory.provider();
-  }
-
-  @Override
   public Capabilities capabilities() {
-    Capabilities c = memory.capabilities();
+    Capabilities c = super.capabilities();
     return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), c.corruptionInjection(),
         c.maxKeyBytes(), c.maxValueBytes(), true);
   }
@@ -54,7 +48,7 @@ final class LogDamageableMemoryFixture implements BackendFixture {
   @Override
   public Store open(Path dir, List<FamilySpec> families) {
     Log log = LOGS.computeIfAbsent(key(dir), d -> new Log());
-    Store store = memory.open(dir, families);
+    Store store = super.open(dir, families);
     synchronized (log) {
       if (log.damagedAt >= 0) {
         if (!silent) {
@@ -102,12 +96,7 @@ final class LogDamageableMemoryFixture implements BackendFixture {
   @Override
   public void discard(Path dir) {
     LOGS.remove(key(dir));
-    MemoryStoreProvider.discard(dir);
-  }
-
-  @Override
-  public String name() {
-    return silent ? "memory mutant SILENT_WAL_DROP" : "log-damageable memory";
+    super.discard(dir);
   }
 
   private static Path key(Path dir) {
