@@ -115,6 +115,19 @@ class DamagedDataFileTest {
     assertEveryReadReports(damaged);
   }
 
+  @Test
+  void aKeyDamagedPastTheRangeEndIsReportedNotReadAsTheEndOfTheRange() {
+    write(StoreOptions.defaults());
+    int damaged = keyStoredOnce();
+    // The top bit of the key's counter: the entry now reads as a key far above the range below.
+    DataFileDamage.flip(dir, DataFileDamage.find(dir, key(damaged)).get(0) + 4, 0x80);
+    try (Store store = new LmdbStoreProvider().open(dir, REOPEN, FAMILIES);
+        Scan scan = store.scan(FAMILY, key(0), key(damaged + 5), Direction.FORWARD)) {
+      assertThat(catchThrowable(() -> scan.forEachRemaining(e -> { }))).as("a scan of a range holding the damaged key")
+          .isInstanceOf(StoreCorruptionException.class);
+    }
+  }
+
   /** Reads of the damaged entry throw naming the family; the others read right. */
   private void assertEveryReadReports(int damaged) {
     try (Store store = new LmdbStoreProvider().open(dir, REOPEN, FAMILIES)) {
