@@ -4,7 +4,6 @@ import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
@@ -52,14 +51,7 @@ abstract class LmdbReadView implements ReadView {
     checkOpen();
     catalog.require(family);
     catalog.checkKey(family, key);
-    return inReadTxn((env, txn) -> {
-      if (env.checksums() == ValueChecksums.NONE) {
-        return read(env.dbi(family), txn, family, key);
-      }
-      try (Cursor<byte[]> cursor = openCursor(env, txn, family)) {
-        return readChecked(env.checksums(), cursor, family, key);
-      }
-    });
+    return inReadTxn((env, txn) -> readChecked(env.checksums(), env.dbi(family), txn, null, family, key));
   }
 
   /** All values from one transaction, hence one consistent state (property {@code multiGetKeepsOrderAndNulls}). */
@@ -70,16 +62,11 @@ abstract class LmdbReadView implements ReadView {
     keys.forEach(k -> catalog.checkKey(family, k));
     return inReadTxn((env, txn) -> {
       List<byte[]> out = new ArrayList<>(keys.size());
-      if (env.checksums() == ValueChecksums.NONE) {
-        Dbi<byte[]> dbi = env.dbi(family);
+      Dbi<byte[]> dbi = env.dbi(family);
+      ValueChecksums checksums = env.checksums();
+      try (Cursor<byte[]> misses = checksums == ValueChecksums.NONE ? null : openCursor(dbi, txn, family)) {
         for (byte[] k : keys) {
-          out.add(read(dbi, txn, family, k));
-        }
-        return out;
-      }
-      try (Cursor<byte[]> cursor = openCursor(env, txn, family)) {
-        for (byte[] k : keys) {
-          out.add(readChecked(env.checksums(), cursor, family, k));
+          out.add(readChecked(checksums, dbi, txn, misses, family, k));
         }
       }
       return out;
@@ -94,43 +81,51 @@ abstract class LmdbReadView implements ReadView {
     return v == null ? 0 : Int64Add.decode(family, key, v);
   }
 
-  private byte[] read(Dbi<byte[]> dbi, Txn<byte[]> txn, String family, byte[] key) {
+  private Cursor<byte[]> openCursor(Dbi<byte[]> dbi, Txn<byte[]> txn, String family) {
     try {
-      return dbi.get(txn, key);
-    } catch (RuntimeException e) {
-      throw LmdbErrors.readFailed(describe(), family, key, e);
-    }
-  }
-
-  private Cursor<byte[]> openCursor(LmdbEnvironment env, Txn<byte[]> txn, String family) {
-    try {
-      return env.dbi(family).openCursor(txn);
+      return dbi.openCursor(txn);
     } catch (RuntimeException e) {
       throw LmdbErrors.readFailed(describe(), family, null, e);
     }
   }
 
   /**
-   * The checked value of {@code key}, or null when absent. On a miss, the entries just after and
-   * just before where the key would sit are checked too (see the class comment).
+   * The checked value of {@code key}, or null when absent. With checksums, a miss also checks the
+   * entries just after and just before where the key would sit (see the class comment), through
+   * {@code misses} when given, else a cursor opened for the purpose.
    */
-  private byte[] readChecked(ValueChecksums checksums, Cursor<byte[]> cursor, String family, byte[] key) {
+  private byte[] readChecked(ValueChecksums checksums, Dbi<byte[]> dbi, Txn<byte[]> txn, Cursor<byte[]> misses,
+      String family, byte[] key) {
     try {
-      if (cursor.get(key, GetOp.MDB_SET_RANGE)) {
-        byte[] found = cursor.key();
-        byte[] value = checksums.open(describe(), family, found, cursor.val());
-        if (Arrays.equals(found, key)) {
-          return value;
+      byte[] stored = dbi.get(txn, key);
+      if (stored != null) {
+        return checksums.open(describe(), family, key, stored);
+      }
+      if (checksums == ValueChecksums.NONE) {
+        return null;
+      }
+      if (misses != null) {
+        checkNeighbours(checksums, misses, family, key);
+      } else {
+        try (Cursor<byte[]> cursor = dbi.openCursor(txn)) {
+          checkNeighbours(checksums, cursor, family, key);
         }
-        if (cursor.prev()) {
-          checksums.open(describe(), family, cursor.key(), cursor.val());
-        }
-      } else if (cursor.last()) {
-        checksums.open(describe(), family, cursor.key(), cursor.val());
       }
       return null;
     } catch (RuntimeException e) {
       throw LmdbErrors.readFailed(describe(), family, key, e);
+    }
+  }
+
+  /** Checks the entry at or after {@code key} and the one before it (the last entry when none is after). */
+  private void checkNeighbours(ValueChecksums checksums, Cursor<byte[]> cursor, String family, byte[] key) {
+    if (cursor.get(key, GetOp.MDB_SET_RANGE)) {
+      checksums.open(describe(), family, cursor.key(), cursor.val());
+      if (cursor.prev()) {
+        checksums.open(describe(), family, cursor.key(), cursor.val());
+      }
+    } else if (cursor.last()) {
+      checksums.open(describe(), family, cursor.key(), cursor.val());
     }
   }
 }
