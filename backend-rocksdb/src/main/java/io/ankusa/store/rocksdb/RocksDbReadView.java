@@ -75,7 +75,8 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * whole call on the live store), so every answer comes from one state however many keys are asked
    * (property {@code multiGetKeepsOrderAndNulls}). Keys go in chunks of at most {@value
    * #MULTI_GET_CHUNK_KEYS} keys and {@value #MULTI_GET_CHUNK_KEY_BYTES} key bytes, through one direct
-   * buffer reused for every chunk: direct memory stays bounded (about 1.5 MiB plus the largest key)
+   * buffer sized for the largest chunk and reused for every chunk: direct memory stays bounded (at
+   * most about 1.5 MiB plus the largest key, freed when the buffer is collected)
    * and no size overflows an {@code int}, for any number of keys (property {@code
    * multiGetOfAMillionKeys}). Unlike {@code multiGetAsList}, which returns null both for an absent
    * key and for a key whose read failed (facebook/rocksdb#12741), it returns each key's status:
@@ -123,13 +124,10 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   private static List<byte[]> multiGetInChunks(RocksDbEngine engine, ColumnFamilyHandle handle,
       ReadOptions options, String family, List<byte[]> keys) throws RocksDBException {
     int n = keys.size();
-    int largestKey = 0;
-    for (byte[] k : keys) {
-      largestKey = Math.max(largestKey, k.length);
-    }
-    ByteBuffer arena = ByteBuffer.allocateDirect(
-        MULTI_GET_CHUNK_KEY_BYTES + largestKey + MULTI_GET_CHUNK_KEYS * MULTI_GET_VALUE_BYTES);
-    List<byte[]> values = new ArrayList<>(n);
+    // Chunk ends first, so the one buffer is as large as the largest chunk needs and no larger: a
+    // multiGet of two keys allocates about a KiB, not the 1.5 MiB a full chunk would take.
+    List<Integer> ends = new ArrayList<>(n / MULTI_GET_CHUNK_KEYS + 1);
+    int arenaBytes = 0;
     int from = 0;
     while (from < n) {
       int to = from;
@@ -139,6 +137,14 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
         keyBytes += keys.get(to).length;
         to++;
       }
+      ends.add(to);
+      arenaBytes = Math.max(arenaBytes, keyBytes + (to - from) * MULTI_GET_VALUE_BYTES);
+      from = to;
+    }
+    ByteBuffer arena = ByteBuffer.allocateDirect(arenaBytes);
+    List<byte[]> values = new ArrayList<>(n);
+    from = 0;
+    for (int to : ends) {
       readChunk(engine, handle, options, family, keys.subList(from, to), arena, values);
       from = to;
     }
