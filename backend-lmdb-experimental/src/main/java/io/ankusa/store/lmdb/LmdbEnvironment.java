@@ -6,6 +6,7 @@ import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,8 +34,12 @@ import org.lmdbjava.Txn;
  * thread). Keys and values cross the JNI boundary as {@code byte[]} ({@code ByteArrayProxy.PROXY_BA},
  * no JVM flags needed); every array read out is a fresh copy.
  *
- * <p>Metadata format (version {@value #FORMAT}): key {@code "format"} → 4-byte big-endian version;
- * key {@code "family:" + name} → one byte, 1 for a counters family, 0 otherwise. The metadata DBI's
+ * <p>Metadata: key {@code "format"} → 4-byte big-endian version; key {@code "family:" + name} → one
+ * byte, 1 for a counters family, 0 otherwise. The version says how values are stored (see {@link
+ * ValueChecksums}): {@value #FORMAT_PLAIN} as given (stores written before checksums existed, or
+ * created with {@code lmdb.checksums=false}), {@value #FORMAT_CHECKSUMS} with a CRC32C of key and
+ * value appended. It is written once, when the store is created; a release that knows only format
+ * {@value #FORMAT_PLAIN} refuses a format-{@value #FORMAT_CHECKSUMS} store instead of misreading it. The metadata DBI's
  * name contains a dot, which no family name can ({@link FamilySpec}), so it never collides with a
  * family.
  *
@@ -42,7 +47,10 @@ import org.lmdbjava.Txn;
  */
 final class LmdbEnvironment {
   static final String META_DBI = "ankusa.meta";
-  static final int FORMAT = 1;
+  /** Metadata format of stores whose values carry no checksum. */
+  static final int FORMAT_PLAIN = 1;
+  /** Metadata format of stores whose values carry a CRC32C of key and value. */
+  static final int FORMAT_CHECKSUMS = 2;
   static final String DATA_FILE = "data.mdb";
   private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
   private static final String FAMILY_PREFIX = "family:";
@@ -50,11 +58,18 @@ final class LmdbEnvironment {
   private final Env<byte[]> env;
   private final Map<String, Dbi<byte[]>> dbis;
   private final Dbi<byte[]> meta;
+  private final ValueChecksums checksums;
 
-  private LmdbEnvironment(Env<byte[]> env, Map<String, Dbi<byte[]>> dbis, Dbi<byte[]> meta) {
+  private LmdbEnvironment(Env<byte[]> env, Map<String, Dbi<byte[]>> dbis, Dbi<byte[]> meta, ValueChecksums checksums) {
     this.env = env;
     this.dbis = dbis;
     this.meta = meta;
+    this.checksums = checksums;
+  }
+
+  /** How this store's values are stored: with checksums or as given, as its metadata records. */
+  ValueChecksums checksums() {
+    return checksums;
   }
 
   Env<byte[]> env() {
@@ -83,8 +98,14 @@ final class LmdbEnvironment {
    *     listed family with another counters setting, a newer metadata format, LMDB databases this
    *     backend did not record, or (with {@code create} false) lacks a listed family. Nothing was
    *     changed on disk: the checks run in a write transaction that is aborted.
+   * @throws io.ankusa.store.spi.StoreCorruptionException when {@code data.mdb} is shorter than its
+   *     meta pages say ({@link MetaPages}); it was not mapped
    */
   static LmdbEnvironment open(Path dir, LmdbSettings settings, FamilyCatalog catalog, long mapSize, boolean create) {
+    Path data = dir.resolve(DATA_FILE);
+    if (Files.isRegularFile(data)) {
+      MetaPages.checkNotTruncated(data);
+    }
     Env<byte[]> env;
     try {
       env = Env.create(ByteArrayProxy.PROXY_BA)
@@ -102,14 +123,15 @@ final class LmdbEnvironment {
               + "; check the directory's permissions and that its data.mdb is an LMDB file", e);
     }
     try {
-      return attach(dir, env, catalog, create);
+      return attach(dir, env, catalog, create, settings.checksums());
     } catch (RuntimeException e) {
       env.close();
       throw e;
     }
   }
 
-  private static LmdbEnvironment attach(Path dir, Env<byte[]> env, FamilyCatalog catalog, boolean create) {
+  private static LmdbEnvironment attach(Path dir, Env<byte[]> env, FamilyCatalog catalog, boolean create,
+      boolean checksumsIfNew) {
     List<String> existing = new ArrayList<>();
     try {
       for (byte[] name : env.getDbiNames()) {
@@ -128,7 +150,8 @@ final class LmdbEnvironment {
     Txn<byte[]> txn = env.txnWrite();
     try {
       Dbi<byte[]> meta = env.openDbi(txn, META_DBI.getBytes(StandardCharsets.UTF_8), null, false, DbiFlags.MDB_CREATE);
-      Map<String, Boolean> recorded = readRecorded(dir, txn, meta);
+      int format = fresh ? (checksumsIfNew ? FORMAT_CHECKSUMS : FORMAT_PLAIN) : recordedFormat(dir, txn, meta);
+      Map<String, Boolean> recorded = readRecorded(txn, meta);
       for (String name : existing) {
         if (!name.equals(META_DBI) && !recorded.containsKey(name)) {
           throw new StoreFormatException(
@@ -151,10 +174,10 @@ final class LmdbEnvironment {
             had == null ? new DbiFlags[] {DbiFlags.MDB_CREATE} : new DbiFlags[0]));
       }
       if (fresh || meta.get(txn, FORMAT_KEY) == null) {
-        meta.put(txn, FORMAT_KEY, new byte[] {0, 0, 0, FORMAT});
+        meta.put(txn, FORMAT_KEY, new byte[] {0, 0, 0, (byte) format});
       }
       txn.commit();
-      return new LmdbEnvironment(env, dbis, meta);
+      return new LmdbEnvironment(env, dbis, meta, format == FORMAT_CHECKSUMS ? ValueChecksums.CRC32C : ValueChecksums.NONE);
     } catch (LmdbException e) {
       throw new StoreFormatException("cannot open the families of the LMDB store in " + dir + ": " + e.getMessage(), e);
     } finally {
@@ -162,19 +185,31 @@ final class LmdbEnvironment {
     }
   }
 
-  /** Family name → counters, from the metadata DBI; checks the metadata format. */
-  private static Map<String, Boolean> readRecorded(Path dir, Txn<byte[]> txn, Dbi<byte[]> meta) {
+  /**
+   * The metadata format of an existing store: {@value #FORMAT_PLAIN} when it records none (the
+   * first stores), else the recorded one.
+   *
+   * @throws StoreFormatException for a format this release does not read
+   */
+  private static int recordedFormat(Path dir, Txn<byte[]> txn, Dbi<byte[]> meta) {
     byte[] format = meta.get(txn, FORMAT_KEY);
-    if (format != null) {
-      int version = format.length == 4
-          ? ((format[0] & 0xff) << 24) | ((format[1] & 0xff) << 16) | ((format[2] & 0xff) << 8) | (format[3] & 0xff)
-          : -1;
-      if (version != FORMAT) {
-        throw new StoreFormatException(
-            "the LMDB store in " + dir + " has metadata format " + version + " and this release reads "
-                + FORMAT + ": it was written by a newer release; open it with that release");
-      }
+    if (format == null) {
+      return FORMAT_PLAIN;
     }
+    int version = format.length == 4
+        ? ((format[0] & 0xff) << 24) | ((format[1] & 0xff) << 16) | ((format[2] & 0xff) << 8) | (format[3] & 0xff)
+        : -1;
+    if (version != FORMAT_PLAIN && version != FORMAT_CHECKSUMS) {
+      throw new StoreFormatException(
+          "the LMDB store in " + dir + " has metadata format " + version + " and this release reads "
+              + FORMAT_PLAIN + " and " + FORMAT_CHECKSUMS + ": it was written by a newer release; open it with"
+              + " that release");
+    }
+    return version;
+  }
+
+  /** Family name → counters, from the metadata DBI. */
+  private static Map<String, Boolean> readRecorded(Txn<byte[]> txn, Dbi<byte[]> meta) {
     Map<String, Boolean> recorded = new TreeMap<>();
     try (Cursor<byte[]> c = meta.openCursor(txn)) {
       for (boolean ok = c.first(); ok; ok = c.next()) {

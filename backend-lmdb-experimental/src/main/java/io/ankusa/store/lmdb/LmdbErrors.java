@@ -28,8 +28,7 @@ final class LmdbErrors {
     }
     return new StoreCorruptionException(
         "reading family '" + family + "'" + (key == null ? "" : " at key " + Bytes.hex(key)) + " of " + where
-            + " failed: " + cause + "; the LMDB data file may be damaged: restore the store from a backup"
-            + " (LMDB keeps no checksums, so not every damage is detected)", cause);
+            + " failed: " + cause + "; the LMDB data file may be damaged: restore the store from a backup", cause);
   }
 
   /** Every reader slot is taken by open scans, snapshots and in-flight reads. */

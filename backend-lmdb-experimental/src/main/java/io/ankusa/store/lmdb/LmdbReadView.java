@@ -5,7 +5,9 @@ import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import java.util.ArrayList;
 import java.util.List;
+import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
+import org.lmdbjava.GetOp;
 import org.lmdbjava.Txn;
 
 /**
@@ -15,6 +17,13 @@ import org.lmdbjava.Txn;
  *
  * <p>Ownership: arrays passed in are only read during the call (lmdbjava copies them to native
  * memory); every array returned is a fresh copy made by {@code ByteArrayProxy}.
+ *
+ * <p>Checksums (stores whose metadata says so, see {@link ValueChecksums}): every value read is
+ * checked against its checksum, and a mismatch is {@link io.ankusa.store.spi.StoreCorruptionException}
+ * naming the family and key. A point read that finds no entry for its key also checks the entries
+ * on either side of where the key would be: a damaged key byte moves an entry away from its key, so
+ * the miss is reported as corruption instead of as an absent key. A damaged key byte that leaves the
+ * entry's bytes looking like another valid key is still caught, because the checksum covers the key.
  */
 abstract class LmdbReadView implements ReadView {
   /** Work done inside a read transaction; the transaction ends when the work returns. */
@@ -42,7 +51,7 @@ abstract class LmdbReadView implements ReadView {
     checkOpen();
     catalog.require(family);
     catalog.checkKey(family, key);
-    return inReadTxn((env, txn) -> read(env.dbi(family), txn, family, key));
+    return inReadTxn((env, txn) -> readChecked(env.checksums(), env.dbi(family), txn, null, family, key));
   }
 
   /** All values from one transaction, hence one consistent state (property {@code multiGetKeepsOrderAndNulls}). */
@@ -52,10 +61,13 @@ abstract class LmdbReadView implements ReadView {
     catalog.require(family);
     keys.forEach(k -> catalog.checkKey(family, k));
     return inReadTxn((env, txn) -> {
-      Dbi<byte[]> dbi = env.dbi(family);
       List<byte[]> out = new ArrayList<>(keys.size());
-      for (byte[] k : keys) {
-        out.add(read(dbi, txn, family, k));
+      Dbi<byte[]> dbi = env.dbi(family);
+      ValueChecksums checksums = env.checksums();
+      try (Cursor<byte[]> misses = checksums == ValueChecksums.NONE ? null : openCursor(dbi, txn, family)) {
+        for (byte[] k : keys) {
+          out.add(readChecked(checksums, dbi, txn, misses, family, k));
+        }
       }
       return out;
     });
@@ -69,11 +81,51 @@ abstract class LmdbReadView implements ReadView {
     return v == null ? 0 : Int64Add.decode(family, key, v);
   }
 
-  private byte[] read(Dbi<byte[]> dbi, Txn<byte[]> txn, String family, byte[] key) {
+  private Cursor<byte[]> openCursor(Dbi<byte[]> dbi, Txn<byte[]> txn, String family) {
     try {
-      return dbi.get(txn, key);
+      return dbi.openCursor(txn);
+    } catch (RuntimeException e) {
+      throw LmdbErrors.readFailed(describe(), family, null, e);
+    }
+  }
+
+  /**
+   * The checked value of {@code key}, or null when absent. With checksums, a miss also checks the
+   * entries just after and just before where the key would sit (see the class comment), through
+   * {@code misses} when given, else a cursor opened for the purpose.
+   */
+  private byte[] readChecked(ValueChecksums checksums, Dbi<byte[]> dbi, Txn<byte[]> txn, Cursor<byte[]> misses,
+      String family, byte[] key) {
+    try {
+      byte[] stored = dbi.get(txn, key);
+      if (stored != null) {
+        return checksums.open(describe(), family, key, stored);
+      }
+      if (checksums == ValueChecksums.NONE) {
+        return null;
+      }
+      if (misses != null) {
+        checkNeighbours(checksums, misses, family, key);
+      } else {
+        try (Cursor<byte[]> cursor = dbi.openCursor(txn)) {
+          checkNeighbours(checksums, cursor, family, key);
+        }
+      }
+      return null;
     } catch (RuntimeException e) {
       throw LmdbErrors.readFailed(describe(), family, key, e);
+    }
+  }
+
+  /** Checks the entry at or after {@code key} and the one before it (the last entry when none is after). */
+  private void checkNeighbours(ValueChecksums checksums, Cursor<byte[]> cursor, String family, byte[] key) {
+    if (cursor.get(key, GetOp.MDB_SET_RANGE)) {
+      checksums.open(describe(), family, cursor.key(), cursor.val());
+      if (cursor.prev()) {
+        checksums.open(describe(), family, cursor.key(), cursor.val());
+      }
+    } else if (cursor.last()) {
+      checksums.open(describe(), family, cursor.key(), cursor.val());
     }
   }
 }

@@ -25,7 +25,8 @@ import org.lmdbjava.Txn;
  * ({@code memcmp}); the cursor is positioned with {@code MDB_SET_RANGE}. A cursor error met on the
  * way throws {@link io.ankusa.store.spi.StoreCorruptionException} naming the family and the last key
  * read, and every later {@code hasNext} throws it again: the scan never ends early (property {@code
- * scanNeverEndsEarlyOnCorruption}).
+ * scanNeverEndsEarlyOnCorruption}). So does an entry whose checksum does not match ({@link
+ * ValueChecksums}), in stores that keep checksums.
  */
 final class LmdbScan implements Scan, LongLivedReaders.Reader {
   private final LmdbStore store;
@@ -104,7 +105,7 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
         return false;
       }
       store.shared(env -> {
-        advance();
+        advance(env.checksums());
         return null;
       });
       return pending != null;
@@ -123,8 +124,12 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
     }
   }
 
-  /** One cursor step. REQUIRES: the monitor and the store's shared lock are held. */
-  private void advance() {
+  /**
+   * One cursor step. The entry met is checked against its checksum before its key is compared with
+   * the range's end, so a damaged key can never pass for the end of the range. REQUIRES: the monitor
+   * and the store's shared lock are held.
+   */
+  private void advance(ValueChecksums checksums) {
     try {
       boolean found;
       if (!started) {
@@ -135,8 +140,9 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
       }
       if (found) {
         byte[] key = cursor.key();
+        byte[] value = checksums.open(where(), family, key, cursor.val());
         if (inRange(key)) {
-          pending = new Entry(key, cursor.val());
+          pending = new Entry(key, value);
           lastKey = key;
           return;
         }

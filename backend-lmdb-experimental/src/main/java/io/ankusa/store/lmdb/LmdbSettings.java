@@ -19,6 +19,11 @@ import java.util.List;
  *   <tr><td>{@code lmdb.mapGrowWaitMillis}</td><td>10000</td><td>how long a write that must grow the
  *       map waits for open scans and snapshots to close (LMDB cannot remap under a read
  *       transaction)</td></tr>
+ *   <tr><td>{@code lmdb.checksums}</td><td>true</td><td>a store <em>created</em> with it stores a
+ *       CRC32C of key and value with every value and checks it on every read (see {@link
+ *       ValueChecksums}); the store records the choice, and a reopen follows the record whatever this
+ *       option says (stores written before checksums existed keep reading as they were
+ *       written)</td></tr>
  * </table>
  *
  * <p>Sizes are rounded down to a multiple of 4 KiB (LMDB wants whole OS pages).
@@ -27,13 +32,16 @@ import java.util.List;
  * @param mapSizeMaxBytes largest map size the store grows to
  * @param maxReaders reader slots in LMDB's lock table
  * @param mapGrowWaitMillis how long growth waits for long-lived readers
+ * @param checksums whether a store created now checksums its values
  */
-record LmdbSettings(long mapSizeBytes, long mapSizeMaxBytes, int maxReaders, long mapGrowWaitMillis) {
+record LmdbSettings(long mapSizeBytes, long mapSizeMaxBytes, int maxReaders, long mapGrowWaitMillis,
+    boolean checksums) {
   static final String MAP_SIZE = "lmdb.mapSizeBytes";
   static final String MAP_SIZE_MAX = "lmdb.mapSizeMaxBytes";
   static final String MAX_READERS = "lmdb.maxReaders";
   static final String MAP_GROW_WAIT = "lmdb.mapGrowWaitMillis";
-  static final List<String> KNOWN = List.of(MAP_SIZE, MAP_SIZE_MAX, MAX_READERS, MAP_GROW_WAIT);
+  static final String CHECKSUMS = "lmdb.checksums";
+  static final List<String> KNOWN = List.of(MAP_SIZE, MAP_SIZE_MAX, MAX_READERS, MAP_GROW_WAIT, CHECKSUMS);
 
   static final long DEFAULT_MAP_SIZE = 64L << 20;
   static final long DEFAULT_MAP_SIZE_MAX = 64L << 30;
@@ -80,11 +88,16 @@ record LmdbSettings(long mapSizeBytes, long mapSizeMaxBytes, int maxReaders, lon
     if (readers < 1 || readers > 65_536) {
       throw new StoreArgumentException("option " + MAX_READERS + "=" + readers + " must be in 1..65536");
     }
+    String checksums = options.property(CHECKSUMS, "true");
+    if (!checksums.equals("true") && !checksums.equals("false")) {
+      throw new StoreArgumentException("option " + CHECKSUMS + "='" + checksums + "' must be true or false");
+    }
     return new LmdbSettings(
         options.longProperty(MAP_SIZE, DEFAULT_MAP_SIZE),
         options.longProperty(MAP_SIZE_MAX, DEFAULT_MAP_SIZE_MAX),
         (int) readers,
-        options.longProperty(MAP_GROW_WAIT, DEFAULT_MAP_GROW_WAIT_MILLIS));
+        options.longProperty(MAP_GROW_WAIT, DEFAULT_MAP_GROW_WAIT_MILLIS),
+        Boolean.parseBoolean(checksums));
   }
 
   /** The next map size after {@code current}: double, capped at the maximum, whole pages. */

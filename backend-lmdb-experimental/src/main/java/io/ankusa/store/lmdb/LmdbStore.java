@@ -95,12 +95,24 @@ final class LmdbStore extends LmdbReadView implements Store {
    * What this backend claims. Keys up to LMDB's compiled-in maximum of 511 bytes; values up to 16
    * MiB (LMDB's own limit is far higher; values that large belong in another store).
    *
-   * <p>{@code corruptionInjection} is claimed with a caveat: LMDB keeps no checksums, so a flipped
-   * byte inside a data page is read back as data and is <em>not</em> detected by this backend. What
-   * LMDB does report is structural damage its bounds checks see (a page reference past the end of the
-   * file, {@code MDB_PAGE_NOTFOUND}; {@code MDB_CORRUPTED}); the test fixture damages a branch pointer
-   * that way, so the suite checks that such an error surfaces as {@link
-   * io.ankusa.store.spi.StoreCorruptionException} and never as a clean end of a scan. Keep backups.
+   * <p>{@code corruptionInjection} is claimed for what this backend detects, and only that:
+   *
+   * <ul>
+   *   <li>a truncated {@code data.mdb} (shorter than its meta pages say) is refused at open ({@link
+   *       MetaPages}), before LMDB maps it;
+   *   <li>in a store with checksums (the default for new stores, {@code lmdb.checksums}), a flipped
+   *       or zeroed byte in a stored key or value is reported by the read that meets it ({@link
+   *       ValueChecksums});
+   *   <li>structural damage LMDB's own bounds checks see (a page reference past the end of the file,
+   *       {@code MDB_PAGE_NOTFOUND}; {@code MDB_CORRUPTED}) is reported, never read as a clean end of
+   *       a scan.
+   * </ul>
+   *
+   * <p>Not detected: damage to LMDB's page structure itself — page headers, branch pages, the free
+   * list, the meta pages' other fields — may still be misread or abort the process inside LMDB (an
+   * assertion, a segmentation fault), and stores written without checksums read flipped bytes back
+   * as data. The conformance fixture damages a value (checksums) and a branch pointer (bounds
+   * check), the kinds of damage claimed here. Keep backups.
    */
   static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, 511, 16 << 20);
 
@@ -235,16 +247,17 @@ final class LmdbStore extends LmdbReadView implements Store {
 
   private void apply(LmdbEnvironment env, Txn<byte[]> txn, Op op) {
     Dbi<byte[]> dbi = env.dbi(op.family());
+    ValueChecksums checksums = env.checksums();
     if (op instanceof Op.Put p) {
-      dbi.put(txn, p.key(), p.value());
+      dbi.put(txn, p.key(), checksums.seal(p.key(), p.value()));
     } else if (op instanceof Op.Delete d) {
       dbi.delete(txn, d.key());
     } else if (op instanceof Op.DeleteRange r) {
       deleteRange(dbi, txn, r.lo(), r.hi());
     } else if (op instanceof Op.Merge m) {
       byte[] old = dbi.get(txn, m.key());
-      long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), old);
-      dbi.put(txn, m.key(), Int64Add.encode(Int64Add.apply(current, m.delta())));
+      long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), checksums.open(describe(), m.family(), m.key(), old));
+      dbi.put(txn, m.key(), checksums.seal(m.key(), Int64Add.encode(Int64Add.apply(current, m.delta()))));
     }
   }
 

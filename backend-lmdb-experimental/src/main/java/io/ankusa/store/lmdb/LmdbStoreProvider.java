@@ -15,7 +15,8 @@ import java.util.List;
  * The {@code lmdb} backend (experimental): a {@link Store} on LMDB through lmdbjava, one named
  * database per family. See {@link LmdbStore} for what survives a process kill versus a power loss,
  * and {@link LmdbSettings} for the {@code lmdb.*} options ({@code lmdb.mapSizeBytes}, {@code
- * lmdb.mapSizeMaxBytes}, {@code lmdb.maxReaders}, {@code lmdb.mapGrowWaitMillis}); unknown {@code
+ * lmdb.mapSizeMaxBytes}, {@code lmdb.maxReaders}, {@code lmdb.mapGrowWaitMillis}, {@code
+ * lmdb.checksums}); unknown {@code
  * lmdb.*} options are refused with {@link io.ankusa.store.spi.StoreArgumentException}.
  *
  * <p>Files in the directory: {@code data.mdb} (the data), {@code lock.mdb} (LMDB's reader table) and

@@ -20,10 +20,18 @@
  * {@code write} returns: it survives a kill -9 of the process. It survives a power loss or OS crash
  * only once synced: a {@code SYNC} write (fdatasync before returning) or a returned {@code syncWal()}.
  * LMDB documents that under {@code MDB_NOSYNC} a system crash may also damage the database when the
- * filesystem does not preserve write order. LMDB keeps no checksums: damaged pages may read back as
- * data and goes undetected. Only structural damage that LMDB's bounds checks see is reported, and it
- * is reported as {@link io.ankusa.store.spi.StoreCorruptionException}, never as a clean end of a
- * scan; the conformance fixture damages a branch pointer to check exactly that.
+ * filesystem does not preserve write order.
+ *
+ * <h2>Damaged files, honestly</h2>
+ *
+ * <p>LMDB keeps no checksums of its own. This backend adds what it can: a truncated {@code data.mdb}
+ * is refused at open before it is mapped (no SIGBUS); new stores keep a CRC32C of key and value with
+ * every value ({@code lmdb.checksums}, on by default; recorded in the store's metadata, so older
+ * stores without checksums keep opening), and a flipped byte in a key or value is reported by the
+ * read that meets it; errors LMDB's bounds checks raise are reported. All of these are {@link
+ * io.ankusa.store.spi.StoreCorruptionException}, never a clean end of a scan. Still undetected:
+ * damage to page headers, branch pages or the free list, which LMDB may misread or abort the process
+ * on. See {@code LmdbStore.CAPABILITIES}.
  *
  * <h2>Limits and options</h2>
  *

@@ -18,12 +18,12 @@ import org.lmdbjava.Txn;
  * page), the child pointer of the middle node is overwritten with a page number far past the end of
  * the file, so reaching that subtree fails with {@code MDB_PAGE_NOTFOUND}.
  *
- * <p>Why this kind of damage and no other: LMDB keeps no checksums. A flipped byte inside a leaf page
- * is read back as data, and most other flips go unnoticed or crash the process; only structural damage
- * that LMDB's bounds checks see is reliably reported. This fixture therefore checks the part of the
- * contract a binding can get wrong — an error met mid-scan must surface as {@code
- * StoreCorruptionException}, never as a clean end of the range — not LMDB's (absent) ability to spot
- * damaged data.
+ * <p>Why this kind of damage: LMDB keeps no checksums of its pages. Flipped bytes in keys and values
+ * are caught by this backend's value checksums ({@code DamagedDataFileTest}), but most flips in page
+ * headers or branch pages go unnoticed or crash the process; only structural damage that LMDB's
+ * bounds checks see is reliably reported. This damage checks the part of the contract a binding can
+ * get wrong — an error LMDB raises mid-scan must surface as {@code StoreCorruptionException}, never
+ * as a clean end of the range.
  *
  * <p>Layout used (LMDB 0.9, 64-bit): page header 16 bytes ({@code pgno:8 pad:2 flags:2 lower:2
  * upper:2}), then {@code lower - 16} bytes of node offsets (2 each); a branch node starts with the

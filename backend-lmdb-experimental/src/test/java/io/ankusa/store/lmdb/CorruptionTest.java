@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * An error LMDB reports in the middle of a scan surfaces as {@link StoreCorruptionException} naming
  * the family, never as a clean end of the range (property {@code scanNeverEndsEarlyOnCorruption}),
  * in both directions; point reads into the damaged subtree throw too, and the rest reads right.
- * The damage is {@link BranchPointerDamage}: LMDB has no checksums, so only structural damage is
- * detectable at all.
+ * The damage is {@link BranchPointerDamage}, structural damage LMDB's own bounds checks see (damaged
+ * keys and values are {@code DamagedDataFileTest}'s).
  */
 class CorruptionTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.plain("other"));

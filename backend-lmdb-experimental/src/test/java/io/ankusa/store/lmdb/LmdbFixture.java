@@ -5,18 +5,29 @@ import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import org.lmdbjava.ByteArrayProxy;
+import org.lmdbjava.Cursor;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.Txn;
 
 /**
- * The conformance fixture of the lmdb backend: default options (64 MiB initial map).
+ * The conformance fixture of the lmdb backend: default options (64 MiB initial map, checksums on).
  *
- * <p>{@link #corrupt} damages the family's root branch page with {@link BranchPointerDamage} (a child
- * pointer past the end of the file), the one kind of damage LMDB reliably reports. LMDB keeps no
- * checksums: flipped bytes inside a data page would be read back as data, so the suite's corruption
- * property checks this backend's error path (an LMDB error mid-scan throws, never ends the scan), not
- * detection of damaged values.
+ * <p>{@link #corrupt} flips one byte inside each of a run of stored values in the middle of the
+ * family — damage in a leaf page's data, which this backend claims to detect through its value
+ * checksums (see {@code LmdbStore.CAPABILITIES}). It does not damage page headers or branch pages:
+ * LMDB may misread those or abort the process, and this backend does not claim to detect them. (The
+ * module's {@code CorruptionTest} separately checks the error path of a branch pointer LMDB's bounds
+ * checks catch.)
  */
 final class LmdbFixture implements BackendFixture {
+  /** How many consecutive entries in the middle of the family get a damaged value. */
+  private static final int DAMAGED_ENTRIES = 5;
+
   @Override
   public StoreProvider provider() {
     return new LmdbStoreProvider();
@@ -29,6 +40,33 @@ final class LmdbFixture implements BackendFixture {
 
   @Override
   public void corrupt(Path dir, List<FamilySpec> families, String family) {
-    BranchPointerDamage.damage(dir, family);
+    for (byte[] stored : middleEntries(dir, family)) {
+      List<Long> at = DataFileDamage.find(dir, stored);
+      if (at.isEmpty()) {
+        throw new IllegalStateException("a stored value of family '" + family + "' is not in " + dir);
+      }
+      for (long offset : at) { // stale copies in freed pages too: harmless, and it keeps this simple
+        DataFileDamage.flip(dir, offset + stored.length / 2, 0x20);
+      }
+    }
+  }
+
+  /** The stored bytes (value and checksum) of {@link #DAMAGED_ENTRIES} entries in the family's middle. */
+  private static List<byte[]> middleEntries(Path dir, String family) {
+    List<byte[]> all = new ArrayList<>();
+    try (Env<byte[]> env = Env.create(ByteArrayProxy.PROXY_BA).setMaxDbs(64).open(dir.toFile(), EnvFlags.MDB_NOTLS)) {
+      Dbi<byte[]> dbi = env.openDbi(family);
+      try (Txn<byte[]> txn = env.txnRead(); Cursor<byte[]> c = dbi.openCursor(txn)) {
+        for (boolean ok = c.first(); ok; ok = c.next()) {
+          all.add(c.val());
+        }
+      }
+    }
+    if (all.size() < DAMAGED_ENTRIES * 2) {
+      throw new IllegalStateException("family '" + family + "' in " + dir + " holds " + all.size()
+          + " entries, too few to damage its middle; write more first");
+    }
+    int from = all.size() / 2 - DAMAGED_ENTRIES / 2;
+    return all.subList(from, from + DAMAGED_ENTRIES);
   }
 }

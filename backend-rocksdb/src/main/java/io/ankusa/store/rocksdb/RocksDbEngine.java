@@ -28,6 +28,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.UInt64AddOperator;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -105,7 +106,11 @@ final class RocksDbEngine implements AutoCloseable {
         .setBytesPerSync(settings.bytesPerSync())
         .setMaxBackgroundJobs(settings.maxBackgroundJobs())
         // Every open starts a new info LOG; keep a few old ones, not RocksDB's default thousand.
-        .setKeepLogFileNum(KEPT_INFO_LOGS);
+        .setKeepLogFileNum(KEPT_INFO_LOGS)
+        // A record cut short at the end of the WAL (a crash mid-append) is dropped; damage anywhere
+        // else in the WAL fails the open. RocksDB's default (point-in-time recovery) would stop
+        // replaying at the damage and silently drop every acknowledged batch after it.
+        .setWalRecoveryMode(WALRecoveryMode.TolerateCorruptedTailRecords);
     List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     List<String> names = new ArrayList<>();

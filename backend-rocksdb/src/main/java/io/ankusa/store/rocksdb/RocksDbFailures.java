@@ -6,7 +6,12 @@ import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
 import io.ankusa.store.spi.StoreFullException;
 import io.ankusa.store.spi.StoreWriteFailedException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
 
@@ -62,11 +67,25 @@ final class RocksDbFailures {
               + " store (in this or another process) before opening it again", e);
     }
     if (isCorruption(e)) {
+      List<String> wals = writeAheadLogs(dir);
       return new StoreCorruptionException(
-          "RocksDB store " + dir + " could not be opened: its files are damaged (" + msg + "); restore"
-              + " it from a backup or run RocksDB's repair tool (ldb repair)", e);
+          "RocksDB store " + dir + " could not be opened: its files are damaged (" + msg + ")"
+              + (wals.isEmpty() ? "" : "; if the damage is in its write-ahead log " + wals + ", the batches"
+                  + " acknowledged after the damage cannot be replayed, and the store refuses to open rather"
+                  + " than drop them silently")
+              + "; restore it from a backup, or run RocksDB's repair tool (ldb repair), which keeps what"
+              + " it can read and drops the rest", e);
     }
     return new StoreException("RocksDB store " + dir + " could not be opened: " + msg, e);
+  }
+
+  /** The write-ahead log files ({@code NNNNNN.log}) in {@code dir}, by name; empty if none or unreadable. */
+  private static List<String> writeAheadLogs(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).filter(n -> n.matches("[0-9]+\\.log")).sorted().toList();
+    } catch (IOException | UncheckedIOException ex) {
+      return List.of();
+    }
   }
 
   static boolean isCorruption(RocksDBException e) {

@@ -71,12 +71,18 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   }
 
   /**
-   * One {@code multiGetByteBuffers} at one engine snapshot (the view's own, or one pinned for the
-   * call on the live store). Unlike {@code multiGetAsList}, which returns null both for an absent key
-   * and for a key whose read failed (facebook/rocksdb#12741), it returns each key's status: NotFound
-   * is absent, any other non-OK status is thrown ({@code CorruptionTest.multiGetOfADamagedKeyThrows}).
-   * Values larger than their {@value #MULTI_GET_VALUE_BYTES}-byte slot are read again with a point
-   * read at the same snapshot.
+   * {@code multiGetByteBuffers} calls at one engine snapshot (the view's own, or one pinned for the
+   * whole call on the live store), so every answer comes from one state however many keys are asked
+   * (property {@code multiGetKeepsOrderAndNulls}). Keys go in chunks of at most {@value
+   * #MULTI_GET_CHUNK_KEYS} keys and {@value #MULTI_GET_CHUNK_KEY_BYTES} key bytes, through one direct
+   * buffer sized for the largest chunk and reused for every chunk: direct memory stays bounded (at
+   * most about 1.5 MiB plus the largest key, freed when the buffer is collected)
+   * and no size overflows an {@code int}, for any number of keys (property {@code
+   * multiGetOfAMillionKeys}). Unlike {@code multiGetAsList}, which returns null both for an absent
+   * key and for a key whose read failed (facebook/rocksdb#12741), it returns each key's status:
+   * NotFound is absent, any other non-OK status is thrown ({@code
+   * CorruptionTest.multiGetOfADamagedKeyThrows}). Values larger than their {@value
+   * #MULTI_GET_VALUE_BYTES}-byte slot are read again with a point read at the same snapshot.
    */
   @Override
   public final List<byte[]> multiGet(String family, List<byte[]> keys) {
@@ -94,7 +100,7 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       org.rocksdb.Snapshot pinned = frozenAt() == null ? engine.db.getSnapshot() : null;
       ReadOptions options = pinned == null ? pointReads(engine) : new ReadOptions().setSnapshot(pinned);
       try {
-        return multiGetWithStatuses(engine, handle, options, family, keys);
+        return multiGetInChunks(engine, handle, options, family, keys);
       } finally {
         if (pinned != null) {
           options.close();
@@ -110,19 +116,49 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
 
   /** Bytes of direct buffer each value gets in a multiGet; larger values are re-read. */
   static final int MULTI_GET_VALUE_BYTES = 512;
+  /** Most keys one native multiGet call reads. */
+  static final int MULTI_GET_CHUNK_KEYS = 1024;
+  /** Most key bytes one native multiGet call reads (a single larger key still goes alone). */
+  static final int MULTI_GET_CHUNK_KEY_BYTES = 1 << 20;
 
-  private static List<byte[]> multiGetWithStatuses(RocksDbEngine engine, ColumnFamilyHandle handle,
+  private static List<byte[]> multiGetInChunks(RocksDbEngine engine, ColumnFamilyHandle handle,
       ReadOptions options, String family, List<byte[]> keys) throws RocksDBException {
     int n = keys.size();
-    int keyBytes = 0;
-    for (byte[] k : keys) {
-      keyBytes += k.length;
+    // Chunk ends first, so the one buffer is as large as the largest chunk needs and no larger: a
+    // multiGet of two keys allocates about a KiB, not the 1.5 MiB a full chunk would take.
+    List<Integer> ends = new ArrayList<>(n / MULTI_GET_CHUNK_KEYS + 1);
+    int arenaBytes = 0;
+    int from = 0;
+    while (from < n) {
+      int to = from;
+      int keyBytes = 0;
+      while (to < n && to - from < MULTI_GET_CHUNK_KEYS
+          && (to == from || keyBytes + keys.get(to).length <= MULTI_GET_CHUNK_KEY_BYTES)) {
+        keyBytes += keys.get(to).length;
+        to++;
+      }
+      ends.add(to);
+      arenaBytes = Math.max(arenaBytes, keyBytes + (to - from) * MULTI_GET_VALUE_BYTES);
+      from = to;
     }
-    ByteBuffer arena = ByteBuffer.allocateDirect(keyBytes + n * MULTI_GET_VALUE_BYTES);
+    ByteBuffer arena = ByteBuffer.allocateDirect(arenaBytes);
+    List<byte[]> values = new ArrayList<>(n);
+    from = 0;
+    for (int to : ends) {
+      readChunk(engine, handle, options, family, keys.subList(from, to), arena, values);
+      from = to;
+    }
+    return values;
+  }
+
+  /** One native multiGet of {@code chunk} through {@code arena}; appends the answers to {@code values}. */
+  private static void readChunk(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,
+      String family, List<byte[]> chunk, ByteBuffer arena, List<byte[]> values) throws RocksDBException {
+    int n = chunk.size();
     List<ByteBuffer> keyBuffers = new ArrayList<>(n);
     List<ByteBuffer> valueBuffers = new ArrayList<>(n);
     int at = 0;
-    for (byte[] k : keys) {
+    for (byte[] k : chunk) {
       ByteBuffer kb = arena.slice(at, k.length);
       kb.put(k).flip();
       keyBuffers.add(kb);
@@ -134,23 +170,21 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
     }
     List<ByteBufferGetStatus> got =
         engine.db.multiGetByteBuffers(options, Collections.nCopies(n, handle), keyBuffers, valueBuffers);
-    List<byte[]> values = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       ByteBufferGetStatus r = got.get(i);
       Status.Code code = r.status.getCode();
       if (code == Status.Code.NotFound) {
         values.add(null);
       } else if (code != Status.Code.Ok) {
-        throw RocksDbFailures.read(new RocksDBException(r.status), engine.dir, family, keys.get(i), "multiGet");
+        throw RocksDbFailures.read(new RocksDBException(r.status), engine.dir, family, chunk.get(i), "multiGet");
       } else if (r.requiredSize > MULTI_GET_VALUE_BYTES) {
-        values.add(pointRead(engine, handle, options, family, keys.get(i)));
+        values.add(pointRead(engine, handle, options, family, chunk.get(i)));
       } else {
         byte[] v = new byte[r.requiredSize];
         r.value.get(v);
         values.add(v);
       }
     }
-    return values;
   }
 
   private static byte[] pointRead(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,

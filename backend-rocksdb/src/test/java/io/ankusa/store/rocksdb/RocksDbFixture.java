@@ -18,7 +18,9 @@ import org.rocksdb.RocksDBException;
  * The RocksDB backend as the conformance suite sees it: the provider, its capabilities, and
  * corruption injection — compact the family into SST files with plain RocksJava, then overwrite a
  * run of bytes in the middle of the data blocks of its largest SST file, so a read of the family
- * meets a checksum mismatch (property {@code scanNeverEndsEarlyOnCorruption}).
+ * meets a checksum mismatch (property {@code scanNeverEndsEarlyOnCorruption}); and log damage — one
+ * bit flipped half-way through the newest write-ahead log (property {@code
+ * midLogDamageIsReportedNeverSilentlyDropped}).
  */
 public final class RocksDbFixture implements BackendFixture {
   /** Where the damage was done, for tests that want to say so in their messages. */
@@ -39,6 +41,13 @@ public final class RocksDbFixture implements BackendFixture {
   @Override
   public void corrupt(Path dir, List<FamilySpec> families, String family) {
     damage(dir, families, family);
+  }
+
+  /** Flips one bit half-way through the newest write-ahead log, where the unflushed batches are. */
+  @Override
+  public void damageLog(Path dir) {
+    WalFiles.Wal wal = WalFiles.newest(dir);
+    wal.flipBit(wal.size() / 2);
   }
 
   /**

@@ -43,6 +43,17 @@ public interface BackendFixture {
   }
 
   /**
+   * Damages the write-ahead log of the closed store in {@code dir} in its middle — not at its end,
+   * where a record cut short by a crash is expected — the way a bad disk block would: typically one
+   * flipped bit in a record half-way through the log. Called only when {@link #capabilities()}
+   * claims {@code logDamageInjection}. The suite wrote and acknowledged its batches with {@code
+   * SYNC} and closed the store; nothing was flushed out of the log on purpose.
+   */
+  default void damageLog(Path dir) {
+    throw new UnsupportedOperationException(provider().name() + " does not damage a write-ahead log");
+  }
+
+  /**
    * Forgets whatever the backend keeps about the closed store in {@code dir} outside of {@code dir}
    * itself (the memory backend keeps its data in the JVM under the directory's name). Called by the
    * suite after the store is closed, before it deletes {@code dir}. Default: nothing to forget.

@@ -16,11 +16,17 @@ import io.ankusa.store.queue.QueueConfig;
 import io.ankusa.store.queue.QueueVerifier;
 import io.ankusa.store.queue.TenantCounts;
 import io.ankusa.store.queue.Tenants;
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreCorruptionException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -160,5 +166,74 @@ public abstract class DurabilityConformance {
       assertThat(QueueVerifier.verify(store)).as("%s: the layout verifies clean", what).isEmpty();
       return checked;
     }
+  }
+
+  // ================================================================ write-ahead log damage
+
+  /** Batches the log-damage case writes; few and small, so they stay in the log. */
+  static final int LOGGED_BATCHES = 150;
+  private static final String LOGGED = "logged";
+
+  /**
+   * Damage in the middle of the write-ahead log is reported, never recovered as a silently shorter
+   * history: after {@value #LOGGED_BATCHES} acknowledged {@code SYNC} batches (one key each) and a
+   * close, the fixture damages the log half-way ({@link BackendFixture#damageLog}); then either the
+   * reopen throws {@link StoreCorruptionException}, or every read of an acknowledged key returns its
+   * value or throws it. A reopen that quietly stops replaying at the damage — and drops every later
+   * acknowledged batch — fails, naming how many were lost.
+   */
+  @Example
+  void midLogDamageIsReportedNeverSilentlyDropped() throws IOException {
+    BackendFixture fixture = fixture();
+    if (!fixture.capabilities().logDamageInjection()) {
+      throw new TestAbortedException(fixture.name() + " does not claim logDamageInjection: it keeps no write-ahead"
+          + " log (or its fixture cannot damage one), so there is no log damage to report");
+    }
+    List<FamilySpec> families = List.of(FamilySpec.plain(LOGGED));
+    Path dir = Files.createTempDirectory("ankusa-log-damage-" + fixture.name().replaceAll("[^A-Za-z0-9]", "-") + "-");
+    try {
+      try (Store store = fixture.open(dir, families)) {
+        for (int i = 0; i < LOGGED_BATCHES; i++) {
+          store.write(new Batch().put(LOGGED, loggedKey(i), loggedValue(i)), Durability.SYNC);
+        }
+      }
+      fixture.damageLog(dir);
+      Store reopened;
+      try {
+        reopened = fixture.open(dir, families);
+      } catch (StoreCorruptionException e) {
+        return; // reported at open: the best answer
+      }
+      try (Store store = reopened) {
+        List<Integer> lost = new ArrayList<>();
+        int reported = 0;
+        for (int i = 0; i < LOGGED_BATCHES; i++) {
+          try {
+            byte[] v = store.get(LOGGED, loggedKey(i));
+            if (!Arrays.equals(v, loggedValue(i))) {
+              lost.add(i);
+            }
+          } catch (StoreCorruptionException e) {
+            reported++;
+          }
+        }
+        assertThat(lost).as("%s opened after mid-log damage without an error and lost %d of %d acknowledged SYNC"
+            + " batches without a word (first lost: batch %s)", fixture.name(), lost.size(), LOGGED_BATCHES,
+            lost.isEmpty() ? "-" : lost.get(0)).isEmpty();
+        assertThat(reported).as("the log damage done by %s's fixture was never met: the fixture did not damage"
+            + " what the reopen replays", fixture.name()).isPositive();
+      }
+    } finally {
+      fixture.discard(dir);
+      TempDirStore.deleteRecursively(dir);
+    }
+  }
+
+  private static byte[] loggedKey(int i) {
+    return String.format("batch-%06d", i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] loggedValue(int i) {
+    return String.format("acknowledged SYNC batch %06d of the log-damage case", i).getBytes(StandardCharsets.UTF_8);
   }
 }

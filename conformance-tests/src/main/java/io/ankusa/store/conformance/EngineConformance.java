@@ -906,6 +906,54 @@ public abstract class EngineConformance {
     }
   }
 
+  // ================================================================ many keys
+
+  /** Keys the million-key multiGet asks for. */
+  static final int MILLION = 1_000_000;
+  /** One key in this many of the million is present. */
+  private static final int MILLION_PRESENT_EVERY = 997;
+
+  /**
+   * A multiGet of {@value #MILLION} keys answers every one, in order, with its value or null: no
+   * size limit, no overflow of a buffer sized for all keys at once (most keys are absent, so the case
+   * stays cheap).
+   */
+  @Example
+  public void multiGetOfAMillionKeys() {
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      Batch b = new Batch();
+      for (int i = 0; i < MILLION; i += MILLION_PRESENT_EVERY) {
+        b.put(PLAIN, millionKey(i), millionKey(~i));
+      }
+      s.write(b, Durability.NO_SYNC);
+      List<byte[]> keys = new java.util.AbstractList<>() {
+        @Override
+        public byte[] get(int i) {
+          return millionKey(i);
+        }
+
+        @Override
+        public int size() {
+          return MILLION;
+        }
+      };
+      List<byte[]> got = s.multiGet(PLAIN, keys);
+      assertThat(got).as("answers to a multiGet of %d keys", MILLION).hasSize(MILLION);
+      for (int i = 0; i < MILLION; i++) {
+        byte[] want = i % MILLION_PRESENT_EVERY == 0 ? millionKey(~i) : null;
+        if (!Arrays.equals(got.get(i), want)) {
+          throw new AssertionError("multiGet of " + MILLION + " keys: answer " + i + " for key "
+              + Bytes.hex(millionKey(i)) + " is " + Bytes.hex(got.get(i)) + ", expected " + Bytes.hex(want));
+        }
+      }
+    }
+  }
+
+  private static byte[] millionKey(int i) {
+    return ByteBuffer.allocate(5).put((byte) 'm').putInt(i).array();
+  }
+
   // ================================================================ the model
 
   /**

@@ -21,10 +21,22 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The memory backend made to claim {@code corruptionInjection}: {@link #corrupt} marks the middle
  * fifth of a family's keys as damaged, and reads meeting a damaged key throw {@link
- * StoreCorruptionException} — or, when {@code quiet} (the mutant), a scan ends there as if the range
- * were exhausted, the bug {@code scanNeverEndsEarlyOnCorruption} exists for.
+ * StoreCorruptionException} ({@link Report#HONESTLY}) — or, in the mutants, a scan ends there as if
+ * the range were exhausted ({@link Report#AS_END_OF_SCAN}), or the damaged entries are read back
+ * with altered values and no error ({@link Report#AS_DATA}): the bugs {@code
+ * scanNeverEndsEarlyOnCorruption} exists for.
  */
 final class DamageableMemoryFixture implements BackendFixture {
+  /** How reads meeting damage behave. */
+  enum Report {
+    /** They throw StoreCorruptionException. */
+    HONESTLY,
+    /** A scan ends at the damage as if its range were exhausted; point reads throw. */
+    AS_END_OF_SCAN,
+    /** Every read returns the damaged entries with altered values, without an error. */
+    AS_DATA
+  }
+
   /** A damaged key range [lo, hi) of one family. */
   private record Damage(String family, byte[] lo, byte[] hi) {
     boolean covers(String f, byte[] key) {
@@ -34,10 +46,10 @@ final class DamageableMemoryFixture implements BackendFixture {
 
   private static final Map<Path, Damage> DAMAGE = new ConcurrentHashMap<>();
   private final MemoryFixture memory = new MemoryFixture();
-  private final boolean quiet;
+  private final Report report;
 
-  DamageableMemoryFixture(boolean quiet) {
-    this.quiet = quiet;
+  DamageableMemoryFixture(Report report) {
+    this.report = report;
   }
 
   @Override
@@ -56,7 +68,7 @@ final class DamageableMemoryFixture implements BackendFixture {
   public Store open(Path dir, List<FamilySpec> families) {
     Store store = memory.open(dir, families);
     Damage damage = DAMAGE.get(key(dir));
-    return damage == null ? store : new DamagedStore(store, damage, quiet);
+    return damage == null ? store : new DamagedStore(store, damage, report);
   }
 
   @Override
@@ -78,7 +90,11 @@ final class DamageableMemoryFixture implements BackendFixture {
 
   @Override
   public String name() {
-    return quiet ? "memory mutant CORRUPTION_ENDS_SCAN" : "damageable memory";
+    return switch (report) {
+      case HONESTLY -> "damageable memory";
+      case AS_END_OF_SCAN -> "memory mutant CORRUPTION_ENDS_SCAN";
+      case AS_DATA -> "memory mutant DAMAGE_READ_AS_DATA";
+    };
   }
 
   private static Path key(Path dir) {
@@ -87,12 +103,19 @@ final class DamageableMemoryFixture implements BackendFixture {
 
   private static final class DamagedStore extends ForwardingStore {
     private final Damage damage;
-    private final boolean quiet;
+    private final Report report;
 
-    DamagedStore(Store delegate, Damage damage, boolean quiet) {
+    DamagedStore(Store delegate, Damage damage, Report report) {
       super(delegate);
       this.damage = damage;
-      this.quiet = quiet;
+      this.report = report;
+    }
+
+    /** The value a damaged entry reads back as, in the AS_DATA mutant: its first byte flipped. */
+    private static byte[] altered(byte[] value) {
+      byte[] out = value.length == 0 ? new byte[1] : value.clone();
+      out[0] ^= 0x40;
+      return out;
     }
 
     private StoreCorruptionException corrupt(String family, byte[] key) {
@@ -103,6 +126,10 @@ final class DamageableMemoryFixture implements BackendFixture {
     @Override
     public byte[] get(String family, byte[] key) {
       if (damage.covers(family, key)) {
+        if (report == Report.AS_DATA) {
+          byte[] v = delegate.get(family, key);
+          return v == null ? null : altered(v);
+        }
         throw corrupt(family, key);
       }
       return delegate.get(family, key);
@@ -111,11 +138,17 @@ final class DamageableMemoryFixture implements BackendFixture {
     @Override
     public List<byte[]> multiGet(String family, List<byte[]> keys) {
       for (byte[] k : keys) {
-        if (damage.covers(family, k)) {
+        if (damage.covers(family, k) && report != Report.AS_DATA) {
           throw corrupt(family, k);
         }
       }
-      return delegate.multiGet(family, keys);
+      List<byte[]> values = new ArrayList<>(delegate.multiGet(family, keys));
+      for (int i = 0; i < values.size(); i++) {
+        if (values.get(i) != null && damage.covers(family, keys.get(i))) {
+          values.set(i, altered(values.get(i)));
+        }
+      }
+      return values;
     }
 
     @Override
@@ -135,11 +168,14 @@ final class DamageableMemoryFixture implements BackendFixture {
           }
           Entry e = inner.next();
           if (damage.covers(family, e.key())) {
-            if (quiet) {
-              ended = true;
-              return false;
+            switch (report) {
+              case HONESTLY -> throw corrupt(family, e.key());
+              case AS_END_OF_SCAN -> {
+                ended = true;
+                return false;
+              }
+              case AS_DATA -> e = new Entry(e.key(), altered(e.value()));
             }
-            throw corrupt(family, e.key());
           }
           ahead = e;
           return true;

@@ -71,7 +71,13 @@ enum Mutant {
   REOPEN_LOSES_LAST_KEY("reopening loses the last key of the plain family", "syncWritesSurviveReopen",
       UnaryOperator.identity()),
   REFUSAL_NAMES_NO_FAMILY("an unlisted family is refused without naming it", "openRefusesUnlistedFamilies",
-      UnaryOperator.identity());
+      UnaryOperator.identity()),
+  MULTIGET_CAPS_KEYS("multiGet fails above 65 536 keys, as one buffer sized for all keys overflows",
+      "multiGetOfAMillionKeys", MultiGetCapsKeys::new),
+  DAMAGE_READ_AS_DATA("damaged entries read back with altered values and no error",
+      "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
+  SILENT_WAL_DROP("a reopen after mid-log damage silently drops every batch after the damage",
+      "midLogDamageIsReportedNeverSilentlyDropped", UnaryOperator.identity());
 
   final String breaks;
   final String caughtBy;
@@ -86,7 +92,13 @@ enum Mutant {
   /** The fixture running the suite against this mutant. */
   BackendFixture fixture() {
     if (this == CORRUPTION_ENDS_SCAN) {
-      return new DamageableMemoryFixture(true);
+      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_END_OF_SCAN);
+    }
+    if (this == DAMAGE_READ_AS_DATA) {
+      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_DATA);
+    }
+    if (this == SILENT_WAL_DROP) {
+      return new LogDamageableMemoryFixture(true);
     }
     if (this == REOPEN_LOSES_LAST_KEY) {
       return new WrappingFixture("memory mutant " + name(), UnaryOperator.identity()) {
@@ -120,6 +132,21 @@ enum Mutant {
   }
 
   // ---------------------------------------------------------------- the mutants
+
+  /** multiGet refuses large key lists, like a backend that sizes one buffer for every key at once. */
+  private static final class MultiGetCapsKeys extends ForwardingStore {
+    MultiGetCapsKeys(Store d) {
+      super(d);
+    }
+
+    @Override
+    public List<byte[]> multiGet(String family, List<byte[]> keys) {
+      if (keys.size() > 65_536) {
+        throw new IllegalArgumentException("capacity < 0: (" + keys.size() * 65_536 + " < 0)");
+      }
+      return delegate.multiGet(family, keys);
+    }
+  }
 
   private static final class DropsLastOp extends ForwardingStore {
     DropsLastOp(Store d) {

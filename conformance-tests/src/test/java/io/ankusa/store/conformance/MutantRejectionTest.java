@@ -43,11 +43,16 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>DROPS_EVERY_7TH_BATCH (every 7th batch is silently dropped) → modelBasedRandomBatches
  *   <li>REOPEN_LOSES_LAST_KEY (reopening loses the last key of the plain family) → syncWritesSurviveReopen
  *   <li>REFUSAL_NAMES_NO_FAMILY (an unlisted family is refused without naming it) → openRefusesUnlistedFamilies
+ *   <li>MULTIGET_CAPS_KEYS (multiGet fails above 65 536 keys) → multiGetOfAMillionKeys
+ *   <li>DAMAGE_READ_AS_DATA (damaged entries read back with altered values, no error) → scanNeverEndsEarlyOnCorruption
+ *   <li>SILENT_WAL_DROP (a reopen after mid-log damage drops every later batch; durability layer) →
+ *       midLogDamageIsReportedNeverSilentlyDropped
  * </ul>
  *
- * <p>Two controls make sure the harness itself does not fail everything: the memory store behind a
+ * <p>Three controls make sure the harness itself does not fail everything: the memory store behind a
  * ForwardingStore that changes nothing, and the damageable memory store reporting damage honestly,
- * both pass the whole suite. Runs print nothing; results go into assertion messages.
+ * pass the whole engine suite; the memory store reporting log damage honestly passes the durability
+ * layer. Runs print nothing; results go into assertion messages.
  */
 class MutantRejectionTest {
 
@@ -85,5 +90,15 @@ class MutantRejectionTest {
         .isEmpty();
     assertThat(run.named(Outcome.PASSED)).as("the corruption property ran, not skipped")
         .contains("scanNeverEndsEarlyOnCorruption");
+  }
+
+  @Test
+  void honestlyReportedLogDamagePassesTheLogDamageProperty() {
+    SuiteRun run = SuiteRun.run(MutantSuites.HonestLogDamageSuite.class, Map.of());
+    assertThat(run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED).toList())
+        .as("the memory store reporting log damage honestly must pass the durability layer\n%s", TABLE)
+        .isEmpty();
+    assertThat(run.named(Outcome.PASSED)).as("the log-damage property ran, not skipped")
+        .contains("midLogDamageIsReportedNeverSilentlyDropped");
   }
 }

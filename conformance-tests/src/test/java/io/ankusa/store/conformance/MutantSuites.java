@@ -11,7 +11,7 @@ final class MutantSuites {
   private MutantSuites() {}
 
   /** The suite class that runs {@code mutant}. */
-  static Class<? extends EngineConformance> suiteOf(Mutant mutant) {
+  static Class<?> suiteOf(Mutant mutant) {
     return switch (mutant) {
       case DROPS_LAST_OP -> DropsLastOpMutantSuite.class;
       case SCAN_STOPS_EARLY -> ScanStopsEarlyMutantSuite.class;
@@ -40,6 +40,9 @@ final class MutantSuites {
       case DROPS_EVERY_7TH_BATCH -> DropsEvery7thBatchMutantSuite.class;
       case REOPEN_LOSES_LAST_KEY -> ReopenLosesLastKeyMutantSuite.class;
       case REFUSAL_NAMES_NO_FAMILY -> RefusalNamesNoFamilyMutantSuite.class;
+      case MULTIGET_CAPS_KEYS -> MultiGetCapsKeysMutantSuite.class;
+      case DAMAGE_READ_AS_DATA -> DamageReadAsDataMutantSuite.class;
+      case SILENT_WAL_DROP -> SilentWalDropMutantSuite.class;
     };
   }
 
@@ -55,7 +58,15 @@ final class MutantSuites {
   static class HonestDamageSuite extends EngineConformance {
     @Override
     protected BackendFixture fixture() {
-      return new DamageableMemoryFixture(false);
+      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.HONESTLY);
+    }
+  }
+
+  /** Control: log damage reported honestly at reopen, so midLogDamageIsReportedNeverSilentlyDropped runs and passes. */
+  static class HonestLogDamageSuite extends DurabilityConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new LogDamageableMemoryFixture(false);
     }
   }
 
@@ -245,6 +256,28 @@ final class MutantSuites {
     @Override
     protected BackendFixture fixture() {
       return Mutant.REFUSAL_NAMES_NO_FAMILY.fixture();
+    }
+  }
+
+  static class MultiGetCapsKeysMutantSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return Mutant.MULTIGET_CAPS_KEYS.fixture();
+    }
+  }
+
+  static class DamageReadAsDataMutantSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return Mutant.DAMAGE_READ_AS_DATA.fixture();
+    }
+  }
+
+  /** The durability layer, which holds the log-damage case. */
+  static class SilentWalDropMutantSuite extends DurabilityConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return Mutant.SILENT_WAL_DROP.fixture();
     }
   }
 }

@@ -10,9 +10,14 @@ package io.ankusa.store.spi;
  *     by a returned {@link Store#syncWal()}) survives kill -9 of the process and a reopen from a
  *     new process
  * @param corruptionInjection the backend's conformance fixture can damage its data files, so the
- *     suite can check that corruption is reported and never read as a clean end of scan
+ *     suite can check that the damage is reported, never read back as data nor as a clean end of a
+ *     scan; the backend's javadoc says which kinds of damage it detects, and its fixture damages
+ *     only those
  * @param maxKeyBytes the largest key accepted
  * @param maxValueBytes the largest value accepted
+ * @param logDamageInjection the backend keeps a write-ahead log and its conformance fixture can
+ *     damage that log in the middle, so the suite can check that the damage is reported and never
+ *     recovered as a silently shorter history; false for engines without a log
  */
 public record Capabilities(
     boolean concurrentWriters,
@@ -20,12 +25,19 @@ public record Capabilities(
     boolean durableAfterProcessKill,
     boolean corruptionInjection,
     int maxKeyBytes,
-    int maxValueBytes) {
+    int maxValueBytes,
+    boolean logDamageInjection) {
 
   public Capabilities {
     if (maxKeyBytes < 32 || maxValueBytes < 32) {
       throw new StoreArgumentException(
           "a backend must accept keys and values of at least 32 bytes (the format-3 layout needs them)");
     }
+  }
+
+  /** Capabilities of a backend without a write-ahead log the suite can damage. */
+  public Capabilities(boolean concurrentWriters, boolean snapshots, boolean durableAfterProcessKill,
+      boolean corruptionInjection, int maxKeyBytes, int maxValueBytes) {
+    this(concurrentWriters, snapshots, durableAfterProcessKill, corruptionInjection, maxKeyBytes, maxValueBytes, false);
   }
 }

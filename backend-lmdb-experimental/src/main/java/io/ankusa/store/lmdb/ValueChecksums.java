@@ -1,0 +1,88 @@
+package io.ankusa.store.lmdb;
+
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.StoreCorruptionException;
+import java.util.Arrays;
+
+/**
+ * How values are stored in a store's family DBIs: as given ({@link #NONE}, stores of metadata
+ * format 1, written before checksums existed or with {@code lmdb.checksums=false}), or followed by a
+ * 4-byte big-endian CRC32C over the key and the value ({@link #CRC32C}, metadata format 2). The
+ * store records which one in its own metadata DBI, so every reopen reads its values the way they
+ * were written, whatever the options say.
+ *
+ * <p>With checksums, a flipped or zeroed byte in a stored key or value is met as a mismatch when the
+ * entry is read (get, multiGet, scans, snapshots, the read of a merge) and raised as {@link
+ * StoreCorruptionException}. What this cannot see: damage to LMDB's own structure (page headers,
+ * branch pages, the free list), which LMDB itself may report, misread, or abort the process on.
+ *
+ * <p>Stateless and thread-safe. Arrays passed in are not kept; every array returned is fresh.
+ */
+enum ValueChecksums {
+  /** Values stored as given. */
+  NONE {
+    @Override
+    byte[] seal(byte[] key, byte[] value) {
+      return value;
+    }
+
+    @Override
+    byte[] open(String where, String family, byte[] key, byte[] stored) {
+      return stored;
+    }
+  },
+  /** Values stored with a CRC32C of key and value appended. */
+  CRC32C {
+    @Override
+    byte[] seal(byte[] key, byte[] value) {
+      byte[] out = Arrays.copyOf(value, value.length + CHECKSUM_BYTES);
+      int crc = crc(key, value, value.length);
+      out[value.length] = (byte) (crc >>> 24);
+      out[value.length + 1] = (byte) (crc >>> 16);
+      out[value.length + 2] = (byte) (crc >>> 8);
+      out[value.length + 3] = (byte) crc;
+      return out;
+    }
+
+    @Override
+    byte[] open(String where, String family, byte[] key, byte[] stored) {
+      if (stored.length < CHECKSUM_BYTES) {
+        throw mismatch(where, family, key, "a stored value of " + stored.length + " bytes is too short to hold its checksum");
+      }
+      int length = stored.length - CHECKSUM_BYTES;
+      int recorded = ((stored[length] & 0xff) << 24) | ((stored[length + 1] & 0xff) << 16)
+          | ((stored[length + 2] & 0xff) << 8) | (stored[length + 3] & 0xff);
+      int computed = crc(key, stored, length);
+      if (recorded != computed) {
+        throw mismatch(where, family, key, String.format("checksum mismatch (stored %08x, computed %08x)", recorded, computed));
+      }
+      return Arrays.copyOf(stored, length);
+    }
+  };
+
+  /** Bytes a checksum adds to every stored value. */
+  static final int CHECKSUM_BYTES = 4;
+
+  /** What to store for {@code value} under {@code key}. */
+  abstract byte[] seal(byte[] key, byte[] value);
+
+  /**
+   * The value a stored entry holds, checked against its checksum.
+   *
+   * @throws StoreCorruptionException naming the family and key when the entry is damaged
+   */
+  abstract byte[] open(String where, String family, byte[] key, byte[] stored);
+
+  private static int crc(byte[] key, byte[] value, int valueLength) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(key);
+    crc.update(value, 0, valueLength);
+    return (int) crc.getValue();
+  }
+
+  private static StoreCorruptionException mismatch(String where, String family, byte[] key, String what) {
+    return new StoreCorruptionException(
+        "reading family '" + family + "' at key " + Bytes.hex(key) + " of " + where + ": " + what
+            + "; the key or value was damaged on disk: restore the store from a backup");
+  }
+}
