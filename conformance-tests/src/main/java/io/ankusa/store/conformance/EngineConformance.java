@@ -873,10 +873,12 @@ public abstract class EngineConformance {
     throw new AssertionError(what + " was not refused: it opened " + opened);
   }
 
+  /** The exception's class and the start of its message's first line, for reports and assertion texts. */
   private static String firstLine(Throwable e) {
     String m = String.valueOf(e.getMessage());
     int nl = m.indexOf('\n');
-    return e.getClass().getSimpleName() + ": " + (nl < 0 ? m : m.substring(0, nl));
+    String line = nl < 0 ? m : m.substring(0, nl);
+    return e.getClass().getSimpleName() + ": " + (line.length() <= 160 ? line : line.substring(0, 160) + "…");
   }
 
   /**

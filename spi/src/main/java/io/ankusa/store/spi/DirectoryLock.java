@@ -7,8 +7,10 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One open store's lock on its directory: one open store per directory, in this JVM and across
@@ -32,6 +34,11 @@ public final class DirectoryLock implements AutoCloseable {
 
   /** Every directory locked by this JVM, by real path. */
   private static final Map<Path, DirectoryLock> HELD = new ConcurrentHashMap<>();
+  /**
+   * Channels on a lock file this JVM already locks through another path the registry could not tell
+   * apart (a bind mount): kept open for the JVM's life, since closing one would drop that lock.
+   */
+  private static final List<FileChannel> KEPT_OPEN = new CopyOnWriteArrayList<>();
 
   private final Path realDir;
   private final Path openedAs;
@@ -96,9 +103,10 @@ public final class DirectoryLock implements AutoCloseable {
     try {
       lock = channel.tryLock(0, Long.MAX_VALUE, readOnly);
     } catch (OverlappingFileLockException e) {
-      closeChannel();
-      throw new StoreException("the lock file " + file + " is locked by this JVM outside the store registry;"
-          + " close whatever else holds it", e);
+      KEPT_OPEN.add(channel); // closing it would release the lock this JVM holds through the other path
+      channel = null;
+      throw new StoreException("the store in " + openedAs + " is already open in this JVM under a path that"
+          + " resolves elsewhere (a bind mount?); close that store before opening it again", e);
     } catch (IOException e) {
       closeChannel();
       throw new StoreException("cannot lock " + file + ": " + e, e);
