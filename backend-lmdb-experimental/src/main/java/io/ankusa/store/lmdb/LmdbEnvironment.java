@@ -92,7 +92,10 @@ final class LmdbEnvironment {
 
   /**
    * Opens the environment in {@code dir} and its families, creating the missing ones when {@code
-   * create}. REQUIRES: {@code dir} exists; the caller holds the store's directory lock.
+   * create}. With {@code readOnly}, maps the data file {@code MDB_RDONLY | MDB_NOLOCK}: no file is
+   * created or written (LMDB's reader table in {@code lock.mdb} included), the families are checked in
+   * a read transaction, and a missing family is refused. REQUIRES: {@code dir} exists; the caller
+   * holds the store's directory claim (with {@code MDB_NOLOCK} that claim is what keeps writers out).
    *
    * @throws StoreFormatException when the store holds families not listed in {@code catalog}, a
    *     listed family with another counters setting, a newer metadata format, LMDB databases this
@@ -101,7 +104,8 @@ final class LmdbEnvironment {
    * @throws io.ankusa.store.spi.StoreCorruptionException when {@code data.mdb} is shorter than its
    *     meta pages say ({@link MetaPages}); it was not mapped
    */
-  static LmdbEnvironment open(Path dir, LmdbSettings settings, FamilyCatalog catalog, long mapSize, boolean create) {
+  static LmdbEnvironment open(Path dir, LmdbSettings settings, FamilyCatalog catalog, long mapSize, boolean create,
+      boolean readOnly) {
     Path data = dir.resolve(DATA_FILE);
     if (Files.isRegularFile(data)) {
       MetaPages.checkNotTruncated(data);
@@ -112,7 +116,9 @@ final class LmdbEnvironment {
           .setMapSize(mapSize)
           .setMaxDbs(catalog.specs().size() + 1)
           .setMaxReaders(settings.maxReaders())
-          .open(dir.toFile(), EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOTLS);
+          .open(dir.toFile(), readOnly
+              ? new EnvFlags[] {EnvFlags.MDB_RDONLY_ENV, EnvFlags.MDB_NOLOCK, EnvFlags.MDB_NOTLS}
+              : new EnvFlags[] {EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOTLS});
     } catch (Env.FileInvalidException | Env.VersionMismatchException e) {
       throw new StoreFormatException(
           "the " + DATA_FILE + " in " + dir + " is not an LMDB data file this release can read (" + e.getMessage()
@@ -123,7 +129,7 @@ final class LmdbEnvironment {
               + "; check the directory's permissions and that its data.mdb is an LMDB file", e);
     }
     try {
-      return attach(dir, env, catalog, create, settings.checksums());
+      return readOnly ? attachReadOnly(dir, env, catalog) : attach(dir, env, catalog, create, settings.checksums());
     } catch (RuntimeException e) {
       env.close();
       throw e;
@@ -132,14 +138,7 @@ final class LmdbEnvironment {
 
   private static LmdbEnvironment attach(Path dir, Env<byte[]> env, FamilyCatalog catalog, boolean create,
       boolean checksumsIfNew) {
-    List<String> existing = new ArrayList<>();
-    try {
-      for (byte[] name : env.getDbiNames()) {
-        existing.add(new String(name, StandardCharsets.UTF_8));
-      }
-    } catch (LmdbException e) {
-      throw new StoreFormatException("cannot list the databases of the LMDB store in " + dir + ": " + e.getMessage(), e);
-    }
+    List<String> existing = databaseNames(dir, env);
     boolean fresh = existing.isEmpty();
     if (!fresh && !existing.contains(META_DBI)) {
       throw new StoreFormatException(
@@ -183,6 +182,55 @@ final class LmdbEnvironment {
     } finally {
       txn.close();
     }
+  }
+
+  /**
+   * {@link #attach} for a read-only environment: the same checks, in a read transaction, opening only
+   * what exists; a store without the metadata database or without a listed family is refused.
+   */
+  private static LmdbEnvironment attachReadOnly(Path dir, Env<byte[]> env, FamilyCatalog catalog) {
+    List<String> existing = databaseNames(dir, env);
+    if (!existing.contains(META_DBI)) {
+      throw new StoreFormatException(
+          "the LMDB environment in " + dir + " holds databases " + existing + " but no '" + META_DBI
+              + "': it holds no store of this backend to open read-only; check the path");
+    }
+    Map<String, Dbi<byte[]>> dbis = new LinkedHashMap<>();
+    Txn<byte[]> txn = env.txnRead();
+    try {
+      Dbi<byte[]> meta = env.openDbi(txn, META_DBI.getBytes(StandardCharsets.UTF_8), null, false);
+      int format = recordedFormat(dir, txn, meta);
+      Map<String, Boolean> recorded = readRecorded(txn, meta);
+      checkFamilies(dir, recorded, catalog.specs());
+      for (FamilySpec f : catalog.specs()) {
+        if (!recorded.containsKey(f.name())) {
+          throw new StoreFormatException(
+              "the LMDB store in " + dir + " has no family '" + f.name() + "', and a read-only open cannot add"
+                  + " it; open it read-write with createIfMissing to add the family");
+        }
+        dbis.put(f.name(), env.openDbi(txn, f.name().getBytes(StandardCharsets.UTF_8), null, false));
+      }
+      txn.commit(); // keeps the DBI handles open for later transactions
+      return new LmdbEnvironment(env, dbis, meta, format == FORMAT_CHECKSUMS ? ValueChecksums.CRC32C : ValueChecksums.NONE);
+    } catch (LmdbException e) {
+      throw new StoreFormatException("cannot open the families of the LMDB store in " + dir + " read-only: "
+          + e.getMessage(), e);
+    } finally {
+      txn.close();
+    }
+  }
+
+  /** The names of the named databases in the environment. */
+  private static List<String> databaseNames(Path dir, Env<byte[]> env) {
+    List<String> names = new ArrayList<>();
+    try {
+      for (byte[] name : env.getDbiNames()) {
+        names.add(new String(name, StandardCharsets.UTF_8));
+      }
+    } catch (LmdbException e) {
+      throw new StoreFormatException("cannot list the databases of the LMDB store in " + dir + ": " + e.getMessage(), e);
+    }
+    return names;
   }
 
   /**

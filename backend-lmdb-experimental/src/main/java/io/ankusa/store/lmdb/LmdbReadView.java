@@ -59,7 +59,7 @@ abstract class LmdbReadView implements ReadView {
   public List<byte[]> multiGet(String family, List<byte[]> keys) {
     checkOpen();
     catalog.require(family);
-    keys.forEach(k -> catalog.checkKey(family, k));
+    catalog.checkKeys(family, keys);
     return inReadTxn((env, txn) -> {
       List<byte[]> out = new ArrayList<>(keys.size());
       Dbi<byte[]> dbi = env.dbi(family);

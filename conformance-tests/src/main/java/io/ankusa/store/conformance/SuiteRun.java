@@ -1,11 +1,15 @@
 package io.ankusa.store.conformance;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
@@ -40,8 +44,25 @@ public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
    * reporting entries ({@code jqwik.reporting.usejunitplatform}), which are dropped.
    */
   public static SuiteRun run(Class<?> suite, Map<String, String> configuration) {
+    return run(suite, selectClass(suite), configuration);
+  }
+
+  /**
+   * Runs only the case {@code property} of {@code suite} (a public method, declared or inherited), as
+   * {@link #run} does the whole suite: what the self-test needs to see a mutant rejected by the
+   * property written for it, without paying for every other case.
+   *
+   * @throws IllegalArgumentException if {@code suite} has no public method of that name
+   */
+  public static SuiteRun runOnly(Class<?> suite, String property, Map<String, String> configuration) {
+    Method method = Arrays.stream(suite.getMethods()).filter(m -> m.getName().equals(property)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(suite.getName() + " has no case named " + property));
+    return run(suite, selectMethod(suite, method), configuration);
+  }
+
+  private static SuiteRun run(Class<?> suite, DiscoverySelector selector, Map<String, String> configuration) {
     LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-        .selectors(selectClass(suite))
+        .selectors(selector)
         .configurationParameter("jqwik.reporting.usejunitplatform", "true")
         .configurationParameters(configuration)
         .build();

@@ -60,8 +60,8 @@ final class DamageableMemoryFixture implements BackendFixture {
   @Override
   public Capabilities capabilities() {
     Capabilities c = memory.capabilities();
-    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), true,
-        c.maxKeyBytes(), c.maxValueBytes());
+    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), true, c.filesInDirectory(),
+        c.maxKeyBytes(), c.maxValueBytes(), c.logDamageInjection());
   }
 
   @Override

@@ -42,7 +42,7 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
   public Capabilities capabilities() {
     Capabilities c = super.capabilities();
     return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), c.corruptionInjection(),
-        c.maxKeyBytes(), c.maxValueBytes(), true);
+        c.filesInDirectory(), c.maxKeyBytes(), c.maxValueBytes(), true);
   }
 
   @Override

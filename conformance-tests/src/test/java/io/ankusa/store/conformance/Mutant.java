@@ -77,7 +77,11 @@ enum Mutant {
   DAMAGE_READ_AS_DATA("damaged entries read back with altered values and no error",
       "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
   SILENT_WAL_DROP("a reopen after mid-log damage silently drops every batch after the damage",
-      "midLogDamageIsReportedNeverSilentlyDropped", UnaryOperator.identity());
+      "midLogDamageIsReportedNeverSilentlyDropped", UnaryOperator.identity()),
+  SYMLINK_BLIND_LOCK("the directory lock is keyed by the path as given, so a symlink opens the store twice",
+      "secondOpenThroughSymlinkIsRefused", UnaryOperator.identity()),
+  ADOPTING_PROVIDER("the provider creates its store in any directory, foreign or not empty",
+      "foreignOrNonEmptyDirectoryIsRefusedUntouched", UnaryOperator.identity());
 
   final String breaks;
   final String caughtBy;
@@ -91,6 +95,12 @@ enum Mutant {
 
   /** The fixture running the suite against this mutant. */
   BackendFixture fixture() {
+    if (this == SYMLINK_BLIND_LOCK) {
+      return new DirectoryMemoryFixture(new DirectoryMemoryProvider.SymlinkBlindLock(), "memory-in-directory mutant " + name());
+    }
+    if (this == ADOPTING_PROVIDER) {
+      return new DirectoryMemoryFixture(new DirectoryMemoryProvider.Adopting(), "memory-in-directory mutant " + name());
+    }
     if (this == CORRUPTION_ENDS_SCAN) {
       return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_END_OF_SCAN);
     }

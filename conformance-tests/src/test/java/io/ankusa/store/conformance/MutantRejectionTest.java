@@ -47,12 +47,19 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>DAMAGE_READ_AS_DATA (damaged entries read back with altered values, no error) → scanNeverEndsEarlyOnCorruption
  *   <li>SILENT_WAL_DROP (a reopen after mid-log damage drops every later batch; durability layer) →
  *       midLogDamageIsReportedNeverSilentlyDropped
+ *   <li>SYMLINK_BLIND_LOCK (the directory lock is keyed by the path as given) → secondOpenThroughSymlinkIsRefused
+ *   <li>ADOPTING_PROVIDER (the provider creates its store in any directory) → foreignOrNonEmptyDirectoryIsRefusedUntouched
  * </ul>
  *
- * <p>Three controls make sure the harness itself does not fail everything: the memory store behind a
- * ForwardingStore that changes nothing, and the damageable memory store reporting damage honestly,
- * pass the whole engine suite; the memory store reporting log damage honestly passes the durability
- * layer. Runs print nothing; results go into assertion messages.
+ * <p>SYMLINK_BLIND_LOCK and ADOPTING_PROVIDER are provider-level mutants ({@link
+ * DirectoryMemoryProvider}): memory stores that claim real directories, so the directory cases apply
+ * to them.
+ *
+ * <p>Four controls make sure the harness itself does not fail everything: the memory store behind a
+ * ForwardingStore that changes nothing, the damageable memory store reporting damage honestly, and
+ * the memory store claiming its directory honestly through the SPI pass the whole engine suite; the
+ * memory store reporting log damage honestly passes the durability layer. Runs print nothing;
+ * results go into assertion messages.
  */
 class MutantRejectionTest {
 
@@ -63,10 +70,18 @@ class MutantRejectionTest {
   /** Finding a failure is enough here; shrinking it would only make the build slower. */
   private static final Map<String, String> NO_SHRINKING = Map.of("jqwik.shrinking.default", "OFF");
 
+  /**
+   * The honest directory control runs the whole suite, creating and opening real directories for
+   * every try; its random properties run with few tries to keep the build short (the directory cases
+   * are examples).
+   */
+  private static final Map<String, String> DIRECTORY_RUN =
+      Map.of("jqwik.shrinking.default", "OFF", "jqwik.tries.default", "10");
+
   @ParameterizedTest(name = "{0} is rejected")
   @EnumSource(Mutant.class)
   void everyMutantIsRejectedByItsProperty(Mutant mutant) {
-    SuiteRun run = SuiteRun.run(MutantSuites.suiteOf(mutant), NO_SHRINKING);
+    SuiteRun run = SuiteRun.runOnly(MutantSuites.suiteOf(mutant), mutant.caughtBy, NO_SHRINKING);
     assertThat(run.named(Outcome.FAILED))
         .as("the engine suite must fail %s (%s) in property %s; it failed %s\n%s",
             mutant, mutant.breaks, mutant.caughtBy, run.named(Outcome.FAILED), TABLE)
@@ -80,6 +95,17 @@ class MutantRejectionTest {
         .as("a ForwardingStore that changes nothing must pass; otherwise the mutants prove nothing\n%s", TABLE)
         .isEmpty();
     assertThat(run.count(Outcome.PASSED)).isGreaterThanOrEqualTo(25);
+  }
+
+  @Test
+  void honestDirectoryClaimPassesTheWholeSuiteWithTheDirectoryCases() {
+    SuiteRun run = SuiteRun.run(MutantSuites.HonestDirectorySuite.class, DIRECTORY_RUN);
+    assertThat(run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED).toList())
+        .as("memory stores claiming their directory through the SPI must pass\n%s", TABLE)
+        .isEmpty();
+    assertThat(run.named(Outcome.PASSED)).as("the directory cases ran, not skipped")
+        .contains("secondOpenThroughSymlinkIsRefused", "refusedSecondOpenKeepsTheLock",
+            "foreignOrNonEmptyDirectoryIsRefusedUntouched", "readOnlyOpenChangesNoFile");
   }
 
   @Test

@@ -43,6 +43,8 @@ final class MutantSuites {
       case MULTIGET_CAPS_KEYS -> MultiGetCapsKeysMutantSuite.class;
       case DAMAGE_READ_AS_DATA -> DamageReadAsDataMutantSuite.class;
       case SILENT_WAL_DROP -> SilentWalDropMutantSuite.class;
+      case SYMLINK_BLIND_LOCK -> SymlinkBlindLockMutantSuite.class;
+      case ADOPTING_PROVIDER -> AdoptingProviderMutantSuite.class;
     };
   }
 
@@ -51,6 +53,17 @@ final class MutantSuites {
     @Override
     protected BackendFixture fixture() {
       return new WrappingFixture("memory through ForwardingStore", ForwardingStore::new);
+    }
+  }
+
+  /**
+   * Control: memory stores claiming real directories through the SPI, so the directory cases
+   * (filesInDirectory) run and pass on a memory-based backend like the mutants below.
+   */
+  static class HonestDirectorySuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new DirectoryMemoryFixture(new DirectoryMemoryProvider(), "memory-in-directory");
     }
   }
 
@@ -278,6 +291,20 @@ final class MutantSuites {
     @Override
     protected BackendFixture fixture() {
       return Mutant.SILENT_WAL_DROP.fixture();
+    }
+  }
+
+  static class SymlinkBlindLockMutantSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return Mutant.SYMLINK_BLIND_LOCK.fixture();
+    }
+  }
+
+  static class AdoptingProviderMutantSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return Mutant.ADOPTING_PROVIDER.fixture();
     }
   }
 }

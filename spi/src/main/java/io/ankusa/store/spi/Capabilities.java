@@ -13,6 +13,11 @@ package io.ankusa.store.spi;
  *     suite can check that the damage is reported, never read back as data nor as a clean end of a
  *     scan; the backend's javadoc says which kinds of damage it detects, and its fixture damages
  *     only those
+ * @param filesInDirectory the store lives in files under its directory: the backend claims the
+ *     directory through {@link DirectoryClaim} (one open store per directory whatever path names it,
+ *     in this JVM and across processes; a store marker; another backend's or a non-empty directory
+ *     refused with nothing written), and a {@link StoreOptions#readOnly() read-only} open changes no
+ *     file. False for a store that lives in the JVM (memory), where the directory is only a name
  * @param maxKeyBytes the largest key accepted
  * @param maxValueBytes the largest value accepted
  * @param logDamageInjection the backend keeps a write-ahead log and its conformance fixture can
@@ -24,6 +29,7 @@ public record Capabilities(
     boolean snapshots,
     boolean durableAfterProcessKill,
     boolean corruptionInjection,
+    boolean filesInDirectory,
     int maxKeyBytes,
     int maxValueBytes,
     boolean logDamageInjection) {
@@ -33,11 +39,5 @@ public record Capabilities(
       throw new StoreArgumentException(
           "a backend must accept keys and values of at least 32 bytes (the format-3 layout needs them)");
     }
-  }
-
-  /** Capabilities of a backend without a write-ahead log the suite can damage. */
-  public Capabilities(boolean concurrentWriters, boolean snapshots, boolean durableAfterProcessKill,
-      boolean corruptionInjection, int maxKeyBytes, int maxValueBytes) {
-    this(concurrentWriters, snapshots, durableAfterProcessKill, corruptionInjection, maxKeyBytes, maxValueBytes, false);
   }
 }

@@ -1,5 +1,6 @@
 package io.ankusa.store.spi;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -13,7 +14,8 @@ import java.util.TreeMap;
  *     directory that holds no store fails with {@link StoreFormatException}
  * @param readOnly open the existing store without changing any file under its directory (no WAL
  *     replay written back, no new manifest, no lock file created); every write through the returned
- *     store is refused with {@link StoreArgumentException}. Implies {@code createIfMissing = false}.
+ *     store is refused with {@link StoreArgumentException} ({@link ReadOnlyStore}). Implies {@code
+ *     createIfMissing = false}.
  *     For offline readers: verify, inspect, dry runs, archive readers
  * @param properties backend settings; copied, never null
  */
@@ -72,6 +74,22 @@ public record StoreOptions(boolean createIfMissing, boolean readOnly, Map<String
       return Long.parseLong(v.trim());
     } catch (NumberFormatException e) {
       throw new StoreArgumentException("option " + key + "='" + v + "' is not a whole number");
+    }
+  }
+
+  /**
+   * Refuses the properties of {@code backend} ({@code backend.*}) that are not in {@code known}.
+   *
+   * @throws StoreArgumentException naming the first unknown one and the ones the backend knows
+   */
+  public void refuseUnknown(String backend, List<String> known) {
+    String prefix = backend + ".";
+    for (Map.Entry<String, String> e : new TreeMap<>(properties).entrySet()) {
+      if (e.getKey().startsWith(prefix) && !known.contains(e.getKey())) {
+        throw new StoreArgumentException("unknown " + backend + " option " + e.getKey() + "='" + e.getValue()
+            + "'; the " + backend + " backend knows " + (known.isEmpty() ? "no options" : known.toString())
+            + " (a typo must not fall back to a default silently)");
+      }
     }
   }
 
