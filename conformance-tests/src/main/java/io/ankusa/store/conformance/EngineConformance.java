@@ -180,18 +180,21 @@ public abstract class EngineConformance {
       Store s = t.store();
       s.write(rewrite(keys, 0), Durability.NO_SYNC);
       AtomicBoolean writerDone = new AtomicBoolean();
+      AtomicBoolean readerDone = new AtomicBoolean();
       AtomicInteger overlappingReads = new AtomicInteger();
       CountDownLatch start = new CountDownLatch(2);
       ExecutorService pool = Executors.newFixedThreadPool(2);
       try {
         // The writer goes on until the reader has read often while it wrote (bounded by maxBatches),
-        // so the two overlap however the threads are scheduled.
+        // so the two overlap however the threads are scheduled; it stops early once the reader has
+        // stopped (a torn read fails the reader at once, and writing on would only cost time).
         Future<Integer> writer = pool.submit(() -> {
           start.countDown();
           awaitQuietly(start);
           int v = 0;
           try {
-            while (v < minBatches || (overlappingReads.get() < minOverlappingReads && v < maxBatches)) {
+            while (!readerDone.get()
+                && (v < minBatches || (overlappingReads.get() < minOverlappingReads && v < maxBatches))) {
               v++;
               s.write(rewrite(keys, v), Durability.NO_SYNC);
             }
@@ -208,22 +211,26 @@ public abstract class EngineConformance {
           // Stops after the first read that began once the writer was done, so the last read must
           // see the last batch.
           boolean finalRead = false;
-          while (!finalRead) {
-            finalRead = writerDone.get();
-            int seen;
-            if (reads % 3 == 2) {
-              List<Entry> all = drain(s, PLAIN, START, null, Direction.FORWARD);
-              assertThat(all).as("scan during batches sees all %d keys", width).hasSize(width);
-              seen = sameValue(all.stream().map(Entry::value).toList(), "a scan");
-            } else {
-              seen = sameValue(s.multiGet(PLAIN, keys), "a multiGet");
+          try {
+            while (!finalRead) {
+              finalRead = writerDone.get();
+              int seen;
+              if (reads % 3 == 2) {
+                List<Entry> all = drain(s, PLAIN, START, null, Direction.FORWARD);
+                assertThat(all).as("scan during batches sees all %d keys", width).hasSize(width);
+                seen = sameValue(all.stream().map(Entry::value).toList(), "a scan");
+              } else {
+                seen = sameValue(s.multiGet(PLAIN, keys), "a multiGet");
+              }
+              assertThat(seen).as("reads never go back in time").isGreaterThanOrEqualTo(last);
+              last = seen;
+              reads++;
+              if (!finalRead) {
+                overlappingReads.incrementAndGet();
+              }
             }
-            assertThat(seen).as("reads never go back in time").isGreaterThanOrEqualTo(last);
-            last = seen;
-            reads++;
-            if (!finalRead) {
-              overlappingReads.incrementAndGet();
-            }
+          } finally {
+            readerDone.set(true);
           }
           return last;
         });

@@ -48,15 +48,20 @@ public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
   }
 
   /**
-   * Runs only the case {@code property} of {@code suite} (a public method, declared or inherited), as
+   * Runs only the case {@code property} of {@code suite} (a method, declared or inherited), as
    * {@link #run} does the whole suite: what the self-test needs to see a mutant rejected by the
    * property written for it, without paying for every other case.
    *
    * @throws IllegalArgumentException if {@code suite} has no public method of that name
    */
   public static SuiteRun runOnly(Class<?> suite, String property, Map<String, String> configuration) {
-    Method method = Arrays.stream(suite.getMethods()).filter(m -> m.getName().equals(property)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException(suite.getName() + " has no case named " + property));
+    Method method = null;
+    for (Class<?> c = suite; c != null && method == null; c = c.getSuperclass()) {
+      method = Arrays.stream(c.getDeclaredMethods()).filter(m -> m.getName().equals(property)).findFirst().orElse(null);
+    }
+    if (method == null) {
+      throw new IllegalArgumentException(suite.getName() + " has no case named " + property);
+    }
     return run(suite, selectMethod(suite, method), configuration);
   }
 
