@@ -102,9 +102,9 @@ record CommandFailure(FailureCause cause, String line) {
 
   private static CommandFailure denied(String file, String reason) {
     return new CommandFailure(FailureCause.PERMISSION_DENIED, "permission denied: the operating system refused access"
-        + (file == null || file.isEmpty() ? "" : " to " + file) + " (" + reason.toLowerCase(Locale.ROOT) + ");"
-        + " the store's data was not changed. Give this user read and write access to the directory"
-        + " (owner, mode, read-only mount, immutable attribute) or run as the user that owns it");
+        + (file == null || file.isEmpty() ? "" : " to " + file) + " (" + reason.toLowerCase(Locale.ROOT) + ")."
+        + " This is an access problem, not a sign of damage: give this user access to the directory (owner, mode,"
+        + " read-only mount, immutable attribute) or run as the user that owns it");
   }
 
   private static String oneLine(Throwable e) {

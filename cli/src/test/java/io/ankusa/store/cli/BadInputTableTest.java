@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -288,6 +289,16 @@ class BadInputTableTest {
     rows.add(row(Target.NONE, 2, "unmatched argument", "frobnicate"));
     rows.add(row(Target.NONE, 2, "unknown option", "--frobnicate"));
     return rows;
+  }
+
+  @Test
+  void theStackTraceComesOnlyWithVerbose() throws IOException {
+    Path missing = rowDir.resolve("nope");
+    CommandRun quiet = CommandRun.run("verify", missing.toString());
+    CommandRun verbose = CommandRun.run("verify", missing.toString(), "--verbose");
+    assertThat(quiet.err()).doesNotContain("\tat ");
+    assertThat(verbose.code()).isEqualTo(quiet.code()).isEqualTo(2);
+    assertThat(verbose.err()).contains("\tat io.ankusa.store.cli.").endsWith(quiet.err());
   }
 
   @TestFactory
