@@ -77,21 +77,27 @@ final class LmdbEnvironment {
 
   /**
    * Opens the environment in {@code dir} and its families, creating the missing ones when {@code
-   * create}. REQUIRES: {@code dir} exists; the caller holds the store's directory lock.
+   * create}. With {@code readOnly}, maps the data file {@code MDB_RDONLY | MDB_NOLOCK}: no file is
+   * created or written (LMDB's reader table in {@code lock.mdb} included), the families are checked in
+   * a read transaction, and a missing family is refused. REQUIRES: {@code dir} exists; the caller
+   * holds the store's directory claim (with {@code MDB_NOLOCK} that claim is what keeps writers out).
    *
    * @throws StoreFormatException when the store holds families not listed in {@code catalog}, a
    *     listed family with another counters setting, a newer metadata format, LMDB databases this
    *     backend did not record, or (with {@code create} false) lacks a listed family. Nothing was
    *     changed on disk: the checks run in a write transaction that is aborted.
    */
-  static LmdbEnvironment open(Path dir, LmdbSettings settings, FamilyCatalog catalog, long mapSize, boolean create) {
+  static LmdbEnvironment open(Path dir, LmdbSettings settings, FamilyCatalog catalog, long mapSize, boolean create,
+      boolean readOnly) {
     Env<byte[]> env;
     try {
       env = Env.create(ByteArrayProxy.PROXY_BA)
           .setMapSize(mapSize)
           .setMaxDbs(catalog.specs().size() + 1)
           .setMaxReaders(settings.maxReaders())
-          .open(dir.toFile(), EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOTLS);
+          .open(dir.toFile(), readOnly
+              ? new EnvFlags[] {EnvFlags.MDB_RDONLY_ENV, EnvFlags.MDB_NOLOCK, EnvFlags.MDB_NOTLS}
+              : new EnvFlags[] {EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOTLS});
     } catch (Env.FileInvalidException | Env.VersionMismatchException e) {
       throw new StoreFormatException(
           "the " + DATA_FILE + " in " + dir + " is not an LMDB data file this release can read (" + e.getMessage()
@@ -102,7 +108,7 @@ final class LmdbEnvironment {
               + "; check the directory's permissions and that its data.mdb is an LMDB file", e);
     }
     try {
-      return attach(dir, env, catalog, create);
+      return readOnly ? attachReadOnly(dir, env, catalog) : attach(dir, env, catalog, create);
     } catch (RuntimeException e) {
       env.close();
       throw e;
@@ -157,6 +163,48 @@ final class LmdbEnvironment {
       return new LmdbEnvironment(env, dbis, meta);
     } catch (LmdbException e) {
       throw new StoreFormatException("cannot open the families of the LMDB store in " + dir + ": " + e.getMessage(), e);
+    } finally {
+      txn.close();
+    }
+  }
+
+  /**
+   * {@link #attach} for a read-only environment: the same checks, in a read transaction, opening only
+   * what exists; a store without the metadata database or without a listed family is refused.
+   */
+  private static LmdbEnvironment attachReadOnly(Path dir, Env<byte[]> env, FamilyCatalog catalog) {
+    List<String> existing = new ArrayList<>();
+    try {
+      for (byte[] name : env.getDbiNames()) {
+        existing.add(new String(name, StandardCharsets.UTF_8));
+      }
+    } catch (LmdbException e) {
+      throw new StoreFormatException("cannot list the databases of the LMDB store in " + dir + ": " + e.getMessage(), e);
+    }
+    if (!existing.contains(META_DBI)) {
+      throw new StoreFormatException(
+          "the LMDB environment in " + dir + " holds databases " + existing + " but no '" + META_DBI
+              + "': it holds no store of this backend to open read-only; check the path");
+    }
+    Map<String, Dbi<byte[]>> dbis = new LinkedHashMap<>();
+    Txn<byte[]> txn = env.txnRead();
+    try {
+      Dbi<byte[]> meta = env.openDbi(txn, META_DBI.getBytes(StandardCharsets.UTF_8), null, false);
+      Map<String, Boolean> recorded = readRecorded(dir, txn, meta);
+      checkFamilies(dir, recorded, catalog.specs());
+      for (FamilySpec f : catalog.specs()) {
+        if (!recorded.containsKey(f.name())) {
+          throw new StoreFormatException(
+              "the LMDB store in " + dir + " has no family '" + f.name() + "', and a read-only open cannot add"
+                  + " it; open it read-write with createIfMissing to add the family");
+        }
+        dbis.put(f.name(), env.openDbi(txn, f.name().getBytes(StandardCharsets.UTF_8), null, false));
+      }
+      txn.commit(); // keeps the DBI handles open for later transactions
+      return new LmdbEnvironment(env, dbis, meta);
+    } catch (LmdbException e) {
+      throw new StoreFormatException("cannot open the families of the LMDB store in " + dir + " read-only: "
+          + e.getMessage(), e);
     } finally {
       txn.close();
     }

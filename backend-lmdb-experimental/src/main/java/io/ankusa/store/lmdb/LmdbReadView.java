@@ -50,7 +50,7 @@ abstract class LmdbReadView implements ReadView {
   public List<byte[]> multiGet(String family, List<byte[]> keys) {
     checkOpen();
     catalog.require(family);
-    keys.forEach(k -> catalog.checkKey(family, k));
+    catalog.checkKeys(family, keys);
     return inReadTxn((env, txn) -> {
       Dbi<byte[]> dbi = env.dbi(family);
       List<byte[]> out = new ArrayList<>(keys.size());

@@ -66,8 +66,7 @@ final class LmdbSnapshot extends LmdbReadView implements Snapshot, LongLivedRead
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     synchronized (this) {
       checkOpen();
-      catalog.require(family);
-      catalog.checkRange(family, lo, hi);
+      catalog.checkScan(family, lo, hi, direction);
       LmdbScan scan = store.shared(env -> LmdbScan.onSnapshot(store, this, txn, env, family, lo, hi, direction));
       scans.add(scan);
       return scan;

@@ -3,6 +3,7 @@ package io.ankusa.store.lmdb;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilyCatalog;
@@ -87,8 +88,10 @@ import org.slf4j.LoggerFactory;
  * envLock}. Long-lived read transactions are counted by {@link LongLivedReaders}.
  *
  * <p>Thread-safe. {@link #close()} closes open scans and snapshots, every DBI and the environment, and
- * releases the directory lock; idempotent; afterwards every call throws {@link StoreClosedException}
- * (property {@code everyCallAfterCloseThrows}).
+ * releases the directory claim (the SPI's lock); idempotent; afterwards every call that touches the
+ * environment throws {@link StoreClosedException} (property {@code everyCallAfterCloseThrows}), while
+ * {@link #capabilities()}, {@link #families()} and {@link #directory()} keep answering (property
+ * {@code descriptiveGettersAnswerAfterClose}).
  */
 final class LmdbStore extends LmdbReadView implements Store {
   /**
@@ -102,14 +105,14 @@ final class LmdbStore extends LmdbReadView implements Store {
    * that way, so the suite checks that such an error surfaces as {@link
    * io.ankusa.store.spi.StoreCorruptionException} and never as a clean end of a scan. Keep backups.
    */
-  static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, 511, 16 << 20);
+  static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, true, 511, 16 << 20);
 
   private static final Logger LOG = LoggerFactory.getLogger(LmdbStore.class);
   private static final int ENOSPC = 28;
 
   private final Path dir;
   private final LmdbSettings settings;
-  private final DirectoryLock dirLock;
+  private final DirectoryClaim claim;
   private final LongLivedReaders readers;
   private final ReentrantReadWriteLock envLock = new ReentrantReadWriteLock();
   private final ReentrantLock writerLock = new ReentrantLock(true);
@@ -120,37 +123,32 @@ final class LmdbStore extends LmdbReadView implements Store {
   private volatile long mapSize;
   private volatile boolean closed;
 
-  private LmdbStore(Path dir, LmdbSettings settings, FamilyCatalog catalog, DirectoryLock dirLock,
+  private LmdbStore(DirectoryClaim claim, LmdbSettings settings, FamilyCatalog catalog,
       LmdbEnvironment environment) {
     super(catalog);
-    this.dir = dir;
+    this.dir = claim.directory();
     this.settings = settings;
-    this.dirLock = dirLock;
+    this.claim = claim;
     this.environment = environment;
     this.mapSize = environment.mapSize();
     this.readers = new LongLivedReaders(describe());
   }
 
   /**
-   * Opens the store in {@code dir}. REQUIRES: {@code dir} exists and holds a store, or {@code create}.
-   * The directory lock is taken first and released if anything fails.
+   * Opens the store in the claimed directory; read-only when the claim is. REQUIRES: the directory
+   * holds a store, or {@code create}; the caller closes {@code claim} if this throws, and otherwise the
+   * store owns it.
    */
-  static LmdbStore open(Path dir, LmdbSettings settings, List<FamilySpec> families, boolean create) {
-    FamilyCatalog catalog = new FamilyCatalog(families, CAPABILITIES.maxKeyBytes(), CAPABILITIES.maxValueBytes());
-    DirectoryLock lock = DirectoryLock.acquire(dir);
-    try {
-      LmdbEnvironment env = LmdbEnvironment.open(dir, settings, catalog, settings.mapSizeBytes(), create);
-      if (env.env().getMaxKeySize() < CAPABILITIES.maxKeyBytes()) {
-        env.close();
-        throw new StoreException(
-            "the bundled LMDB library accepts keys of at most " + env.env().getMaxKeySize()
-                + " bytes, below the " + CAPABILITIES.maxKeyBytes() + " this backend promises");
-      }
-      return new LmdbStore(dir, settings, catalog, lock, env);
-    } catch (RuntimeException e) {
-      lock.close();
-      throw e;
+  static LmdbStore open(DirectoryClaim claim, LmdbSettings settings, FamilyCatalog catalog, boolean create) {
+    LmdbEnvironment env = LmdbEnvironment.open(claim.directory(), settings, catalog, settings.mapSizeBytes(), create,
+        claim.readOnly());
+    if (env.env().getMaxKeySize() < CAPABILITIES.maxKeyBytes()) {
+      env.close();
+      throw new StoreException(
+          "the bundled LMDB library accepts keys of at most " + env.env().getMaxKeySize()
+              + " bytes, below the " + CAPABILITIES.maxKeyBytes() + " this backend promises");
     }
+    return new LmdbStore(claim, settings, catalog, env);
   }
 
   // ---------------------------------------------------------------- writes
@@ -168,7 +166,7 @@ final class LmdbStore extends LmdbReadView implements Store {
   @Override
   public void write(Batch batch, Durability durability) {
     checkOpen();
-    catalog.validate(batch);
+    catalog.validate(batch, durability);
     if (batch.isEmpty()) {
       return;
     }
@@ -377,8 +375,7 @@ final class LmdbStore extends LmdbReadView implements Store {
   @Override
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     checkOpen();
-    catalog.require(family);
-    catalog.checkRange(family, lo, hi);
+    catalog.checkScan(family, lo, hi, direction);
     return LmdbScan.onStore(this, family, lo, hi, direction);
   }
 
@@ -443,6 +440,7 @@ final class LmdbStore extends LmdbReadView implements Store {
   @Override
   public void reportWriteFailure(Throwable cause) {
     checkOpen();
+    FamilyCatalog.checkCause(cause);
     LOG.warn("reopening the LMDB environment of {} after a failed write or sync", dir, cause);
     writerLock.lock();
     try {
@@ -457,13 +455,13 @@ final class LmdbStore extends LmdbReadView implements Store {
           checkOpen();
           environment.close();
           try {
-            environment = LmdbEnvironment.open(dir, settings, catalog, mapSize, true);
+            environment = LmdbEnvironment.open(dir, settings, catalog, mapSize, !claim.readOnly(), claim.readOnly());
             mapSize = environment.mapSize();
           } catch (RuntimeException e) {
             closed = true;
             closeStarted.set(true);
             readers.blockAndList(true);
-            dirLock.close();
+            claim.close();
             throw new StoreWriteFailedException(
                 "reopening the LMDB environment of " + dir + " after a write failure failed: " + e
                     + "; the store is closed; fix the cause and open it again", e);
@@ -479,21 +477,21 @@ final class LmdbStore extends LmdbReadView implements Store {
     }
   }
 
+  /** Answers after close too. */
   @Override
   public Capabilities capabilities() {
-    checkOpen();
     return CAPABILITIES;
   }
 
+  /** Answers after close too. */
   @Override
   public List<FamilySpec> families() {
-    checkOpen();
     return catalog.specs();
   }
 
+  /** Answers after close too. */
   @Override
   public Path directory() {
-    checkOpen();
     return dir;
   }
 
@@ -516,7 +514,7 @@ final class LmdbStore extends LmdbReadView implements Store {
       environment.close();
     } finally {
       envLock.writeLock().unlock();
-      dirLock.close();
+      claim.close();
     }
   }
 }

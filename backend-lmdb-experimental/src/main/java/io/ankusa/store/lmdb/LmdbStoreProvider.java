@@ -1,14 +1,23 @@
 package io.ankusa.store.lmdb;
 
+import io.ankusa.store.spi.DirectoryClaim;
+import io.ankusa.store.spi.DirectoryLock;
+import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.ReadOnlyStore;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
@@ -18,10 +27,24 @@ import java.util.List;
  * lmdb.mapSizeMaxBytes}, {@code lmdb.maxReaders}, {@code lmdb.mapGrowWaitMillis}); unknown {@code
  * lmdb.*} options are refused with {@link io.ankusa.store.spi.StoreArgumentException}.
  *
- * <p>Files in the directory: {@code data.mdb} (the data), {@code lock.mdb} (LMDB's reader table) and
- * {@value DirectoryLock#FILE} (this backend's one-open-store lock).
+ * <p>Files in the directory: {@code data.mdb} (the data), {@code lock.mdb} (LMDB's reader table),
+ * {@value StoreMarker#FILE} (the store marker: backend {@code lmdb}, format {@value #FORMAT}) and
+ * {@value DirectoryLock#FILE} (the one-open-store lock), both the SPI's ({@link DirectoryClaim}).
+ * Stores made before markers existed also hold {@code ankusa-lmdb.lock}, the lock file of earlier
+ * releases; they are recognised by an LMDB {@code data.mdb} and get the marker at their first
+ * read-write open.
+ *
+ * <p>A {@link StoreOptions#readOnly() read-only} open maps the data file with {@code MDB_RDONLY} and
+ * {@code MDB_NOLOCK}: no file is created or written, not even LMDB's reader table (the SPI's shared
+ * directory lock keeps read-write opens of this release out meanwhile), and every write is refused
+ * ({@link ReadOnlyStore}).
  */
 public final class LmdbStoreProvider implements StoreProvider {
+  /** This backend's storage format, written in the store marker. */
+  static final int FORMAT = 1;
+  private static final StoreMarker MARKER = new StoreMarker("lmdb", FORMAT);
+  /** LMDB's magic number, at offset 16 of the first meta page (after the page header), little-endian. */
+  private static final int LMDB_MAGIC = 0xBEEFC0DE;
 
   @Override
   public String name() {
@@ -36,26 +59,52 @@ public final class LmdbStoreProvider implements StoreProvider {
    */
   @Override
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
+    FamilyCatalog.checkOpenArguments(dir, options, families);
     LmdbSettings settings = LmdbSettings.from(options);
-    Path abs = dir.toAbsolutePath().normalize();
-    boolean exists = Files.isRegularFile(abs.resolve(LmdbEnvironment.DATA_FILE));
-    if (!exists) {
-      if (!options.createIfMissing()) {
+    FamilyCatalog catalog = new FamilyCatalog(families, LmdbStore.CAPABILITIES.maxKeyBytes(),
+        LmdbStore.CAPABILITIES.maxValueBytes());
+    DirectoryClaim claim = DirectoryClaim.open(dir, options, MARKER, LmdbStoreProvider::holdsStore);
+    LmdbStore store;
+    try {
+      boolean create = options.createIfMissing() && !claim.readOnly();
+      if (!create && !Files.isRegularFile(claim.directory().resolve(LmdbEnvironment.DATA_FILE))) {
         throw new StoreFormatException(
-            "no LMDB store in " + abs + " (no " + LmdbEnvironment.DATA_FILE + ") and createIfMissing is"
-                + " false; check the path, or open with createIfMissing to create one");
+            "no LMDB store in " + claim.directory() + " (no " + LmdbEnvironment.DATA_FILE + ")"
+                + (claim.readOnly() ? " to open read-only" : " and createIfMissing is false")
+                + "; check the path, or open with createIfMissing to create one");
       }
-      if (Files.exists(abs.resolve("CURRENT")) || Files.exists(abs.resolve("IDENTITY"))) {
-        throw new StoreFormatException(
-            abs + " holds another engine's files (a RocksDB CURRENT/IDENTITY file), not an LMDB store;"
-                + " open it with the backend that wrote it");
-      }
-      try {
-        Files.createDirectories(abs);
-      } catch (IOException e) {
-        throw new StoreException("cannot create the store directory " + abs + ": " + e.getMessage(), e);
-      }
+      store = LmdbStore.open(claim, settings, catalog, create);
+    } catch (RuntimeException e) {
+      claim.close();
+      throw e;
     }
-    return LmdbStore.open(abs, settings, families, options.createIfMissing());
+    try {
+      claim.markOpened();
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return claim.readOnly() ? new ReadOnlyStore(store) : store;
+  }
+
+  /**
+   * Whether {@code dir} holds an LMDB store made before store markers: a {@code data.mdb} that starts
+   * with an LMDB meta page (the magic number at offset 16). An empty or foreign {@code data.mdb} is
+   * not one. Reads only.
+   */
+  static boolean holdsStore(Path dir) {
+    Path data = dir.resolve(LmdbEnvironment.DATA_FILE);
+    if (!Files.isRegularFile(data)) {
+      return false;
+    }
+    try (FileChannel ch = FileChannel.open(data, StandardOpenOption.READ)) {
+      ByteBuffer head = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+      while (head.hasRemaining() && ch.read(head) > 0) {
+        // read the first 24 bytes
+      }
+      return !head.hasRemaining() && head.getInt(16) == LMDB_MAGIC;
+    } catch (IOException e) {
+      throw new StoreException("cannot read " + data + " to tell whether it is an LMDB data file: " + e, e);
+    }
   }
 }

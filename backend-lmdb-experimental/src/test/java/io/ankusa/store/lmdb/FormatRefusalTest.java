@@ -95,7 +95,9 @@ class FormatRefusalTest {
     Files.writeString(dir.resolve("CURRENT"), "MANIFEST-000001\n");
     assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults(), List.of(A)))
         .isInstanceOf(StoreFormatException.class)
-        .hasMessageContaining("another engine");
+        .hasMessageContaining("[CURRENT]")
+        .hasMessageContaining("no store marker");
+    assertThat(dir.resolve("data.mdb")).doesNotExist();
   }
 
   @Test
@@ -105,8 +107,22 @@ class FormatRefusalTest {
     Files.write(dir.resolve("data.mdb"), garbage);
     assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults(), List.of(A)))
         .isInstanceOf(StoreFormatException.class)
-        .hasMessageContaining("not an LMDB data file");
+        .hasMessageContaining("[data.mdb]");
     assertThat(Files.readAllBytes(dir.resolve("data.mdb"))).isEqualTo(garbage);
+  }
+
+  @Test
+  void anEmptyDataFileIsRefusedAndStaysEmpty() throws IOException {
+    Files.write(dir.resolve("data.mdb"), new byte[0]);
+    for (StoreOptions options : List.of(StoreOptions.defaults(), StoreOptions.readOnlyExisting())) {
+      assertThatThrownBy(() -> PROVIDER.open(dir, options, List.of(A)))
+          .isInstanceOf(StoreFormatException.class)
+          .hasMessageContaining("[data.mdb]");
+      assertThat(Files.size(dir.resolve("data.mdb"))).as("data.mdb after a refused open").isZero();
+      try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+        assertThat(files.map(p -> p.getFileName().toString())).as("nothing created").containsExactly("data.mdb");
+      }
+    }
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -27,30 +28,32 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class MemoryStore extends MemoryView implements Store {
   /** The memory backend's limits: generous, but finite so the suite can test the refusal. */
-  static final Capabilities CAPABILITIES = new Capabilities(true, true, false, false, 64 * 1024, 64 << 20);
+  static final Capabilities CAPABILITIES = new Capabilities(true, true, false, false, false, 64 * 1024, 64 << 20);
 
   private final Path dir;
   private final MemoryData data;
   private final FamilyCatalog catalog;
   private final AtomicBoolean closed;
+  /** reportWriteFailure calls so far: each closes the scans and snapshots opened before it. */
+  private final AtomicInteger failures;
 
-  MemoryStore(Path dir, MemoryData data, List<FamilySpec> families) {
-    this(dir, data, new FamilyCatalog(families, CAPABILITIES.maxKeyBytes(), CAPABILITIES.maxValueBytes()),
-        new AtomicBoolean());
+  MemoryStore(Path dir, MemoryData data, FamilyCatalog catalog) {
+    this(dir, data, catalog, new AtomicBoolean(), new AtomicInteger());
   }
 
-  private MemoryStore(Path dir, MemoryData data, FamilyCatalog catalog, AtomicBoolean closed) {
-    super(catalog, data.families, data.lock.readLock(), closed::get, "memory store " + dir);
+  private MemoryStore(Path dir, MemoryData data, FamilyCatalog catalog, AtomicBoolean closed, AtomicInteger failures) {
+    super(catalog, data.families, data.lock.readLock(), closed::get, failures::get, "memory store " + dir);
     this.dir = dir;
     this.data = data;
     this.catalog = catalog;
     this.closed = closed;
+    this.failures = failures;
   }
 
   @Override
   public void write(Batch batch, Durability durability) {
     checkOpen();
-    catalog.validate(batch); // refuse a bad batch whole, before anything is applied
+    catalog.validate(batch, durability); // refuse a bad batch whole, before anything is applied
     data.lock.writeLock().lock();
     try {
       checkOpen();
@@ -97,13 +100,19 @@ final class MemoryStore extends MemoryView implements Store {
     } finally {
       data.lock.readLock().unlock();
     }
-    return new MemorySnapshot(catalog, copy, closed);
+    return new MemorySnapshot(catalog, copy, closed, failures);
   }
 
-  /** A memory store never fails a write, so there is nothing to recover. */
+  /**
+   * A memory store never fails a write, so there is nothing to recover; as on every backend, the
+   * scans and snapshots open on the store are closed (property {@code
+   * reportWriteFailureClosesScansAndSnapshots}).
+   */
   @Override
   public void reportWriteFailure(Throwable cause) {
     checkOpen();
+    FamilyCatalog.checkCause(cause);
+    failures.incrementAndGet();
   }
 
   @Override
@@ -132,13 +141,16 @@ final class MemoryStore extends MemoryView implements Store {
   private static final class MemorySnapshot extends MemoryView implements Snapshot {
     private final AtomicBoolean snapshotClosed;
 
-    MemorySnapshot(FamilyCatalog catalog, Map<String, TreeMap<byte[], byte[]>> maps, AtomicBoolean storeClosed) {
-      this(catalog, maps, storeClosed, new AtomicBoolean());
+    MemorySnapshot(FamilyCatalog catalog, Map<String, TreeMap<byte[], byte[]>> maps, AtomicBoolean storeClosed,
+        AtomicInteger failures) {
+      this(catalog, maps, storeClosed, failures, failures.get(), new AtomicBoolean());
     }
 
     private MemorySnapshot(FamilyCatalog catalog, Map<String, TreeMap<byte[], byte[]>> maps,
-        AtomicBoolean storeClosed, AtomicBoolean snapshotClosed) {
-      super(catalog, maps, NO_LOCK, () -> snapshotClosed.get() || storeClosed.get(), "memory snapshot");
+        AtomicBoolean storeClosed, AtomicInteger failures, int failuresAtOpen, AtomicBoolean snapshotClosed) {
+      super(catalog, maps, NO_LOCK,
+          () -> snapshotClosed.get() || storeClosed.get() || failures.get() != failuresAtOpen, () -> 0,
+          "memory snapshot");
       this.snapshotClosed = snapshotClosed;
     }
 

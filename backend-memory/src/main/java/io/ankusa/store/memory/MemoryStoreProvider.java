@@ -1,6 +1,8 @@
 package io.ankusa.store.memory;
 
+import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.ReadOnlyStore;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
@@ -18,7 +20,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A memory store lives in the JVM, not on disk: the directory is only its name. Closing it and
  * opening the same directory again in the same JVM gives back the same data, which is how this
  * backend keeps the "survives close and reopen" promise; it does not survive the process (its
- * capabilities say so, and the suite skips the process-kill properties with that reason).
+ * capabilities say so, and the suite skips the process-kill properties with that reason). It writes
+ * no file, so it claims no directory: the directory need not exist, and {@link
+ * io.ankusa.store.spi.Capabilities#filesInDirectory()} is false.
+ *
+ * <p>The backend has no options: any {@code memory.*} property is refused with {@link
+ * io.ankusa.store.spi.StoreArgumentException}. A {@link StoreOptions#readOnly() read-only} open gives
+ * the existing store behind a {@link ReadOnlyStore}, which refuses every write.
  */
 public final class MemoryStoreProvider implements StoreProvider {
   /** Every memory store opened in this JVM, by absolute directory; see {@link #discard(Path)}. */
@@ -31,6 +39,10 @@ public final class MemoryStoreProvider implements StoreProvider {
 
   @Override
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
+    FamilyCatalog.checkOpenArguments(dir, options, families);
+    options.refuseUnknown(name(), List.of());
+    FamilyCatalog catalog = new FamilyCatalog(families, MemoryStore.CAPABILITIES.maxKeyBytes(),
+        MemoryStore.CAPABILITIES.maxValueBytes());
     Path key = dir.toAbsolutePath().normalize();
     MemoryData data = STORES.get(key);
     if (data == null) {
@@ -45,8 +57,9 @@ public final class MemoryStoreProvider implements StoreProvider {
           "memory store " + key + " is already open in this JVM; close it before opening it again");
     }
     try {
-      data.attach(key, families, options.createIfMissing());
-      return new MemoryStore(key, data, families);
+      data.attach(key, catalog.specs(), options.createIfMissing());
+      MemoryStore store = new MemoryStore(key, data, catalog);
+      return options.readOnly() ? new ReadOnlyStore(store) : store;
     } catch (RuntimeException e) {
       data.release();
       throw e;

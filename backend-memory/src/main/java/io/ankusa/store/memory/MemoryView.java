@@ -15,6 +15,7 @@ import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * Step 2 of writing a backend: the reads. One implementation serves the live store (maps shared with
@@ -27,6 +28,8 @@ class MemoryView implements ReadView {
   private final Map<String, TreeMap<byte[], byte[]>> families;
   private final Lock readLock;
   private final BooleanSupplier closed;
+  /** Counts the store's reportWriteFailure calls; a scan opened before one is closed by it. */
+  private final IntSupplier failures;
   private final String what;
 
   MemoryView(
@@ -34,11 +37,13 @@ class MemoryView implements ReadView {
       Map<String, TreeMap<byte[], byte[]>> families,
       Lock readLock,
       BooleanSupplier closed,
+      IntSupplier failures,
       String what) {
     this.catalog = catalog;
     this.families = families;
     this.readLock = readLock;
     this.closed = closed;
+    this.failures = failures;
     this.what = what;
   }
 
@@ -66,7 +71,7 @@ class MemoryView implements ReadView {
   public List<byte[]> multiGet(String family, List<byte[]> keys) {
     checkOpen();
     catalog.require(family);
-    keys.forEach(k -> catalog.checkKey(family, k));
+    catalog.checkKeys(family, keys);
     readLock.lock();
     try {
       TreeMap<byte[], byte[]> map = families.get(family);
@@ -87,8 +92,7 @@ class MemoryView implements ReadView {
   @Override
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     checkOpen();
-    catalog.require(family);
-    catalog.checkRange(family, lo, hi);
+    catalog.checkScan(family, lo, hi, direction);
     List<Entry> entries;
     readLock.lock();
     try {
@@ -109,6 +113,7 @@ class MemoryView implements ReadView {
 
   @Override
   public long counter(String family, byte[] key) {
+    checkOpen();
     catalog.requireCounters(family);
     byte[] v = get(family, key);
     return v == null ? 0 : Int64Add.decode(family, key, v);
@@ -121,6 +126,7 @@ class MemoryView implements ReadView {
   /** A scan over entries already copied; closed with its view. */
   private final class ListScan implements Scan {
     private final List<Entry> entries;
+    private final int failuresAtOpen = failures.getAsInt();
     private int next;
     private boolean scanClosed;
 
@@ -152,6 +158,9 @@ class MemoryView implements ReadView {
         throw new StoreClosedException("scan is closed");
       }
       checkOpen();
+      if (failures.getAsInt() != failuresAtOpen) {
+        throw new StoreClosedException("scan of " + what + " was closed by reportWriteFailure; open a new one");
+      }
     }
   }
 }

@@ -74,20 +74,23 @@ final class RocksDbEngine implements AutoCloseable {
   }
 
   /**
-   * Opens (or creates) the RocksDB database in {@code dir} with exactly {@code families}.
+   * Opens (or creates) the RocksDB database in {@code dir} with exactly {@code families}; with {@code
+   * readOnly}, RocksDB's read-only instance ({@code openReadOnly}: the WAL is replayed into memory,
+   * no file is written). REQUIRES: the caller holds the directory's claim.
    *
    * @throws StoreFormatException if the directory holds a column family not listed (other than
    *     {@code default}), a listed family with the other counters setting, or no store while {@code
    *     create} is false, or lacks a listed family while {@code create} is false
    * @throws StoreException if the directory is locked by another open store or cannot be opened
    */
-  static RocksDbEngine open(Path dir, List<FamilySpec> families, boolean create, RocksDbSettings settings) {
+  static RocksDbEngine open(Path dir, List<FamilySpec> families, boolean create, boolean readOnly,
+      RocksDbSettings settings) {
     List<String> existing = existingFamilies(dir);
     if (existing.isEmpty()) {
       if (!create) {
         throw new StoreFormatException(
-            "no RocksDB store in " + dir + " and createIfMissing is false; open it with createIfMissing"
-                + " to create one, or check the path");
+            "no RocksDB store in " + dir + (readOnly ? " to open read-only" : " and createIfMissing is false;"
+                + " open it with createIfMissing to create one") + "; check the path");
       }
       try {
         Files.createDirectories(dir);
@@ -125,7 +128,9 @@ final class RocksDbEngine implements AutoCloseable {
     List<ColumnFamilyHandle> all = new ArrayList<>();
     RocksDB db;
     try {
-      db = RocksDB.open(dbOptions, dir.toString(), descriptors, all);
+      db = readOnly
+          ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, all)
+          : RocksDB.open(dbOptions, dir.toString(), descriptors, all);
     } catch (RocksDBException e) {
       all.forEach(ColumnFamilyHandle::close);
       cfOptions.forEach(ColumnFamilyOptions::close);
@@ -157,6 +162,24 @@ final class RocksDbEngine implements AutoCloseable {
       o.setWriteBufferSize(f.writeBufferHint());
     }
     return o;
+  }
+
+  /**
+   * Whether {@code dir} holds a RocksDB store, recognised by RocksDB's own files: a {@code CURRENT}
+   * file naming a {@code MANIFEST-*} file that exists. How a store made before store markers is told
+   * from any other non-empty directory. Reads only.
+   */
+  static boolean holdsStore(Path dir) {
+    Path current = dir.resolve("CURRENT");
+    try {
+      if (!Files.isRegularFile(current) || Files.size(current) > 256) {
+        return false;
+      }
+      String manifest = Files.readString(current, StandardCharsets.UTF_8).strip();
+      return manifest.matches("MANIFEST-[0-9]+") && Files.isRegularFile(dir.resolve(manifest));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return false;
+    }
   }
 
   /** The column families in {@code dir}, or an empty list when it holds no RocksDB store. */

@@ -5,12 +5,10 @@ import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
-import io.ankusa.store.spi.StoreArgumentException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import org.rocksdb.ByteBufferGetStatus;
 import org.rocksdb.ColumnFamilyHandle;
@@ -83,10 +81,7 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
     RocksDbEngine engine = enter();
     try {
       catalog().require(family);
-      Objects.requireNonNull(keys, "keys");
-      for (byte[] k : keys) {
-        catalog().checkKey(family, k);
-      }
+      catalog().checkKeys(family, keys);
       if (keys.isEmpty()) {
         return new ArrayList<>();
       }
@@ -170,11 +165,7 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   public final Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     RocksDbEngine engine = enter();
     try {
-      catalog().require(family);
-      catalog().checkRange(family, lo, hi);
-      if (direction == null) {
-        throw new StoreArgumentException("null direction for a scan of family '" + family + "'");
-      }
+      catalog().checkScan(family, lo, hi, direction);
       return RocksDbScan.open(store(), engine, family, lo, hi, direction, frozenAt(), openScans());
     } finally {
       exit();

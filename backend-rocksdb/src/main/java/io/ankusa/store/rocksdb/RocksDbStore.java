@@ -3,6 +3,7 @@ package io.ankusa.store.rocksdb;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
@@ -15,7 +16,6 @@ import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreWriteFailedException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
@@ -43,17 +43,22 @@ import org.slf4j.LoggerFactory;
  * <p>Ownership: arrays in a batch are read during {@link #write} only (RocksDB copies them into its
  * write batch); returned arrays are fresh copies.
  *
+ * <p>Owns its {@link DirectoryClaim} (the directory lock) and releases it after the engine closes.
+ * Opened read-only ({@link DirectoryClaim#readOnly()}), the engine is RocksDB's read-only instance
+ * and the provider hands the store out behind {@link io.ankusa.store.spi.ReadOnlyStore}.
+ *
  * <p>After {@link #close()}, every read, write, sync, snapshot, scan and reportWriteFailure throws
  * {@link StoreClosedException} (property {@code everyCallAfterCloseThrows}); {@link #families()},
  * {@link #directory()} and {@link #capabilities()} describe the store and keep answering.
  */
 public final class RocksDbStore extends RocksDbReadView implements Store {
   /** What this backend promises, checked by {@code RocksDbEngineConformanceTest}. */
-  public static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, 8192, 64 << 20);
+  public static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, true, 8192, 64 << 20);
 
   private static final Logger LOG = LoggerFactory.getLogger(RocksDbStore.class);
 
   private final Path dir;
+  private final DirectoryClaim claim;
   private final FamilyCatalog catalog;
   private final boolean createIfMissing;
   private final RocksDbSettings settings;
@@ -63,12 +68,14 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   /** The open engine; null once closed. Guarded by {@link #handleLock}. */
   private RocksDbEngine engine;
 
-  RocksDbStore(Path dir, List<FamilySpec> families, boolean createIfMissing, RocksDbSettings settings) {
-    this.dir = dir;
-    this.catalog = new FamilyCatalog(families, CAPABILITIES.maxKeyBytes(), CAPABILITIES.maxValueBytes());
-    this.createIfMissing = createIfMissing;
+  /** Opens the engine in the claimed directory. REQUIRES: the caller closes {@code claim} if this throws. */
+  RocksDbStore(DirectoryClaim claim, FamilyCatalog catalog, boolean createIfMissing, RocksDbSettings settings) {
+    this.dir = claim.directory();
+    this.claim = claim;
+    this.catalog = catalog;
+    this.createIfMissing = createIfMissing && !claim.readOnly();
     this.settings = settings;
-    this.engine = RocksDbEngine.open(dir, catalog.specs(), createIfMissing, settings);
+    this.engine = RocksDbEngine.open(dir, catalog.specs(), this.createIfMissing, claim.readOnly(), settings);
   }
 
   // ---- the read-view hooks: the live store reads the newest state -------------------------------
@@ -136,11 +143,9 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    */
   @Override
   public void write(Batch batch, Durability durability) {
-    Objects.requireNonNull(batch, "batch");
-    Objects.requireNonNull(durability, "durability");
     RocksDbEngine e = enter();
     try {
-      catalog.validate(batch);
+      catalog.validate(batch, durability);
       List<Op> ops = batch.ops();
       if (ops.isEmpty()) {
         return;
@@ -208,6 +213,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       if (engine == null) {
         throw closed();
       }
+      FamilyCatalog.checkCause(cause);
       LOG.warn("RocksDB store {}: write failure reported, closing open scans and snapshots and reopening",
           dir, cause);
       invalidateAll("closed because RocksDB store " + dir + " was reopened after a write failure ("
@@ -215,8 +221,9 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       engine.close();
       engine = null;
       try {
-        engine = RocksDbEngine.open(dir, catalog.specs(), createIfMissing, settings);
+        engine = RocksDbEngine.open(dir, catalog.specs(), createIfMissing, claim.readOnly(), settings);
       } catch (StoreException e) {
+        claim.close();
         throw new StoreWriteFailedException(
             "RocksDB store " + dir + " could not be reopened after a write failure (" + e.getMessage()
                 + "); the store is closed: fix the cause (disk, permissions) and open it again", e);
@@ -252,6 +259,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       invalidateAll("closed because RocksDB store " + dir + " was closed; open the store again");
       engine.close();
       engine = null;
+      claim.close();
     } finally {
       handleLock.writeLock().unlock();
     }

@@ -1,12 +1,15 @@
 package io.ankusa.store.rocksdb;
 
+import io.ankusa.store.spi.DirectoryClaim;
+import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.ReadOnlyStore;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Objects;
 import org.rocksdb.RocksDB;
 
 /**
@@ -25,7 +28,10 @@ import org.rocksdb.RocksDB;
  * <h2>Options</h2>
  *
  * <p>{@link StoreOptions#createIfMissing()} creates the directory, the database and missing
- * families. Properties (all optional; an unknown {@code rocksdb.*} key is refused with {@link
+ * families; a store is created only in an empty or missing directory. {@link StoreOptions#readOnly()}
+ * opens with RocksDB's read-only open ({@code RocksDB.openReadOnly}): the WAL is replayed into memory
+ * only, no SST file, MANIFEST, info LOG or lock file is written, and every write is refused ({@link
+ * ReadOnlyStore}). Properties (all optional; an unknown {@code rocksdb.*} key is refused with {@link
  * io.ankusa.store.spi.StoreArgumentException}; other backends' keys are ignored):
  *
  * <ul>
@@ -41,7 +47,15 @@ import org.rocksdb.RocksDB;
  *
  * <h2>Refusals at open</h2>
  *
+ * <p>The directory is claimed through the SPI's {@link DirectoryClaim}: locked by its real path, its
+ * store marker ({@value StoreMarker#FILE}: backend {@value #NAME}, format {@value #FORMAT}) checked,
+ * and a store made before markers existed recognised by RocksDB's own {@code CURRENT} and {@code
+ * MANIFEST-*} files (it gets the marker at its first read-write open).
+ *
  * <ul>
+ *   <li>another backend's store, a marker that is not one, or a non-empty directory that holds no
+ *       RocksDB store: {@link io.ankusa.store.spi.StoreFormatException} naming what was found, nothing
+ *       written;
  *   <li>the directory holds a column family the caller did not list (other than {@code default}):
  *       {@link io.ankusa.store.spi.StoreFormatException} naming them — a newer release wrote them
  *       (property {@code openRefusesUnlistedFamilies});
@@ -59,6 +73,9 @@ public final class RocksDbStoreProvider implements StoreProvider {
 
   /** The name this backend is found by: {@code "rocksdb"}. */
   public static final String NAME = "rocksdb";
+  /** This backend's storage format, written in the store marker. */
+  public static final int FORMAT = 1;
+  private static final StoreMarker MARKER = new StoreMarker(NAME, FORMAT);
 
   @Override
   public String name() {
@@ -67,10 +84,24 @@ public final class RocksDbStoreProvider implements StoreProvider {
 
   @Override
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
-    Objects.requireNonNull(dir, "dir");
-    Objects.requireNonNull(options, "options");
-    Objects.requireNonNull(families, "families");
+    FamilyCatalog.checkOpenArguments(dir, options, families);
     RocksDbSettings settings = RocksDbSettings.from(options);
-    return new RocksDbStore(dir.toAbsolutePath().normalize(), families, options.createIfMissing(), settings);
+    FamilyCatalog catalog = new FamilyCatalog(families, RocksDbStore.CAPABILITIES.maxKeyBytes(),
+        RocksDbStore.CAPABILITIES.maxValueBytes());
+    DirectoryClaim claim = DirectoryClaim.open(dir, options, MARKER, RocksDbEngine::holdsStore);
+    RocksDbStore store;
+    try {
+      store = new RocksDbStore(claim, catalog, options.createIfMissing(), settings);
+    } catch (RuntimeException e) {
+      claim.close();
+      throw e;
+    }
+    try {
+      claim.markOpened();
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return claim.readOnly() ? new ReadOnlyStore(store) : store;
   }
 }

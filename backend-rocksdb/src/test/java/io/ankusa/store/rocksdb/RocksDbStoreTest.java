@@ -67,7 +67,7 @@ class RocksDbStoreTest {
       assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults(), FAMILIES))
           .isInstanceOf(StoreException.class)
           .isNotInstanceOf(StoreFormatException.class)
-          .hasMessageContaining("locked by another open store")
+          .hasMessageContaining("already open in this JVM")
           .hasMessageContaining(dir.toString());
       first.write(new Batch().put("rows", new byte[] {1}, new byte[] {1}), Durability.SYNC);
     }

@@ -29,6 +29,14 @@ public interface BackendFixture {
     return provider().open(dir, options(), families);
   }
 
+  /**
+   * Opens the existing store in {@code dir} read-only ({@link StoreOptions#readOnly()}, with {@link
+   * #options()}'s properties).
+   */
+  default Store openReadOnly(Path dir, List<FamilySpec> families) {
+    return provider().open(dir, options().readOnly(true), families);
+  }
+
   /** What the backend claims; properties needing more are skipped with the reason shown. */
   Capabilities capabilities();
 

@@ -19,8 +19,14 @@ import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreCorruptionException;
+import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreMarker;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -36,6 +42,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -43,6 +50,7 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Reporter;
 import net.jqwik.api.Tuple;
 import org.opentest4j.TestAbortedException;
 
@@ -728,7 +736,7 @@ public abstract class EngineConformance {
    * After close every Store method, an open Scan and an open Snapshot (and its scans) throw
    * StoreClosedException; closing again, and closing the scan and snapshot afterwards, is fine.
    * Snapshots are checked when the backend claims them. Store.capabilities(), families() and
-   * directory() describe the store and are not checked (the memory backend answers them after close).
+   * directory() describe the store and keep answering ({@link #descriptiveGettersAnswerAfterClose}).
    */
   @Example
   public void everyCallAfterCloseThrows() {
@@ -837,6 +845,379 @@ public abstract class EngineConformance {
       Store again = t.reopen(both);
       assertThat(again.get("kept", new byte[] {1})).as("the refused open changed nothing").isEqualTo(new byte[] {1});
       assertThat(again.get("newer-family", new byte[] {2})).isEqualTo(new byte[] {2});
+    }
+  }
+
+  // ================================================================ directories, read-only opens, edges
+
+  /** The reason disk-directory cases do not apply to a backend whose stores live in the JVM. */
+  private void requireFilesInDirectory() {
+    requireCapability(capabilities().filesInDirectory(), "filesInDirectory",
+        "its stores live in the JVM and the directory is only their name: no file to lock, mark, refuse or keep unchanged");
+  }
+
+  /** Prints what the case saw, under the backend's name (jqwik's report). */
+  private void report(Reporter reporter, String property, String what) {
+    reporter.publishValue(backend().name(), property + ": " + what);
+  }
+
+  /** The exception an open that must be refused threw; an open that succeeds is closed and fails the case. */
+  private static StoreException openIsRefused(String what, Supplier<Store> open) {
+    Store opened;
+    try {
+      opened = open.get();
+    } catch (StoreException e) {
+      return e;
+    }
+    opened.close();
+    throw new AssertionError(what + " was not refused: it opened " + opened);
+  }
+
+  /** The exception's class and the start of its message's first line, for reports and assertion texts. */
+  private static String firstLine(Throwable e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf('\n');
+    String line = nl < 0 ? m : m.substring(0, nl);
+    return e.getClass().getSimpleName() + ": " + (line.length() <= 160 ? line : line.substring(0, 160) + "…");
+  }
+
+  /**
+   * A second open of an open store's directory through a symlink is refused (the lock is keyed by the
+   * real path), read-write and read-only; the first store keeps working, and once it is closed the
+   * symlink opens the very same store.
+   */
+  @Example
+  public void secondOpenThroughSymlinkIsRefused(Reporter reporter) throws IOException {
+    requireFilesInDirectory();
+    byte[] k1 = {0x51};
+    byte[] k2 = {0x52};
+    Path links = Files.createTempDirectory("ankusa-conformance-links-");
+    try (TempDirStore t = openFresh()) {
+      Store first = t.store();
+      first.write(new Batch().put(PLAIN, k1, new byte[] {1}), Durability.SYNC);
+      Path link = Files.createSymbolicLink(links.resolve("store-link"), t.dir());
+      StoreException refused = openIsRefused("a second open of " + t.dir() + " through the symlink " + link,
+          () -> backend().open(link, FAMILIES));
+      assertThat(refused).as("the refusal of a second open through a symlink: %s", firstLine(refused))
+          .isNotInstanceOf(StoreFormatException.class).isNotInstanceOf(StoreArgumentException.class);
+      StoreException refusedReadOnly = openIsRefused("a second, read-only open through the symlink " + link,
+          () -> backend().openReadOnly(link, FAMILIES));
+      first.write(new Batch().put(PLAIN, k2, new byte[] {2}), Durability.SYNC);
+      assertThat(first.multiGet(PLAIN, List.of(k1, k2))).as("the first store after the refused opens")
+          .extracting(Bytes::hex).containsExactly("01", "02");
+      t.closeStore();
+      try (Store viaLink = backend().open(link, FAMILIES)) {
+        assertThat(viaLink.multiGet(PLAIN, List.of(k1, k2))).as("the store opened through the symlink once closed")
+            .extracting(Bytes::hex).containsExactly("01", "02");
+      }
+      report(reporter, "secondOpenThroughSymlinkIsRefused", "refused " + firstLine(refused)
+          + " | read-only: " + firstLine(refusedReadOnly));
+    } finally {
+      TempDirStore.deleteRecursively(links);
+    }
+  }
+
+  /**
+   * A refused second open leaves the first open's lock in force: after it, another process cannot open
+   * the store while the first store is open (and can once it is closed), checked from a child JVM.
+   */
+  @Example
+  public void refusedSecondOpenKeepsTheLock(Reporter reporter) {
+    requireFilesInDirectory();
+    byte[] k = {0x61};
+    try (TempDirStore t = openFresh(); LockProbe other = LockProbe.start(backend(), t.dir(), FAMILIES)) {
+      Store first = t.store();
+      first.write(new Batch().put(PLAIN, k, new byte[] {1}), Durability.SYNC);
+      StoreException again = openIsRefused("a second open of " + t.dir() + " in the same process",
+          () -> backend().open(t.dir(), FAMILIES));
+      StoreException againReadOnly = openIsRefused("a second, read-only open of " + t.dir(),
+          () -> backend().openReadOnly(t.dir(), FAMILIES));
+      String whileOpen = other.tryOpen();
+      assertThat(whileOpen).as("another process opening %s while the first store is open, after this process's"
+          + " second opens were refused (%s; %s)", t.dir(), firstLine(again), firstLine(againReadOnly))
+          .startsWith("refused");
+      first.write(new Batch().put(PLAIN, k, new byte[] {2}), Durability.SYNC);
+      assertThat(first.get(PLAIN, k)).as("the first store still writes").isEqualTo(new byte[] {2});
+      t.closeStore();
+      assertThat(other.tryOpen()).as("another process opening %s once the store is closed", t.dir())
+          .isEqualTo("opened");
+      report(reporter, "refusedSecondOpenKeepsTheLock", "in-process " + firstLine(again) + " | other process: "
+          + whileOpen);
+    }
+  }
+
+  /**
+   * A directory holding another backend's store, a marker that is not one, a marker of a newer format,
+   * garbage files, or any other files without a store marker is refused with StoreFormatException
+   * naming what was found, read-write (with createIfMissing) and read-only, and no file under it is
+   * created, changed or removed.
+   */
+  @Example
+  public void foreignOrNonEmptyDirectoryIsRefusedUntouched(Reporter reporter) throws IOException {
+    requireFilesInDirectory();
+    String name = backend().provider().name();
+    String other = "not-" + name;
+    java.util.Random random = new java.util.Random(42);
+    byte[] garbage = new byte[4096];
+    random.nextBytes(garbage);
+    garbage[0] = (byte) 0xff; // never UTF-8
+    Map<String, java.util.function.Consumer<Path>> kinds = new LinkedHashMap<>();
+    Map<String, String> named = new LinkedHashMap<>();
+    kinds.put("another backend's store", d -> {
+      new StoreMarker(other, 1).write(d);
+      write(d.resolve("data.bin"), garbage);
+    });
+    named.put("another backend's store", other);
+    kinds.put("a marker file of garbage", d -> write(d.resolve(StoreMarker.FILE), garbage));
+    named.put("a marker file of garbage", StoreMarker.FILE);
+    kinds.put("a marker of a newer format", d -> new StoreMarker(name, 999_999).write(d));
+    named.put("a marker of a newer format", "999999");
+    kinds.put("garbage files without a marker", d -> {
+      write(d.resolve("garbage-1.bin"), garbage);
+      write(d.resolve("garbage-2.bin"), Arrays.copyOf(garbage, 17));
+    });
+    named.put("garbage files without a marker", "garbage-1.bin");
+    kinds.put("a non-empty directory", d -> {
+      write(d.resolve("notes.txt"), "not a store\n".getBytes(StandardCharsets.UTF_8));
+      write(d.resolve("photos").resolve("cat.jpg"), Arrays.copyOf(garbage, 100));
+    });
+    named.put("a non-empty directory", "notes.txt");
+    kinds.put("an empty file", d -> write(d.resolve("empty"), new byte[0]));
+    named.put("an empty file", "empty");
+    List<String> seen = new ArrayList<>();
+    for (Map.Entry<String, java.util.function.Consumer<Path>> kind : kinds.entrySet()) {
+      Path dir = Files.createTempDirectory("ankusa-conformance-foreign-");
+      try {
+        kind.getValue().accept(dir);
+        FileChecksums before = FileChecksums.of(dir);
+        for (boolean readOnly : new boolean[] {false, true}) {
+          String what = (readOnly ? "a read-only open" : "an open with createIfMissing") + " of " + kind.getKey();
+          StoreException refused = openIsRefused(what,
+              () -> readOnly ? backend().openReadOnly(dir, FAMILIES) : backend().open(dir, FAMILIES));
+          assertThat(refused).as("%s: %s", what, firstLine(refused)).isInstanceOf(StoreFormatException.class)
+              .hasMessageContaining(named.get(kind.getKey()));
+          assertThat(before.differences(FileChecksums.of(dir))).as("files changed by %s", what).isEmpty();
+          if (!readOnly) {
+            seen.add(kind.getKey() + " -> " + firstLine(refused));
+          }
+        }
+      } finally {
+        TempDirStore.deleteRecursively(dir);
+      }
+    }
+    report(reporter, "foreignOrNonEmptyDirectoryIsRefusedUntouched", String.join(" | ", seen));
+  }
+
+  private static void write(Path file, byte[] bytes) {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.write(file, bytes);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Null arguments — family, key, key list, key in a list, bound, direction, batch, durability, cause,
+   * and open's directory, options and families — are refused with StoreArgumentException (never a
+   * NullPointerException, never a default such as scanning forward), and change nothing.
+   */
+  @Example
+  public void nullArgumentsAreRefused(Reporter reporter) {
+    byte[] k = {0x71};
+    byte[] absent = {0x72};
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, k, new byte[] {1}).merge(COUNTERS, k, 3), Durability.SYNC);
+      Path unused = t.dir().resolveSibling(t.dir().getFileName() + "-never-created");
+      Map<String, Runnable> calls = new LinkedHashMap<>();
+      calls.put("get(null family)", () -> s.get(null, k));
+      calls.put("get(null key)", () -> s.get(PLAIN, null));
+      calls.put("multiGet(null list)", () -> s.multiGet(PLAIN, null));
+      calls.put("multiGet with a null key", () -> s.multiGet(PLAIN, Arrays.asList(k, null)));
+      calls.put("scan(null family)", () -> s.scan(null, START, null, Direction.FORWARD).close());
+      calls.put("scan(null lo)", () -> s.scan(PLAIN, null, null, Direction.FORWARD).close());
+      calls.put("scan(null direction)", () -> s.scan(PLAIN, START, null, null).close());
+      calls.put("counter(null family)", () -> s.counter(null, k));
+      calls.put("counter(null key)", () -> s.counter(COUNTERS, null));
+      calls.put("write(null batch)", () -> s.write(null, Durability.SYNC));
+      calls.put("write(batch, null durability)", () -> s.write(new Batch().put(PLAIN, absent, k), null));
+      calls.put("write of a put with a null value",
+          () -> s.write(new Batch().add(new Op.Put(PLAIN, absent, null)), Durability.SYNC));
+      calls.put("write of a deleteRange with a null hi",
+          () -> s.write(new Batch().add(new Op.DeleteRange(PLAIN, START, null)), Durability.SYNC));
+      calls.put("reportWriteFailure(null)", () -> s.reportWriteFailure(null));
+      calls.put("Batch.put(null family)", () -> new Batch().put(null, k, k));
+      calls.put("Batch.put(null key)", () -> new Batch().put(PLAIN, null, k));
+      calls.put("Batch.put(null value)", () -> new Batch().put(PLAIN, k, null));
+      calls.put("Batch.add(null)", () -> new Batch().add(null));
+      calls.put("open(null directory)", () -> backend().provider().open(null, backend().options(), FAMILIES).close());
+      calls.put("open(null options)", () -> backend().provider().open(unused, null, FAMILIES).close());
+      calls.put("open(null families)", () -> backend().provider().open(unused, backend().options(), null).close());
+      calls.put("open with a null family", () -> backend().provider().open(unused, backend().options(),
+          Arrays.asList(FamilySpec.plain(PLAIN), null)).close());
+      if (capabilities().snapshots()) {
+        Snapshot snap = s.snapshot();
+        calls.put("snapshot get(null key)", () -> snap.get(PLAIN, null));
+        calls.put("snapshot multiGet(null list)", () -> snap.multiGet(PLAIN, null));
+        calls.put("snapshot scan(null direction)", () -> snap.scan(PLAIN, START, null, null).close());
+        calls.put("snapshot counter(null family)", () -> snap.counter(null, k));
+      }
+      for (Map.Entry<String, Runnable> call : calls.entrySet()) {
+        assertThatThrownBy(call.getValue()::run).as(call.getKey()).isInstanceOf(StoreArgumentException.class);
+      }
+      assertThat(Files.exists(unused)).as("a refused open created %s", unused).isFalse();
+      assertThat(s.get(PLAIN, k)).as("after the refused calls").isEqualTo(new byte[] {1});
+      assertThat(s.get(PLAIN, absent)).as("the put of a write with a null durability").isNull();
+      assertThat(s.counter(COUNTERS, k)).isEqualTo(3);
+      report(reporter, "nullArgumentsAreRefused", calls.size() + " calls refused with StoreArgumentException");
+    }
+  }
+
+  /** capabilities(), families() and directory() give the same answers after close as before. */
+  @Example
+  public void descriptiveGettersAnswerAfterClose(Reporter reporter) {
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      Capabilities capabilities = s.capabilities();
+      List<FamilySpec> families = s.families();
+      Path directory = s.directory();
+      assertThat(families).as("families() of an open store").isEqualTo(FAMILIES);
+      t.closeStore();
+      assertThat(s.capabilities()).as("capabilities() after close").isEqualTo(capabilities);
+      assertThat(s.families()).as("families() after close").isEqualTo(families);
+      assertThat(s.directory()).as("directory() after close").isEqualTo(directory);
+      report(reporter, "descriptiveGettersAnswerAfterClose", "directory " + directory + ", " + families.size() + " families");
+    }
+  }
+
+  /**
+   * reportWriteFailure closes the scans and snapshots open on the store (later use throws
+   * StoreClosedException; closing them is fine); the store itself keeps reading and writing.
+   */
+  @Example
+  public void reportWriteFailureClosesScansAndSnapshots(Reporter reporter) {
+    byte[] k = {0x31};
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, k, new byte[] {1}).put(PLAIN, new byte[] {0x32}, new byte[] {2}), Durability.SYNC);
+      Scan started = s.scan(PLAIN, START, null, Direction.FORWARD);
+      started.next();
+      Scan unstarted = s.scan(PLAIN, START, null, Direction.REVERSE);
+      boolean snapshots = capabilities().snapshots();
+      Snapshot snap = snapshots ? s.snapshot() : null;
+      Scan snapScan = snapshots ? snap.scan(PLAIN, START, null, Direction.FORWARD) : null;
+      s.reportWriteFailure(new RuntimeException("a write failure injected by the conformance suite"));
+      assertClosed("a started scan after reportWriteFailure", started::hasNext);
+      assertClosed("an unstarted scan after reportWriteFailure", unstarted::next);
+      if (snapshots) {
+        assertClosed("a snapshot's get after reportWriteFailure", () -> snap.get(PLAIN, k));
+        assertClosed("a snapshot's scan after reportWriteFailure", () -> snap.scan(PLAIN, START, null, Direction.FORWARD));
+        assertClosed("a snapshot scan's hasNext after reportWriteFailure", snapScan::hasNext);
+        snapScan.close();
+        snap.close();
+      }
+      started.close();
+      unstarted.close();
+      s.write(new Batch().put(PLAIN, k, new byte[] {3}), Durability.SYNC);
+      assertThat(s.get(PLAIN, k)).as("the store after reportWriteFailure").isEqualTo(new byte[] {3});
+      report(reporter, "reportWriteFailureClosesScansAndSnapshots", "2 scans" + (snapshots ? ", 1 snapshot and its scan" : "")
+          + " closed; the store kept working");
+    }
+  }
+
+  /** An unknown option of the backend's own ({@code <name>.noSuchOption}) is refused, naming it; nothing is created. */
+  @Example
+  public void unknownOptionOfTheBackendIsRefused(Reporter reporter) {
+    String key = backend().provider().name() + ".noSuchOption";
+    try (TempDirStore t = TempDirStore.empty(backend(), FAMILIES)) {
+      StoreException refused = openIsRefused("an open with the option " + key,
+          () -> backend().provider().open(t.dir(), backend().options().with(key, "1"), FAMILIES));
+      assertThat(refused).as(firstLine(refused)).isInstanceOf(StoreArgumentException.class).hasMessageContaining(key);
+      assertThat(FileChecksums.of(t.dir()).fileCount()).as("files created in %s by the refused open", t.dir()).isZero();
+      report(reporter, "unknownOptionOfTheBackendIsRefused", firstLine(refused));
+    }
+  }
+
+  /**
+   * A read-only open reads what was written, refuses write, syncWal and reportWriteFailure with
+   * StoreArgumentException (nothing applied), and refuses a directory with no store (a missing one
+   * is not created); the store then opens read-write as before.
+   */
+  @Example
+  public void readOnlyOpenRefusesWrites(Reporter reporter) {
+    byte[] k = {0x41};
+    try (TempDirStore t = openFresh()) {
+      t.store().write(new Batch().put(PLAIN, k, new byte[] {1}).merge(COUNTERS, k, 5), Durability.SYNC);
+      t.closeStore();
+      Store ro = t.hold(backend().openReadOnly(t.dir(), FAMILIES));
+      assertThat(ro.get(PLAIN, k)).as("get on the read-only store").isEqualTo(new byte[] {1});
+      assertThat(ro.counter(COUNTERS, k)).isEqualTo(5);
+      Map<String, Runnable> writes = new LinkedHashMap<>();
+      writes.put("write", () -> ro.write(new Batch().put(PLAIN, k, new byte[] {2}).merge(COUNTERS, k, 1), Durability.SYNC));
+      writes.put("write of an empty batch", () -> ro.write(new Batch(), Durability.NO_SYNC));
+      writes.put("syncWal", ro::syncWal);
+      writes.put("reportWriteFailure", () -> ro.reportWriteFailure(new RuntimeException("test")));
+      for (Map.Entry<String, Runnable> w : writes.entrySet()) {
+        assertThatThrownBy(w.getValue()::run).as("%s on a read-only store", w.getKey())
+            .isInstanceOf(StoreArgumentException.class);
+      }
+      assertThat(hexEntries(drain(ro, PLAIN, START, null, Direction.FORWARD))).as("after the refused writes")
+          .containsExactly(Bytes.hex(k) + "=01");
+      assertThat(ro.counter(COUNTERS, k)).isEqualTo(5);
+      t.closeStore();
+      Store rw = t.reopen();
+      rw.write(new Batch().merge(COUNTERS, k, 1), Durability.SYNC);
+      assertThat(rw.counter(COUNTERS, k)).as("read-write after the read-only open").isEqualTo(6);
+      Path missing = t.dir().resolveSibling(t.dir().getFileName() + "-missing");
+      StoreException none = openIsRefused("a read-only open of the missing " + missing,
+          () -> backend().openReadOnly(missing, FAMILIES));
+      assertThat(none).as(firstLine(none)).isInstanceOf(StoreFormatException.class);
+      assertThat(Files.exists(missing)).as("the read-only open created %s", missing).isFalse();
+      report(reporter, "readOnlyOpenRefusesWrites", writes.size() + " write calls refused; no store: " + firstLine(none));
+    }
+  }
+
+  /**
+   * Opening a store read-only, reading all of it (scans of every family both ways, gets, counters, a
+   * snapshot) and closing it changes no file: every file's size and SHA-256 are the same after, and
+   * none is created or removed. The store was closed with writes still in the engine's log (synced,
+   * not flushed), which a read-write open would write back.
+   */
+  @Example
+  public void readOnlyOpenChangesNoFile(Reporter reporter) {
+    requireFilesInDirectory();
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.UNSIGNED);
+      long counterZero = 0;
+      for (int i = 0; i < 300; i++) {
+        counterZero += i % 7 == 0 ? i : 0;
+        byte[] key = ByteBuffer.allocate(4).putInt(i * 7919).array();
+        byte[] value = Arrays.copyOf(key, 40);
+        model.put(key, value);
+        s.write(new Batch().put(PLAIN, key, value).merge(COUNTERS, new byte[] {(byte) (i % 7)}, i),
+            i % 2 == 0 ? Durability.NO_SYNC : Durability.SYNC);
+      }
+      s.syncWal();
+      t.closeStore();
+      FileChecksums before = FileChecksums.of(t.dir());
+      Store ro = t.hold(backend().openReadOnly(t.dir(), FAMILIES));
+      assertSameEntries(drain(ro, PLAIN, START, null, Direction.FORWARD), model, "read-only forward scan");
+      assertThat(drain(ro, PLAIN, START, null, Direction.REVERSE)).hasSize(model.size());
+      assertThat(drain(ro, COUNTERS, START, null, Direction.FORWARD)).hasSize(7);
+      assertThat(ro.get(PLAIN, model.firstKey())).isEqualTo(model.firstEntry().getValue());
+      assertThat(ro.counter(COUNTERS, new byte[] {0})).as("counter 00 read-only").isEqualTo(counterZero);
+      if (capabilities().snapshots()) {
+        try (Snapshot snap = ro.snapshot()) {
+          assertThat(drain(snap, PLAIN, START, null, Direction.FORWARD)).hasSize(model.size());
+        }
+      }
+      t.closeStore();
+      FileChecksums after = FileChecksums.of(t.dir());
+      assertThat(before.differences(after)).as("files changed by a read-only open, full scan and close of %s", t.dir())
+          .isEmpty();
+      report(reporter, "readOnlyOpenChangesNoFile", before.fileCount() + " files, every size and SHA-256 unchanged");
     }
   }
 

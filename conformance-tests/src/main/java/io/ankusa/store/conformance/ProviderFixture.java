@@ -37,7 +37,8 @@ public final class ProviderFixture implements BackendFixture {
     if (capabilities == null) {
       Capabilities claimed = probeCapabilities(this);
       capabilities = new Capabilities(claimed.concurrentWriters(), claimed.snapshots(),
-          claimed.durableAfterProcessKill(), false, claimed.maxKeyBytes(), claimed.maxValueBytes());
+          claimed.durableAfterProcessKill(), false, claimed.filesInDirectory(), claimed.maxKeyBytes(),
+          claimed.maxValueBytes());
     }
     return capabilities;
   }

@@ -48,7 +48,7 @@ final class DamageableMemoryFixture implements BackendFixture {
   @Override
   public Capabilities capabilities() {
     Capabilities c = memory.capabilities();
-    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), true,
+    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), true, c.filesInDirectory(),
         c.maxKeyBytes(), c.maxValueBytes());
   }
 

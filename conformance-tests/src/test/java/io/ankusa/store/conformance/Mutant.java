@@ -71,7 +71,11 @@ enum Mutant {
   REOPEN_LOSES_LAST_KEY("reopening loses the last key of the plain family", "syncWritesSurviveReopen",
       UnaryOperator.identity()),
   REFUSAL_NAMES_NO_FAMILY("an unlisted family is refused without naming it", "openRefusesUnlistedFamilies",
-      UnaryOperator.identity());
+      UnaryOperator.identity()),
+  SYMLINK_BLIND_LOCK("the directory lock is keyed by the path as given, so a symlink opens the store twice",
+      "secondOpenThroughSymlinkIsRefused", UnaryOperator.identity()),
+  ADOPTING_PROVIDER("the provider creates its store in any directory, foreign or not empty",
+      "foreignOrNonEmptyDirectoryIsRefusedUntouched", UnaryOperator.identity());
 
   final String breaks;
   final String caughtBy;
@@ -85,6 +89,12 @@ enum Mutant {
 
   /** The fixture running the suite against this mutant. */
   BackendFixture fixture() {
+    if (this == SYMLINK_BLIND_LOCK) {
+      return new DirectoryMemoryFixture(new DirectoryMemoryProvider.SymlinkBlindLock(), "memory-in-directory mutant " + name());
+    }
+    if (this == ADOPTING_PROVIDER) {
+      return new DirectoryMemoryFixture(new DirectoryMemoryProvider.Adopting(), "memory-in-directory mutant " + name());
+    }
     if (this == CORRUPTION_ENDS_SCAN) {
       return new DamageableMemoryFixture(true);
     }

@@ -43,11 +43,16 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>DROPS_EVERY_7TH_BATCH (every 7th batch is silently dropped) → modelBasedRandomBatches
  *   <li>REOPEN_LOSES_LAST_KEY (reopening loses the last key of the plain family) → syncWritesSurviveReopen
  *   <li>REFUSAL_NAMES_NO_FAMILY (an unlisted family is refused without naming it) → openRefusesUnlistedFamilies
+ *   <li>SYMLINK_BLIND_LOCK (the directory lock is keyed by the path as given) → secondOpenThroughSymlinkIsRefused
+ *   <li>ADOPTING_PROVIDER (the provider creates its store in any directory) → foreignOrNonEmptyDirectoryIsRefusedUntouched
  * </ul>
  *
- * <p>Two controls make sure the harness itself does not fail everything: the memory store behind a
- * ForwardingStore that changes nothing, and the damageable memory store reporting damage honestly,
- * both pass the whole suite. Runs print nothing; results go into assertion messages.
+ * <p>The last two are provider-level mutants ({@link DirectoryMemoryProvider}): memory stores that
+ * claim real directories, so the directory cases apply to them.
+ *
+ * <p>Three controls make sure the harness itself does not fail everything: the memory store behind a
+ * ForwardingStore that changes nothing, the damageable memory store reporting damage honestly, and
+ * the memory store claiming its directory honestly through the SPI all pass the whole suite. Runs print nothing; results go into assertion messages.
  */
 class MutantRejectionTest {
 
@@ -75,6 +80,17 @@ class MutantRejectionTest {
         .as("a ForwardingStore that changes nothing must pass; otherwise the mutants prove nothing\n%s", TABLE)
         .isEmpty();
     assertThat(run.count(Outcome.PASSED)).isGreaterThanOrEqualTo(25);
+  }
+
+  @Test
+  void honestDirectoryClaimPassesTheWholeSuiteWithTheDirectoryCases() {
+    SuiteRun run = SuiteRun.run(MutantSuites.HonestDirectorySuite.class, Map.of());
+    assertThat(run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED).toList())
+        .as("memory stores claiming their directory through the SPI must pass\n%s", TABLE)
+        .isEmpty();
+    assertThat(run.named(Outcome.PASSED)).as("the directory cases ran, not skipped")
+        .contains("secondOpenThroughSymlinkIsRefused", "refusedSecondOpenKeepsTheLock",
+            "foreignOrNonEmptyDirectoryIsRefusedUntouched", "readOnlyOpenChangesNoFile");
   }
 
   @Test

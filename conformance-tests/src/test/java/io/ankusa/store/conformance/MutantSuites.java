@@ -40,6 +40,8 @@ final class MutantSuites {
       case DROPS_EVERY_7TH_BATCH -> DropsEvery7thBatchMutantSuite.class;
       case REOPEN_LOSES_LAST_KEY -> ReopenLosesLastKeyMutantSuite.class;
       case REFUSAL_NAMES_NO_FAMILY -> RefusalNamesNoFamilyMutantSuite.class;
+      case SYMLINK_BLIND_LOCK -> SymlinkBlindLockMutantSuite.class;
+      case ADOPTING_PROVIDER -> AdoptingProviderMutantSuite.class;
     };
   }
 
@@ -48,6 +50,17 @@ final class MutantSuites {
     @Override
     protected BackendFixture fixture() {
       return new WrappingFixture("memory through ForwardingStore", ForwardingStore::new);
+    }
+  }
+
+  /**
+   * Control: memory stores claiming real directories through the SPI, so the directory cases
+   * (filesInDirectory) run and pass on a memory-based backend like the mutants below.
+   */
+  static class HonestDirectorySuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new DirectoryMemoryFixture(new DirectoryMemoryProvider(), "memory-in-directory");
     }
   }
 
@@ -245,6 +258,20 @@ final class MutantSuites {
     @Override
     protected BackendFixture fixture() {
       return Mutant.REFUSAL_NAMES_NO_FAMILY.fixture();
+    }
+  }
+
+  static class SymlinkBlindLockMutantSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return Mutant.SYMLINK_BLIND_LOCK.fixture();
+    }
+  }
+
+  static class AdoptingProviderMutantSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return Mutant.ADOPTING_PROVIDER.fixture();
     }
   }
 }

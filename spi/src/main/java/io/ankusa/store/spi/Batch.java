@@ -3,7 +3,6 @@ package io.ankusa.store.spi;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * An ordered list of {@link Op}s that a {@link Store#write} applies atomically: a reader sees all of
@@ -12,7 +11,8 @@ import java.util.Objects;
  * earlier ops of the batch put (property {@code batchOpsApplyInOrder}).
  *
  * <p>Ownership: a batch keeps references to the arrays it is given. REQUIRES: the caller does not
- * modify them until the write has returned. A batch may be written more than once; it is not
+ * modify them until the write has returned. A null family, key, value, bound or op is refused with
+ * {@link StoreArgumentException} when it is added. A batch may be written more than once; it is not
  * thread-safe while being built.
  */
 public final class Batch {
@@ -21,31 +21,50 @@ public final class Batch {
 
   /** Appends {@code put(family, key, value)}. */
   public Batch put(String family, byte[] key, byte[] value) {
-    return add(new Op.Put(family, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value")));
+    return add(new Op.Put(family, key, value));
   }
 
   /** Appends {@code delete(family, key)}. */
   public Batch delete(String family, byte[] key) {
-    return add(new Op.Delete(family, Objects.requireNonNull(key, "key")));
+    return add(new Op.Delete(family, key));
   }
 
   /** Appends {@code deleteRange(family, lo, hi)}, removing {@code [lo, hi)}. */
   public Batch deleteRange(String family, byte[] lo, byte[] hi) {
-    return add(new Op.DeleteRange(family, Objects.requireNonNull(lo, "lo"), Objects.requireNonNull(hi, "hi")));
+    return add(new Op.DeleteRange(family, lo, hi));
   }
 
   /** Appends {@code merge(family, key, delta)}: adds {@code delta} to a counter. */
   public Batch merge(String family, byte[] key, long delta) {
-    return add(new Op.Merge(family, Objects.requireNonNull(key, "key"), delta));
+    return add(new Op.Merge(family, key, delta));
   }
 
   /** Appends an op built elsewhere. */
   public Batch add(Op op) {
-    Objects.requireNonNull(op, "op");
-    Objects.requireNonNull(op.family(), "family");
+    if (op == null || op.family() == null) {
+      throw new StoreArgumentException("null " + (op == null ? "op" : "family in " + op) + " added to a batch");
+    }
+    if (op instanceof Op.Put p) {
+      nonNull(p.key(), "key", p.family());
+      nonNull(p.value(), "value", p.family());
+    } else if (op instanceof Op.Delete d) {
+      nonNull(d.key(), "key", d.family());
+    } else if (op instanceof Op.DeleteRange r) {
+      nonNull(r.lo(), "lo", r.family());
+      nonNull(r.hi(), "hi", r.family());
+    } else if (op instanceof Op.Merge m) {
+      nonNull(m.key(), "key", m.family());
+    }
     ops.add(op);
     approximateBytes += sizeOf(op);
     return this;
+  }
+
+  private static byte[] nonNull(byte[] array, String what, String family) {
+    if (array == null) {
+      throw new StoreArgumentException("null " + what + " added to a batch for family '" + family + "'");
+    }
+    return array;
   }
 
   /** Appends every op of {@code other}, in order. */

@@ -11,6 +11,11 @@ package io.ankusa.store.spi;
  *     new process
  * @param corruptionInjection the backend's conformance fixture can damage its data files, so the
  *     suite can check that corruption is reported and never read as a clean end of scan
+ * @param filesInDirectory the store lives in files under its directory: the backend claims the
+ *     directory through {@link DirectoryClaim} (one open store per directory whatever path names it,
+ *     in this JVM and across processes; a store marker; another backend's or a non-empty directory
+ *     refused with nothing written), and a {@link StoreOptions#readOnly() read-only} open changes no
+ *     file. False for a store that lives in the JVM (memory), where the directory is only a name
  * @param maxKeyBytes the largest key accepted
  * @param maxValueBytes the largest value accepted
  */
@@ -19,6 +24,7 @@ public record Capabilities(
     boolean snapshots,
     boolean durableAfterProcessKill,
     boolean corruptionInjection,
+    boolean filesInDirectory,
     int maxKeyBytes,
     int maxValueBytes) {
 

@@ -1,5 +1,6 @@
 package io.ankusa.store.spi;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,8 +8,12 @@ import java.util.Map;
 /**
  * The families of one open store and the argument checks of the contract, in one place so every
  * backend refuses bad input the same way, with the same messages, before touching its engine.
- * A backend builds one at open and calls {@link #validate(Batch)} at the top of {@code write} and
- * the {@code require…}/{@code check…} methods at the top of each read.
+ * A backend builds one at open and calls {@link #validate(Batch, Durability)} at the top of {@code
+ * write} and the {@code require…}/{@code check…} methods at the top of each read.
+ *
+ * <p>Null arguments — a null family, key, key list, bound (other than an unbounded {@code hi}),
+ * direction, batch, durability or cause — are refused here with {@link StoreArgumentException}, never
+ * a {@link NullPointerException} (property {@code nullArgumentsAreRefused}).
  */
 public final class FamilyCatalog {
   private final Map<String, FamilySpec> byName = new LinkedHashMap<>();
@@ -16,9 +21,13 @@ public final class FamilyCatalog {
   private final int maxValueBytes;
 
   /**
-   * @throws StoreArgumentException if two specs share a name
+   * @throws StoreArgumentException if the list or a spec is null, or two specs share a name
    */
   public FamilyCatalog(List<FamilySpec> families, int maxKeyBytes, int maxValueBytes) {
+    if (families == null || families.stream().anyMatch(f -> f == null)) {
+      throw new StoreArgumentException("null " + (families == null ? "list of families" : "family in " + families)
+          + "; list the families with FamilySpec.plain(…) or FamilySpec.counters(…)");
+    }
     if (families.isEmpty()) {
       throw new StoreArgumentException("a store needs at least one family");
     }
@@ -29,6 +38,18 @@ public final class FamilyCatalog {
     }
     this.maxKeyBytes = maxKeyBytes;
     this.maxValueBytes = maxValueBytes;
+  }
+
+  /**
+   * Refuses null arguments of {@link StoreProvider#open}, before a provider touches anything.
+   *
+   * @throws StoreArgumentException naming the null argument
+   */
+  public static void checkOpenArguments(Path dir, StoreOptions options, List<FamilySpec> families) {
+    if (dir == null || options == null || families == null) {
+      throw new StoreArgumentException("null " + (dir == null ? "directory" : options == null ? "options" : "families")
+          + " passed to StoreProvider.open; use StoreOptions.defaults() for the default options");
+    }
   }
 
   /** The specs in the order given at open. */
@@ -42,6 +63,9 @@ public final class FamilyCatalog {
 
   /** The spec of {@code family}, or {@link StoreArgumentException} naming the families there are. */
   public FamilySpec require(String family) {
+    if (family == null) {
+      throw new StoreArgumentException("null family; this store was opened with " + byName.keySet());
+    }
     FamilySpec spec = byName.get(family);
     if (spec == null) {
       throw new StoreArgumentException(
@@ -73,6 +97,35 @@ public final class FamilyCatalog {
     }
   }
 
+  /** Every key of a multiGet: the list and each key non-null, each key 1..maxKeyBytes bytes. */
+  public void checkKeys(String family, List<byte[]> keys) {
+    if (keys == null) {
+      throw new StoreArgumentException("null list of keys for a multiGet of family '" + family + "'");
+    }
+    for (byte[] k : keys) {
+      checkKey(family, k);
+    }
+  }
+
+  /**
+   * The arguments of a scan: a known family, a good range ({@link #checkRange}) and a direction.
+   */
+  public void checkScan(String family, byte[] lo, byte[] hi, Direction direction) {
+    require(family);
+    checkRange(family, lo, hi);
+    if (direction == null) {
+      throw new StoreArgumentException("null direction for a scan of family '" + family
+          + "'; use Direction.FORWARD or Direction.REVERSE");
+    }
+  }
+
+  /** A cause for {@link Store#reportWriteFailure}: never null. */
+  public static void checkCause(Throwable cause) {
+    if (cause == null) {
+      throw new StoreArgumentException("reportWriteFailure(null): pass the exception the failed write or sync threw");
+    }
+  }
+
   /** {@code lo} may be empty; {@code hi} may be null (unbounded); {@code lo <= hi}. */
   public void checkRange(String family, byte[] lo, byte[] hi) {
     if (lo == null) {
@@ -87,6 +140,15 @@ public final class FamilyCatalog {
           "range [" + Bytes.hex(lo) + ", " + Bytes.hex(hi) + ") in family '" + family
               + "' has lo > hi; swap the bounds or use Direction.REVERSE");
     }
+  }
+
+  /** {@link #validate(Batch)}, after refusing a null batch or durability. */
+  public void validate(Batch batch, Durability durability) {
+    if (batch == null || durability == null) {
+      throw new StoreArgumentException("null " + (batch == null ? "batch" : "durability") + " passed to write;"
+          + " nothing written (use Durability.SYNC or Durability.NO_SYNC)");
+    }
+    validate(batch);
   }
 
   /** Checks every op of {@code batch}; throws on the first bad one, before anything is applied. */
@@ -107,6 +169,9 @@ public final class FamilyCatalog {
     FamilySpec spec = require(op.family());
     if (op instanceof Op.Put p) {
       checkKey(p.family(), p.key());
+      if (p.value() == null) {
+        throw new StoreArgumentException("null value at key " + Bytes.hex(p.key()) + " in family '" + p.family() + "'");
+      }
       if (p.value().length > maxValueBytes) {
         throw new StoreArgumentException(
             "value at key " + Bytes.hex(p.key()) + " in family '" + p.family() + "' is "
@@ -120,6 +185,9 @@ public final class FamilyCatalog {
     } else if (op instanceof Op.Delete d) {
       checkKey(d.family(), d.key());
     } else if (op instanceof Op.DeleteRange r) {
+      if (r.hi() == null) {
+        throw new StoreArgumentException("null upper bound of a deleteRange in family '" + r.family() + "'");
+      }
       checkRange(r.family(), r.lo(), r.hi());
     } else if (op instanceof Op.Merge m) {
       checkKey(m.family(), m.key());

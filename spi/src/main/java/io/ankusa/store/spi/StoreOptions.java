@@ -1,5 +1,6 @@
 package io.ankusa.store.spi;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -72,6 +73,22 @@ public record StoreOptions(boolean createIfMissing, boolean readOnly, Map<String
       return Long.parseLong(v.trim());
     } catch (NumberFormatException e) {
       throw new StoreArgumentException("option " + key + "='" + v + "' is not a whole number");
+    }
+  }
+
+  /**
+   * Refuses the properties of {@code backend} ({@code backend.*}) that are not in {@code known}.
+   *
+   * @throws StoreArgumentException naming the first unknown one and the ones the backend knows
+   */
+  public void refuseUnknown(String backend, List<String> known) {
+    String prefix = backend + ".";
+    for (Map.Entry<String, String> e : new TreeMap<>(properties).entrySet()) {
+      if (e.getKey().startsWith(prefix) && !known.contains(e.getKey())) {
+        throw new StoreArgumentException("unknown " + backend + " option " + e.getKey() + "='" + e.getValue()
+            + "'; the " + backend + " backend knows " + (known.isEmpty() ? "no options" : known.toString())
+            + " (a typo must not fall back to a default silently)");
+      }
     }
   }
 
