@@ -51,11 +51,7 @@ final class StoreDirectory {
     try {
       store = provider.open(dir, StoreOptions.readOnlyExisting(), Format3.families());
     } catch (StoreFormatException e) {
-      if (opensWith(provider, dir, FormatTwo.families())) {
-        throw new StoreFormatException("store " + dir + " has format 2's families, not format " + Format3.FORMAT
-            + "'s; run ankusa-store migrate " + dir + " first (back it up: format 3 is forward-only)", e);
-      }
-      throw e;
+      throw olderOrAsIs(provider, dir, e);
     }
     refuseNewer(store, dir);
     return store;
@@ -98,9 +94,7 @@ final class StoreDirectory {
     try {
       store = provider.open(dir, StoreOptions.defaults().createIfMissing(false), Format3.families());
     } catch (StoreFormatException e) {
-      // e.g. a format-2 store lacks format 3's column families
-      throw new StoreFormatException(e.getMessage() + "; if it is an older store, run ankusa-store migrate " + dir
-          + " first", e);
+      throw olderOrAsIs(provider, dir, e);
     }
     refuseNewer(store, dir);
     requireFinishedFormat3(store, dir);
@@ -182,6 +176,18 @@ final class StoreDirectory {
         throw e;
       }
     }
+  }
+
+  /**
+   * The refusal of a format-3 open: "run migrate first" when the store opens with format 2's families,
+   * else {@code e} as the backend said it.
+   */
+  private static StoreFormatException olderOrAsIs(StoreProvider provider, Path dir, StoreFormatException e) {
+    if (opensWith(provider, dir, FormatTwo.families())) {
+      return new StoreFormatException("store " + dir + " has format 2's families, not format " + Format3.FORMAT
+          + "'s; run ankusa-store migrate " + dir + " first (back it up: format 3 is forward-only)", e);
+    }
+    return e;
   }
 
   /** Whether the store in {@code dir} opens read-only with {@code families}; it is closed again. */

@@ -138,7 +138,7 @@ class VerifyCommandTest {
       CommandRun locked = run("verify", dir.toString());
       assertThat(locked.code()).isEqualTo(2);
       assertThat(locked.err().strip().lines()).hasSize(1);
-      assertThat(locked.err()).containsIgnoringCase("lock");
+      assertThat(locked.err()).contains("already open");
     }
     Path newer = store(new Batch().put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(4).encode()));
     for (String command : new String[] {"verify", "inspect"}) {
