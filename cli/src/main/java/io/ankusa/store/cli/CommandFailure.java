@@ -31,7 +31,8 @@ record CommandFailure(FailureCause cause, String line) {
   private static final Pattern DENIED =
       Pattern.compile("(?:(/[^\\s:;()\\]]*)\\s*:\\s*)?(Permission denied|Operation not permitted|Read-only file system)");
   private static final Pattern LOCKED =
-      Pattern.compile("locked by another|already open|lock hold|No locks available|is locked", Pattern.CASE_INSENSITIVE);
+      Pattern.compile("locked by another|already open|open (?:read-write )?in another process|lock hold"
+          + "|No locks available|is locked", Pattern.CASE_INSENSITIVE);
 
   /** The exit code of this failure. */
   int exitCode() {

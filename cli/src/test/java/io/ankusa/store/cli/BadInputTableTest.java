@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,7 +64,7 @@ class BadInputTableTest {
 
   /** What {@code $DIR} is for a row. */
   enum Target {
-    MISSING, FILE, EMPTY, GARBAGE, V3_ROCKS, V2_ROCKS, V3_LMDB, HALF_EXTRACTED, TRUNCATED_WAL, LOCKED, IMMUTABLE_V3,
+    MISSING, FILE, EMPTY, GARBAGE, V3_ROCKS, V2_ROCKS, V3_LMDB, HALF_EXTRACTED, TRUNCATED_WAL, LOCKED, LOCKED_ELSEWHERE, IMMUTABLE_V3,
     IMMUTABLE_V2, MISSING_SST, ARCHIVE, GARBAGE_ARCHIVE, NONE
   }
 
@@ -144,6 +145,12 @@ class BadInputTableTest {
       rows.add(new Row(Target.V3_ROCKS, concat(head, "$DIR", tail, "--backend", "denied"), 2, "permission denied"));
       rows.add(new Row(Target.V3_ROCKS, concat(head, "$DIR", tail, "--no-such-option"), 2, "unknown option"));
     }
+    // a store another process holds read-only: readers share it, writers are refused, nothing is written
+    // (a read-write holder keeps writing its own info log, so the files could not be compared)
+    // (one child JVM per row: three rows keep the table's time down)
+    rows.add(row(Target.LOCKED_ELSEWHERE, 0, "", "verify", "$DIR"));
+    rows.add(row(Target.LOCKED_ELSEWHERE, 2, "in another process", "archive", "drain", "$DIR", "--archive-dir", "$NEW"));
+    rows.add(row(Target.LOCKED_ELSEWHERE, 2, "in another process", "demo", "--dir", "$DIR", "--seconds", "1"));
     // the read-only commands read a good store without changing a file, also when nothing may be written
     rows.add(row(Target.V3_ROCKS, 0, "", "verify", "$DIR"));
     rows.add(row(Target.V3_ROCKS, 0, "", "inspect", "$DIR"));
@@ -266,6 +273,22 @@ class BadInputTableTest {
   }
 
   @Test
+  void theTableHasAtLeastAHundredRowsAndSaysWhichCommandsTheyCover() {
+    Map<String, Map<Integer, Integer>> byCommand = new TreeMap<>();
+    for (Row r : rows()) {
+      List<String> a = r.args();
+      String command = a.get(0).startsWith("-") || a.get(0).equals("frobnicate") ? "(top level)"
+          : a.get(0).equals("archive") || a.get(0).equals("bench") ? a.get(0) + " " + (a.size() > 1 ? a.get(1) : "")
+          : a.get(0).equals("migrate") && a.contains("--dry-run") ? "migrate --dry-run" : a.get(0);
+      byCommand.computeIfAbsent(command.strip(), c -> new TreeMap<>()).merge(r.exit(), 1, Integer::sum);
+    }
+    System.out.println("bad-input table: " + rows().size() + " rows; by command and exit code: " + byCommand);
+    assertThat(rows()).hasSizeGreaterThanOrEqualTo(100);
+    assertThat(byCommand).containsKeys("verify", "inspect", "migrate", "migrate --dry-run", "archive drain",
+        "archive replay", "demo", "fixture", "bench jmh", "bench gate", "conformance");
+  }
+
+  @Test
   void theStackTraceComesOnlyWithVerbose() throws IOException {
     Path missing = rowDir.resolve("nope");
     CommandRun quiet = CommandRun.run("verify", missing.toString());
@@ -293,12 +316,17 @@ class BadInputTableTest {
     Store holder = row.target() == Target.LOCKED
         ? StoreProvider.named("rocksdb").open(dir, StoreOptions.readOnlyExisting(), Format3.families())
         : null;
-    Map<String, String> before = digest(dir);
+    Process elsewhere = row.target() == Target.LOCKED_ELSEWHERE ? holdInAnotherProcess(dir) : null;
+    Map<String, String> before = digest(dir); // after the holders' opens
     CommandRun run;
     ReadOnlyDirectory denied = row.target().name().startsWith("IMMUTABLE") ? ReadOnlyDirectory.deny(dir) : null;
     try {
       run = CommandRun.run(args.toArray(String[]::new));
     } finally {
+      if (elsewhere != null) {
+        elsewhere.getOutputStream().close();
+        assertThat(elsewhere.waitFor(30, TimeUnit.SECONDS)).as("the holder process ends").isTrue();
+      }
       if (denied != null) {
         denied.restore();
       }
@@ -324,6 +352,18 @@ class BadInputTableTest {
     }
   }
 
+  /** Opens the store in {@code dir} read-only in a child JVM and returns once it is open. */
+  private static Process holdInAnotherProcess(Path dir) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        StoreHolderChild.class.getName(), dir.toString(), "rocksdb", "read-only"));
+    Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String first = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream())).readLine();
+    assertThat(first).as("the holder process opened the store").isEqualTo("open");
+    return child;
+  }
+
   /** Makes {@code dir} what {@code target} says. */
   private static void make(Target target, Path dir) throws IOException {
     switch (target) {
@@ -339,7 +379,7 @@ class BadInputTableTest {
           Files.write(dir.resolve(name), junk);
         }
       }
-      case V3_ROCKS, LOCKED, IMMUTABLE_V3 -> copy(v3Rocks, dir);
+      case V3_ROCKS, LOCKED, LOCKED_ELSEWHERE, IMMUTABLE_V3 -> copy(v3Rocks, dir);
       case V2_ROCKS, IMMUTABLE_V2 -> copy(v2Rocks, dir);
       case V3_LMDB -> copy(v3Lmdb, dir);
       case HALF_EXTRACTED -> {

@@ -46,6 +46,8 @@ class CommandFailureTest {
         .isEqualTo(FailureCause.LOCKED_STORE);
     assertThat(CommandFailure.of(new StoreException("memory store /s is already open in this JVM")).exitCode())
         .isEqualTo(2);
+    assertThat(CommandFailure.of(new StoreException("the store in /s is open read-write in another process (it holds"
+        + " /s/ankusa-store.lock); close it there first")).cause()).isEqualTo(FailureCause.LOCKED_STORE);
     assertThat(CommandFailure.of(new ArchiveSinkException("fsync failed")).exitCode()).as("a sink that cannot write")
         .isEqualTo(1);
     assertThat(CommandFailure.of(new StoreWriteFailedException("write failed")).cause())
