@@ -8,7 +8,6 @@ import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.QueueConfig;
 import io.ankusa.store.spi.Store;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -39,8 +38,8 @@ import picocli.CommandLine.Spec;
  * leaves the unsettled obligations in the store; running the drain again appends those hooks again,
  * and {@code archive replay} skips the repeats. Exit codes: 0 drained; 1 a sink that cannot write; 2
  * bad input (missing or non-format-3 store, bad {@code --chunk} or {@code --cycle}); one line on
- * stderr. The archive directory is checked first ({@link #requireArchiveDirectory}), so a bad one is
- * refused before the store is opened.
+ * stderr. The archive directory is checked first ({@link ArchiveDirectory#requireArchiveOrNew}), so a
+ * bad one is refused before the store is opened.
  */
 @Command(name = "drain", description = "Archive every hook a stopped format-3 store still owes the archive, then settle the obligations.")
 final class ArchiveDrainCommand implements Callable<Integer> {
@@ -73,7 +72,7 @@ final class ArchiveDrainCommand implements Callable<Integer> {
           + chunk);
     }
     ArchiveRollCycle rollCycle = rollCycle(cycle);
-    requireArchiveDirectory(archiveDir);
+    ArchiveDirectory.requireArchiveOrNew(archiveDir); // before the store opens: a bad one changes nothing
     PrintWriter out = spec.commandLine().getOut();
     try (Store store = StoreDirectory.openFormat3(dir, backend)) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withArchive(true));
@@ -96,26 +95,6 @@ final class ArchiveDrainCommand implements Callable<Integer> {
       out.flush();
     }
     return 0;
-  }
-
-  /**
-   * Refuses an archive directory a sink may not write before anything is opened: a file, a path under a
-   * file, or a non-empty directory that is not an archive.
-   *
-   * @throws CommandInputException (not a directory) for a file in the way
-   * @throws io.ankusa.store.spi.StoreFormatException for a directory that is not an archive
-   */
-  static void requireArchiveDirectory(Path archiveDir) {
-    for (Path p = archiveDir.toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isDirectory(p)) {
-        break;
-      }
-      if (Files.exists(p)) {
-        throw new CommandInputException(FailureCause.NOT_A_DIRECTORY, "--archive-dir " + archiveDir + ": " + p
-            + " is a file, not a directory; pass a directory for the archive (it is created if missing)");
-      }
-    }
-    ArchiveDirectory.requireArchiveOrNew(archiveDir);
   }
 
   /**

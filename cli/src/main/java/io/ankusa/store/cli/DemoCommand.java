@@ -1,5 +1,6 @@
 package io.ankusa.store.cli;
 
+import io.ankusa.store.archive.chronicle.ArchiveDirectory;
 import io.ankusa.store.archive.chronicle.ArchiveRollCycle;
 import io.ankusa.store.archive.chronicle.ChronicleArchiveSink;
 import io.ankusa.store.queue.Counters;
@@ -103,7 +104,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
   private void checkArguments() {
     DemoLimits.check(tenants, producers, seconds, retryRate, deadRate, duplicateRate, Runtime.getRuntime().maxMemory());
     if (archiveDir != null) {
-      ArchiveDrainCommand.requireArchiveDirectory(archiveDir);
+      ArchiveDirectory.requireArchiveOrNew(archiveDir);
     }
   }
 
