@@ -116,14 +116,7 @@ final class LmdbEnvironment {
   }
 
   private static LmdbEnvironment attach(Path dir, Env<byte[]> env, FamilyCatalog catalog, boolean create) {
-    List<String> existing = new ArrayList<>();
-    try {
-      for (byte[] name : env.getDbiNames()) {
-        existing.add(new String(name, StandardCharsets.UTF_8));
-      }
-    } catch (LmdbException e) {
-      throw new StoreFormatException("cannot list the databases of the LMDB store in " + dir + ": " + e.getMessage(), e);
-    }
+    List<String> existing = databaseNames(dir, env);
     boolean fresh = existing.isEmpty();
     if (!fresh && !existing.contains(META_DBI)) {
       throw new StoreFormatException(
@@ -173,14 +166,7 @@ final class LmdbEnvironment {
    * what exists; a store without the metadata database or without a listed family is refused.
    */
   private static LmdbEnvironment attachReadOnly(Path dir, Env<byte[]> env, FamilyCatalog catalog) {
-    List<String> existing = new ArrayList<>();
-    try {
-      for (byte[] name : env.getDbiNames()) {
-        existing.add(new String(name, StandardCharsets.UTF_8));
-      }
-    } catch (LmdbException e) {
-      throw new StoreFormatException("cannot list the databases of the LMDB store in " + dir + ": " + e.getMessage(), e);
-    }
+    List<String> existing = databaseNames(dir, env);
     if (!existing.contains(META_DBI)) {
       throw new StoreFormatException(
           "the LMDB environment in " + dir + " holds databases " + existing + " but no '" + META_DBI
@@ -208,6 +194,19 @@ final class LmdbEnvironment {
     } finally {
       txn.close();
     }
+  }
+
+  /** The names of the named databases in the environment. */
+  private static List<String> databaseNames(Path dir, Env<byte[]> env) {
+    List<String> names = new ArrayList<>();
+    try {
+      for (byte[] name : env.getDbiNames()) {
+        names.add(new String(name, StandardCharsets.UTF_8));
+      }
+    } catch (LmdbException e) {
+      throw new StoreFormatException("cannot list the databases of the LMDB store in " + dir + ": " + e.getMessage(), e);
+    }
+    return names;
   }
 
   /** Family name → counters, from the metadata DBI; checks the metadata format. */

@@ -63,9 +63,7 @@ public final class LmdbStoreProvider implements StoreProvider {
     LmdbSettings settings = LmdbSettings.from(options);
     FamilyCatalog catalog = new FamilyCatalog(families, LmdbStore.CAPABILITIES.maxKeyBytes(),
         LmdbStore.CAPABILITIES.maxValueBytes());
-    DirectoryClaim claim = DirectoryClaim.open(dir, options, MARKER, LmdbStoreProvider::holdsStore);
-    LmdbStore store;
-    try {
+    return DirectoryClaim.openStore(dir, options, MARKER, LmdbStoreProvider::holdsStore, claim -> {
       boolean create = options.createIfMissing() && !claim.readOnly();
       if (!create && !Files.isRegularFile(claim.directory().resolve(LmdbEnvironment.DATA_FILE))) {
         throw new StoreFormatException(
@@ -73,18 +71,8 @@ public final class LmdbStoreProvider implements StoreProvider {
                 + (claim.readOnly() ? " to open read-only" : " and createIfMissing is false")
                 + "; check the path, or open with createIfMissing to create one");
       }
-      store = LmdbStore.open(claim, settings, catalog, create);
-    } catch (RuntimeException e) {
-      claim.close();
-      throw e;
-    }
-    try {
-      claim.markOpened();
-    } catch (RuntimeException e) {
-      store.close();
-      throw e;
-    }
-    return claim.readOnly() ? new ReadOnlyStore(store) : store;
+      return LmdbStore.open(claim, settings, catalog, create);
+    });
   }
 
   /**

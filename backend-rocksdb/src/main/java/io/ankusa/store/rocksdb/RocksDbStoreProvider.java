@@ -3,7 +3,6 @@ package io.ankusa.store.rocksdb;
 import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.ReadOnlyStore;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
@@ -31,7 +30,7 @@ import org.rocksdb.RocksDB;
  * families; a store is created only in an empty or missing directory. {@link StoreOptions#readOnly()}
  * opens with RocksDB's read-only open ({@code RocksDB.openReadOnly}): the WAL is replayed into memory
  * only, no SST file, MANIFEST, info LOG or lock file is written, and every write is refused ({@link
- * ReadOnlyStore}). Properties (all optional; an unknown {@code rocksdb.*} key is refused with {@link
+ * io.ankusa.store.spi.ReadOnlyStore}). Properties (all optional; an unknown {@code rocksdb.*} key is refused with {@link
  * io.ankusa.store.spi.StoreArgumentException}; other backends' keys are ignored):
  *
  * <ul>
@@ -88,20 +87,7 @@ public final class RocksDbStoreProvider implements StoreProvider {
     RocksDbSettings settings = RocksDbSettings.from(options);
     FamilyCatalog catalog = new FamilyCatalog(families, RocksDbStore.CAPABILITIES.maxKeyBytes(),
         RocksDbStore.CAPABILITIES.maxValueBytes());
-    DirectoryClaim claim = DirectoryClaim.open(dir, options, MARKER, RocksDbEngine::holdsStore);
-    RocksDbStore store;
-    try {
-      store = new RocksDbStore(claim, catalog, options.createIfMissing(), settings);
-    } catch (RuntimeException e) {
-      claim.close();
-      throw e;
-    }
-    try {
-      claim.markOpened();
-    } catch (RuntimeException e) {
-      store.close();
-      throw e;
-    }
-    return claim.readOnly() ? new ReadOnlyStore(store) : store;
+    return DirectoryClaim.openStore(dir, options, MARKER, RocksDbEngine::holdsStore,
+        claim -> new RocksDbStore(claim, catalog, options.createIfMissing(), settings));
   }
 }

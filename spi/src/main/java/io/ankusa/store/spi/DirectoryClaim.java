@@ -3,6 +3,7 @@ package io.ankusa.store.spi;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -95,6 +96,32 @@ public final class DirectoryClaim implements AutoCloseable {
       lock.close();
       throw e;
     }
+  }
+
+  /**
+   * The whole open of a disk backend's store around its engine: claims {@code dir} ({@link #open}),
+   * opens the store on the claim with {@code openOnClaim} (which owns the claim from then on and
+   * releases it when the store closes), marks a store made before markers at its first read-write
+   * open ({@link #markOpened()}), and for a read-only open returns the store behind {@link
+   * ReadOnlyStore}. If anything fails, the claim (or the store) is closed and the failure thrown.
+   */
+  public static Store openStore(Path dir, StoreOptions options, StoreMarker marker, Predicate<Path> unmarkedStore,
+      Function<DirectoryClaim, Store> openOnClaim) {
+    DirectoryClaim claim = open(dir, options, marker, unmarkedStore);
+    Store store;
+    try {
+      store = openOnClaim.apply(claim);
+    } catch (RuntimeException e) {
+      claim.close();
+      throw e;
+    }
+    try {
+      claim.markOpened();
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return claim.readOnly() ? new ReadOnlyStore(store) : store;
   }
 
   /** The directory as given, absolute and normalised. */

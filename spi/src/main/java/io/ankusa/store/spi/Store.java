@@ -46,8 +46,10 @@ public interface Store extends ReadView, AutoCloseable {
   /**
    * Tells the backend that a write or sync failed so it can recover: the RocksDB backend reopens its
    * engine, dropping unsynced writes the engine had not persisted. Open scans and snapshots are
-   * closed by it. Calls made concurrently block until the reopen ends. If the reopen fails, the store
-   * is closed and the cause is thrown as {@link StoreWriteFailedException}.
+   * closed by it, on every backend (property {@code reportWriteFailureClosesScansAndSnapshots}).
+   * Calls made concurrently block until the reopen ends. If the reopen fails, the store is closed and
+   * the cause is thrown as {@link StoreWriteFailedException}. A read-only store refuses it with {@link
+   * StoreArgumentException}.
    */
   void reportWriteFailure(Throwable cause);
 
@@ -65,7 +67,8 @@ public interface Store extends ReadView, AutoCloseable {
    * implicit sync beyond what the engine does on a clean close. Idempotent. Afterwards every call
    * that touches the engine throws {@link StoreClosedException} (property {@code
    * everyCallAfterCloseThrows}); the descriptive {@link #capabilities()}, {@link #families()} and
-   * {@link #directory()} keep answering, so a tool can still say what it had open.
+   * {@link #directory()} keep answering, so a tool can still say what it had open (property {@code
+   * descriptiveGettersAnswerAfterClose}).
    */
   @Override
   void close();

@@ -14,7 +14,8 @@ import java.util.TreeMap;
  *     directory that holds no store fails with {@link StoreFormatException}
  * @param readOnly open the existing store without changing any file under its directory (no WAL
  *     replay written back, no new manifest, no lock file created); every write through the returned
- *     store is refused with {@link StoreArgumentException}. Implies {@code createIfMissing = false}.
+ *     store is refused with {@link StoreArgumentException} ({@link ReadOnlyStore}). Implies {@code
+ *     createIfMissing = false}.
  *     For offline readers: verify, inspect, dry runs, archive readers
  * @param properties backend settings; copied, never null
  */

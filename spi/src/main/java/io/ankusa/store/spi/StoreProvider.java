@@ -18,11 +18,20 @@ public interface StoreProvider {
    * Opens (or, with {@link StoreOptions#createIfMissing()}, creates) the store in {@code dir} with
    * exactly {@code families}.
    *
-   * <p>REQUIRES: family names are distinct. Only one open store per directory at a time.
+   * <p>REQUIRES: family names are distinct. Only one open store per directory at a time, whatever
+   * path names it (property {@code secondOpenThroughSymlinkIsRefused}); a refused open leaves the
+   * open store's lock in force (property {@code refusedSecondOpenKeepsTheLock}). A backend that keeps
+   * files claims {@code dir} through {@link DirectoryClaim}. With {@link StoreOptions#readOnly()} the
+   * store is returned behind {@link ReadOnlyStore} and no file changes (properties {@code
+   * readOnlyOpenRefusesWrites}, {@code readOnlyOpenChangesNoFile}).
    *
    * @throws StoreFormatException if {@code dir} holds a family not in {@code families} — an older
    *     release refusing a newer store (property {@code openRefusesUnlistedFamilies}) — or a listed
-   *     family with different counters setting, or holds no store and creation was not asked for
+   *     family with different counters setting, or holds no store and creation was not asked for, or
+   *     holds another backend's store, a marker that is not one, or files that are not a store of this
+   *     backend (property {@code foreignOrNonEmptyDirectoryIsRefusedUntouched}); nothing was written
+   * @throws StoreArgumentException for a null argument or an unknown option of this backend (properties
+   *     {@code nullArgumentsAreRefused}, {@code unknownOptionOfTheBackendIsRefused})
    * @throws StoreException if the directory is locked by another open store or cannot be read
    */
   Store open(Path dir, StoreOptions options, List<FamilySpec> families);
