@@ -102,7 +102,6 @@ class VerifyCommandTest {
     assertThat(r.out())
         .contains("row-ordinal-assigned: due row")
         .contains("is filed under ordinal 99, which was never assigned")
-        .contains("row-ordinal-assigned: active marker")
         .doesNotContain("counters-equal-fold").doesNotContain("due-row-has-marker");
   }
 

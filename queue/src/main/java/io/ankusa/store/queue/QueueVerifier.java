@@ -37,9 +37,8 @@ import java.util.TreeSet;
  * and for the aggregate; no negative counter; every due row has its active marker; every index row
  * has its delivery row and its hook; {@code 'x'} and {@code 'X'} agree; ordinals are dense, unique,
  * and {@code 't'}/{@code 'n'} agree; every ordinal an index row is filed under (due, inflight, dead,
- * {@code 'X'}, active marker) is assigned, and not erased unless the row is a (possibly stale) active
- * marker; every due, inflight and dead row is filed
- * under the ordinal of its hook's tenant.
+ * {@code 'X'}) is assigned and not erased (active markers are hints and may go stale); every due,
+ * inflight and dead row is filed under the ordinal of its hook's tenant.
  */
 public final class QueueVerifier {
   private QueueVerifier() {}
@@ -106,20 +105,16 @@ public final class QueueVerifier {
 
   /**
    * A row of the index filed under a tenant ordinal; {@code seq} is its hook's, or -1 for rows that
-   * name no hook. {@code hint} marks an active marker, which may outlive its tenant's rows (the
-   * dispatcher drops a stale marker when it finds nothing due), so an erased ordinal may keep one.
+   * name no hook. Active markers are not among them: a marker is a hint that may outlive its
+   * tenant's rows (the dispatcher drops a stale one when it finds nothing due), also after a fenced
+   * writer took back the ordinal its group had assigned.
    */
-  private record IndexRow(String owner, long ord, long seq, boolean hint) {
-    IndexRow(String owner, long ord, long seq) {
-      this(owner, ord, seq, false);
-    }
-  }
+  private record IndexRow(String owner, long ord, long seq) {}
 
   /** Checks the due, inflight and dead rows; returns every index row with the ordinal it is filed under. */
   private static List<IndexRow> checkRows(ReadView view, List<Breach> out) {
     Set<ActiveKey> markers = new HashSet<>(ActiveIndex.all(view));
     List<IndexRow> indexRows = new ArrayList<>();
-    markers.forEach(m -> indexRows.add(new IndexRow("active marker 'A' " + m.bucket() + " " + m.ord(), m.ord(), -1, true)));
     List<byte[]> rowKeys = new ArrayList<>();
     List<String> rowOwners = new ArrayList<>();
     Set<Long> seqs = new TreeSet<>();
@@ -187,9 +182,8 @@ public final class QueueVerifier {
   }
 
   /**
-   * Every ordinal an index row is filed under has a {@code 't'} row, a live one unless the row is an
-   * active marker (never assigned and erased ordinals own no rows), and every row naming a hook is
-   * filed under the ordinal of the hook's tenant.
+   * Every ordinal an index row is filed under has a live {@code 't'} row (never assigned and erased
+   * ordinals own no rows), and every row naming a hook is filed under the ordinal of the hook's tenant.
    */
   private static void checkRowOrdinals(ReadView view, List<IndexRow> rows, List<Breach> out) {
     Map<Long, Optional<TenantId>> tenantOf = new HashMap<>();
@@ -202,12 +196,12 @@ public final class QueueVerifier {
         continue;
       }
       Optional<TenantId> owner = tenantOf.computeIfAbsent(row.ord(), o -> Tenants.name(view, o));
-      if (owner.isEmpty() && !row.hint()) {
+      if (owner.isEmpty()) {
         out.add(new Breach("row-ordinal-assigned", row.owner() + " is filed under ordinal " + row.ord()
             + ", which is erased (its 't' row is a tombstone)"));
         continue;
       }
-      if (owner.isEmpty() || row.seq() < 0) {
+      if (row.seq() < 0) {
         continue;
       }
       Optional<TenantId> ofHook = hookTenant.computeIfAbsent(row.seq(), seq -> {
