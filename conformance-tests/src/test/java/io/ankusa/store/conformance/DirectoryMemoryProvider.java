@@ -38,7 +38,7 @@ public class DirectoryMemoryProvider implements StoreProvider {
 
   @Override
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
-    FamilyCatalog.checkOpenArguments(dir, options, families);
+    checkArguments(dir, options, families);
     options.refuseUnknown(name(), List.of());
     DirectoryClaim claim = DirectoryClaim.open(dir, options, new StoreMarker(name(), 1), d -> false);
     return onClaimedDirectory(claim.realDirectory(), options, families, claim);
@@ -63,6 +63,12 @@ public class DirectoryMemoryProvider implements StoreProvider {
         }
       }
     };
+  }
+
+  /** What the disk backends check before they touch the directory: the arguments and the family list. */
+  static void checkArguments(Path dir, StoreOptions options, List<FamilySpec> families) {
+    FamilyCatalog.checkOpenArguments(dir, options, families);
+    new FamilyCatalog(families, Integer.MAX_VALUE, Integer.MAX_VALUE);
   }
 
   private static void closeQuietly(AutoCloseable c) {
@@ -93,7 +99,7 @@ public class DirectoryMemoryProvider implements StoreProvider {
 
     @Override
     public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
-      FamilyCatalog.checkOpenArguments(dir, options, families);
+      checkArguments(dir, options, families);
     options.refuseUnknown(name(), List.of());
       Path key = dir.toAbsolutePath().normalize();
       if (!Files.isDirectory(key) && options.createIfMissing() && !options.readOnly()) {
@@ -122,7 +128,7 @@ public class DirectoryMemoryProvider implements StoreProvider {
 
     @Override
     public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
-      FamilyCatalog.checkOpenArguments(dir, options, families);
+      checkArguments(dir, options, families);
     options.refuseUnknown(name(), List.of());
       createDirectories(dir);
       DirectoryLock lock = DirectoryLock.acquire(dir, name(), options.readOnly());

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.SuiteRun.Outcome;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,10 +65,19 @@ class MutantRejectionTest {
   /** Finding a failure is enough here; shrinking it would only make the build slower. */
   private static final Map<String, String> NO_SHRINKING = Map.of("jqwik.shrinking.default", "OFF");
 
+  /**
+   * The directory mutants and their control: the cases that catch them are examples (one try each),
+   * so the random properties around them run with few tries, to keep the build short.
+   */
+  private static final Map<String, String> DIRECTORY_RUN =
+      Map.of("jqwik.shrinking.default", "OFF", "jqwik.tries.default", "10");
+  private static final Set<Mutant> DIRECTORY_MUTANTS = EnumSet.of(Mutant.SYMLINK_BLIND_LOCK, Mutant.ADOPTING_PROVIDER);
+
   @ParameterizedTest(name = "{0} is rejected")
   @EnumSource(Mutant.class)
   void everyMutantIsRejectedByItsProperty(Mutant mutant) {
-    SuiteRun run = SuiteRun.run(MutantSuites.suiteOf(mutant), NO_SHRINKING);
+    SuiteRun run = SuiteRun.run(MutantSuites.suiteOf(mutant),
+        DIRECTORY_MUTANTS.contains(mutant) ? DIRECTORY_RUN : NO_SHRINKING);
     assertThat(run.named(Outcome.FAILED))
         .as("the engine suite must fail %s (%s) in property %s; it failed %s\n%s",
             mutant, mutant.breaks, mutant.caughtBy, run.named(Outcome.FAILED), TABLE)
@@ -84,7 +95,7 @@ class MutantRejectionTest {
 
   @Test
   void honestDirectoryClaimPassesTheWholeSuiteWithTheDirectoryCases() {
-    SuiteRun run = SuiteRun.run(MutantSuites.HonestDirectorySuite.class, Map.of());
+    SuiteRun run = SuiteRun.run(MutantSuites.HonestDirectorySuite.class, DIRECTORY_RUN);
     assertThat(run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED).toList())
         .as("memory stores claiming their directory through the SPI must pass\n%s", TABLE)
         .isEmpty();
