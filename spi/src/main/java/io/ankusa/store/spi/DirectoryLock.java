@@ -74,7 +74,7 @@ public final class DirectoryLock implements AutoCloseable {
     DirectoryLock holder = HELD.putIfAbsent(real, candidate);
     if (holder != null) {
       throw new StoreException("the store in " + dir + (real.equals(candidate.openedAs) ? "" : " (really " + real + ")")
-          + " is already open in this JVM, opened as " + holder.openedAs + " by the '" + holder.backend + "' backend"
+          + " is locked: it is already open in this JVM, opened as " + holder.openedAs + " by the '" + holder.backend + "' backend"
           + (holder.readOnly ? " read-only" : "") + "; close that store before opening it again (one open store"
           + " per directory: a symlink or another spelling of the path is the same directory)");
     }
@@ -114,7 +114,7 @@ public final class DirectoryLock implements AutoCloseable {
     if (lock == null) {
       // Safe to close: the registry guarantees no other descriptor of this JVM holds a lock on the file.
       closeChannel();
-      throw new StoreException("the store in " + openedAs + " is open "
+      throw new StoreException("the store in " + openedAs + " is locked: it is open "
           + (readOnly ? "read-write " : "") + "in another process (it holds " + file + "); close it there first");
     }
   }
