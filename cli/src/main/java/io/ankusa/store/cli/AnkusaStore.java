@@ -1,8 +1,5 @@
 package io.ankusa.store.cli;
 
-import io.ankusa.store.queue.ArchiveSinkException;
-import io.ankusa.store.spi.StoreException;
-import io.ankusa.store.spi.StoreWriteFailedException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -10,9 +7,11 @@ import picocli.CommandLine.Option;
 
 /**
  * The {@code ankusa-store} command. Exit codes: 0 success, 1 the command ran and found a problem
- * (verify found breaches, conformance found failures), 2 bad input (missing, locked or newer-format
- * directory, unknown backend, bad numbers) with a one-line error — the stack trace only with
- * {@code --verbose}.
+ * (verify found breaches, conformance found failures, a damaged store, a failed write), 2 bad input
+ * (a missing argument or path, a file for a directory, a directory holding no store the command may
+ * use, a locked store, permission denied, an unknown backend, a number out of range). Every failure
+ * is one line on stderr, sorted by {@link CommandFailure} — the stack trace only with {@code
+ * --verbose}.
  */
 @Command(
     name = "ankusa-store",
@@ -54,26 +53,21 @@ public final class AnkusaStore implements Runnable {
       if (verbose) {
         e.printStackTrace(err);
       }
-      err.println(commandLine.getCommandSpec().qualifiedName() + ": " + oneLine(e));
+      CommandFailure failure = CommandFailure.of(e);
+      err.println(commandLine.getCommandSpec().qualifiedName() + ": " + failure.line());
       err.flush();
-      return exitCodeOf(e);
+      return failure.exitCode();
+    });
+    cmd.setParameterExceptionHandler((e, args1) -> {
+      CommandLine at = e.getCommandLine();
+      if (verbose) {
+        e.printStackTrace(err);
+      }
+      err.println(at.getCommandSpec().qualifiedName() + ": " + e.getMessage().replace('\n', ' ')
+          + " (see " + at.getCommandSpec().qualifiedName() + " --help)");
+      err.flush();
+      return BAD_INPUT;
     });
     return cmd.execute(args);
-  }
-
-  /**
-   * A failed disk (the archive's sink, a store write) is a problem found, not bad input; the rest of the
-   * store's refusals (a missing directory, a newer format, a bad option) and bad arguments are bad input.
-   */
-  static int exitCodeOf(Exception e) {
-    if (e instanceof ArchiveSinkException || e instanceof StoreWriteFailedException) {
-      return FOUND_PROBLEMS;
-    }
-    return e instanceof StoreException || e instanceof IllegalArgumentException ? BAD_INPUT : FOUND_PROBLEMS;
-  }
-
-  private static String oneLine(Throwable e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return m.replace('\n', ' ');
   }
 }

@@ -1,5 +1,6 @@
 package io.ankusa.store.cli;
 
+import io.ankusa.store.archive.chronicle.ArchiveDirectory;
 import io.ankusa.store.archive.chronicle.ArchiveRollCycle;
 import io.ankusa.store.archive.chronicle.ChronicleArchiveSink;
 import io.ankusa.store.queue.Archiver;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Spec;
  * leaves the unsettled obligations in the store; running the drain again appends those hooks again,
  * and {@code archive replay} skips the repeats. Exit codes: 0 drained; 1 a sink that cannot write; 2
  * bad input (missing or non-format-3 store, bad {@code --chunk} or {@code --cycle}); one line on
- * stderr.
+ * stderr. The archive directory is checked first ({@link ArchiveDirectory#requireArchiveOrNew}), so a
+ * bad one is refused before the store is opened.
  */
 @Command(name = "drain", description = "Archive every hook a stopped format-3 store still owes the archive, then settle the obligations.")
 final class ArchiveDrainCommand implements Callable<Integer> {
@@ -51,21 +53,26 @@ final class ArchiveDrainCommand implements Callable<Integer> {
   String backend;
 
   @Option(names = "--chunk", defaultValue = "" + Archiver.DEFAULT_CHUNK_HOOKS,
-      description = "hooks per archive sync and settle batch, at least 1 (default: ${DEFAULT-VALUE})")
+      description = "hooks per archive sync and settle batch, 1..100000 (default: ${DEFAULT-VALUE})")
   int chunk;
 
   @Option(names = "--cycle", defaultValue = "daily",
       description = "roll cycle of a new archive, daily or hourly; an existing archive keeps its own (default: ${DEFAULT-VALUE})")
   String cycle;
 
+  /** Most hooks per chunk: a chunk's envelopes are held in memory until its sync. */
+  static final int MAX_CHUNK = 100_000;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    if (chunk < 1) {
-      throw new IllegalArgumentException("--chunk must be at least 1 hook, got " + chunk);
+    if (chunk < 1 || chunk > MAX_CHUNK) {
+      throw new CommandInputException(FailureCause.BAD_ARGUMENT, "--chunk must be in 1.." + MAX_CHUNK + " hooks, got "
+          + chunk);
     }
     ArchiveRollCycle rollCycle = rollCycle(cycle);
+    ArchiveDirectory.requireArchiveOrNew(archiveDir); // before the store opens: a bad one changes nothing
     PrintWriter out = spec.commandLine().getOut();
     try (Store store = StoreDirectory.openFormat3(dir, backend)) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withArchive(true));

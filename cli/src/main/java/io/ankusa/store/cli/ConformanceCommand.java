@@ -1,6 +1,7 @@
 package io.ankusa.store.cli;
 
 import io.ankusa.store.conformance.ConformanceRunner;
+import io.ankusa.store.spi.StoreProvider;
 import java.io.PrintStream;
 import java.io.UnsupportedEncodingException;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ final class ConformanceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws UnsupportedEncodingException {
+    StoreProvider.named(backend); // an unknown backend is bad input, said on this command's stderr
     List<String> args = new ArrayList<>(List.of("--backend", backend));
     PrintStream out = new PrintStream(System.out, true, "UTF-8");
     PrintStream err = new PrintStream(System.err, true, "UTF-8");

@@ -1,8 +1,8 @@
 package io.ankusa.store.cli;
 
+import io.ankusa.store.archive.chronicle.ArchiveDirectory;
 import io.ankusa.store.archive.chronicle.ArchiveRollCycle;
 import io.ankusa.store.archive.chronicle.ChronicleArchiveSink;
-import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.Counters;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.IngestRequest;
@@ -19,8 +19,6 @@ import io.ankusa.store.queue.WriterConfig;
 import io.ankusa.store.queue.WriterStats;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
-import io.ankusa.store.spi.StoreOptions;
-import io.ankusa.store.spi.StoreProvider;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,34 +50,32 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", description = "Run the queue end to end on an embedded store, then verify it.")
 final class DemoCommand implements java.util.concurrent.Callable<Integer> {
-  /** Ack latencies kept over all producers (8 bytes each), so many producers cannot run the heap out. */
-  private static final int LATENCY_SAMPLES = 1 << 22;
-  private static final int MIN_SAMPLES_PER_PRODUCER = 1 << 10;
   /** Requests one producer has in flight at most. */
   private static final int PRODUCER_IN_FLIGHT = 256;
 
-  @Option(names = "--dir", defaultValue = "ankusa-data", description = "store directory (default: ${DEFAULT-VALUE})")
+  @Option(names = "--dir", defaultValue = "ankusa-data", description = "store directory: a new or empty one, or one holding this backend's store"
+      + " (default: ${DEFAULT-VALUE})")
   Path dir;
 
   @Option(names = "--backend", defaultValue = "rocksdb", description = "rocksdb, lmdb or memory (default: ${DEFAULT-VALUE})")
   String backend;
 
-  @Option(names = "--tenants", defaultValue = "200", description = "tenants in the workload (default: ${DEFAULT-VALUE})")
+  @Option(names = "--tenants", defaultValue = "200", description = "tenants in the workload, 1..1000000 (default: ${DEFAULT-VALUE})")
   int tenants;
 
-  @Option(names = "--seconds", defaultValue = "10", description = "how long producers ingest (default: ${DEFAULT-VALUE})")
+  @Option(names = "--seconds", defaultValue = "10", description = "how long producers ingest, 1..86400 (default: ${DEFAULT-VALUE})")
   int seconds;
 
-  @Option(names = "--producers", defaultValue = "4", description = "producer threads (default: ${DEFAULT-VALUE})")
+  @Option(names = "--producers", defaultValue = "4", description = "producer threads, 1..256, each holding about 11 MiB of heap (default: ${DEFAULT-VALUE})")
   int producers;
 
-  @Option(names = "--retry-rate", defaultValue = "0.10", description = "share of attempts a sink asks to retry (default: ${DEFAULT-VALUE})")
+  @Option(names = "--retry-rate", defaultValue = "0.10", description = "share of attempts a sink asks to retry, 0..1 (default: ${DEFAULT-VALUE})")
   double retryRate;
 
-  @Option(names = "--dead-rate", defaultValue = "0.03", description = "share of attempts dead-lettered (default: ${DEFAULT-VALUE})")
+  @Option(names = "--dead-rate", defaultValue = "0.03", description = "share of attempts dead-lettered, 0..1 minus --retry-rate (default: ${DEFAULT-VALUE})")
   double deadRate;
 
-  @Option(names = "--duplicate-rate", defaultValue = "0.05", description = "share of requests that retry an earlier idempotency key (default: ${DEFAULT-VALUE})")
+  @Option(names = "--duplicate-rate", defaultValue = "0.05", description = "share of requests that retry an earlier idempotency key, 0..1 (default: ${DEFAULT-VALUE})")
   double duplicateRate;
 
   @Option(names = "--archive-dir", paramLabel = "ADIR",
@@ -93,7 +89,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     checkArguments();
     PrintWriter out = spec.commandLine().getOut();
     List<Integer> exitCodes = new ArrayList<>();
-    try (Store store = StoreProvider.named(backend).open(dir, StoreOptions.defaults(), Format3.families());
+    try (Store store = StoreDirectory.openOrCreate(dir, backend);
         ChronicleArchiveSink archiveSink = archiveDir == null ? null
             : ChronicleArchiveSink.open(archiveDir, ArchiveRollCycle.DAILY)) {
       Summary summary = run(store, archiveSink, out);
@@ -101,20 +97,16 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       exitCodes.add(summary.archiveOk ? 0 : AnkusaStore.FOUND_PROBLEMS);
     }
     out.println();
-    try (Store reopened = StoreDirectory.openExisting(dir, backend)) {
+    try (Store reopened = StoreDirectory.openReadOnly(dir, backend)) {
       exitCodes.add(VerifyCommand.report(reopened, out));
     }
     return exitCodes.stream().max(Integer::compare).orElse(0);
   }
 
   private void checkArguments() {
-    if (tenants < 1 || seconds < 1 || producers < 1) {
-      throw new IllegalArgumentException("--tenants, --seconds and --producers must be at least 1");
-    }
-    boolean ratesOk = retryRate >= 0 && deadRate >= 0 && duplicateRate >= 0 && duplicateRate <= 1
-        && retryRate + deadRate <= 1;
-    if (!ratesOk) {
-      throw new IllegalArgumentException("rates must be in 0..1 and --retry-rate + --dead-rate <= 1");
+    DemoLimits.check(tenants, producers, seconds, retryRate, deadRate, duplicateRate, Runtime.getRuntime().maxMemory());
+    if (archiveDir != null) {
+      ArchiveDirectory.requireArchiveOrNew(archiveDir);
     }
   }
 
@@ -138,7 +130,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       AtomicBoolean producing = new AtomicBoolean(true);
       List<Thread> threads = new ArrayList<>();
       List<long[]> latencies = new ArrayList<>();
-      int samplesPerProducer = Math.max(MIN_SAMPLES_PER_PRODUCER, LATENCY_SAMPLES / producers);
+      int samplesPerProducer = DemoLimits.samplesPerProducer(producers);
       // requests in flight over all producers: below the writer's queue, so many producers wait instead of spinning
       Semaphore admitted = new Semaphore(Math.min(PRODUCER_IN_FLIGHT * producers, WriterConfig.DEFAULT_QUEUE_CAPACITY / 2));
       long start = System.nanoTime();

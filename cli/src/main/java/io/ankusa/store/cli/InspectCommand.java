@@ -47,7 +47,7 @@ final class InspectCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--top must be >= 0, got " + top);
     }
     PrintWriter out = spec.commandLine().getOut();
-    try (Store store = StoreDirectory.openExisting(dir, backend); Snapshot view = store.snapshot()) {
+    try (Store store = StoreDirectory.openReadOnly(dir, backend); Snapshot view = store.snapshot()) {
       out.printf("store      %s (%s)%n", store.directory(), backend);
       out.printf("format     %s%n", QueueFormat.stamp(view) < 0 ? "none" : String.valueOf(QueueFormat.stamp(view)));
       out.printf("%-12s %12s %14s%n", "family", "keys", "bytes");

@@ -2,15 +2,9 @@ package io.ankusa.store.cli;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.QueueConfig;
-import io.ankusa.store.queue.migration.FormatTwo;
 import io.ankusa.store.queue.migration.Migrate;
 import io.ankusa.store.spi.Store;
-import io.ankusa.store.spi.StoreArgumentException;
-import io.ankusa.store.spi.StoreFormatException;
-import io.ankusa.store.spi.StoreOptions;
-import io.ankusa.store.spi.StoreProvider;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,7 +14,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code ankusa-store migrate DIR [--dry-run]}: bring a store to this release's format. */
+/**
+ * {@code ankusa-store migrate DIR [--dry-run]}: bring a store to this release's format. It writes only
+ * into a directory that holds a store of {@code --backend} in a format it migrates, checked read-only
+ * first ({@link StoreDirectory#openForMigration}); the dry run never writes.
+ */
 @Command(name = "migrate", description = "Migrate a store to format 3 (back it up first: format 3 is forward-only).")
 final class MigrateCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "the store directory")
@@ -36,13 +34,10 @@ final class MigrateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!Files.isDirectory(dir)) {
-      throw new StoreArgumentException("no store at " + dir + ": the directory does not exist");
-    }
     PrintWriter out = spec.commandLine().getOut();
     Migrate migrate = new Migrate(QueueConfig.defaults());
     if (dryRun) {
-      try (Store store = openUnchanged()) {
+      try (Store store = StoreDirectory.openMigratable(dir, backend)) {
         List<String> plan = migrate.dryRun(store);
         out.println(plan.isEmpty() ? "migrate " + dir + ": nothing to do (format 3)" : "migrate " + dir + " would run:");
         plan.forEach(line -> out.println("  " + line));
@@ -50,27 +45,16 @@ final class MigrateCommand implements Callable<Integer> {
       out.flush();
       return 0;
     }
-    try (Store store = StoreProvider.named(backend).open(dir, StoreOptions.defaults(), Format3.families())) {
-      Migrate.Result r = migrate.run(store);
-      if (r.steps() == 0) {
-        out.println("migrate " + dir + ": nothing to do (format " + r.toFormat() + ")");
+    try (Store store = StoreDirectory.openForMigration(dir, backend)) {
+      if (store == null) {
+        out.println("migrate " + dir + ": nothing to do (format " + Format3.FORMAT + ")");
       } else {
+        Migrate.Result r = migrate.run(store);
         out.printf("migrate %s: format %d -> %d, %,d rows in %,d steps, %.1f s%n", dir, r.fromFormat(), r.toFormat(),
             r.rows(), r.steps(), r.nanos() / 1e9);
       }
     }
     out.flush();
     return 0;
-  }
-
-  /** Opens without creating the format-3 families: with them if present, else with format 2's. */
-  private Store openUnchanged() {
-    StoreOptions noCreate = StoreOptions.defaults().createIfMissing(false);
-    StoreProvider provider = StoreProvider.named(backend);
-    try {
-      return provider.open(dir, noCreate, Format3.families());
-    } catch (StoreFormatException e) {
-      return provider.open(dir, noCreate, FormatTwo.families());
-    }
   }
 }

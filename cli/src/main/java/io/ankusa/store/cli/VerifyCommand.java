@@ -26,7 +26,7 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Store store = StoreDirectory.openExisting(dir, backend)) {
+    try (Store store = StoreDirectory.openReadOnly(dir, backend)) {
       return report(store, spec.commandLine().getOut());
     }
   }

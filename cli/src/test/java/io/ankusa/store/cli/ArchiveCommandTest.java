@@ -194,13 +194,12 @@ class ArchiveCommandTest {
   }
 
   @Test
-  void anArchiveThatCannotBeWrittenIsExitOneAndSettlesNothing() throws Exception {
+  void anArchiveDirectoryUnderAFileIsBadInputAndSettlesNothing() throws Exception {
     Path dir = store(new Batch());
     Path notADirectory = Files.writeString(tmp.resolve("a-file"), "not an archive");
     CommandRun refused = run("archive", "drain", dir.toString(), "--archive-dir", notADirectory.resolve("archive").toString());
-    assertThat(refused.code()).as("a sink that cannot write is a problem found, not bad input: %s", refused.err())
-        .isEqualTo(1);
-    assertThat(refused.err()).contains("archive").doesNotContain("\tat ");
+    assertThat(refused.code()).as("a file in the archive's path is bad input: %s", refused.err()).isEqualTo(2);
+    assertThat(refused.err()).contains("is a file, not a directory").doesNotContain("\tat ");
     CommandRun drain = run("archive", "drain", dir.toString(), "--archive-dir", tmp.resolve("archive").toString());
     assertThat(drain.out()).as("the refused run settled nothing: %s", drain.err()).contains("settled              5");
   }

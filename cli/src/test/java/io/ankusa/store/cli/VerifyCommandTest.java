@@ -5,13 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.CounterField;
+import io.ankusa.store.layout.DueValue;
+import io.ankusa.store.layout.EmptyValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
 import io.ankusa.store.layout.Keys;
+import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.DirectIngest;
 import io.ankusa.store.queue.HookEnvelope;
 import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.Tenants;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
@@ -66,6 +70,51 @@ class VerifyCommandTest {
         .contains("index-row-has-delivery-row");
   }
 
+  /**
+   * Moves hook 1's due row for sink 1 (tenant acme, at 5 000 ms) to ordinal {@code toOrd}, with its
+   * active marker and its counters moved along, so every other invariant still holds.
+   */
+  private Path refiled(java.util.function.ToLongFunction<Store> toOrd) {
+    Path dir = store(new Batch());
+    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), Format3.families())) {
+      long from = Tenants.ord(store, TenantId.of("acme")).orElseThrow();
+      long to = toOrd.applyAsLong(store);
+      byte[] oldKey = Keys.due(from, 5_000, 1, 1);
+      byte[] value = store.get(Format3.INDEX, oldKey);
+      assertThat(value).as("acme's due row for hook 1, sink 1").isNotNull();
+      DueValue due = DueValue.decodeAt(oldKey, value);
+      store.write(new Batch()
+          .delete(Format3.INDEX, oldKey)
+          .put(Format3.INDEX, Keys.due(to, 5_000, 1, 1), value)
+          .put(Format3.INDEX, Keys.active(ActiveKey.bucketOf(5_000), to), EmptyValue.encode())
+          .merge(Format3.COUNTERS, Keys.counter(from, due.kind().counter()), -1)
+          .merge(Format3.COUNTERS, Keys.counter(from, CounterField.BYTES), -due.size())
+          .merge(Format3.COUNTERS, Keys.counter(to, due.kind().counter()), 1)
+          .merge(Format3.COUNTERS, Keys.counter(to, CounterField.BYTES), due.size()), Durability.SYNC);
+    }
+    return dir;
+  }
+
+  @Test
+  void aDueRowUnderAnOrdinalNeverAssignedIsABreach() {
+    CommandRun r = run("verify", refiled(store -> 99).toString());
+    assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
+    assertThat(r.out())
+        .contains("row-ordinal-assigned: due row")
+        .contains("is filed under ordinal 99, which was never assigned")
+        .doesNotContain("counters-equal-fold").doesNotContain("due-row-has-marker");
+  }
+
+  @Test
+  void aDueRowUnderAnotherTenantsOrdinalIsABreach() {
+    CommandRun r = run("verify", refiled(store -> Tenants.ord(store, TenantId.of("globex")).orElseThrow()).toString());
+    assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
+    assertThat(r.out())
+        .contains("row-ordinal-matches-hook: due row")
+        .contains("(tenant 'globex') but hook seq 1 belongs to tenant 'acme'")
+        .contains("1 breach\n");
+  }
+
   @Test
   void badInputIsOneLineAndExitTwo() {
     CommandRun missing = run("verify", tmp.resolve("nope").toString());
@@ -88,7 +137,7 @@ class VerifyCommandTest {
       CommandRun locked = run("verify", dir.toString());
       assertThat(locked.code()).isEqualTo(2);
       assertThat(locked.err().strip().lines()).hasSize(1);
-      assertThat(locked.err()).containsIgnoringCase("lock");
+      assertThat(locked.err()).contains("already open");
     }
     Path newer = store(new Batch().put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(4).encode()));
     for (String command : new String[] {"verify", "inspect"}) {

@@ -15,6 +15,7 @@ import io.ankusa.store.layout.OrdByTenantKey;
 import io.ankusa.store.layout.OrdinalValue;
 import io.ankusa.store.layout.TenantByOrdKey;
 import io.ankusa.store.layout.TenantByOrdValue;
+import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.StoreException;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -34,7 +36,9 @@ import java.util.TreeSet;
  * <p>Checks: the format stamp; both sentinels of every key family; counters equal a fold, per tenant
  * and for the aggregate; no negative counter; every due row has its active marker; every index row
  * has its delivery row and its hook; {@code 'x'} and {@code 'X'} agree; ordinals are dense, unique,
- * and {@code 't'}/{@code 'n'} agree.
+ * and {@code 't'}/{@code 'n'} agree; every ordinal an index row is filed under (due, inflight, dead,
+ * {@code 'X'}) is assigned and not erased (active markers are hints and may go stale); every due,
+ * inflight and dead row is filed under the ordinal of its hook's tenant.
  */
 public final class QueueVerifier {
   private QueueVerifier() {}
@@ -69,8 +73,9 @@ public final class QueueVerifier {
     }
     try {
       checkCounters(view, out);
-      checkRows(view, out);
+      List<IndexRow> rows = checkRows(view, out);
       checkOrdinals(view, out);
+      checkRowOrdinals(view, rows, out);
     } catch (StoreException e) {
       out.add(new Breach("readable", e.getMessage()));
     }
@@ -98,8 +103,18 @@ public final class QueueVerifier {
     }
   }
 
-  private static void checkRows(ReadView view, List<Breach> out) {
+  /**
+   * A row of the index filed under a tenant ordinal; {@code seq} is its hook's, or -1 for rows that
+   * name no hook. Active markers are not among them: a marker is a hint that may outlive its
+   * tenant's rows (the dispatcher drops a stale one when it finds nothing due), also after a fenced
+   * writer took back the ordinal its group had assigned.
+   */
+  private record IndexRow(String owner, long ord, long seq) {}
+
+  /** Checks the due, inflight and dead rows; returns every index row with the ordinal it is filed under. */
+  private static List<IndexRow> checkRows(ReadView view, List<Breach> out) {
     Set<ActiveKey> markers = new HashSet<>(ActiveIndex.all(view));
+    List<IndexRow> indexRows = new ArrayList<>();
     List<byte[]> rowKeys = new ArrayList<>();
     List<String> rowOwners = new ArrayList<>();
     Set<Long> seqs = new TreeSet<>();
@@ -111,18 +126,21 @@ public final class QueueVerifier {
       }
       rowKeys.add(Keys.delivery(k.seq(), k.sink()));
       rowOwners.add("due row " + k);
+      indexRows.add(new IndexRow("due row " + k, k.ord(), k.seq()));
       seqs.add(k.seq());
     });
     CounterFold.foldFamily(view, KeyFamily.INFLIGHT, e -> {
       InflightKey k = InflightKey.decode(e.key());
       rowKeys.add(Keys.delivery(k.seq(), k.sink()));
       rowOwners.add("inflight row " + k);
+      indexRows.add(new IndexRow("inflight row " + k, k.ord(), k.seq()));
       seqs.add(k.seq());
     });
     Map<String, Long> deadByTenant = new HashMap<>();
     CounterFold.foldFamily(view, KeyFamily.DEAD_BY_TENANT, e -> {
       DeadByTenantKey k = DeadByTenantKey.decode(e.key());
       deadByTenant.put(k.at() + "/" + k.seq() + "/" + k.sink(), k.ord());
+      indexRows.add(new IndexRow("'X' key " + k.ord() + "/" + k.at() + "/" + k.seq() + "/" + k.sink(), k.ord(), -1));
     });
     CounterFold.foldFamily(view, KeyFamily.DEAD, e -> {
       DeadKey k = DeadKey.decode(e.key());
@@ -134,6 +152,7 @@ public final class QueueVerifier {
       }
       rowKeys.add(Keys.delivery(k.seq(), k.sink()));
       rowOwners.add("dead row " + k);
+      indexRows.add(new IndexRow("dead row " + k + " of ord " + ord, ord, k.seq()));
       seqs.add(k.seq());
     });
     deadByTenant.forEach((k, ord) -> out.add(new Breach("dead-indexed-by-tenant",
@@ -157,6 +176,42 @@ public final class QueueVerifier {
         if (hooks.get(i) == null) {
           out.add(new Breach("index-row-has-hook", "rows of seq " + part.get(i) + " have no hook envelope"));
         }
+      }
+    }
+    return indexRows;
+  }
+
+  /**
+   * Every ordinal an index row is filed under has a live {@code 't'} row (never assigned and erased
+   * ordinals own no rows), and every row naming a hook is filed under the ordinal of the hook's tenant.
+   */
+  private static void checkRowOrdinals(ReadView view, List<IndexRow> rows, List<Breach> out) {
+    Map<Long, Optional<TenantId>> tenantOf = new HashMap<>();
+    Map<Long, Optional<TenantId>> hookTenant = new HashMap<>();
+    for (IndexRow row : rows) {
+      byte[] t = view.get(Format3.TENANTS, Keys.tenantByOrd(row.ord()));
+      if (t == null) {
+        out.add(new Breach("row-ordinal-assigned", row.owner() + " is filed under ordinal " + row.ord()
+            + ", which was never assigned (no 't' row)"));
+        continue;
+      }
+      Optional<TenantId> owner = tenantOf.computeIfAbsent(row.ord(), o -> Tenants.name(view, o));
+      if (owner.isEmpty()) {
+        out.add(new Breach("row-ordinal-assigned", row.owner() + " is filed under ordinal " + row.ord()
+            + ", which is erased (its 't' row is a tombstone)"));
+        continue;
+      }
+      if (row.seq() < 0) {
+        continue;
+      }
+      Optional<TenantId> ofHook = hookTenant.computeIfAbsent(row.seq(), seq -> {
+        byte[] envelope = view.get(Format3.HOOKS, Keys.hook(seq));
+        return envelope == null ? Optional.empty() : Optional.of(TenantId.of(HookEnvelope.decode(envelope).tenantId()));
+      });
+      if (ofHook.isPresent() && !ofHook.get().equals(owner.get())) {
+        out.add(new Breach("row-ordinal-matches-hook", row.owner() + " is filed under ordinal " + row.ord()
+            + " (tenant '" + owner.get().value() + "') but hook seq " + row.seq() + " belongs to tenant '"
+            + ofHook.get().value() + "'"));
       }
     }
   }

@@ -4,7 +4,6 @@ import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import io.ankusa.store.spi.StoreFormatException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import net.openhft.chronicle.bytes.Bytes;
@@ -49,18 +48,15 @@ public final class ChronicleArchiveReader implements AutoCloseable {
    * Opens the archive in {@code dir} read-only.
    *
    * @throws StoreArgumentException if {@code dir} is null, missing or not a directory
-   * @throws StoreFormatException if Chronicle cannot open it as a queue
+   * @throws StoreFormatException if it is not an archive directory ({@link ArchiveDirectory#requireArchive})
+   *     or Chronicle cannot open it as a queue
    */
   public static ChronicleArchiveReader open(Path dir) {
     if (dir == null) {
       throw new StoreArgumentException("ChronicleArchiveReader.open needs the archive directory; got null");
     }
     Path absolute = dir.toAbsolutePath();
-    if (!Files.isDirectory(absolute)) {
-      throw new StoreArgumentException("archive directory " + absolute + (Files.exists(absolute)
-          ? " is not a directory" : " does not exist") + "; pass the directory a ChronicleArchiveSink wrote to"
-          + " (the reader never creates one)");
-    }
+    ArchiveDirectory.requireArchive(absolute);
     try {
       return new ChronicleArchiveReader(absolute, SingleChronicleQueueBuilder.binary(absolute).readOnly(true).build());
     } catch (RuntimeException e) {

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
 public final class BenchGate {
   private static final Logger LOG = LoggerFactory.getLogger(BenchGate.class);
 
+  private static final String USAGE = "BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR]"
+      + " [--work DIR] [--bench gauges|dispatch|all] [--aggregate single|sharded]";
+
   private BenchGate() {}
 
   public static void main(String[] args) {
@@ -37,6 +40,36 @@ public final class BenchGate {
 
   /** {@link #run(String...)} with {@code defaultBench} when {@code --bench} is not given. */
   static int run(String[] args, String defaultBench) {
+    Request request;
+    try {
+      request = parse(args, defaultBench);
+    } catch (IllegalArgumentException e) {
+      LOG.error("{}", e.getMessage());
+      return 2;
+    }
+    return run(request).pass() ? 0 : 1;
+  }
+
+  /**
+   * What to run: the mode, the backends, the benches, where the results and the cells' stores go.
+   *
+   * @param mode quick or full: which cells
+   * @param backends the backends to measure
+   * @param probes the benches
+   * @param out where the JSON and PNG go
+   * @param work where each cell's store lives while it is measured
+   * @param shardedAggregate whether the measured stores shard the node aggregate (the
+   *     {@code counters.sharded_aggregate} setting)
+   */
+  public record Request(GateMode mode, List<String> backends, List<TickProbe> probes, Path out, Path work,
+      boolean shardedAggregate) {}
+
+  /**
+   * Parses the gate's arguments ({@code defaultBench} when {@code --bench} is not given).
+   *
+   * @throws IllegalArgumentException naming the bad argument and the usage
+   */
+  public static Request parse(String[] args, String defaultBench) {
     GateMode mode = GateMode.QUICK;
     List<String> backends = List.of("rocksdb");
     Path out = null;
@@ -77,9 +110,7 @@ public final class BenchGate {
         }
       }
     } catch (RuntimeException e) {
-      LOG.error("{}; usage: BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR] [--work DIR]"
-          + " [--bench gauges|dispatch|all] [--aggregate single|sharded]", e.getMessage());
-      return 2;
+      throw new IllegalArgumentException(e.getMessage() + "; usage: " + USAGE, e);
     }
     List<TickProbe> probes = new ArrayList<>();
     if (bench.equals("gauges") || bench.equals("all")) {
@@ -89,8 +120,7 @@ public final class BenchGate {
       probes.add(TickProbe.DispatchTick.DEFAULT);
     }
     if (probes.isEmpty()) {
-      LOG.error("--bench must be gauges, dispatch or all, not '{}'", bench);
-      return 2;
+      throw new IllegalArgumentException("--bench must be gauges, dispatch or all, not '" + bench + "'");
     }
     if (out == null) {
       out = Path.of("bench-results", "gate-" + mode.label());
@@ -98,15 +128,34 @@ public final class BenchGate {
     if (work == null) {
       work = out.resolve("work");
     }
-    LOG.info("gate {} on {}: {} cells, benches {}, {} aggregate; results in {}", mode.label(), backends,
-        mode.cells().size(), probes.stream().map(TickProbe::bench).toList(), shardedAggregate ? "sharded" : "single",
-        out.toAbsolutePath());
-    GateSettings settings = GateSettings.TEN_1A.withShardedAggregate(shardedAggregate);
-    GateResults results = new GateRun(mode, backends, probes, work, settings).run();
-    List<Path> files = GateReport.write(results, out);
+    return new Request(mode, List.copyOf(backends), List.copyOf(probes), out, work, shardedAggregate);
+  }
+
+  /** Runs the gate as {@code request} asks, writes and logs the results; returns them and the files written. */
+  public static Outcome run(Request request) {
+    LOG.info("gate {} on {}: {} cells, benches {}, {} aggregate; results in {}", request.mode().label(),
+        request.backends(), request.mode().cells().size(), request.probes().stream().map(TickProbe::bench).toList(),
+        request.shardedAggregate() ? "sharded" : "single", request.out().toAbsolutePath());
+    GateSettings settings = GateSettings.TEN_1A.withShardedAggregate(request.shardedAggregate());
+    GateResults results =
+        new GateRun(request.mode(), request.backends(), request.probes(), request.work(), settings).run();
+    List<Path> files = GateReport.write(results, request.out());
     GateReport.log(results);
     files.forEach(f -> LOG.info("wrote {}", f.toAbsolutePath()));
-    return results.pass() ? 0 : 1;
+    return new Outcome(results, files);
+  }
+
+  /**
+   * A finished gate run.
+   *
+   * @param results every cell and verdict
+   * @param files the JSON and PNG files written
+   */
+  public record Outcome(GateResults results, List<Path> files) {
+    /** Whether every bench passed on every backend. */
+    public boolean pass() {
+      return results.pass();
+    }
   }
 
   private static String value(String[] args, int i, String flag) {

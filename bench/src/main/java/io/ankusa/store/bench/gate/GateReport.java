@@ -65,6 +65,33 @@ public final class GateReport {
     LOG.info("gate {}", results.pass() ? "PASS" : "FAIL");
   }
 
+  /**
+   * The verdict table, one line per bench × backend × cell: the cell's p10 (the lowest of its rounds'
+   * 10th percentiles), what the rule allowed the bench on that backend, and whether the cell is within
+   * it; then one verdict line per bench × backend with the reasons it failed.
+   */
+  public static List<String> table(GateResults results) {
+    List<String> lines = new ArrayList<>();
+    double limit = results.rule().limitMs();
+    lines.add(String.format("%-20s %-8s %-30s %10s %10s  %s", "bench", "backend", "cell", "p10 ms", "allowed ms", "pass"));
+    for (TickProbe probe : results.probes()) {
+      for (String backend : results.backends(probe.bench())) {
+        GateRule.Verdict v = results.verdict(probe.bench(), backend);
+        double allowed = Math.min(v.allowedMs(), limit);
+        for (CellResult c : results.cells(probe.bench(), backend)) {
+          String cell = String.format("%s: %d rows, %d tenants", c.cell().axis(), c.cell().rows(), c.cell().tenants());
+          lines.add(String.format("%-20s %-8s %-30s %10.3f %10.3f  %s", probe.bench(), backend, cell, c.valueMs(),
+              allowed, c.valueMs() <= allowed ? "yes" : "NO"));
+        }
+        lines.add(String.format("%-20s %-8s %-30s %10.3f %10.3f  %s", probe.bench(), backend, "verdict (slowest)",
+            v.slowestMs(), allowed, v.pass() ? "PASS" : "FAIL"));
+        v.reasons().forEach(r -> lines.add("    " + r));
+      }
+    }
+    lines.add("gate " + (results.pass() ? "PASS" : "FAIL"));
+    return lines;
+  }
+
   static Map<String, Object> toJson(GateResults results, TickProbe probe) {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("bench", probe.bench());

@@ -1,6 +1,7 @@
 package io.ankusa.store.bench.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,13 @@ class GateRunTest {
     assertThat(json).contains("\"bench\": \"gauges_bench\"", "\"backend\": \"memory\"", "\"valueMs\"", "\"foldMs\"");
     byte[] png = Files.readAllBytes(dir.resolve("out/gauges_bench.png"));
     assertThat(png).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+    List<String> table = GateReport.table(results);
+    assertThat(table.get(0)).contains("bench", "backend", "cell", "p10 ms", "allowed ms", "pass");
+    assertThat(table).filteredOn(l -> l.startsWith("gauges_bench") && l.contains("rows: 2000 rows, 20 tenants"))
+        .hasSize(1);
+    assertThat(table).filteredOn(l -> l.contains("memory") && !l.contains("verdict")).hasSize(2 * cells.size());
+    assertThat(table).filteredOn(l -> l.contains("verdict (slowest)")).hasSize(2);
+    assertThat(table.get(table.size() - 1)).isEqualTo("gate " + (results.pass() ? "PASS" : "FAIL"));
     assertThat(Files.exists(dir.resolve("work"))).isTrue();
     try (var left = Files.list(dir.resolve("work"))) {
       assertThat(left).isEmpty();
@@ -64,5 +72,8 @@ class GateRunTest {
     assertThat(BenchGate.run("--mode", "huge")).isEqualTo(2);
     assertThat(BenchGate.run("--backend", "cassandra")).isEqualTo(2);
     assertThat(BenchGate.run("--frobnicate")).isEqualTo(2);
+    assertThatThrownBy(() -> BenchGate.parse(new String[] {"--bench", "ticks"}, "all"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--bench must be gauges, dispatch or all");
+    assertThat(BenchGate.parse(new String[] {"--mode", "full", "--out", "o"}, "gauges").probes()).hasSize(1);
   }
 }
