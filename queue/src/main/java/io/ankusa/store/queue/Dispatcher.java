@@ -18,6 +18,10 @@ import java.util.function.LongSupplier;
  * visibleSeq} are claimed (the writer's durable watermark): nothing is dispatched before it is
  * durable. Claims are written {@code NO_SYNC}: a claim lost in a crash leaves the row due, and
  * {@link InflightRecovery} makes claims that survived due again at boot (at-least-once delivery).
+ *
+ * <p>Thread-safe beside every other transition, another dispatcher included: a due row that another
+ * transition moved between the scan and the claim's write is not claimed (the {@link TransitionGuard}
+ * re-checks it) and is not in the tick's report.
  */
 public final class Dispatcher {
   private final DeliveryQueue queue;
@@ -58,14 +62,17 @@ public final class Dispatcher {
           queue.store(), ord, now, 0, rowLimit - claimed.size(), byteBudget - bytes, watermark);
       if (!due.isEmpty()) {
         Transition t = new Transition();
-        for (DueRow row : due) {
-          Deliveries.claim(t, row);
-          claimed.add(new InflightRow(
-              new InflightKey(ord, row.seq(), row.key().sink()),
-              new InflightValue(row.value().size())));
-          bytes += row.value().size();
-        }
+        due.forEach(row -> Deliveries.claim(t, row));
         queue.write(t, Durability.NO_SYNC);
+        for (int i = 0; i < due.size(); i++) {
+          DueRow row = due.get(i);
+          if (t.applied(i)) { // else another transition (a purge, a second dispatcher) moved it first
+            claimed.add(new InflightRow(
+                new InflightKey(ord, row.seq(), row.key().sink()),
+                new InflightValue(row.value().size())));
+            bytes += row.value().size();
+          }
+        }
       }
       markersDeleted += ActiveIndex.cleanup(queue.store(), ord, tenant.getValue(), now);
     }

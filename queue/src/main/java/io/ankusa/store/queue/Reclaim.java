@@ -32,17 +32,19 @@ public final class Reclaim {
     }
     Batch batch = new Batch();
     int deleted = 0;
-    for (long seq : seqs) {
-      KeyRange rows = Keys.deliveriesOf(seq);
-      if (QueueFormat.any(queue.store(), rows) || queue.store().get(Format3.INDEX, Keys.archive(seq)) != null) {
-        continue;
+    try (TransitionGuard.Held held = queue.guard().lockHooks(seqs)) { // no expand between check and delete
+      for (long seq : seqs) {
+        KeyRange rows = Keys.deliveriesOf(seq);
+        if (QueueFormat.any(queue.store(), rows) || queue.store().get(Format3.INDEX, Keys.archive(seq)) != null) {
+          continue;
+        }
+        batch.delete(Format3.HOOKS, Keys.hook(seq));
+        batch.delete(Format3.INDEX, Keys.cleared(seq));
+        deleted++;
       }
-      batch.delete(Format3.HOOKS, Keys.hook(seq));
-      batch.delete(Format3.INDEX, Keys.cleared(seq));
-      deleted++;
-    }
-    if (!batch.isEmpty()) {
-      queue.store().write(batch, Durability.NO_SYNC);
+      if (!batch.isEmpty()) {
+        queue.store().write(batch, Durability.NO_SYNC);
+      }
     }
     return deleted;
   }
