@@ -53,12 +53,15 @@ public final class ActiveIndex {
    *   <li>{@code first = firstDue(ord)};
    *   <li>delete the scanned markers with a bucket before {@code first}'s bucket (before now's
    *       bucket when the tenant has no due row) — never the current second's;
-   *   <li>{@code first' = firstDue(ord)}; if its bucket was just deleted, put the marker back.
+   *   <li>for each bucket just deleted, if the tenant now has a due row in that second, put its marker
+   *       back.
    * </ol>
    *
-   * A writer that commits a due row between (2) and (3) is seen by (3); one that commits before (1)
-   * is seen by (1); its own marker put after our delete survives. So no interleaving leaves a due
-   * row without a marker (property {@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}).
+   * A writer that commits a due row between (2) and (3) is seen by (3), whichever deleted bucket it
+   * lands in (several writers may land in several); one that commits before (1) is seen by (1); its
+   * own marker put after our delete survives. So no interleaving leaves a due row without a marker
+   * (properties {@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue} and {@code
+   * conflictingTransitionsKeepCountersExact}).
    *
    * @return how many markers were deleted and not put back
    */
@@ -89,17 +92,20 @@ public final class ActiveIndex {
     }
     store.write(delete, Durability.NO_SYNC);
     betweenDeleteAndVerify.run();
-    DueRow firstAfter = DueIndex.firstDue(store, ord);
-    if (firstAfter != null) {
-      ActiveKey needed = new ActiveKey(ActiveKey.bucketOf(firstAfter.key().at()), ord);
-      if (deleted.contains(needed)) {
-        Batch putBack = new Batch();
-        Deliveries.putMarker(putBack, needed);
-        store.write(putBack, Durability.NO_SYNC);
-        return deleted.size() - 1;
+    Batch putBack = new Batch();
+    int restored = 0;
+    for (ActiveKey marker : deleted) {
+      long from = marker.bucket() * ActiveKey.BUCKET_MILLIS;
+      if (!DueIndex.dueForTenant(store, ord, from + ActiveKey.BUCKET_MILLIS - 1, from, 1, Long.MAX_VALUE, Long.MAX_VALUE)
+          .isEmpty()) {
+        Deliveries.putMarker(putBack, marker);
+        restored++;
       }
     }
-    return deleted.size();
+    if (restored > 0) {
+      store.write(putBack, Durability.NO_SYNC);
+    }
+    return deleted.size() - restored;
   }
 
   /**

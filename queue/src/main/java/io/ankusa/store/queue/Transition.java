@@ -108,7 +108,7 @@ public final class Transition {
   /** Adds a guarded step and builds it into this batch. */
   void step(Kind kind, long ord, long hookSeq, List<Expected> expected, Consumer<Transition> build) {
     if (unguardedOps) {
-      throw mixed(kind);
+      throw mixed("a " + kind + " step after ingest or a fence repair");
     }
     steps.add(new Step(kind, ord, hookSeq, expected, build));
     build.accept(this);
@@ -117,14 +117,14 @@ public final class Transition {
   /** Marks ops that take no guard (ingest, the fence repair): they cannot share a batch with steps. */
   void unguarded(String what) {
     if (!steps.isEmpty()) {
-      throw mixed(steps.get(0).kind());
+      throw mixed(what + " after a " + steps.get(0).kind() + " step");
     }
     unguardedOps = true;
   }
 
-  private static StoreArgumentException mixed(Kind kind) {
-    return new StoreArgumentException("a transition batch mixes ingest (or a fence repair) with a " + kind
-        + " step; build them in separate Transitions: a step is re-checked before it is written, ingest is not");
+  private static StoreArgumentException mixed(String what) {
+    return new StoreArgumentException("a transition batch mixes ingest (or a fence repair) with guarded steps ("
+        + what + "); build them in separate Transitions: a step is re-checked before it is written, ingest is not");
   }
 
   List<Step> steps() {

@@ -56,7 +56,7 @@ public class TransitionGuard {
   public TransitionGuard() {}
 
   /** Locks taken by {@link #exclusive()} or {@link #lockHooks}; {@link #close()} lets them go. */
-  public static final class Held implements AutoCloseable {
+  static final class Held implements AutoCloseable {
     private final List<ReentrantLock> locks;
 
     private Held(List<ReentrantLock> locks) {
@@ -121,7 +121,7 @@ public class TransitionGuard {
    * Every stripe, for the writer's fence repair, which reads rows and deletes them in one batch while
    * nothing else may move them. Close the result to let go.
    */
-  public Held exclusive() {
+  Held exclusive() {
     List<ReentrantLock> locks = new ArrayList<>(2 * STRIPES);
     locks.addAll(List.of(tenantStripes));
     locks.addAll(List.of(hookStripes));
@@ -133,7 +133,7 @@ public class TransitionGuard {
    * hook and its delete, so no {@link Deliveries#expand} of the hook comes between. Close the result to
    * let go.
    */
-  public Held lockHooks(Collection<Long> seqs) {
+  Held lockHooks(Collection<Long> seqs) {
     BitSet hooks = new BitSet(STRIPES);
     seqs.forEach(seq -> hooks.set(stripeOf(seq)));
     List<ReentrantLock> locks = new ArrayList<>(hooks.cardinality());

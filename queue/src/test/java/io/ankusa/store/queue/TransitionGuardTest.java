@@ -213,6 +213,19 @@ class TransitionGuardTest {
     }
   }
 
+  /** Ingest is written without a re-check, so it cannot share a batch with steps that need one. */
+  @org.junit.jupiter.api.Test
+  void aBatchMixingIngestAndGuardedStepsIsRefused() {
+    open(GUARDED);
+    threeHooksOfAcme();
+    DueRow due = DueIndex.firstDue(store, Tenants.ord(store, ACME).getAsLong());
+    Transition t = new Transition();
+    Deliveries.ingest(t, new HookEnvelope(9, "acme", "src", "h", null, 1, List.of(1), new byte[1]), due.ord(), false);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Deliveries.claim(t, due))
+        .isInstanceOf(io.ankusa.store.spi.StoreArgumentException.class)
+        .hasMessageContaining("CLAIM").hasMessageContaining("separate Transitions");
+  }
+
   private long count(KeyFamily family) {
     long[] n = new long[1];
     CounterFold.foldFamily(store, family, e -> n[0]++);
