@@ -27,6 +27,7 @@ import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
@@ -101,10 +102,7 @@ public abstract class TransitionConformance {
       RecordingStore store = new RecordingStore(t.store());
       DeliveryQueue queue = openQueue(store, QueueConfig.defaults());
       long acme = threeDueRowsOfAcme(queue);
-      byte[] dueOfAcme = Keys.dueOf(acme).lo();
-      List<InflightRow> claimed = new ArrayList<>();
-      store.afterScan(scan -> scan.family().equals(Format3.INDEX) && startsWith(scan.lo(), dueOfAcme),
-          () -> claimed.addAll(dispatcher(queue).tick(5_000).claimed()));
+      List<InflightRow> claimed = tickAfterNextScanOfDueRows(store, queue, acme);
 
       long purged = Purge.purgeTenant(queue, TenantId.of("acme"), EnumSet.of(Purge.Kind.DUE));
 
@@ -128,10 +126,7 @@ public abstract class TransitionConformance {
       RecordingStore store = new RecordingStore(t.store());
       DeliveryQueue queue = openQueue(store, QueueConfig.defaults());
       long acme = threeDueRowsOfAcme(queue);
-      byte[] dueOfAcme = Keys.dueOf(acme).lo();
-      List<InflightRow> second = new ArrayList<>();
-      store.afterScan(scan -> scan.family().equals(Format3.INDEX) && startsWith(scan.lo(), dueOfAcme),
-          () -> second.addAll(dispatcher(queue).tick(5_000).claimed()));
+      List<InflightRow> second = tickAfterNextScanOfDueRows(store, queue, acme);
 
       List<InflightRow> first = dispatcher(queue).tick(5_000).claimed();
 
@@ -154,12 +149,24 @@ public abstract class TransitionConformance {
     return Tenants.ord(queue.store(), TenantId.of("acme")).getAsLong();
   }
 
+  /**
+   * Makes a dispatcher tick run when the next scan of tenant {@code ord}'s due rows is closed, after
+   * whoever scanned has its rows and before it writes; returns the list the tick's claims go into.
+   */
+  private static List<InflightRow> tickAfterNextScanOfDueRows(RecordingStore store, DeliveryQueue queue, long ord) {
+    byte[] dueOf = Keys.dueOf(ord).lo();
+    List<InflightRow> claimed = new ArrayList<>();
+    store.afterScan(scan -> scan.family().equals(Format3.INDEX) && startsWith(scan.lo(), dueOf),
+        () -> claimed.addAll(dispatcher(queue).tick(5_000).claimed()));
+    return claimed;
+  }
+
   private static Dispatcher dispatcher(DeliveryQueue queue) {
     return new Dispatcher(queue, () -> Long.MAX_VALUE, 100, 1L << 20);
   }
 
   private static boolean startsWith(byte[] key, byte[] prefix) {
-    return key.length >= prefix.length && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.ankusa.store.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
@@ -9,6 +10,7 @@ import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
@@ -17,6 +19,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -214,15 +217,15 @@ class TransitionGuardTest {
   }
 
   /** Ingest is written without a re-check, so it cannot share a batch with steps that need one. */
-  @org.junit.jupiter.api.Test
+  @Test
   void aBatchMixingIngestAndGuardedStepsIsRefused() {
     open(GUARDED);
     threeHooksOfAcme();
     DueRow due = DueIndex.firstDue(store, Tenants.ord(store, ACME).getAsLong());
     Transition t = new Transition();
     Deliveries.ingest(t, new HookEnvelope(9, "acme", "src", "h", null, 1, List.of(1), new byte[1]), due.ord(), false);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Deliveries.claim(t, due))
-        .isInstanceOf(io.ankusa.store.spi.StoreArgumentException.class)
+    assertThatThrownBy(() -> Deliveries.claim(t, due))
+        .isInstanceOf(StoreArgumentException.class)
         .hasMessageContaining("CLAIM").hasMessageContaining("separate Transitions");
   }
 
