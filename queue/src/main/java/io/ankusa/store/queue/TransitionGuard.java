@@ -63,6 +63,11 @@ public class TransitionGuard {
       this.locks = locks;
     }
 
+    /** Nothing held: what a test's guard without hook stripes returns. */
+    static Held nothing() {
+      return new Held(List.of());
+    }
+
     @Override
     public void close() {
       for (int i = locks.size() - 1; i >= 0; i--) {

@@ -9,13 +9,15 @@ import io.ankusa.store.spi.Store;
 
 /**
  * A store that forces one interleaving: the next scan of the {@code index} family whose lower bound
- * starts with a given prefix letter runs an operation when it is closed (or the next point read of a
+ * starts with a given prefix letter (or the next scan of another family) runs an operation when it is closed (or the next point read of a
  * family runs it when it returns) — after the transition that read has its rows and before it writes
  * them. The operation runs once, on the reading thread, holding no lock of the queue (transitions read
  * outside the guard).
  */
 final class InterleavingStore extends ForwardingStore {
+  private String family;
   private byte prefix;
+  private boolean anyPrefix;
   private Runnable between;
   private String getFamily;
   private Runnable afterGet;
@@ -27,7 +29,17 @@ final class InterleavingStore extends ForwardingStore {
 
   /** Runs {@code op} once, when the next index scan starting at prefix {@code letter} is closed. */
   void afterNextScanOf(char letter, Runnable op) {
+    this.family = Format3.INDEX;
     this.prefix = (byte) letter;
+    this.anyPrefix = false;
+    this.between = op;
+    this.ran = false;
+  }
+
+  /** Runs {@code op} once, when the next scan of {@code scannedFamily} (any bounds) is closed. */
+  void afterNextScanOf(String scannedFamily, Runnable op) {
+    this.family = scannedFamily;
+    this.anyPrefix = true;
     this.between = op;
     this.ran = false;
   }
@@ -59,7 +71,7 @@ final class InterleavingStore extends ForwardingStore {
   @Override
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     Scan scan = delegate.scan(family, lo, hi, direction);
-    if (between == null || !family.equals(Format3.INDEX) || lo.length == 0 || lo[0] != prefix) {
+    if (between == null || !family.equals(this.family) || !(anyPrefix || (lo.length > 0 && lo[0] == prefix))) {
       return scan;
     }
     Runnable op = between;

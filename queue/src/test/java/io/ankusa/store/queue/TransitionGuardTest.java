@@ -15,6 +15,7 @@ import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.UUID;
@@ -40,11 +41,16 @@ class TransitionGuardTest {
   private InterleavingStore store;
   private DeliveryQueue queue;
 
-  /** The queue before the guard: every write goes through blind, as read long before. */
+  /** The queue before the guard: every write goes through blind, as read long before; reclaim locks nothing. */
   static final class RechecksNothing extends TransitionGuard {
     @Override
     protected boolean rechecks(Transition.Kind kind) {
       return false;
+    }
+
+    @Override
+    Held lockHooks(Collection<Long> seqs) {
+      return Held.nothing();
     }
   }
 
@@ -213,6 +219,57 @@ class TransitionGuardTest {
     } else {
       assertThat(count(KeyFamily.DUE)).isEqualTo(1);
       assertThat(breaches()).anyMatch(b -> b.startsWith("index-row-has-hook"));
+    }
+  }
+
+  /**
+   * Reclaim has found that nothing owes a delivered hook; before it deletes the hook, another thread
+   * expands the hook with a second sink. Guarded, the expand waits for reclaim's hook stripe, then
+   * finds the hook gone and writes nothing; unguarded it adds a due row and a delivery row that reclaim
+   * then leaves without their hook.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {GUARDED, UNGUARDED})
+  void reclaimBesideExpand(String guard) throws Exception {
+    open(guard);
+    new DirectIngest(queue).ingest(new HookEnvelope(0, "acme", "src", "hook", null, 1_000, List.of(1), new byte[10]));
+    Transition delivered = new Transition();
+    dispatcher().tick(5_000).claimed().forEach(row -> Deliveries.delivered(delivered, row));
+    queue.write(delivered, Durability.SYNC);
+    long ord = Tenants.ord(store, ACME).getAsLong();
+    HookEnvelope hook = HookEnvelope.decode(store.get(Format3.HOOKS, Keys.hook(1)));
+    HookEnvelope expanded = new HookEnvelope(1, "acme", "src", "hook", null, 1_000, List.of(1, 2), hook.payload());
+    Thread expander = new Thread(() -> {
+      Transition t = new Transition();
+      Deliveries.expand(t, expanded, ord, List.of(2), 6_000);
+      queue.write(t, Durability.SYNC);
+    }, "expander");
+    store.afterNextScanOf(Format3.DELIVERIES, () -> startAndWaitUntilBlockedOrDone(expander));
+
+    int reclaimed = Reclaim.run(queue, 10);
+    expander.join(10_000);
+
+    assertThat(store.ran()).as("the expand ran inside reclaim's check and delete").isTrue();
+    assertThat(reclaimed).isEqualTo(1);
+    assertThat(store.get(Format3.HOOKS, Keys.hook(1))).isNull();
+    if (guard.equals(GUARDED)) {
+      assertThat(count(KeyFamily.DUE)).isZero();
+      assertThat(breaches()).isEmpty();
+    } else {
+      assertThat(count(KeyFamily.DUE)).isEqualTo(1);
+      assertThat(breaches()).anyMatch(b -> b.startsWith("index-row-has-hook"));
+    }
+  }
+
+  /** Starts {@code t} and returns once it waits on a lock or has finished: never on a clock. */
+  private static void startAndWaitUntilBlockedOrDone(Thread t) {
+    t.start();
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the expand neither finished nor waited on a lock within 10 s: " + t.getState());
+      }
+      Thread.onSpinWait();
     }
   }
 
