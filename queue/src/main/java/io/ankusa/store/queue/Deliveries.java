@@ -47,10 +47,11 @@ import java.util.function.Consumer;
  *
  * <p>REQUIRES for every builder: the rows passed in are as read from the store (a claim's due row was
  * scanned, not guessed); the caller writes the resulting batch once, through {@link
- * DeliveryQueue#write}. Every builder but {@link #ingest} and {@link #revertIngest} records the rows it
- * consumes as a {@link Transition} step: the write re-reads them under the {@link TransitionGuard} and
- * skips the step if another transition moved them in between ({@link Transition#applied}), so rows read
- * a while ago are safe to pass.
+ * DeliveryQueue#write}. Every builder records its transition as a {@link Transition} step with the rows
+ * it consumes: the write re-reads them under the {@link TransitionGuard} and skips the step if another
+ * transition moved them in between ({@link Transition#applied}), so rows read a while ago are safe to
+ * pass. {@link #ingest} consumes nothing (it adds new keys) and {@link #revertIngest} runs under every
+ * stripe: their steps expect no row.
  */
 public final class Deliveries {
   private Deliveries() {}
@@ -61,7 +62,10 @@ public final class Deliveries {
    * archive obligation.
    */
   public static void ingest(Transition t, HookEnvelope hook, long ord, boolean archive) {
-    t.unguarded("ingest");
+    t.step(Kind.INGEST, ord, Transition.NO_HOOK, List.of(), tt -> ingestOps(tt, hook, ord, archive));
+  }
+
+  private static void ingestOps(Transition t, HookEnvelope hook, long ord, boolean archive) {
     long size = hook.payload().length;
     t.ops().put(Format3.HOOKS, Keys.hook(hook.seq()), hook.encode());
     for (int sink : hook.sinks()) {
@@ -89,7 +93,10 @@ public final class Deliveries {
    * only one touching rows above {@code durableSeq}).
    */
   public static void revertIngest(Transition t, ReadView view, HookEnvelope hook, long ord) {
-    t.unguarded("fence repair");
+    t.step(Kind.REVERT_INGEST, ord, Transition.NO_HOOK, List.of(), tt -> revertIngestOps(tt, view, hook, ord));
+  }
+
+  private static void revertIngestOps(Transition t, ReadView view, HookEnvelope hook, long ord) {
     long seq = hook.seq();
     t.ops().delete(Format3.HOOKS, Keys.hook(seq));
     List<byte[]> dueKeys = new ArrayList<>(hook.sinks().size());

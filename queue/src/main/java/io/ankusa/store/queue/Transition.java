@@ -3,7 +3,6 @@ package io.ankusa.store.queue;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
-import io.ankusa.store.spi.StoreArgumentException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -19,19 +18,19 @@ import java.util.function.Predicate;
  * #toBatch(Counters)} closes it into the single {@link Batch} that moves the rows and their counts
  * together. Built by {@link Deliveries}' op builders; not thread-safe.
  *
- * <p>Every transition that consumes a row is also recorded as a {@link Step}: the rows it read, with
- * the values it read, and how to build it again. {@link DeliveryQueue#write} re-reads those rows
- * under the {@link TransitionGuard} and writes only the steps whose rows are still as read; after the
- * write {@link #applied(int)} says which were. Ingest and the writer's fence repair add ops without
- * steps; they cannot share a batch with steps.
+ * <p>Every transition is also recorded as a {@link Step}: the rows it read, with the values it read,
+ * and how to build it again. {@link DeliveryQueue#write} re-reads those rows under the {@link
+ * TransitionGuard} and writes only the steps whose rows are still as read; after the write {@link
+ * #applied(int)} says which were. Ingest and the writer's fence repair read nothing they then expect
+ * (ingest only adds new keys; the repair reads under every stripe): their steps always hold.
  */
 public final class Transition {
   /** {@link Step#hookSeq()} of a step that does not rewrite a hook envelope. */
   static final long NO_HOOK = -1;
 
-  /** The transitions that consume rows, one per {@link Deliveries} builder that does. */
+  /** The transitions, one per {@link Deliveries} builder. */
   public enum Kind {
-    CLAIM, DELIVERED, RETRY, DEAD_LETTER, REVIVE, RECOVER_INFLIGHT, ORPHAN_DROP, EXPAND, PURGE_DUE, PURGE_DEAD,
+    INGEST, REVERT_INGEST, CLAIM, DELIVERED, RETRY, DEAD_LETTER, REVIVE, RECOVER_INFLIGHT, ORPHAN_DROP, EXPAND, PURGE_DUE, PURGE_DEAD,
     ARCHIVE_SETTLE, ARCHIVE_DROP;
 
     /** Whether this is a purge of a due or dead row. */
@@ -83,7 +82,7 @@ public final class Transition {
   private final Set<ActiveKey> markers = new HashSet<>();
   private final List<Step> steps = new ArrayList<>(0);
   private BitSet rejected;
-  private boolean unguardedOps;
+  private boolean guarded;
   private int transitions;
 
   /** The row and index ops so far, without the counter merges. */
@@ -105,30 +104,20 @@ public final class Transition {
     transitions++;
   }
 
-  /** Adds a guarded step and builds it into this batch. */
+  /** Adds a step and builds it into this batch; a step that expects nothing always holds. */
   void step(Kind kind, long ord, long hookSeq, List<Expected> expected, Consumer<Transition> build) {
-    if (unguardedOps) {
-      throw mixed("a " + kind + " step after ingest or a fence repair");
-    }
     steps.add(new Step(kind, ord, hookSeq, expected, build));
+    guarded |= !expected.isEmpty();
     build.accept(this);
-  }
-
-  /** Marks ops that take no guard (ingest, the fence repair): they cannot share a batch with steps. */
-  void unguarded(String what) {
-    if (!steps.isEmpty()) {
-      throw mixed(what + " after a " + steps.get(0).kind() + " step");
-    }
-    unguardedOps = true;
-  }
-
-  private static StoreArgumentException mixed(String what) {
-    return new StoreArgumentException("a transition batch mixes ingest (or a fence repair) with guarded steps ("
-        + what + "); build them in separate Transitions: a step is re-checked before it is written, ingest is not");
   }
 
   List<Step> steps() {
     return steps;
+  }
+
+  /** Whether a step of this batch expects a row (so the write takes stripes and re-checks). */
+  boolean guarded() {
+    return guarded;
   }
 
   /** Records which steps the guard dropped; called once per write. */

@@ -86,8 +86,8 @@ public class TransitionGuard {
 
   /**
    * Writes {@code t} (ops, then its coalesced counter merges) with every step re-checked under its
-   * stripes; returns how many steps were dropped because their rows had moved. A transition without
-   * steps (ingest) is written as it is, without a lock. No-op when empty.
+   * stripes; returns how many steps were dropped because their rows had moved. A transition whose
+   * steps expect no row (ingest) is written as it is, without a lock. No-op when empty.
    *
    * <p>REQUIRES: the calling thread holds no stripe of this guard.
    */
@@ -95,11 +95,11 @@ public class TransitionGuard {
     if (t.isEmpty()) {
       return 0;
     }
-    List<Transition.Step> steps = t.steps();
-    if (steps.isEmpty()) {
+    if (!t.guarded()) {
       store.write(t.toBatch(counters), durability);
       return 0;
     }
+    List<Transition.Step> steps = t.steps();
     Held held = lock(steps);
     try {
       BitSet rejected = moved(store, steps);
@@ -150,6 +150,9 @@ public class TransitionGuard {
     BitSet tenants = new BitSet(STRIPES);
     BitSet hooks = new BitSet(STRIPES);
     for (Transition.Step s : steps) {
+      if (s.expected().isEmpty()) {
+        continue;
+      }
       tenants.set(stripeOf(s.ord()));
       if (s.hookSeq() != Transition.NO_HOOK) {
         hooks.set(stripeOf(s.hookSeq()));
