@@ -32,6 +32,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,7 +51,8 @@ import org.opentest4j.TestAbortedException;
  * <ol>
  *   <li>{@link #purgeBesideADispatcherTickKeepsCountersExact} — the deterministic reproduction: a
  *       dispatcher tick forced between a purge's scan and its batch (through a {@link RecordingStore});
- *   <li>{@link #twoDispatchersClaimEachRowOnce} — the same with a second dispatcher's tick;
+ *   <li>{@link #twoDispatchersClaimEachRowOnce} — a second dispatcher's tick, on another thread,
+ *       started between the first's scan and its claims;
  *   <li>{@link #conflictingTransitionsKeepCountersExact} — {@value #THREADS} threads issuing random
  *       transitions on the same tenants and rows, the ingest through a running {@link QueueWriter}.
  * </ol>
@@ -116,26 +118,44 @@ public abstract class TransitionConformance {
   }
 
   /**
-   * Two dispatchers on one queue: the second ticks between the first's scan of acme's due rows and its
-   * claim batch. Each row is claimed once: the second reports the three rows, the first none, and
-   * {@code inflight} is 3 (not 6).
+   * Two dispatchers on one queue: the second, on its own thread, ticks while the first has scanned
+   * acme's due rows and not yet written its claims (it is let go once it waits on a lock or is done,
+   * never on a timer). Each row is claimed once: the first reports the three rows, the second none,
+   * and {@code inflight} is 3 (not 6).
    */
   @Example
-  public void twoDispatchersClaimEachRowOnce() {
+  public void twoDispatchersClaimEachRowOnce() throws InterruptedException {
     try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
       RecordingStore store = new RecordingStore(t.store());
       DeliveryQueue queue = openQueue(store, QueueConfig.defaults());
       long acme = threeDueRowsOfAcme(queue);
-      List<InflightRow> second = tickAfterNextScanOfDueRows(store, queue, acme);
+      List<InflightRow> second = new CopyOnWriteArrayList<>();
+      Thread other = new Thread(() -> second.addAll(dispatcher(queue).tick(5_000).claimed()), "second-dispatcher");
+      byte[] dueOfAcme = Keys.dueOf(acme).lo();
+      store.afterScan(scan -> scan.family().equals(Format3.INDEX) && startsWith(scan.lo(), dueOfAcme),
+          () -> startAndWaitUntilWaitingOrDone(other));
 
       List<InflightRow> first = dispatcher(queue).tick(5_000).claimed();
+      other.join(TimeUnit.SECONDS.toMillis(THREAD_WAIT_SECONDS));
 
       String when = backend().name() + ": a second dispatcher ticked between the first's scan and its claims";
-      assertThat(second).as("%s: rows the second claimed", when).hasSize(3);
-      assertThat(first).as("%s: rows the first claimed as well", when).isEmpty();
+      assertThat(first).as("%s: rows the first claimed", when).hasSize(3);
+      assertThat(second).as("%s: rows the second claimed as well", when).isEmpty();
       assertThat(queue.counters().read(store, acme)).as("%s: acme's counters", when)
           .isEqualTo(new TenantCounts(0, 0, 3, 0, 30, 0));
       assertExact(store, when);
+    }
+  }
+
+  /** Starts {@code t} and returns once it waits on a lock or has finished. */
+  private static void startAndWaitUntilWaitingOrDone(Thread t) {
+    t.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(THREAD_WAIT_SECONDS);
+    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(t.getName() + " neither finished nor waited on a lock: " + t.getState());
+      }
+      Thread.onSpinWait();
     }
   }
 
@@ -181,11 +201,9 @@ public abstract class TransitionConformance {
    */
   @Example
   public void conflictingTransitionsKeepCountersExact() throws Exception {
-    try (TempDirStore probe = TempDirStore.open(backend(), Format3.families())) {
-      if (!probe.store().capabilities().concurrentWriters()) {
-        throw new TestAbortedException(backend().name() + " does not claim concurrentWriters: this case writes"
-            + " transitions from " + THREADS + " threads at once");
-      }
+    if (!backend().capabilities().concurrentWriters()) {
+      throw new TestAbortedException(backend().name() + " does not claim concurrentWriters: this case writes"
+          + " transitions from " + THREADS + " threads at once");
     }
     long seed = Long.getLong("ankusa.seed", System.nanoTime());
     int rounds = Integer.getInteger("ankusa.transition.rounds", DEFAULT_ROUNDS);

@@ -40,24 +40,36 @@ public final class Transition {
   }
 
   /**
-   * A row a step read: in {@code family} under {@code key}, as {@code holds} accepts (a value equal to
-   * the one read, or absent).
+   * A row a step read: in {@code family} under {@code key}, with {@code value} (equal bytes), present
+   * with any value ({@code value} null, {@code absent} false), absent ({@code absent} true), or as
+   * {@code custom} accepts it when given. The common cases carry no lambda: the dispatcher builds one
+   * per claimed row.
    */
-  record Expected(String family, byte[] key, Predicate<byte[]> holds, String what) {
+  record Expected(String family, byte[] key, byte[] value, boolean absent, Predicate<byte[]> custom, String what) {
     static Expected equalTo(String family, byte[] key, byte[] value, String what) {
-      return new Expected(family, key, v -> v != null && Arrays.equals(v, value), what);
+      return new Expected(family, key, value, false, null, what);
     }
 
     static Expected present(String family, byte[] key, String what) {
-      return new Expected(family, key, v -> v != null, what);
+      return new Expected(family, key, null, false, null, what);
     }
 
     static Expected absent(String family, byte[] key, String what) {
-      return new Expected(family, key, v -> v == null, what);
+      return new Expected(family, key, null, true, null, what);
+    }
+
+    static Expected matching(String family, byte[] key, Predicate<byte[]> holds, String what) {
+      return new Expected(family, key, null, false, holds, what);
     }
 
     boolean holds(byte[] found) {
-      return holds.test(found);
+      if (custom != null) {
+        return custom.test(found);
+      }
+      if (absent) {
+        return found == null;
+      }
+      return found != null && (value == null || Arrays.equals(found, value));
     }
 
     @Override
@@ -83,6 +95,7 @@ public final class Transition {
   private final List<Step> steps = new ArrayList<>(0);
   private BitSet rejected;
   private boolean guarded;
+  private boolean readUnderStripes;
   private int transitions;
 
   /** The row and index ops so far, without the counter merges. */
@@ -113,6 +126,20 @@ public final class Transition {
 
   List<Step> steps() {
     return steps;
+  }
+
+  /**
+   * Marks this batch as built from rows read while the caller held the stripes of its steps ({@link
+   * TransitionGuard#lockTenant}), and to be written before letting go: the write then skips the
+   * re-check. A batch so marked but written without the stripes held is re-checked as usual.
+   */
+  Transition readUnderStripes(boolean read) {
+    this.readUnderStripes = read;
+    return this;
+  }
+
+  boolean readUnderStripes() {
+    return readUnderStripes;
   }
 
   /** Whether a step of this batch expects a row (so the write takes stripes and re-checks). */

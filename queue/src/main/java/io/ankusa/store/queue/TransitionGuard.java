@@ -2,15 +2,11 @@ package io.ankusa.store.queue;
 
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,7 +85,8 @@ public class TransitionGuard {
    * stripes; returns how many steps were dropped because their rows had moved. A transition whose
    * steps expect no row (ingest) is written as it is, without a lock. No-op when empty.
    *
-   * <p>REQUIRES: the calling thread holds no stripe of this guard.
+   * <p>REQUIRES: the calling thread holds no stripe of this guard, or holds the stripes of every step
+   * and read the rows under them ({@link #lockTenant}).
    */
   int write(Store store, Counters counters, Transition t, Durability durability) {
     if (t.isEmpty()) {
@@ -100,9 +97,10 @@ public class TransitionGuard {
       return 0;
     }
     List<Transition.Step> steps = t.steps();
+    boolean readUnderStripes = t.readUnderStripes() && heldByCaller(steps);
     Held held = lock(steps);
     try {
-      BitSet rejected = moved(store, steps);
+      BitSet rejected = readUnderStripes ? new BitSet() : moved(store, steps);
       t.rejected(rejected);
       if (rejected.isEmpty()) {
         store.write(t.toBatch(counters), durability);
@@ -120,6 +118,28 @@ public class TransitionGuard {
     } finally {
       held.close();
     }
+  }
+
+  /**
+   * The stripe of tenant {@code ord}, for a transition that reads the tenant's rows and writes them
+   * while holding it: the dispatcher, from its scan of the tenant's due rows to its claim batch. A
+   * {@link Transition} marked {@link Transition#readUnderStripes()} and written while its stripes are
+   * held is not re-checked: nothing could have moved its rows. Close the result to let go.
+   */
+  Held lockTenant(long ord) {
+    return lockAll(List.of(tenantStripes[stripeOf(ord)]));
+  }
+
+  /** Whether the calling thread holds the tenant stripe of every step that expects a row. */
+  private boolean heldByCaller(List<Transition.Step> steps) {
+    for (Transition.Step s : steps) {
+      if (!s.expected().isEmpty()
+          && (!tenantStripes[stripeOf(s.ord())].isHeldByCurrentThread()
+              || (s.hookSeq() != Transition.NO_HOOK && !hookStripes[stripeOf(s.hookSeq())].isHeldByCurrentThread()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -173,42 +193,87 @@ public class TransitionGuard {
 
   /**
    * Reads every row the steps expect, per family in one multiGet, and returns the steps to drop: a row
-   * not as the step read it, or a row an earlier step of the same batch already consumed.
+   * not as the step read it, or a row an earlier step of the same batch already consumed. Allocates a
+   * few arrays per batch, nothing per row beyond the store's answers.
    */
   private BitSet moved(Store store, List<Transition.Step> steps) {
-    Map<String, List<byte[]>> keysByFamily = new HashMap<>(4);
+    int total = 0;
     for (Transition.Step s : steps) {
-      if (rechecks(s.kind())) {
-        for (Transition.Expected e : s.expected()) {
-          keysByFamily.computeIfAbsent(e.family(), f -> new ArrayList<>(steps.size())).add(e.key());
-        }
-      }
+      total += rechecks(s.kind()) ? s.expected().size() : 0;
     }
-    Map<String, List<byte[]>> found = new HashMap<>(4);
-    keysByFamily.forEach((family, keys) -> found.put(family, store.multiGet(family, keys)));
-    Map<String, Integer> next = new HashMap<>(4);
-    Map<String, Set<ByteBuffer>> consumed = steps.size() > 1 ? new HashMap<>(4) : null;
-    BitSet rejected = new BitSet(steps.size());
+    Transition.Expected[] expected = new Transition.Expected[total];
+    int[] stepOf = new int[total];
+    int n = 0;
     for (int i = 0; i < steps.size(); i++) {
-      Transition.Step s = steps.get(i);
-      if (!rechecks(s.kind())) {
-        continue;
-      }
-      boolean holds = true;
-      for (Transition.Expected e : s.expected()) {
-        int at = next.merge(e.family(), 1, Integer::sum) - 1;
-        holds &= e.holds(found.get(e.family()).get(at));
-      }
-      if (holds && consumed != null) {
-        for (Transition.Expected e : s.expected()) {
-          holds &= consumed.computeIfAbsent(e.family(), f -> new HashSet<>(2 * steps.size())).add(ByteBuffer.wrap(e.key()));
+      if (rechecks(steps.get(i).kind())) {
+        for (Transition.Expected e : steps.get(i).expected()) {
+          expected[n] = e;
+          stepOf[n++] = i;
         }
       }
-      if (!holds) {
-        rejected.set(i);
+    }
+    byte[][] found = readAll(store, expected);
+    BitSet rejected = new BitSet(steps.size());
+    for (int j = 0; j < total; j++) {
+      if (!expected[j].holds(found[j])) {
+        rejected.set(stepOf[j]);
       }
     }
+    rejectConsumedTwice(expected, stepOf, rejected);
     return rejected;
+  }
+
+  /** The stored value of every expected row (null: absent), one multiGet per family. */
+  private static byte[][] readAll(Store store, Transition.Expected[] expected) {
+    byte[][] found = new byte[expected.length][];
+    List<String> families = new ArrayList<>(3);
+    for (Transition.Expected e : expected) {
+      if (!families.contains(e.family())) {
+        families.add(e.family());
+      }
+    }
+    for (String family : families) {
+      List<byte[]> keys = new ArrayList<>(expected.length);
+      for (Transition.Expected e : expected) {
+        if (e.family().equals(family)) {
+          keys.add(e.key());
+        }
+      }
+      List<byte[]> values = store.multiGet(family, keys);
+      int next = 0;
+      for (int j = 0; j < expected.length; j++) {
+        if (expected[j].family().equals(family)) {
+          found[j] = values.get(next++);
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Rejects a step that expects a row an earlier, kept step of the same batch also expects (both would
+   * consume it): keys are grouped by hash, so the common batch of distinct rows costs one sort.
+   */
+  private static void rejectConsumedTwice(Transition.Expected[] expected, int[] stepOf, BitSet rejected) {
+    if (expected.length < 2) {
+      return;
+    }
+    long[] byHash = new long[expected.length];
+    for (int j = 0; j < expected.length; j++) {
+      byHash[j] = ((long) Arrays.hashCode(expected[j].key()) << 32) | j;
+    }
+    Arrays.sort(byHash);
+    for (int a = 0; a < byHash.length; a++) {
+      for (int b = a + 1; b < byHash.length && (byHash[b] >>> 32) == (byHash[a] >>> 32); b++) {
+        int first = (int) byHash[a];
+        int second = (int) byHash[b];
+        if (stepOf[first] != stepOf[second] && !rejected.get(stepOf[first])
+            && expected[first].family().equals(expected[second].family())
+            && Arrays.equals(expected[first].key(), expected[second].key())) {
+          rejected.set(stepOf[second]);
+        }
+      }
+    }
   }
 
   private static int stripeOf(long value) {

@@ -50,6 +50,11 @@ class TransitionGuardTest {
     Held lockHooks(Collection<Long> seqs) {
       return Held.nothing();
     }
+
+    @Override
+    Held lockTenant(long ord) {
+      return Held.nothing();
+    }
   }
 
   private void open(String guard) {
@@ -160,28 +165,31 @@ class TransitionGuardTest {
   }
 
   /**
-   * Two dispatchers on one queue: the second ticks between the first's scan of acme's due rows and
-   * its claim batch. Guarded, each row is claimed once and the first dispatcher reports none; unguarded
-   * both report the same three rows (each would be delivered twice) and {@code pending} is −3.
+   * Two dispatchers on one queue: the second, on its own thread, ticks while the first has scanned
+   * acme's due rows and not yet written its claims. Guarded, the second waits for the tenant's stripe
+   * and then finds nothing due: each row is claimed once. Unguarded both report the same three rows
+   * (each would be delivered twice) and {@code pending} is −3.
    */
   @ParameterizedTest
   @ValueSource(strings = {GUARDED, UNGUARDED})
-  void twoDispatchersClaimingTheSameRows(String guard) {
+  void twoDispatchersClaimingTheSameRows(String guard) throws Exception {
     open(guard);
     threeHooksOfAcme();
     List<InflightRow> second = new ArrayList<>();
-    store.afterNextScanOf('D', () -> second.addAll(dispatcher().tick(5_000).claimed()));
+    Thread other = new Thread(() -> second.addAll(dispatcher().tick(5_000).claimed()), "second-dispatcher");
+    store.afterNextScanOf('D', () -> startAndWaitUntilBlockedOrDone(other));
 
     List<InflightRow> first = dispatcher().tick(5_000).claimed();
+    other.join(10_000);
 
     assertThat(store.ran()).as("the second tick ran inside the first").isTrue();
-    assertThat(second).hasSize(3);
+    assertThat(first).hasSize(3);
     if (guard.equals(GUARDED)) {
-      assertThat(first).as("rows the first dispatcher claimed too").isEmpty();
+      assertThat(second).as("rows the second dispatcher claimed too").isEmpty();
       assertThat(acme()).isEqualTo(new TenantCounts(0, 0, 3, 0, 30, 0));
       assertThat(breaches()).isEmpty();
     } else {
-      assertThat(first).hasSize(3);
+      assertThat(second).hasSize(3);
       assertThat(acme().pending()).isEqualTo(-3);
       assertThat(acme().inflight()).isEqualTo(6);
       assertThat(breaches()).isNotEmpty();
@@ -265,7 +273,7 @@ class TransitionGuardTest {
     long deadline = System.nanoTime() + 10_000_000_000L;
     while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("the expand neither finished nor waited on a lock within 10 s: " + t.getState());
+        throw new AssertionError(t.getName() + " neither finished nor waited on a lock within 10 s: " + t.getState());
       }
       Thread.onSpinWait();
     }
