@@ -1,6 +1,7 @@
 package io.ankusa.store.queue;
 
 import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.DueKey;
 import io.ankusa.store.layout.Fields;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
@@ -13,7 +14,9 @@ import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The active index: a marker {@code 'A' (at/1000) ord} for every (tenant, second) that has a due row
@@ -92,14 +95,27 @@ public final class ActiveIndex {
     }
     store.write(delete, Durability.NO_SYNC);
     betweenDeleteAndVerify.run();
+    // One scan from the first deleted second to the end of the last: empty unless a writer committed
+    // into those seconds since (1), which all lay before the tenant's first due row.
+    Set<Long> emptied = new HashSet<>();
+    long lowest = Long.MAX_VALUE;
+    long highest = Long.MIN_VALUE;
+    for (ActiveKey marker : deleted) {
+      emptied.add(marker.bucket());
+      lowest = Math.min(lowest, marker.bucket());
+      highest = Math.max(highest, marker.bucket());
+    }
+    KeyRange range = Keys.dueOfBetween(ord, lowest * ActiveKey.BUCKET_MILLIS,
+        (highest + 1) * ActiveKey.BUCKET_MILLIS - 1);
     Batch putBack = new Batch();
     int restored = 0;
-    for (ActiveKey marker : deleted) {
-      long from = marker.bucket() * ActiveKey.BUCKET_MILLIS;
-      if (!DueIndex.dueForTenant(store, ord, from + ActiveKey.BUCKET_MILLIS - 1, from, 1, Long.MAX_VALUE, Long.MAX_VALUE)
-          .isEmpty()) {
-        Deliveries.putMarker(putBack, marker);
-        restored++;
+    try (Scan scan = store.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        long bucket = ActiveKey.bucketOf(DueKey.decode(scan.next().key()).at());
+        if (emptied.remove(bucket)) {
+          Deliveries.putMarker(putBack, new ActiveKey(bucket, ord));
+          restored++;
+        }
       }
     }
     if (restored > 0) {
