@@ -59,8 +59,16 @@ public final class QueueDriver {
 
   /** Opens the queue on {@code store} (laying out a new format-3 store) with {@code config}. */
   public QueueDriver(Store store, QueueConfig config) {
-    this.store = store;
-    this.queue = DeliveryQueue.open(store, config);
+    this(DeliveryQueue.open(store, config));
+  }
+
+  /**
+   * A driver of {@code queue}, already open. Several drivers may share one queue, one per thread (the
+   * transition layer's concurrent case); then only one of them may use {@link #ingest()}.
+   */
+  public QueueDriver(DeliveryQueue queue) {
+    this.store = queue.store();
+    this.queue = queue;
     this.ingest = new DirectIngest(queue);
   }
 

@@ -20,7 +20,9 @@ import java.util.function.Predicate;
  * every point read ({@code get}, {@code multiGet}, {@code counter}). The layout layer uses it to
  * check which ranges a queue operation touches ({@code pendingDeadAndPurgeTouchOneTenant}, {@code
  * queueGaugesReadCounters}), and to drive one interleaving: {@link #beforeWrite} runs an action
- * just before a chosen batch is applied ({@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}).
+ * just before a chosen batch is applied ({@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}), {@link
+ * #afterScan} when a chosen scan is closed — after a transition read its rows, before it writes them
+ * ({@code purgeBesideADispatcherTickKeepsCountersExact}).
  *
  * <p>Reads through {@link #snapshot()} are not recorded. Recorded keys are copies, owned by the
  * record. Thread-safe: records are kept in synchronized lists; {@link #reads()} returns a copy.
@@ -29,6 +31,8 @@ public final class RecordingStore extends ForwardingStore {
   private final List<Read> reads = Collections.synchronizedList(new ArrayList<>());
   private Predicate<Batch> interposeOn;
   private Runnable interposed;
+  private Predicate<ScanRead> afterScanOf;
+  private Runnable afterScan;
 
   /** Wraps {@code delegate}; closing this store closes it. */
   public RecordingStore(Store delegate) {
@@ -109,6 +113,15 @@ public final class RecordingStore extends ForwardingStore {
     this.interposed = action;
   }
 
+  /**
+   * Runs {@code action} once, when the first later scan that {@code scanMatches} is closed (on the
+   * reading thread). The action may read and write this store itself.
+   */
+  public synchronized void afterScan(Predicate<ScanRead> scanMatches, Runnable action) {
+    this.afterScanOf = scanMatches;
+    this.afterScan = action;
+  }
+
   @Override
   public byte[] get(String family, byte[] key) {
     reads.add(new PointRead(family, "get", List.of(key.clone())));
@@ -132,8 +145,17 @@ public final class RecordingStore extends ForwardingStore {
   @Override
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     AtomicInteger consumed = new AtomicInteger();
-    reads.add(new ScanRead(family, lo.clone(), hi == null ? null : hi.clone(), direction, consumed));
+    ScanRead read = new ScanRead(family, lo.clone(), hi == null ? null : hi.clone(), direction, consumed);
+    reads.add(read);
     Scan inner = delegate.scan(family, lo, hi, direction);
+    Runnable onClose;
+    synchronized (this) {
+      onClose = afterScanOf != null && afterScanOf.test(read) ? afterScan : null;
+      if (onClose != null) {
+        afterScanOf = null;
+        afterScan = null;
+      }
+    }
     return new Scan() {
       @Override
       public boolean hasNext() {
@@ -150,6 +172,9 @@ public final class RecordingStore extends ForwardingStore {
       @Override
       public void close() {
         inner.close();
+        if (onClose != null) {
+          onClose.run();
+        }
       }
     };
   }

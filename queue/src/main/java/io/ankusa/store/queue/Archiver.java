@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * serves); the writer's fence removes only obligations above {@code durableSeq}, which no chunk has
  * read. A new archiver (after a restart) starts at the head.
  *
- * <p>REQUIRES: one archiver per queue (two would settle an obligation twice and count −2); {@code
+ * <p>REQUIRES: one archiver per queue (a second would append the same hooks again; the {@link
+ * TransitionGuard} still settles each obligation once, so the counts stay exact); {@code
  * durableSeq} is the writer's watermark ({@code writer::durableSeq}), or {@code () -> Long.MAX_VALUE}
  * when every write is SYNC ({@link DirectIngest}). Not thread-safe: run it from one thread. Counters:
  * the layout property {@code countersEqualAFoldAfterAnySequenceOfTransitions} checks that {@code
@@ -131,7 +132,7 @@ public final class Archiver {
     if (appended > 0) {
       sink.sync();
     }
-    return settle(chunk, appended);
+    return settle(chunk);
   }
 
   /**
@@ -167,7 +168,7 @@ public final class Archiver {
         if (appended > 0) {
           sink.sync();
         }
-        total = total.plus(settle(current, appended));
+        total = total.plus(settle(current));
         chunk = await(next);
       }
       return total;
@@ -218,7 +219,7 @@ public final class Archiver {
   }
 
   /** After the sink synced {@code chunk}'s appends: deletes its obligations in one batch, moves the cursor. */
-  private ChunkReport settle(Chunk chunk, int appended) {
+  private ChunkReport settle(Chunk chunk) {
     Transition t = new Transition();
     long bytes = 0;
     for (int i = 0; i < chunk.seqs().size(); i++) {
@@ -233,11 +234,21 @@ public final class Archiver {
     queue.write(t, Durability.NO_SYNC);
     long last = chunk.lastSeq();
     nextSeq = last + 1;
-    int dropped = chunk.seqs().size() - appended;
+    int dropped = 0;
+    int settled = 0;
+    for (int i = 0; i < chunk.seqs().size(); i++) {
+      if (t.applied(i)) { // else another settle of the same obligation got there first
+        if (chunk.envelopes().get(i) == null) {
+          dropped++;
+        } else {
+          settled++;
+        }
+      }
+    }
     if (dropped > 0) {
       LOG.debug("archive: dropped {} obligations whose hook is gone (up to seq {})", dropped, last);
     }
-    return new ChunkReport(appended, dropped, bytes, last);
+    return new ChunkReport(settled, dropped, bytes, last);
   }
 
   private static Chunk await(Future<Chunk> next) {

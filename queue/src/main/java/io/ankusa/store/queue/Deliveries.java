@@ -11,10 +11,13 @@ import io.ankusa.store.layout.EmptyValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.Keys;
+import io.ankusa.store.queue.Transition.Expected;
+import io.ankusa.store.queue.Transition.Kind;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.ReadView;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The op builders: one per transition of a delivery, and the only code that builds {@code 'D' 'F'
@@ -42,8 +45,13 @@ import java.util.List;
  * archive settle/drop                                            -1
  * </pre>
  *
- * <p>REQUIRES for every builder: the rows passed in are as read from the store in the same logical
- * step (a claim's due row was scanned, not guessed); the caller writes the resulting batch once.
+ * <p>REQUIRES for every builder: the rows passed in are as read from the store (a claim's due row was
+ * scanned, not guessed); the caller writes the resulting batch once, through {@link
+ * DeliveryQueue#write}. Every builder records its transition as a {@link Transition} step with the rows
+ * it consumes: the write re-reads them under the {@link TransitionGuard} and skips the step if another
+ * transition moved them in between ({@link Transition#applied}), so rows read a while ago are safe to
+ * pass. {@link #ingest} consumes nothing (it adds new keys) and {@link #revertIngest} runs under every
+ * stripe: their steps expect no row.
  */
 public final class Deliveries {
   private Deliveries() {}
@@ -54,6 +62,10 @@ public final class Deliveries {
    * archive obligation.
    */
   public static void ingest(Transition t, HookEnvelope hook, long ord, boolean archive) {
+    t.step(Kind.INGEST, ord, Transition.NO_HOOK, List.of(), tt -> ingestOps(tt, hook, ord, archive));
+  }
+
+  private static void ingestOps(Transition t, HookEnvelope hook, long ord, boolean archive) {
     long size = hook.payload().length;
     t.ops().put(Format3.HOOKS, Keys.hook(hook.seq()), hook.encode());
     for (int sink : hook.sinks()) {
@@ -81,6 +93,10 @@ public final class Deliveries {
    * only one touching rows above {@code durableSeq}).
    */
   public static void revertIngest(Transition t, ReadView view, HookEnvelope hook, long ord) {
+    t.step(Kind.REVERT_INGEST, ord, Transition.NO_HOOK, List.of(), tt -> revertIngestOps(tt, view, hook, ord));
+  }
+
+  private static void revertIngestOps(Transition t, ReadView view, HookEnvelope hook, long ord) {
     long seq = hook.seq();
     t.ops().delete(Format3.HOOKS, Keys.hook(seq));
     List<byte[]> dueKeys = new ArrayList<>(hook.sinks().size());
@@ -113,6 +129,19 @@ public final class Deliveries {
    * delivery row and a due row of kind 0 at {@code at} for each.
    */
   public static void expand(Transition t, HookEnvelope hook, long ord, List<Integer> added, long at) {
+    List<Integer> before = new ArrayList<>(hook.sinks());
+    before.removeAll(added);
+    List<Expected> expected = new ArrayList<>(1 + added.size());
+    byte[] hookKey = Keys.hook(hook.seq());
+    expected.add(Expected.matching(Format3.HOOKS, hookKey,
+        v -> v != null && HookEnvelope.decode(v).sinks().equals(before), "hook with sinks " + before));
+    for (int sink : added) {
+      expected.add(Expected.absent(Format3.DELIVERIES, Keys.delivery(hook.seq(), sink), "no delivery row"));
+    }
+    t.step(Kind.EXPAND, ord, hook.seq(), expected, tt -> expandOps(tt, hook, ord, added, at));
+  }
+
+  private static void expandOps(Transition t, HookEnvelope hook, long ord, List<Integer> added, long at) {
     long size = hook.payload().length;
     t.ops().put(Format3.HOOKS, Keys.hook(hook.seq()), hook.encode());
     for (int sink : added) {
@@ -126,7 +155,13 @@ public final class Deliveries {
   /** Claim: a due row becomes inflight. */
   public static void claim(Transition t, DueRow due) {
     var k = due.key();
-    t.ops().delete(Format3.INDEX, Keys.due(k.ord(), k.at(), k.seq(), k.sink()));
+    byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
+    t.step(Kind.CLAIM, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> claimOps(tt, due, dueKey));
+  }
+
+  private static void claimOps(Transition t, DueRow due, byte[] dueKey) {
+    var k = due.key();
+    t.ops().delete(Format3.INDEX, dueKey);
     t.ops().put(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()), new InflightValue(due.value().size()).encode());
     t.deltas().add(k.ord(), due.value().kind().counter(), -1);
     t.deltas().add(k.ord(), CounterField.INFLIGHT, 1);
@@ -135,6 +170,10 @@ public final class Deliveries {
 
   /** Delivered: the inflight row and its delivery row go; the hook is marked cleared for reclaim. */
   public static void delivered(Transition t, InflightRow row) {
+    guardedInflight(t, Kind.DELIVERED, row, tt -> deliveredOps(tt, row));
+  }
+
+  private static void deliveredOps(Transition t, InflightRow row) {
     var k = row.key();
     t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
     t.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
@@ -146,6 +185,10 @@ public final class Deliveries {
 
   /** Retry: the inflight row is due again at {@code at} as kind 1, one attempt more. */
   public static void retry(Transition t, InflightRow row, DeliveryRow state, long at, String error) {
+    guardedInflight(t, Kind.RETRY, row, tt -> retryOps(tt, row, state, at, error));
+  }
+
+  private static void retryOps(Transition t, InflightRow row, DeliveryRow state, long at, String error) {
     var k = row.key();
     t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
     putDue(t, k.ord(), at, k.seq(), k.sink(), new DueValue(row.size(), DueKind.RETRY));
@@ -158,6 +201,11 @@ public final class Deliveries {
 
   /** Dead-letter: the inflight row is given up at {@code at}: {@code 'x'} with the ord, and {@code 'X'}. */
   public static void deadLetter(
+      Transition t, InflightRow row, DeliveryRow state, long at, String sourceId, String hookId, String error) {
+    guardedInflight(t, Kind.DEAD_LETTER, row, tt -> deadLetterOps(tt, row, state, at, sourceId, hookId, error));
+  }
+
+  private static void deadLetterOps(
       Transition t, InflightRow row, DeliveryRow state, long at, String sourceId, String hookId, String error) {
     var k = row.key();
     t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
@@ -173,6 +221,14 @@ public final class Deliveries {
   /** Revive (replay): a dead row is due again at {@code now} as kind 0. */
   public static void revive(Transition t, DeadRow dead, DeliveryRow state, long now) {
     var k = dead.key();
+    byte[] deadKey = Keys.dead(k.at(), k.seq(), k.sink());
+    t.step(Kind.REVIVE, dead.ord(), Transition.NO_HOOK,
+        List.of(Expected.equalTo(Format3.INDEX, deadKey, dead.value().encode(), "dead row")),
+        tt -> reviveOps(tt, dead, state, now));
+  }
+
+  private static void reviveOps(Transition t, DeadRow dead, DeliveryRow state, long now) {
+    var k = dead.key();
     long ord = dead.ord();
     t.ops().delete(Format3.INDEX, Keys.dead(k.at(), k.seq(), k.sink()));
     t.ops().delete(Format3.INDEX, Keys.deadByTenant(ord, k.at(), k.seq(), k.sink()));
@@ -184,6 +240,10 @@ public final class Deliveries {
 
   /** Recover inflight (boot): a row claimed by a dispatcher that died is due again at {@code now}, kind 0. */
   public static void recoverInflight(Transition t, InflightRow row, long now) {
+    guardedInflight(t, Kind.RECOVER_INFLIGHT, row, tt -> recoverInflightOps(tt, row, now));
+  }
+
+  private static void recoverInflightOps(Transition t, InflightRow row, long now) {
     var k = row.key();
     t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
     putDue(t, k.ord(), now, k.seq(), k.sink(), new DueValue(row.size(), DueKind.FIRST_ATTEMPT));
@@ -194,6 +254,10 @@ public final class Deliveries {
 
   /** Orphan drop: an inflight row whose hook is gone is removed with its delivery row. */
   public static void orphanDrop(Transition t, InflightRow row) {
+    guardedInflight(t, Kind.ORPHAN_DROP, row, tt -> orphanDropOps(tt, row));
+  }
+
+  private static void orphanDropOps(Transition t, InflightRow row) {
     var k = row.key();
     t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
     t.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
@@ -205,7 +269,13 @@ public final class Deliveries {
   /** Purge of a due row (pending or scheduled): gone with its delivery row; the hook is marked cleared. */
   public static void purgeDue(Transition t, DueRow due) {
     var k = due.key();
-    t.ops().delete(Format3.INDEX, Keys.due(k.ord(), k.at(), k.seq(), k.sink()));
+    byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
+    t.step(Kind.PURGE_DUE, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> purgeDueOps(tt, due, dueKey));
+  }
+
+  private static void purgeDueOps(Transition t, DueRow due, byte[] dueKey) {
+    var k = due.key();
+    t.ops().delete(Format3.INDEX, dueKey);
     t.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
     t.ops().put(Format3.INDEX, Keys.cleared(k.seq()), EmptyValue.encode());
     t.deltas().add(k.ord(), due.value().kind().counter(), -1);
@@ -218,7 +288,14 @@ public final class Deliveries {
    * size} is the delivery row's.
    */
   public static void purgeDead(Transition t, DeadByTenantKey dead, long size) {
-    t.ops().delete(Format3.INDEX, Keys.deadByTenant(dead.ord(), dead.at(), dead.seq(), dead.sink()));
+    byte[] byTenant = Keys.deadByTenant(dead.ord(), dead.at(), dead.seq(), dead.sink());
+    t.step(Kind.PURGE_DEAD, dead.ord(), Transition.NO_HOOK,
+        List.of(Expected.present(Format3.INDEX, byTenant, "dead-by-tenant row")),
+        tt -> purgeDeadOps(tt, dead, byTenant, size));
+  }
+
+  private static void purgeDeadOps(Transition t, DeadByTenantKey dead, byte[] byTenant, long size) {
+    t.ops().delete(Format3.INDEX, byTenant);
     t.ops().delete(Format3.INDEX, Keys.dead(dead.at(), dead.seq(), dead.sink()));
     t.ops().delete(Format3.DELIVERIES, Keys.delivery(dead.seq(), dead.sink()));
     t.ops().put(Format3.INDEX, Keys.cleared(dead.seq()), EmptyValue.encode());
@@ -229,14 +306,35 @@ public final class Deliveries {
 
   /** Archive settle (the hook reached the archive) or drop (its hook is gone): the obligation goes. */
   public static void archiveSettle(Transition t, long seq, ArchiveValue obligation) {
-    t.ops().delete(Format3.INDEX, Keys.archive(seq));
-    t.deltas().add(obligation.ord(), CounterField.ARCHIVE_PENDING, -1);
-    t.counted();
+    settleObligation(t, Kind.ARCHIVE_SETTLE, seq, obligation);
   }
 
   /** Archive drop: same ops as a settle; a separate name so callers say which happened. */
   public static void archiveDrop(Transition t, long seq, ArchiveValue obligation) {
-    archiveSettle(t, seq, obligation);
+    settleObligation(t, Kind.ARCHIVE_DROP, seq, obligation);
+  }
+
+  private static void settleObligation(Transition t, Kind kind, long seq, ArchiveValue obligation) {
+    byte[] key = Keys.archive(seq);
+    t.step(kind, obligation.ord(), Transition.NO_HOOK,
+        List.of(Expected.equalTo(Format3.INDEX, key, obligation.encode(), "archive obligation")), tt -> {
+          tt.ops().delete(Format3.INDEX, key);
+          tt.deltas().add(obligation.ord(), CounterField.ARCHIVE_PENDING, -1);
+          tt.counted();
+        });
+  }
+
+  /** The due row as read: the key with the value (size and kind) it had. */
+  private static List<Expected> dueAsRead(byte[] dueKey, DueRow due) {
+    return List.of(Expected.equalTo(Format3.INDEX, dueKey, due.value().encode(), "due row"));
+  }
+
+  /** A step that consumes inflight row {@code row}, expected as read. */
+  private static void guardedInflight(Transition t, Kind kind, InflightRow row, Consumer<Transition> ops) {
+    var k = row.key();
+    byte[] key = Keys.inflight(k.ord(), k.seq(), k.sink());
+    t.step(kind, k.ord(), Transition.NO_HOOK,
+        List.of(Expected.equalTo(Format3.INDEX, key, row.value().encode(), "inflight row")), ops);
   }
 
   /** The active marker {@code 'A' bucket ord} for a due row at {@code at}, once per batch. */

@@ -21,10 +21,12 @@ public final class DeliveryQueue {
   private final TenantAllocator allocator;
   /** Where the next {@link Reclaim#pass} starts (a seq; 0 = the head of {@code 'c'}). In memory only. */
   private final AtomicLong reclaimCursor = new AtomicLong();
+  private final TransitionGuard guard;
 
-  private DeliveryQueue(Store store, QueueConfig config) {
+  private DeliveryQueue(Store store, QueueConfig config, TransitionGuard guard) {
     this.store = store;
     this.config = config;
+    this.guard = guard;
     this.counters = new Counters(config);
     this.allocator = new TenantAllocator(ordinalCache, config.tenantsMax());
   }
@@ -37,8 +39,17 @@ public final class DeliveryQueue {
    *     format no migration leaves
    */
   public static DeliveryQueue open(Store store, QueueConfig config) {
+    return open(store, config, new TransitionGuard());
+  }
+
+  /**
+   * {@link #open(Store, QueueConfig)} with the {@link TransitionGuard} given: for the conformance
+   * suite, whose mutants pass a guard that lets some transitions through unchecked. Services use the
+   * two-argument open.
+   */
+  public static DeliveryQueue open(Store store, QueueConfig config, TransitionGuard guard) {
     QueueFormat.openOrCreate(store, config);
-    return new DeliveryQueue(store, config);
+    return new DeliveryQueue(store, config, guard);
   }
 
   public Store store() {
@@ -67,11 +78,21 @@ public final class DeliveryQueue {
     return reclaimCursor;
   }
 
-  /** Writes one transition batch (ops, then its coalesced counter merges). No-op when empty. */
-  public void write(Transition t, Durability durability) {
-    if (!t.isEmpty()) {
-      store.write(t.toBatch(counters), durability);
-    }
+  /** The guard that serializes conflicting transitions of this queue (one per queue, in this process). */
+  public TransitionGuard guard() {
+    return guard;
+  }
+
+  /**
+   * Writes one transition batch (ops, then its coalesced counter merges), as one atomic batch, through
+   * the {@link TransitionGuard}: under the lock stripes of its tenants, each step whose rows are no
+   * longer as its builder read them is dropped and the rest is written. Returns how many steps were
+   * dropped; {@link Transition#applied} names them. No-op when empty. Thread-safe: any thread may write
+   * any transition at any time; a conflicting one loses cleanly (property {@code
+   * conflictingTransitionsKeepCountersExact}).
+   */
+  public int write(Transition t, Durability durability) {
+    return guard.write(store, counters, t, durability);
   }
 
   /** The highest seq ever assigned ({@code m:last_seq}). */

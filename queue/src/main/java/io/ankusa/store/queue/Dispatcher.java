@@ -18,6 +18,11 @@ import java.util.function.LongSupplier;
  * visibleSeq} are claimed (the writer's durable watermark): nothing is dispatched before it is
  * durable. Claims are written {@code NO_SYNC}: a claim lost in a crash leaves the row due, and
  * {@link InflightRecovery} makes claims that survived due again at boot (at-least-once delivery).
+ *
+ * <p>Thread-safe beside every other transition, another dispatcher included: each tenant's due rows
+ * are scanned and claimed while the tick holds the tenant's {@link TransitionGuard} stripe, so no
+ * other transition of the tenant moves a row in between, and a second dispatcher scans only after the
+ * first's claims are written.
  */
 public final class Dispatcher {
   private final DeliveryQueue queue;
@@ -54,18 +59,22 @@ public final class Dispatcher {
       }
       long ord = tenant.getKey();
       visited++;
-      List<DueRow> due = DueIndex.dueForTenant(
-          queue.store(), ord, now, 0, rowLimit - claimed.size(), byteBudget - bytes, watermark);
-      if (!due.isEmpty()) {
-        Transition t = new Transition();
-        for (DueRow row : due) {
-          Deliveries.claim(t, row);
-          claimed.add(new InflightRow(
-              new InflightKey(ord, row.seq(), row.key().sink()),
-              new InflightValue(row.value().size())));
-          bytes += row.value().size();
+      // The scan and the claims under the tenant's stripe: no other transition of the tenant moves
+      // a row in between, so the claims need no re-check (the re-check would double the reads).
+      try (TransitionGuard.Held held = queue.guard().lockTenant(ord)) {
+        List<DueRow> due = DueIndex.dueForTenant(
+            queue.store(), ord, now, 0, rowLimit - claimed.size(), byteBudget - bytes, watermark);
+        if (!due.isEmpty()) {
+          Transition t = new Transition().readUnderStripes(true);
+          due.forEach(row -> Deliveries.claim(t, row));
+          queue.write(t, Durability.NO_SYNC);
+          for (DueRow row : due) {
+            claimed.add(new InflightRow(
+                new InflightKey(ord, row.seq(), row.key().sink()),
+                new InflightValue(row.value().size())));
+            bytes += row.value().size();
+          }
         }
-        queue.write(t, Durability.NO_SYNC);
       }
       markersDeleted += ActiveIndex.cleanup(queue.store(), ord, tenant.getValue(), now);
     }

@@ -47,13 +47,20 @@ public final class InflightRecovery {
       for (int i = 0; i < chunk.size(); i++) {
         if (hooks.get(i) == null) {
           Deliveries.orphanDrop(t, chunk.get(i));
-          dropped++;
         } else {
           Deliveries.recoverInflight(t, chunk.get(i), now);
-          recovered++;
         }
       }
       queue.write(t, Durability.SYNC);
+      for (int i = 0; i < chunk.size(); i++) {
+        if (t.applied(i)) { // else a settle got there first: the row is no longer inflight
+          if (hooks.get(i) == null) {
+            dropped++;
+          } else {
+            recovered++;
+          }
+        }
+      }
     }
     int markers = ActiveIndex.repair(queue.store(), queue.counters());
     return new Result(recovered, dropped, markers);

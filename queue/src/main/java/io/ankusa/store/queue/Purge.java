@@ -17,6 +17,11 @@ import org.slf4j.LoggerFactory;
  * Purging one tenant's due and/or dead rows, in chunks of {@value #CHUNK} rows per SYNC batch. Never
  * touches inflight rows (a dispatcher owns them). Idempotent and resumable: an interrupted purge is
  * finished by calling it again; a purged row is simply no longer found.
+ *
+ * <p>Safe beside a running dispatcher, replay and archiver: each chunk is read, then written through
+ * {@link DeliveryQueue#write}, which re-reads every row of the chunk under the tenant's lock stripe and
+ * purges only the rows still where the scan found them. A row claimed or revived in between is left to
+ * its new owner and not counted as purged.
  */
 public final class Purge {
   /** Rows per batch. */
@@ -48,8 +53,7 @@ public final class Purge {
         }
         Transition t = new Transition();
         chunk.forEach(row -> Deliveries.purgeDue(t, row));
-        queue.write(t, Durability.SYNC);
-        purged += chunk.size();
+        purged += chunk.size() - queue.write(t, Durability.SYNC);
       }
     }
     if (kinds.contains(Kind.DEAD)) {
@@ -73,8 +77,7 @@ public final class Purge {
           }
           Deliveries.purgeDead(t, chunk.get(i), size);
         }
-        queue.write(t, Durability.SYNC);
-        purged += chunk.size();
+        purged += chunk.size() - queue.write(t, Durability.SYNC);
       }
     }
     return purged;

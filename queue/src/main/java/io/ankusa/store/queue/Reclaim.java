@@ -70,18 +70,21 @@ public final class Reclaim {
       queue.reclaimCursor().set(0);
       return new Pass(0, 0, true);
     }
-    boolean[] owed = owed(queue, seqs);
     Batch batch = new Batch();
     int deleted = 0;
-    for (int i = 0; i < seqs.size(); i++) {
-      if (!owed[i]) {
-        batch.delete(Format3.HOOKS, Keys.hook(seqs.get(i)));
-        batch.delete(Format3.INDEX, Keys.cleared(seqs.get(i)));
-        deleted++;
+    // under the hook stripes, so no expand (which puts delivery rows back) runs between check and delete
+    try (TransitionGuard.Held held = queue.guard().lockHooks(seqs)) {
+      boolean[] owed = owed(queue, seqs);
+      for (int i = 0; i < seqs.size(); i++) {
+        if (!owed[i]) {
+          batch.delete(Format3.HOOKS, Keys.hook(seqs.get(i)));
+          batch.delete(Format3.INDEX, Keys.cleared(seqs.get(i)));
+          deleted++;
+        }
       }
-    }
-    if (!batch.isEmpty()) {
-      queue.store().write(batch, Durability.NO_SYNC);
+      if (!batch.isEmpty()) {
+        queue.store().write(batch, Durability.NO_SYNC);
+      }
     }
     queue.reclaimCursor().set(lapEnded ? 0 : seqs.get(seqs.size() - 1) + 1);
     return new Pass(seqs.size(), deleted, lapEnded);

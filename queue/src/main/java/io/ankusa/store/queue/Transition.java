@@ -2,19 +2,100 @@ package io.ankusa.store.queue;
 
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * One batch under construction: the row and index ops of one or more transitions, their counter
  * deltas, and the active markers already put (coalesced per tenant and second). {@link
  * #toBatch(Counters)} closes it into the single {@link Batch} that moves the rows and their counts
  * together. Built by {@link Deliveries}' op builders; not thread-safe.
+ *
+ * <p>Every transition is also recorded as a {@link Step}: the rows it read, with the values it read,
+ * and how to build it again. {@link DeliveryQueue#write} re-reads those rows under the {@link
+ * TransitionGuard} and writes only the steps whose rows are still as read; after the write {@link
+ * #applied(int)} says which were. Ingest and the writer's fence repair read nothing they then expect
+ * (ingest only adds new keys; the repair reads under every stripe): their steps always hold.
  */
 public final class Transition {
+  /** {@link Step#hookSeq()} of a step that does not rewrite a hook envelope. */
+  static final long NO_HOOK = -1;
+
+  /** The transitions, one per {@link Deliveries} builder. */
+  public enum Kind {
+    INGEST, REVERT_INGEST, CLAIM, DELIVERED, RETRY, DEAD_LETTER, REVIVE, RECOVER_INFLIGHT, ORPHAN_DROP, EXPAND, PURGE_DUE, PURGE_DEAD,
+    ARCHIVE_SETTLE, ARCHIVE_DROP;
+
+    /** Whether this is a purge of a due or dead row. */
+    public boolean isPurge() {
+      return this == PURGE_DUE || this == PURGE_DEAD;
+    }
+  }
+
+  /**
+   * A row a step read: in {@code family} under {@code key}, with {@code value} (equal bytes), present
+   * with any value ({@code value} null, {@code absent} false), absent ({@code absent} true), or as
+   * {@code custom} accepts it when given. The common cases carry no lambda: the dispatcher builds one
+   * per claimed row.
+   */
+  record Expected(String family, byte[] key, byte[] value, boolean absent, Predicate<byte[]> custom, String what) {
+    static Expected equalTo(String family, byte[] key, byte[] value, String what) {
+      return new Expected(family, key, value, false, null, what);
+    }
+
+    static Expected present(String family, byte[] key, String what) {
+      return new Expected(family, key, null, false, null, what);
+    }
+
+    static Expected absent(String family, byte[] key, String what) {
+      return new Expected(family, key, null, true, null, what);
+    }
+
+    static Expected matching(String family, byte[] key, Predicate<byte[]> holds, String what) {
+      return new Expected(family, key, null, false, holds, what);
+    }
+
+    boolean holds(byte[] found) {
+      if (custom != null) {
+        return custom.test(found);
+      }
+      if (absent) {
+        return found == null;
+      }
+      return found != null && (value == null || Arrays.equals(found, value));
+    }
+
+    @Override
+    public String toString() {
+      return what + " " + Bytes.hex(key);
+    }
+  }
+
+  /**
+   * One guarded transition of this batch.
+   *
+   * @param kind what it is
+   * @param ord the tenant whose rows it moves (its lock stripe)
+   * @param hookSeq the hook whose envelope it rewrites, or {@link #NO_HOOK}
+   * @param expected the rows it read; it is written only while they are still as read
+   * @param build appends its ops and deltas to a transition: how a batch without the dropped steps is built
+   */
+  record Step(Kind kind, long ord, long hookSeq, List<Expected> expected, Consumer<Transition> build) {}
+
   private final Batch ops = new Batch();
   private final CounterDeltas deltas = new CounterDeltas();
   private final Set<ActiveKey> markers = new HashSet<>();
+  private final List<Step> steps = new ArrayList<>(0);
+  private BitSet rejected;
+  private boolean guarded;
+  private boolean readUnderStripes;
   private int transitions;
 
   /** The row and index ops so far, without the counter merges. */
@@ -34,6 +115,74 @@ public final class Transition {
 
   void counted() {
     transitions++;
+  }
+
+  /** Adds a step and builds it into this batch; a step that expects nothing always holds. */
+  void step(Kind kind, long ord, long hookSeq, List<Expected> expected, Consumer<Transition> build) {
+    steps.add(new Step(kind, ord, hookSeq, expected, build));
+    guarded |= !expected.isEmpty();
+    build.accept(this);
+  }
+
+  List<Step> steps() {
+    return steps;
+  }
+
+  /**
+   * Marks this batch as built from rows read while the caller held the stripes of its steps ({@link
+   * TransitionGuard#lockTenant}), and to be written before letting go: the write then skips the
+   * re-check. A batch so marked but written without the stripes held is re-checked as usual.
+   */
+  Transition readUnderStripes(boolean read) {
+    this.readUnderStripes = read;
+    return this;
+  }
+
+  boolean readUnderStripes() {
+    return readUnderStripes;
+  }
+
+  /** Whether a step of this batch expects a row (so the write takes stripes and re-checks). */
+  boolean guarded() {
+    return guarded;
+  }
+
+  /** Records which steps the guard dropped; called once per write. */
+  void rejected(BitSet dropped) {
+    this.rejected = dropped;
+  }
+
+  /**
+   * Whether the {@code step}-th guarded transition of this batch (in the order the builders were
+   * called) was written: false when its rows had moved when the batch was written (another
+   * transition got there first), true otherwise. Only meaningful after {@link DeliveryQueue#write}.
+   */
+  public boolean applied(int step) {
+    return rejected == null || !rejected.get(step);
+  }
+
+  /** A new batch with every step but those in {@code dropped}, built again. */
+  Transition without(BitSet dropped) {
+    Transition kept = new Transition();
+    for (int i = 0; i < steps.size(); i++) {
+      if (!dropped.get(i)) {
+        kept.step(steps.get(i).kind(), steps.get(i).ord(), steps.get(i).hookSeq(), steps.get(i).expected(),
+            steps.get(i).build());
+      }
+    }
+    return kept;
+  }
+
+  /** The dropped steps and the rows they expected, for the log. */
+  String describeRejected() {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; rejected != null && i < steps.size(); i++) {
+      if (rejected.get(i)) {
+        sb.append(sb.length() == 0 ? "" : "; ").append(steps.get(i).kind()).append(" expecting ")
+            .append(steps.get(i).expected());
+      }
+    }
+    return sb.toString();
   }
 
   /** How many transitions this batch carries. */

@@ -93,6 +93,12 @@ final class UnackedGroups {
    * @throws io.ankusa.store.spi.StoreException if a read or the write fails; nothing is assumed done
    */
   int deleteUnacknowledged(DeliveryQueue queue, long durableSeq, long lastSeq) {
+    try (TransitionGuard.Held held = queue.guard().exclusive()) { // nothing moves the rows it reads
+      return deleteUnacknowledgedHeld(queue, durableSeq, lastSeq);
+    }
+  }
+
+  private int deleteUnacknowledgedHeld(DeliveryQueue queue, long durableSeq, long lastSeq) {
     pruneDurable(durableSeq);
     Store store = queue.store();
     Transition t = new Transition();

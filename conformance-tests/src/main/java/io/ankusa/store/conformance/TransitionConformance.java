@@ -1,0 +1,353 @@
+package io.ankusa.store.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.layout.ArchiveKey;
+import io.ankusa.store.layout.DeliveryKey;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.KeyFamily;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.layout.TenantId;
+import io.ankusa.store.queue.CounterFold;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.DirectIngest;
+import io.ankusa.store.queue.Dispatcher;
+import io.ankusa.store.queue.HookEnvelope;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.InflightRow;
+import io.ankusa.store.queue.Purge;
+import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.QueueVerifier;
+import io.ankusa.store.queue.QueueWriter;
+import io.ankusa.store.queue.TenantCounts;
+import io.ankusa.store.queue.Tenants;
+import io.ankusa.store.queue.WriterConfig;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreCorruptionException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import net.jqwik.api.Example;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Layer 2b of the conformance suite: the queue's transitions running at the same time on the same
+ * rows, on the backend a concrete subclass names (as {@link LayoutConformance} does). The promise is
+ * the {@link io.ankusa.store.queue.TransitionGuard}'s: whatever transitions race, each row moves once
+ * and its counters move once.
+ *
+ * <ol>
+ *   <li>{@link #purgeBesideADispatcherTickKeepsCountersExact} — the deterministic reproduction: a
+ *       dispatcher tick forced between a purge's scan and its batch (through a {@link RecordingStore});
+ *   <li>{@link #twoDispatchersClaimEachRowOnce} — a second dispatcher's tick, on another thread,
+ *       started between the first's scan and its claims;
+ *   <li>{@link #conflictingTransitionsKeepCountersExact} — {@value #THREADS} threads issuing random
+ *       transitions on the same tenants and rows, the ingest through a running {@link QueueWriter}.
+ * </ol>
+ *
+ * <p>Rounds of the concurrent case come from {@code ankusa.transition.rounds} ({@value
+ * #DEFAULT_ROUNDS} in the default build, more with {@code -Pheavy}). Its seed comes from {@code
+ * ankusa.seed} (default: the clock) and is printed with the backend in every failure: the seed replays
+ * what each thread does, not how the threads interleave, so run a failing seed a few times.
+ */
+public abstract class TransitionConformance {
+  /** Threads of the concurrent case. */
+  public static final int THREADS = 4;
+  /** Rounds of the concurrent case when {@code ankusa.transition.rounds} is not set. */
+  public static final int DEFAULT_ROUNDS = 3;
+  /** Actions per thread per round. */
+  static final int ACTIONS_PER_THREAD = 120;
+  private static final long THREAD_WAIT_SECONDS = 120;
+
+  private BackendFixture fixture;
+
+  /** The backend under test. Called once per suite instance; the result is kept. */
+  protected abstract BackendFixture fixture();
+
+  /** The fixture, created once per suite instance. */
+  protected final synchronized BackendFixture backend() {
+    if (fixture == null) {
+      fixture = fixture();
+    }
+    return fixture;
+  }
+
+  /**
+   * The queue under test on {@code store}. The suite's own mutants override this to open a queue whose
+   * guard lets some transitions through unchecked; a backend's test class does not.
+   */
+  protected DeliveryQueue openQueue(Store store, QueueConfig config) {
+    return DeliveryQueue.open(store, config);
+  }
+
+  /**
+   * The reproduction: acme has three due rows of 10 bytes; a dispatcher tick claims all three between
+   * {@link Purge#purgeTenant}'s scan of them and its batch. The purge must purge none of them: after
+   * it, {@code pending} is 0 (not −3), {@code bytes} 30, the counters equal a fold and every inflight
+   * row still has its delivery row.
+   */
+  @Example
+  public void purgeBesideADispatcherTickKeepsCountersExact() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      RecordingStore store = new RecordingStore(t.store());
+      DeliveryQueue queue = openQueue(store, QueueConfig.defaults());
+      long acme = threeDueRowsOfAcme(queue);
+      List<InflightRow> claimed = tickAfterNextScanOfDueRows(store, queue, acme);
+
+      long purged = Purge.purgeTenant(queue, TenantId.of("acme"), EnumSet.of(Purge.Kind.DUE));
+
+      String when = backend().name() + ": a tick claimed acme's 3 due rows between the purge's scan and its batch";
+      assertThat(claimed).as("%s: rows the tick claimed", when).hasSize(3);
+      assertThat(purged).as("%s: rows the purge says it purged", when).isZero();
+      assertThat(queue.counters().read(store, acme)).as("%s: acme's counters", when)
+          .isEqualTo(new TenantCounts(0, 0, 3, 0, 30, 0));
+      assertExact(store, when);
+    }
+  }
+
+  /**
+   * Two dispatchers on one queue: the second, on its own thread, ticks while the first has scanned
+   * acme's due rows and not yet written its claims (it is let go once it waits on a lock or is done,
+   * never on a timer). Each row is claimed once: the first reports the three rows, the second none,
+   * and {@code inflight} is 3 (not 6).
+   */
+  @Example
+  public void twoDispatchersClaimEachRowOnce() throws InterruptedException {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      RecordingStore store = new RecordingStore(t.store());
+      DeliveryQueue queue = openQueue(store, QueueConfig.defaults());
+      long acme = threeDueRowsOfAcme(queue);
+      List<InflightRow> second = new CopyOnWriteArrayList<>();
+      Thread other = new Thread(() -> second.addAll(dispatcher(queue).tick(5_000).claimed()), "second-dispatcher");
+      byte[] dueOfAcme = Keys.dueOf(acme).lo();
+      store.afterScan(scan -> scan.family().equals(Format3.INDEX) && startsWith(scan.lo(), dueOfAcme),
+          () -> startAndWaitUntilWaitingOrDone(other));
+
+      List<InflightRow> first = dispatcher(queue).tick(5_000).claimed();
+      other.join(TimeUnit.SECONDS.toMillis(THREAD_WAIT_SECONDS));
+
+      String when = backend().name() + ": a second dispatcher ticked between the first's scan and its claims";
+      assertThat(first).as("%s: rows the first claimed", when).hasSize(3);
+      assertThat(second).as("%s: rows the second claimed as well", when).isEmpty();
+      assertThat(queue.counters().read(store, acme)).as("%s: acme's counters", when)
+          .isEqualTo(new TenantCounts(0, 0, 3, 0, 30, 0));
+      assertExact(store, when);
+    }
+  }
+
+  /** Starts {@code t} and returns once it waits on a lock or has finished. */
+  private static void startAndWaitUntilWaitingOrDone(Thread t) {
+    t.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(THREAD_WAIT_SECONDS);
+    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(t.getName() + " neither finished nor waited on a lock: " + t.getState());
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /** Three hooks of acme, 10 bytes, sink 1, received at 1 000 … 1 002; returns acme's ordinal. */
+  private static long threeDueRowsOfAcme(DeliveryQueue queue) {
+    List<HookEnvelope> hooks = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      hooks.add(new HookEnvelope(0, "acme", "src", "hook-" + i, null, 1_000 + i, List.of(1), new byte[10]));
+    }
+    new DirectIngest(queue).ingest(hooks);
+    return Tenants.ord(queue.store(), TenantId.of("acme")).getAsLong();
+  }
+
+  /**
+   * Makes a dispatcher tick run when the next scan of tenant {@code ord}'s due rows is closed, after
+   * whoever scanned has its rows and before it writes; returns the list the tick's claims go into.
+   */
+  private static List<InflightRow> tickAfterNextScanOfDueRows(RecordingStore store, DeliveryQueue queue, long ord) {
+    byte[] dueOf = Keys.dueOf(ord).lo();
+    List<InflightRow> claimed = new ArrayList<>();
+    store.afterScan(scan -> scan.family().equals(Format3.INDEX) && startsWith(scan.lo(), dueOf),
+        () -> claimed.addAll(dispatcher(queue).tick(5_000).claimed()));
+    return claimed;
+  }
+
+  private static Dispatcher dispatcher(DeliveryQueue queue) {
+    return new Dispatcher(queue, () -> Long.MAX_VALUE, 100, 1L << 20);
+  }
+
+  private static boolean startsWith(byte[] key, byte[] prefix) {
+    return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  /**
+   * {@value #THREADS} threads each issue {@value #ACTIONS_PER_THREAD} random transitions on one queue
+   * (archive on), the same four tenants and the rows they all see: ingest through the queue's {@link
+   * QueueWriter}, dispatch ticks, deliver, retry, dead-letter, revive, expand, purge of due and of dead
+   * rows, inflight recovery, reclaim, archive settle and drop by hand and archiver runs — each picked
+   * from the rows the store holds when it runs, so threads keep choosing the same rows. When all are
+   * done and the writer is closed: the counters equal a fold, every due row has its marker, the
+   * verifier finds nothing (no inflight row without its delivery row, no index row without its hook),
+   * and every delivery row and archive obligation still has its hook (reclaim deleted nothing owed).
+   */
+  @Example
+  public void conflictingTransitionsKeepCountersExact() throws Exception {
+    if (!backend().capabilities().concurrentWriters()) {
+      throw new TestAbortedException(backend().name() + " does not claim concurrentWriters: this case writes"
+          + " transitions from " + THREADS + " threads at once");
+    }
+    long seed = Long.getLong("ankusa.seed", System.nanoTime());
+    int rounds = Integer.getInteger("ankusa.transition.rounds", DEFAULT_ROUNDS);
+    for (int round = 0; round < rounds; round++) {
+      String replay = "backend " + backend().name() + ", seed " + seed + " (replay with -Dankusa.seed=" + seed
+          + "), round " + round + " of " + rounds;
+      try {
+        runRound(new Random(seed + round), replay);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError(replay + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private void runRound(Random seeds, String replay) throws Exception {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = openQueue(t.store(), QueueConfig.defaults().withArchive(true));
+      AtomicLong clock = new AtomicLong(QueueDriver.START_MS);
+      QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults(), clock::get);
+      List<CompletableFuture<IngestResult>> acks = new ArrayList<>();
+      ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+      try {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int w = 0; w < THREADS; w++) {
+          Worker worker = new Worker(w, new Random(seeds.nextLong()), new QueueDriver(queue), writer, acks);
+          workers.add(pool.submit(() -> {
+            start.await();
+            worker.run();
+            return null;
+          }));
+        }
+        start.countDown();
+        for (Future<?> f : workers) {
+          f.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+        writer.close();
+      }
+      synchronized (acks) {
+        for (CompletableFuture<IngestResult> ack : acks) {
+          assertThat(ack.getNow(null)).as("a writer ingest of %s, answered once the writer closed", replay)
+              .extracting(IngestResult::outcome).isEqualTo(IngestResult.Outcome.CREATED);
+        }
+      }
+      assertExact(t.store(), "after " + THREADS + " threads of " + ACTIONS_PER_THREAD + " racing transitions");
+    }
+  }
+
+  /** The end state of a round: counters, markers, the verifier, and nothing owed without its hook. */
+  private static void assertExact(Store store, String when) {
+    LayoutConformance.assertCountersEqualFold(store, when);
+    LayoutConformance.assertEveryDueRowHasAMarker(store, when);
+    assertThat(QueueVerifier.verify(store)).as("%s: the verifier's breaches", when).isEmpty();
+    assertEverythingOwedHasItsHook(store, when);
+  }
+
+  private static void assertEverythingOwedHasItsHook(ReadView view, String when) {
+    List<String> lost = new ArrayList<>();
+    CounterFold.foldFamily(view, KeyFamily.DELIVERY, e -> {
+      long seq = DeliveryKey.decode(e.key()).seq();
+      if (view.get(Format3.HOOKS, Keys.hook(seq)) == null) {
+        lost.add("delivery row " + DeliveryKey.decode(e.key()) + " owes hook " + seq + ", which is gone");
+      }
+    });
+    CounterFold.foldFamily(view, KeyFamily.ARCHIVE, e -> {
+      long seq = ArchiveKey.decode(e.key()).seq();
+      if (view.get(Format3.HOOKS, Keys.hook(seq)) == null) {
+        lost.add("archive obligation of seq " + seq + " owes a hook that is gone");
+      }
+    });
+    assertThat(lost).as("%s: no hook that a row still owes was deleted", when).isEmpty();
+  }
+
+  /** One thread's random transitions, through its own {@link QueueDriver} on the shared queue. */
+  private static final class Worker {
+    private final int index;
+    private final Random random;
+    private final QueueDriver driver;
+    private final QueueWriter writer;
+    private final List<CompletableFuture<IngestResult>> acks;
+    private int hooks;
+
+    Worker(int index, Random random, QueueDriver driver, QueueWriter writer, List<CompletableFuture<IngestResult>> acks) {
+      this.index = index;
+      this.random = random;
+      this.driver = driver;
+      this.writer = writer;
+      this.acks = acks;
+    }
+
+    /** Runs the actions. */
+    void run() {
+      for (int i = 0; i < ACTIONS_PER_THREAD; i++) {
+        int roll = random.nextInt(32);
+        if (roll < 7) {
+          ingest();
+          continue;
+        }
+        try {
+          action(roll).apply(driver);
+        } catch (StoreCorruptionException raced) {
+          // A driver's point read (the delivery row or hook of the row it picked) found the row gone:
+          // another thread moved it between the pick and the read. The store is judged at the end.
+        }
+      }
+    }
+
+    private void ingest() {
+      int n = 1 + random.nextInt(3);
+      List<CompletableFuture<IngestResult>> mine = new ArrayList<>(n);
+      for (int h = 0; h < n; h++) {
+        List<Integer> sinks = new ArrayList<>();
+        for (int s = 1; s <= 1 + random.nextInt(3); s++) {
+          sinks.add(s);
+        }
+        String tenant = QueueDriver.TENANTS.get(random.nextInt(QueueDriver.TENANTS.size()));
+        long at = Math.max(0, driver.now() - 1_500 + random.nextInt(4_000));
+        mine.add(writer.ingest(new IngestRequest(tenant, "src", "w" + index + "-" + hooks++, null, at, sinks,
+            new byte[random.nextInt(65)])));
+      }
+      synchronized (acks) {
+        acks.addAll(mine);
+      }
+    }
+
+    private QueueAction action(int roll) {
+      int pick = random.nextInt(50);
+      int tenant = random.nextInt(QueueDriver.TENANTS.size());
+      return switch (roll) {
+        case 7, 8, 9, 10, 11 -> new QueueAction.Tick(random.nextInt(1_500), 1 + random.nextInt(8));
+        case 12, 13, 14 -> new QueueAction.Deliver(pick);
+        case 15, 16, 17 -> new QueueAction.Retry(pick, random.nextInt(2_000));
+        case 18, 19 -> new QueueAction.DeadLetter(pick);
+        case 20, 21, 22 -> new QueueAction.Revive(pick);
+        case 23 -> new QueueAction.RecoverInflight();
+        case 24 -> new QueueAction.Expand(pick);
+        case 25, 26 -> new QueueAction.PurgeTenant(tenant, random.nextBoolean(), random.nextBoolean());
+        case 27 -> new QueueAction.SettleArchive(pick, random.nextBoolean());
+        case 28 -> new QueueAction.Archive(random.nextInt(4), 1 + random.nextInt(3), random.nextBoolean(), false,
+            random.nextInt(4) == 0);
+        default -> new QueueAction.ReclaimHooks(1 + random.nextInt(10));
+      };
+    }
+  }
+}

@@ -1,0 +1,290 @@
+package io.ankusa.store.queue;
+
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Store;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The guard that keeps conflicting transitions of one queue exact when they run at the same time in
+ * one process (docs/architecture.md, "The transition guard"). Every transition that consumes a row
+ * (claim, delivered, retry, dead-letter, revive, recover, orphan drop, purge, archive settle and
+ * drop, expand) is a {@link Transition.Step} naming the rows it read and the value it read them with.
+ * {@link #write} takes the lock stripes of the steps' tenants (and, for a step that rewrites a hook,
+ * of its seq), reads those rows again, drops every step whose rows are no longer as read, writes the
+ * rest as one batch, and only then lets go. So a row moves once, its counters move once, and a
+ * transition that lost the race is skipped ({@link Transition#applied}), never written blind.
+ *
+ * <p>Two kinds of stripe, each an array of {@value #STRIPES} locks, always taken in one order
+ * (tenant stripes ascending, then hook stripes ascending) so no two writers wait on each other:
+ *
+ * <ul>
+ *   <li><b>tenant stripes</b> by ordinal ({@code ord mod STRIPES}): every row of a delivery (due,
+ *       inflight, dead, its delivery row) belongs to one tenant for its whole life, and so does an
+ *       archive obligation (its value carries the ordinal);
+ *   <li><b>hook stripes</b> by seq: {@link Reclaim} deletes a hook when nothing owes it, and the only
+ *       transition that makes an existing hook owed again is {@link Deliveries#expand}, which takes
+ *       both its tenant's and its hook's stripe.
+ * </ul>
+ *
+ * <p>Ingest ({@link Deliveries#ingest}) adds new keys only and takes no lock. The fence repair of the
+ * writer ({@link Deliveries#revertIngest}) reads and deletes rows under {@link #exclusive()}.
+ *
+ * <p>What it does not cover: several processes on one store (the locks live in this object), and a
+ * caller that writes index rows past {@link DeliveryQueue#write} with {@code store.write}. Thread-safe.
+ */
+public class TransitionGuard {
+  /** Locks per kind of stripe. */
+  public static final int STRIPES = 64;
+
+  private static final Logger LOG = LoggerFactory.getLogger(TransitionGuard.class);
+
+  private final ReentrantLock[] tenantStripes = newStripes();
+  private final ReentrantLock[] hookStripes = newStripes();
+
+  /** The guard every queue uses. */
+  public TransitionGuard() {}
+
+  /** Locks taken by {@link #exclusive()} or {@link #lockHooks}; {@link #close()} lets them go. */
+  static final class Held implements AutoCloseable {
+    private final List<ReentrantLock> locks;
+
+    private Held(List<ReentrantLock> locks) {
+      this.locks = locks;
+    }
+
+    /** Nothing held: what a test's guard without hook stripes returns. */
+    static Held nothing() {
+      return new Held(List.of());
+    }
+
+    @Override
+    public void close() {
+      for (int i = locks.size() - 1; i >= 0; i--) {
+        locks.get(i).unlock();
+      }
+    }
+  }
+
+  /**
+   * Whether {@link #write} re-reads the rows a step of {@code kind} read. Always true here; a mutant of
+   * the conformance suite overrides it to show what a transition without the guard does.
+   */
+  protected boolean rechecks(Transition.Kind kind) {
+    return true;
+  }
+
+  /**
+   * Writes {@code t} (ops, then its coalesced counter merges) with every step re-checked under its
+   * stripes; returns how many steps were dropped because their rows had moved. A transition whose
+   * steps expect no row (ingest) is written as it is, without a lock. No-op when empty.
+   *
+   * <p>REQUIRES: the calling thread holds no stripe of this guard, or holds the stripes of every step
+   * and read the rows under them ({@link #lockTenant}).
+   */
+  int write(Store store, Counters counters, Transition t, Durability durability) {
+    if (t.isEmpty()) {
+      return 0;
+    }
+    if (!t.guarded()) {
+      store.write(t.toBatch(counters), durability);
+      return 0;
+    }
+    List<Transition.Step> steps = t.steps();
+    boolean readUnderStripes = t.readUnderStripes() && heldByCaller(steps);
+    Held held = lock(steps);
+    try {
+      BitSet rejected = readUnderStripes ? new BitSet() : moved(store, steps);
+      t.rejected(rejected);
+      if (rejected.isEmpty()) {
+        store.write(t.toBatch(counters), durability);
+        return 0;
+      }
+      Transition kept = t.without(rejected);
+      if (!kept.isEmpty()) {
+        store.write(kept.toBatch(counters), durability);
+      }
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("{} of {} transitions skipped: their rows moved since they were read ({})",
+            rejected.cardinality(), steps.size(), t.describeRejected());
+      }
+      return rejected.cardinality();
+    } finally {
+      held.close();
+    }
+  }
+
+  /**
+   * The stripe of tenant {@code ord}, for a transition that reads the tenant's rows and writes them
+   * while holding it: the dispatcher, from its scan of the tenant's due rows to its claim batch. A
+   * {@link Transition} marked {@link Transition#readUnderStripes()} and written while its stripes are
+   * held is not re-checked: nothing could have moved its rows. Close the result to let go.
+   */
+  Held lockTenant(long ord) {
+    return lockAll(List.of(tenantStripes[stripeOf(ord)]));
+  }
+
+  /** Whether the calling thread holds the tenant stripe of every step that expects a row. */
+  private boolean heldByCaller(List<Transition.Step> steps) {
+    for (Transition.Step s : steps) {
+      if (!s.expected().isEmpty()
+          && (!tenantStripes[stripeOf(s.ord())].isHeldByCurrentThread()
+              || (s.hookSeq() != Transition.NO_HOOK && !hookStripes[stripeOf(s.hookSeq())].isHeldByCurrentThread()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Every stripe, for the writer's fence repair, which reads rows and deletes them in one batch while
+   * nothing else may move them. Close the result to let go.
+   */
+  Held exclusive() {
+    List<ReentrantLock> locks = new ArrayList<>(2 * STRIPES);
+    locks.addAll(List.of(tenantStripes));
+    locks.addAll(List.of(hookStripes));
+    return lockAll(locks);
+  }
+
+  /**
+   * The hook stripes of {@code seqs}, for {@link Reclaim}: held around its check that nothing owes a
+   * hook and its delete, so no {@link Deliveries#expand} of the hook comes between. Close the result to
+   * let go.
+   */
+  Held lockHooks(Collection<Long> seqs) {
+    BitSet hooks = new BitSet(STRIPES);
+    seqs.forEach(seq -> hooks.set(stripeOf(seq)));
+    List<ReentrantLock> locks = new ArrayList<>(hooks.cardinality());
+    hooks.stream().forEach(i -> locks.add(hookStripes[i]));
+    return lockAll(locks);
+  }
+
+  private Held lock(List<Transition.Step> steps) {
+    BitSet tenants = new BitSet(STRIPES);
+    BitSet hooks = new BitSet(STRIPES);
+    for (Transition.Step s : steps) {
+      if (s.expected().isEmpty()) {
+        continue;
+      }
+      tenants.set(stripeOf(s.ord()));
+      if (s.hookSeq() != Transition.NO_HOOK) {
+        hooks.set(stripeOf(s.hookSeq()));
+      }
+    }
+    List<ReentrantLock> locks = new ArrayList<>(tenants.cardinality() + hooks.cardinality());
+    tenants.stream().forEach(i -> locks.add(tenantStripes[i]));
+    hooks.stream().forEach(i -> locks.add(hookStripes[i]));
+    return lockAll(locks);
+  }
+
+  private static Held lockAll(List<ReentrantLock> locks) {
+    for (ReentrantLock l : locks) {
+      l.lock();
+    }
+    return new Held(locks);
+  }
+
+  /**
+   * Reads every row the steps expect, per family in one multiGet, and returns the steps to drop: a row
+   * not as the step read it, or a row an earlier step of the same batch already consumed. Allocates a
+   * few arrays per batch, nothing per row beyond the store's answers.
+   */
+  private BitSet moved(Store store, List<Transition.Step> steps) {
+    int total = 0;
+    for (Transition.Step s : steps) {
+      total += rechecks(s.kind()) ? s.expected().size() : 0;
+    }
+    Transition.Expected[] expected = new Transition.Expected[total];
+    int[] stepOf = new int[total];
+    int n = 0;
+    for (int i = 0; i < steps.size(); i++) {
+      if (rechecks(steps.get(i).kind())) {
+        for (Transition.Expected e : steps.get(i).expected()) {
+          expected[n] = e;
+          stepOf[n++] = i;
+        }
+      }
+    }
+    byte[][] found = readAll(store, expected);
+    BitSet rejected = new BitSet(steps.size());
+    for (int j = 0; j < total; j++) {
+      if (!expected[j].holds(found[j])) {
+        rejected.set(stepOf[j]);
+      }
+    }
+    rejectConsumedTwice(expected, stepOf, rejected);
+    return rejected;
+  }
+
+  /** The stored value of every expected row (null: absent), one multiGet per family. */
+  private static byte[][] readAll(Store store, Transition.Expected[] expected) {
+    byte[][] found = new byte[expected.length][];
+    List<String> families = new ArrayList<>(3);
+    for (Transition.Expected e : expected) {
+      if (!families.contains(e.family())) {
+        families.add(e.family());
+      }
+    }
+    for (String family : families) {
+      List<byte[]> keys = new ArrayList<>(expected.length);
+      for (Transition.Expected e : expected) {
+        if (e.family().equals(family)) {
+          keys.add(e.key());
+        }
+      }
+      List<byte[]> values = store.multiGet(family, keys);
+      int next = 0;
+      for (int j = 0; j < expected.length; j++) {
+        if (expected[j].family().equals(family)) {
+          found[j] = values.get(next++);
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Rejects a step that expects a row an earlier, kept step of the same batch also expects (both would
+   * consume it): keys are grouped by hash, so the common batch of distinct rows costs one sort.
+   */
+  private static void rejectConsumedTwice(Transition.Expected[] expected, int[] stepOf, BitSet rejected) {
+    if (expected.length < 2) {
+      return;
+    }
+    long[] byHash = new long[expected.length];
+    for (int j = 0; j < expected.length; j++) {
+      byHash[j] = ((long) Arrays.hashCode(expected[j].key()) << 32) | j;
+    }
+    Arrays.sort(byHash);
+    for (int a = 0; a < byHash.length; a++) {
+      for (int b = a + 1; b < byHash.length && (byHash[b] >>> 32) == (byHash[a] >>> 32); b++) {
+        int first = (int) byHash[a];
+        int second = (int) byHash[b];
+        if (stepOf[first] != stepOf[second] && !rejected.get(stepOf[first])
+            && expected[first].family().equals(expected[second].family())
+            && Arrays.equals(expected[first].key(), expected[second].key())) {
+          rejected.set(stepOf[second]);
+        }
+      }
+    }
+  }
+
+  private static int stripeOf(long value) {
+    return (int) Math.floorMod(value, (long) STRIPES);
+  }
+
+  private static ReentrantLock[] newStripes() {
+    ReentrantLock[] locks = new ReentrantLock[STRIPES];
+    for (int i = 0; i < STRIPES; i++) {
+      locks[i] = new ReentrantLock();
+    }
+    return locks;
+  }
+}
