@@ -107,6 +107,9 @@ class QueueMetricsTest {
         f.store.openSyncGate();
       }
       assertThat(WriterFixture.await(held).outcome()).isEqualTo(IngestResult.Outcome.UNAVAILABLE);
+      // the syncer answers the held request before the writer takes the fence report: wait for the count
+      WriterFixture.eventually("the writer counted its fence",
+          () -> registry.get("ankusa_writer_fences").functionCounter().count() == 1);
       WriterFixture.eventually("the writer resumed after its fence", () -> !writer.isFenced());
       assertThat(registry.get("ankusa_writer_fences").functionCounter().count()).isEqualTo(1);
       WriterFixture.eventually("the lag is 0 again once the syncer took the resume",
