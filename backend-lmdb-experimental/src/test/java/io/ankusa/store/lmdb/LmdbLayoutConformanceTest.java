@@ -3,7 +3,7 @@ package io.ankusa.store.lmdb;
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.LayoutConformance;
 
-/** Layer 2 of the conformance suite against LMDB: the TEN-1.a layout properties. */
+/** Layer 2 of the conformance suite against LMDB: the key layout's properties. */
 class LmdbLayoutConformanceTest extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {

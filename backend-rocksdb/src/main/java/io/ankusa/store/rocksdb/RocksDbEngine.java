@@ -53,7 +53,7 @@ final class RocksDbEngine implements AutoCloseable {
   final Map<String, ColumnFamilyHandle> handles;
   final WriteOptions syncWrite;
   final WriteOptions noSyncWrite;
-  /** Live reads: checksums verified (the default; never turned off, see DEPENDENCIES.md). */
+  /** Live reads: checksums verified (always: without them, corrupt data reads as good). */
   final ReadOptions liveRead;
   private final DBOptions dbOptions;
   private final List<ColumnFamilyOptions> familyOptions;

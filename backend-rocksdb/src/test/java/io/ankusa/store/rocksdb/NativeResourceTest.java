@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Closing frees native resources (DESIGN.md §3: "after close() … resources are freed (no native
- * leak)"): a thousand open/close cycles and ten thousand closed scans leave the open file descriptors
+ * Closing frees native resources (the engine contract: after close() every native resource is
+ * gone): a thousand open/close cycles and ten thousand closed scans leave the open file descriptors
  * and the resident memory where they were, give or take a small slack. Linux only (/proc/self).
  */
 class NativeResourceTest {

@@ -3,7 +3,7 @@ package io.ankusa.store.rocksdb;
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.LayoutConformance;
 
-/** Layer 2 of the conformance suite against RocksDB: the TEN-1.a layout properties. */
+/** Layer 2 of the conformance suite against RocksDB: the key layout's properties. */
 class RocksDbLayoutConformanceTest extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {

@@ -5,7 +5,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ankusa-store archive}: the queue's archive (issue 9, docs/archive.md) from the command line —
+ * {@code ankusa-store archive}: the queue's archive (docs/archive.md) from the command line —
  * {@code drain} copies a stopped store's archive obligations into a Chronicle archive, {@code replay}
  * reads an archive back. Without a subcommand it prints its usage.
  */

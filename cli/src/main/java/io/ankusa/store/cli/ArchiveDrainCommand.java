@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
  * <p><b>Watermark.</b> The archiver is given {@code () -> Long.MAX_VALUE} as its {@code durableSeq}:
  * offline, every hook in the store is one a restarted writer would treat as durable (the writer's
  * recovery keeps what the store holds and carries on from its last seq), so everything the store holds
- * may go to the archive once the WAL is synced, which the command does first; DUR-4.b ("the archive
- * scan stops at durable_seq") is met because no write is in flight. Online, the watermark is the
+ * may go to the archive once the WAL is synced, which the command does first; the archive still
+ * gets only durable hooks, since no write is in flight. Online, the watermark is the
  * writer's {@code durableSeq} instead (see {@code demo --archive-dir}).
  *
  * <p><b>Durability.</b> The guarantee is the {@link Archiver}'s: each chunk's records are synced to the

@@ -40,7 +40,7 @@ import net.jqwik.api.Example;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Layer 3 of the conformance suite: durability across a process kill (DESIGN §8, DUR-4.b). A child
+ * Layer 3 of the conformance suite: durability across a process kill (docs/design.md). A child
  * JVM ({@link DurabilityChild}) ingests through the group-committing writer from several threads and
  * records every acknowledged hook; the parent SIGKILLs it at a random moment, reopens the store, runs
  * {@link InflightRecovery#recoverInflight}, and checks:

@@ -55,7 +55,7 @@ import net.jqwik.api.Tuple;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Layer 1 of the conformance suite: every guarantee of the engine contract (DESIGN.md §3), as named
+ * Layer 1 of the conformance suite: every guarantee of the engine contract (spi javadoc), as named
  * jqwik properties (and a few JUnit tests for capability-gated checks) run against the backend a
  * concrete subclass names:
  *

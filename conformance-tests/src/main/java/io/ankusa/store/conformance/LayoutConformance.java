@@ -89,8 +89,8 @@ import net.jqwik.api.constraints.IntRange;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Layer 2 of the conformance suite: the key layout's promises (TEN-1.a's proof list, DESIGN §4–§5,
- * §8) as named jqwik properties, checked by running the queue ({@code io.ankusa.store.queue}) on the
+ * Layer 2 of the conformance suite: the key layout's promises (docs/storage.md, docs/delivery.md)
+ * as named jqwik properties, checked by running the queue ({@code io.ankusa.store.queue}) on the
  * backend a concrete subclass names:
  *
  * <pre>{@code
@@ -105,7 +105,7 @@ import org.opentest4j.TestAbortedException;
  * drives the other transitions through the {@link Deliveries} op builders with rows read from the
  * store. Time is a logical clock; nothing waits on the wall clock.
  *
- * <p>The cases, one method each, named as the ADR's proof list names them:
+ * <p>The cases, one method each, named for the promise each checks:
  *
  * <ol>
  *   <li>{@link #countersEqualAFoldAfterAnySequenceOfTransitions} — generated {@link QueueAction}
@@ -127,7 +127,7 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #reclaimProgressesPastOwedHooksAtTheHead} — owing hooks at the head of {@code 'c'} never
  *       block newer ones;
  *   <li>{@link #archiveNeverGetsAHookAboveDurableSeq} — generated ingest and archiver runs under a
- *       moving watermark (DUR-4.b: the archive scan stops at {@code durable_seq});
+ *       moving watermark (the archive scan stops at the writer's {@code durableSeq});
  *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts that
  *       lose unsynced appends: every hook is always an obligation or in the synced archive.
  * </ol>
@@ -183,7 +183,7 @@ public abstract class LayoutConformance {
   // ================================================================ counters and transitions
 
   /**
-   * TEN-1.a "counters equal a fold after any sequence of transitions": ingest (four tenants, the
+   * Counters equal a fold after any sequence of transitions: ingest (four tenants, the
    * default among them, 1–3 sinks, archive on), dispatch ticks, deliver, retry, dead-letter, revive,
    * inflight recovery, expand, purge, archive settle and drop (by hand and by archiver runs), reclaim —
    * after every action each
@@ -206,7 +206,7 @@ public abstract class LayoutConformance {
   }
 
   /**
-   * TEN-1.a "concurrent writers do not lose counts": four threads move disjoint rows of ONE tenant
+   * Concurrent writers do not lose counts: four threads move disjoint rows of ONE tenant
    * at once through different op builders (claim + delivered; claim + retry + claim + delivered;
    * claim + dead-letter + revive; claim + recover + claim + delivered), one batch per transition,
    * all merging into the same counter keys. Afterwards the tenant's counters and the aggregate equal
@@ -353,7 +353,7 @@ public abstract class LayoutConformance {
   // ================================================================ tenants
 
   /**
-   * TEN-1.a "tenant ordinal is assigned once and never reused": ordinals 1, 2, 3 … in first-sight
+   * A tenant ordinal is assigned once and never reused: ordinals 1, 2, 3 … in first-sight
    * order (within a batch too), the same ordinal when a tenant comes back, the next one for a new
    * tenant in a later batch (also through a second ingest of the same queue), and after a reopen (new
    * queue, new ingest) new tenants continue from {@code m:next_ord}; {@code 't'} and {@code 'n'}
@@ -393,8 +393,8 @@ public abstract class LayoutConformance {
   }
 
   /**
-   * TEN-1.a "tenants.max refuses a new tenant with tenant_limit and an existing tenant is never
-   * refused at the cap": with {@code tenants.max = 3}, a 4th tenant is refused with {@link
+   * {@code tenants.max} refuses a new tenant with tenant_limit and an existing tenant is never
+   * refused at the cap: with {@code tenants.max = 3}, a 4th tenant is refused with {@link
    * TenantLimitException} and gets no ordinal ({@code 'n'} absent, {@code next_ord} unchanged,
    * nothing of its batch written, even beside existing tenants); existing tenants still ingest, also
    * after a reopen.
@@ -437,7 +437,7 @@ public abstract class LayoutConformance {
   // ================================================================ active index
 
   /**
-   * TEN-1.a "no due row without a marker (property test)": the generated sequences of {@link
+   * No due row without a marker: the generated sequences of {@link
    * #countersEqualAFoldAfterAnySequenceOfTransitions}; after every action every {@code 'D'} row has
    * its {@code 'A' (at/1000) ord} marker.
    */
@@ -453,7 +453,7 @@ public abstract class LayoutConformance {
   }
 
   /**
-   * TEN-1.a "cleanup does not lose a marker to a concurrent enqueue": tenant acme has a stale marker
+   * Cleanup does not lose a marker to a concurrent enqueue: tenant acme has a stale marker
    * in second B (its row there was claimed) and its first due row in a later second; the dispatcher's
    * cleanup deletes marker B. A writer commits a new acme row in second B (with its own marker):
    *
@@ -575,7 +575,7 @@ public abstract class LayoutConformance {
   }
 
   /**
-   * TEN-1.a "active_tenants returns only tenants with due rows": after a dispatch tick (which claims
+   * Active tenants are only tenants with due rows: after a dispatch tick (which claims
    * and cleans), the tenants {@link ActiveIndex#activeTenants} reports are exactly those with a due
    * row at or before now. Rows fall in past or future seconds, never the current one, except for one
    * tenant whose only row is in the current second: its marker outlives the claim by design (the
@@ -626,7 +626,7 @@ public abstract class LayoutConformance {
   // ================================================================ per-tenant reads and purge
 
   /**
-   * TEN-1.a "pending_for_tenant, dead_for_tenant and purge_tenant touch one tenant": through a
+   * Pending for a tenant, dead for a tenant and purge of a tenant touch one tenant: through a
    * {@link RecordingStore}, {@link DueIndex#pendingForTenant}, {@link DeadLetters#deadForTenant},
    * {@link DeadLetters#deadPage} for one tenant and {@link Purge#purgeTenant} scan only ranges inside
    * that tenant's {@code 'D'}, {@code 'X'} (and {@code 'F'}) prefixes, plus point reads, and never
@@ -716,7 +716,7 @@ public abstract class LayoutConformance {
   // ================================================================ dispatch
 
   /**
-   * TEN-1.a dispatch "a tick visits only tenants with work": 1 000 tenants, 3 with a row due now,
+   * A dispatch tick visits only tenants with work: 1 000 tenants, 3 with a row due now,
    * the other 997 with only a retry scheduled a day ahead or a dead row; the tick visits 3 tenants
    * and scans 3 {@code 'D'} ranges.
    */
@@ -769,7 +769,7 @@ public abstract class LayoutConformance {
   // ================================================================ gauges
 
   /**
-   * TEN-1.a "queue gauges read counters": through a {@link RecordingStore}, {@link
+   * Queue gauges read counters: through a {@link RecordingStore}, {@link
    * QueueGauges#measure} never scans an {@code 'F'}, {@code 'x'}, {@code 'X'} or {@code 'a'} range
    * nor the counters family, takes at most one entry from any {@code 'D'} range (seeking the first
    * due row of at most 33 tenants to verify the first marker), and reads the node aggregate's six
@@ -818,7 +818,7 @@ public abstract class LayoutConformance {
   }
 
   /**
-   * TEN-1.a "oldest due age comes from the active index": the age is now minus the first due row of
+   * The oldest due age comes from the active index: the age is now minus the first due row of
    * the tenant of the first marker at or before now; a stale first marker (its tenant's row claimed,
    * the marker not yet cleaned) is skipped, up to 32 of them; rows due later do not count; with
    * nothing due it is 0. The computation scans the active index and seeks tenants' first due rows
@@ -1011,7 +1011,7 @@ public abstract class LayoutConformance {
   // ================================================================ archive
 
   /**
-   * DUR-4.b "the archive scan stops at durable_seq": generated ingests, dispatch and reclaim between
+   * The archive scan stops at {@code durableSeq}: generated ingests, dispatch and reclaim between
    * archiver runs whose watermark lags the newest seq by 0–6; no run appends a hook above the
    * watermark it was given (checked inside {@link QueueAction.Archive}), and after each action
    * {@code archive_pending} equals the {@code 'a'} rows.

@@ -53,7 +53,7 @@ import org.opentest4j.TestAbortedException;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store format 2 → 3 migration (DESIGN §7, TEN-1.a "Upgrade and layout") as a conformance
+ * The store format 2 → 3 migration (docs/deployment.md, 'Format 3, forward-only') as a conformance
  * layer: a backend's test class extends it and names its {@link BackendFixture}:
  *
  * <pre>{@code
@@ -402,7 +402,7 @@ public abstract class MigrationConformance {
 
   /**
    * Bench, not a test: migration rows/s of a format-2 store of about 10⁵ index rows, logged, never
-   * asserted (DESIGN §9: performance gates are benches). Skipped unless {@code
+   * asserted (performance targets live in benches, never in tests). Skipped unless {@code
    * -Dankusa.migration.bench=true}, so the default build stays fast.
    */
   @Example

@@ -1,5 +1,5 @@
 /**
- * The conformance suite every ankusa-store backend runs (DESIGN.md §8).
+ * The conformance suite every ankusa-store backend runs (docs/testing.md, 'The conformance suite').
  *
  * <p>Layer 1, {@link io.ankusa.store.conformance.EngineConformance}: every promise of the engine
  * contract as a named jqwik property, plus {@code modelBasedRandomBatches}, which compares the backend

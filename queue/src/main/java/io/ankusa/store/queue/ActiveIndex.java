@@ -21,7 +21,7 @@ import java.util.TreeSet;
 
 /**
  * The active index: a marker {@code 'A' (at/1000) ord} for every (tenant, second) that has a due row
- * (DESIGN §4). Invariant: no due row without a marker. Writers only ever put markers (the due-row
+ * (docs/storage.md). Invariant: no due row without a marker. Writers only put markers (the due-row
  * builder puts one with every due row); only the dispatcher deletes them, in {@link #cleanup}, and
  * only in the delete-then-verify order that keeps the invariant under any interleaving with writers.
  */
@@ -153,8 +153,8 @@ public final class ActiveIndex {
   }
 
   /**
-   * Age of the oldest due row, from the first marker verified against that tenant's first due row
-   * (TEN-1.a §5): a stale marker (its tenant has no due row in that second any more) is skipped, at
+   * Age of the oldest due row, from the first marker verified against that tenant's first due row:
+   * a stale marker (its tenant has no due row in that second any more) is skipped, at
    * most {@value #STALE_MARKER_SKIP} of them; when the next marker is stale too, its bucket start is
    * reported — exact to a second, and O(1) however many stale markers a slow cleanup left. 0 when
    * nothing is due.

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>read up to {@code chunkHooks} obligations with {@code seq <= durableSeq}, in seq order — never
- *       above the watermark, so the archive only ever holds hooks whose ingest was acknowledged (DUR-4.b:
- *       "the archive scan stops at durable_seq");
+ *       above the watermark, so the archive only ever holds hooks whose ingest was acknowledged (nothing
+ *       leaves the queue before it is durable);
  *   <li>read their hooks' envelopes ({@code 'h'} rows) in one multiGet;
  *   <li>append each present envelope to the sink, unchanged, and {@link ArchiveSink#sync sync} the sink;
  *   <li>only then, in one batch, delete the obligations with {@code archive_pending −1} each: a

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The six per-tenant counters: blind merges, never read-modify-write (DESIGN §4, TEN-1.a §4).
+ * The six per-tenant counters: blind merges, never read-modify-write (docs/storage.md, 'Counters').
  *
  * <p>Every transition adds its deltas to a {@link CounterDeltas}; {@link #ops} turns them into one
  * merge per (ord, field) and adds the same deltas to the node aggregate (ord 0), in the batch that

@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * deletes, the index keys, the active marker of every due row it creates, and the counter deltas —
  * so a row can never be written without its marker and its counts, and they all land in one batch.
  *
- * <p>The counters each transition moves (DESIGN §4):
+ * <p>The counters each transition moves (docs/storage.md, 'Counters'):
  *
  * <pre>
  * transition       pending  scheduled  inflight  dead  bytes   archive_pending

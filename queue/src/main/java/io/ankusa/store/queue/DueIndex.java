@@ -23,7 +23,7 @@ public final class DueIndex {
    * limit} rows or until their sizes reach {@code byteBudget} (the row that crosses the budget is
    * included, so a row larger than the budget is still claimable). Rows with {@code seq >
    * visibleSeq} — applied but not yet durable — are skipped: nothing is dispatched before it is
-   * durable (DUR-4.b).
+   * durable (docs/architecture.md, 'Durability and the watermark').
    */
   public static List<DueRow> dueForTenant(
       ReadView view, long ord, long now, long floorAt, int limit, long byteBudget, long visibleSeq) {

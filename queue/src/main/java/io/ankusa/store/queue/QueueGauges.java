@@ -18,7 +18,7 @@ import java.util.Set;
 
 /**
  * The queue's state numbers, read from counters — never from a fold of the rows, so a gauge tick
- * costs the same at 10³ and 10⁶ queued rows (TEN-1.a §4).
+ * costs the same at 10³ and 10⁶ queued rows (docs/delivery.md, 'Gauges').
  */
 public final class QueueGauges {
   /** How many distinct tenants, in marker order, {@link #topTenantsByPending} considers. */

@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ingest writer (DESIGN §6, DUR-4.b): group commit with the WAL fsync off the critical path.
+ * The ingest writer (docs/design.md): group commit with the WAL fsync off the critical path.
  *
  * <h2>Threading model</h2>
  *

@@ -19,7 +19,7 @@ import java.util.Set;
 /**
  * Resolves the tenants of one batch to ordinals and allocates the missing ones: 1, 2, 3 … in
  * first-sight order, never reused, refusing a new tenant beyond {@code tenants.max} and never an
- * existing one (TEN-1.a §3).
+ * existing one (docs/storage.md, 'Ordinals').
  *
  * <p>Single-threaded by design: only the writer (and the migration, which runs before anything
  * serves) allocates, so there is no race to create one tenant twice. An {@link Allocation}'s {@code

@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  * goes (the {@code 'u'} keys and their {@code 'e'} expiry keys, so a returning tenant dedupes afresh),
  * and its {@code 't'} row stays as a tombstone (an empty value), so the ordinal is never handed out
  * again — a straggling row can never be attributed to another tenant. If the same tenant id comes
- * back it gets a new ordinal. The erase job proper (purging a live tenant's rows first) is TEN-5's;
+ * back it gets a new ordinal. The full erase job (purge a live tenant's rows first) is later work;
  * this is its last step.
  *
  * <p>REQUIRES: no writer is running on the queue (the writer caches ordinals; the cache is cleared

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The syncer thread of a {@link QueueWriter} ({@code "ankusa-syncer"}, DUR-4.b): it owns {@link
+ * The syncer thread of a {@link QueueWriter} ({@code "ankusa-syncer"}): it owns {@link
  * Store#syncWal()} and the durable half of the watermark.
  *
  * <p>It takes every item the writer queued behind it — the replies of groups already applied — and,

@@ -11,13 +11,13 @@ import com.tngtech.archunit.lang.ArchRule;
 import io.ankusa.store.layout.Keys;
 
 /**
- * Only the {@link Deliveries} op builders build {@code 'D' 'F' 'X' 'A'} keys (DESIGN §4, TEN-1.a
- * "Keys.due(, Keys.inflight( and the ?D/?F/?X/?A constructors are called only from deliveries.ex"):
+ * Only the {@link Deliveries} op builders build {@code 'D' 'F' 'X' 'A'} keys (docs/storage.md,
+ * 'Who writes what'):
  * they put a due row with its active marker and every row change with its counter deltas in one
  * batch, so a caller elsewhere could write a due row without its marker or a row without its counts.
  *
  * <p>Allowed callers: {@link Deliveries} (and its nested classes), and the 2 → 3 migration, which
- * will live in {@code io.ankusa.store.queue.migration} and re-keys rows of format 2 (DESIGN §7).
+ * will live in {@code io.ankusa.store.queue.migration} and re-keys rows of format 2.
  * Readers of these families use ranges ({@code Keys.dueOf}, {@code Keys.activeUpTo}, …) and decoders,
  * which the rule does not restrict. Production classes of every module on this test's classpath
  * ({@code io.ankusa.store..}: queue, spi, the memory backend) are checked; tests are not.
@@ -35,5 +35,5 @@ class KeyBuilderArchitectureTest {
       .should().onlyBeCalled().byClassesThat(
           belongToAnyOf(Deliveries.class).or(resideInAPackage("io.ankusa.store.queue.migration..")))
       .because("Deliveries puts each due row with its active marker and every row change with its counter"
-          + " deltas in one batch (DESIGN §4); read these families through Keys' range builders instead");
+          + " deltas in one batch; read these families through Keys' range builders instead");
 }

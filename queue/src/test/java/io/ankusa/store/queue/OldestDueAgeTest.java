@@ -15,7 +15,7 @@ import java.util.UUID;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** TEN-1.a §5: verified against the first due row, at most 32 stale markers skipped, then the bucket start. */
+/** Oldest due age: verified against the first due row, at most 32 stale markers skipped, then the bucket start. */
 class OldestDueAgeTest {
 
   @ParameterizedTest(name = "{0} stale markers before the real one")

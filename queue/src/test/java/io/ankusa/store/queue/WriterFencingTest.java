@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A failed sync or write fences the queue (DUR-4.b): covered and later requests are UNAVAILABLE,
+ * A failed sync or write fences the queue: covered and later requests are UNAVAILABLE,
  * durableSeq stays, every never-acknowledged group is deleted (rows, counts, dedupe keys, new
  * ordinals) before the watermark moves, nothing refused is ever dispatched, and the retry stores the
  * hook once.

@@ -4,7 +4,7 @@ import io.ankusa.store.spi.FamilySpec;
 import java.util.List;
 
 /**
- * The column families of store format 3 (DESIGN §4, TEN-1.a) and the format number a format-3
+ * The column families of store format 3 (docs/storage.md) and the format number a format-3
  * store carries in its format stamp ({@link Keys#formatStamp()}, {@link FormatStampValue}).
  *
  * <p>Open a format-3 store with exactly {@link #families()}: a backend refuses a directory that holds
@@ -32,7 +32,7 @@ public final class Format3 {
 
   /** Write buffer of the counters family: 1 MiB, so a flush soon collapses pending merge operands. */
   public static final long COUNTERS_WRITE_BUFFER = 1L << 20;
-  /** Write buffer of the index family: 16 MiB (TEN-1.a §4). */
+  /** Write buffer of the index family: 16 MiB. */
   public static final long INDEX_WRITE_BUFFER = 16L << 20;
 
   private static final List<FamilySpec> FAMILIES =

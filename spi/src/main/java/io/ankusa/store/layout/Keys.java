@@ -11,7 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The one place format-3 keys are built (DESIGN §4): a static builder per key, range builders for
+ * The one place format-3 keys are built: a static builder per key, range builders for
  * scans, and each family's sentinels. Decoding is in the key records ({@link DueKey#decode}, …).
  *
  * <p><b>Encoding.</b> Integers are unsigned, big-endian, fixed width ({@link UnsignedBigEndian}), so
@@ -260,7 +260,7 @@ public final class Keys {
 
   /**
    * One shard of the node aggregate, {@code 0:32 field:8 shard:8} in {@code counters}: the
-   * pre-approved sharding of DESIGN §4 for when ord 0's counters are too hot to read under merge load.
+   * sharding the layout allows for when ord 0's counters are too hot to read under merge load.
    * A reader sums the 16 shards and the unsharded key. REQUIRES: 0 <= shard < {@link #AGGREGATE_SHARDS}.
    */
   public static byte[] aggregateShard(CounterField field, int shard) {

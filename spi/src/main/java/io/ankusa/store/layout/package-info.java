@@ -1,5 +1,5 @@
 /**
- * The key layout of store format 3 (DESIGN §4, ADR TEN-1.a): every key and value the queue writes,
+ * The key layout of store format 3 (docs/storage.md): every key and value the queue writes,
  * built and decoded here and nowhere else.
  *
  * <h2>The table</h2>

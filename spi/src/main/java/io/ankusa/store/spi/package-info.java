@@ -23,7 +23,7 @@
  * <p>A write is either {@link io.ankusa.store.spi.Durability#SYNC} (durable on return) or {@code
  * NO_SYNC} (visible at once, durable after the next returned {@link
  * io.ankusa.store.spi.Store#syncWal()}). Splitting visibility from durability is what lets the queue's
- * writer apply group N+1 while the disk syncs group N (DUR-4.b); the queue, not the engine, keeps
+ * writer apply group N+1 while the disk syncs group N; the queue, not the engine, keeps
  * anything unsynced from being acknowledged or dispatched.
  *
  * <h2>Reads</h2>

@@ -1,5 +1,5 @@
 /**
- * The queue's archive on Chronicle Queue (issue 9): an {@link io.ankusa.store.queue.ArchiveSink} that
+ * The queue's archive on Chronicle Queue: an {@link io.ankusa.store.queue.ArchiveSink} that
  * the {@link io.ankusa.store.queue.Archiver} copies hooks into, and a reader that gives them back.
  *
  * <h2>What is promised</h2>

@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Archived hooks per second (issue 9): a queue with the archive on holds {@code --hooks} hooks with
+ * Archived hooks per second: a queue with the archive on holds {@code --hooks} hooks with
  * {@code --payload}-byte payloads (1 KiB by default, so envelopes of ≈ 1.1 KiB); the {@link Archiver}
  * drains them into a {@link ChronicleArchiveSink} in chunks of {@code --chunk}. Two baselines run in
  * the same round, on the same envelopes:

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gate benches of TEN-1.a in one command (what {@code ankusa-store bench gate} runs): the gauge
+ * The gate benches in one command (what {@code ankusa-store bench gate} runs): the gauge
  * tick ({@code gauges_bench}) and the dispatch tick ({@code dispatch_tick_bench}) over the mode's
  * cells, with the fold of the due family measured beside them. Exit status 0 iff every bench passes
  * {@link GateRule#TEN_1A} on every backend; 1 if one fails; 2 on bad arguments.

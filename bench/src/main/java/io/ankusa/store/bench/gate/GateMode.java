@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How big a gate run is. {@link #FULL} is TEN-1.a's grid: 10³…10⁶ queued rows with 100 tenants, and
+ * How big a gate run is. {@link #FULL} is the full grid: 10³…10⁶ queued rows with 100 tenants, and
  * 10, 10³, 10⁵ tenants (2 × 10⁵ rows), 8 active tenants everywhere. {@link #QUICK} stops at 10⁵ rows
  * and 10³ tenants (10⁴ rows) and runs in under three minutes on a rocksdb store.
  */

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The pass rule of TEN-1.a's gate benches: the slowest cell within {@code ratio}× of the fastest,
+ * The pass rule of the gate benches: the slowest cell within {@code ratio}× of the fastest,
  * the fastest counted as at least {@code floorMs}, and the slowest under {@code limitMs}; every cell
  * measured while the background load ran at no less than {@code minLoadFraction} of its target
  * (a cell measured without the load has not met the rule's conditions).
@@ -21,7 +21,7 @@ import java.util.List;
  * @param minLoadFraction the achieved background load, as a fraction of its target, every cell needs
  */
 public record GateRule(double ratio, double floorMs, double limitMs, double minLoadFraction) {
-  /** TEN-1.a: 2×, 1 ms floor, 50 ms limit; the load at least 90 % of its 3 000 batches/s. */
+  /** The gate: 2×, 1 ms floor, 50 ms limit; the load at least 90 % of its 3 000 batches/s. */
   public static final GateRule TEN_1A = new GateRule(2.0, 1.0, 50.0, 0.9);
 
   /**

@@ -3,11 +3,11 @@ package io.ankusa.store.bench.gate;
 /**
  * How a cell is measured.
  *
- * @param ticksPerRound ticks timed per round (TEN-1.a: 1 000)
- * @param rounds counted rounds per cell; the cell is the lowest round p10 (TEN-1.a: 3)
+ * @param ticksPerRound ticks timed per round (gate: 1 000)
+ * @param rounds counted rounds per cell; the cell is the lowest round p10 (gate: 3)
  * @param tickIntervalMicros ticks start on this schedule, as a busy dispatcher's would, so a round
  *     lasts long enough for the background load to write between ticks (1 000 µs: a round ≈ 1 s)
- * @param loadPerSecond merging batches per second written during the rounds (TEN-1.a: 3 000)
+ * @param loadPerSecond merging batches per second written during the rounds (gate: 3 000)
  * @param foldRuns folds of the due family per cell; the fastest is reported
  * @param loadWarmupMillis how long the load runs before the first (uncounted warm-up) round
  * @param shardedAggregate each cell's queue has {@code counters.sharded_aggregate} on: the load's
@@ -16,7 +16,7 @@ package io.ankusa.store.bench.gate;
 public record GateSettings(int ticksPerRound, int rounds, long tickIntervalMicros, int loadPerSecond, int foldRuns,
     long loadWarmupMillis, boolean shardedAggregate) {
 
-  /** TEN-1.a's settings (one aggregate key per field). */
+  /** The gate's settings (one aggregate key per field). */
   public static final GateSettings TEN_1A = new GateSettings(1_000, 3, 1_000, 3_000, 3, 500, false);
 
   public GateSettings {

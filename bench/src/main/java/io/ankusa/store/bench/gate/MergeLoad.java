@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The merge load a gate cell is measured under: {@code targetPerSecond} small
- * {@code NO_SYNC} batches per second (TEN-1.a: 3 000), paced on a fixed schedule. Batches alternate
+ * {@code NO_SYNC} batches per second (gate: 3 000), paced on a fixed schedule. Batches alternate
  * between an ingest of one hook for an active tenant and the purge of that same row: each batch
  * carries a due-row op and four counter merges (the tenant's and the aggregate's pending and bytes)
  * into the very counters the gauge reads, and the queue's size stays where population left it.

@@ -20,10 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The writer ingest bench (DESIGN §9, issue 4): durable hooks/s and ack latency through the queue's
+ * The writer ingest bench (docs/testing.md): durable hooks/s and ack latency through the queue's
  * {@link io.ankusa.store.queue.QueueWriter} on rocksdb, against a hand-written RocksJava group
  * commit doing the same ops ({@link RawGroupCommit}) in the same run, reported as writer/raw per
- * cell. It reports; it does not judge (the issue's target is writer/raw ≥ 0.8).
+ * cell. It reports; it does not judge (the target is writer/raw ≥ 0.8).
  *
  * <pre>
  * WriterIngestBench [--producers 1,8,64] [--tenants 10,10000] [--window 16] [--payload 256]

@@ -27,13 +27,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The migration rows/s bench (DESIGN §9, issue 6): builds a format-2 store ({@link
+ * The migration rows/s bench (docs/testing.md): builds a format-2 store ({@link
  * FormatTwoPopulation}: due, retrying, inflight, dead and archive rows, several hundred tenants and
  * hooks without one), reopens it with {@code Format3.families()} as the release does at open, runs
  * {@code new Migrate(QueueConfig.defaults()).run(store)} and reports old rows moved per second — the
  * median of {@code --runs} runs (a fresh store each) up to 10⁵ rows, one run above.
  *
- * <p>It reports and does not assert; the issue's target is ≥ 200 000 rows/s on rocksdb. With each
+ * <p>It reports and does not assert; the target is ≥ 200 000 rows/s on rocksdb. With each
  * figure it says where the time went:
  *
  * <ul>
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *   <li>with {@code --what-if} (default on, cells up to 10⁵ rows), one more run whose step batches are
  *       written {@code NO_SYNC}: what the per-step fsync costs (a diagnostic, not a valid migration); and
  *       one with {@code --what-if-step} rows per step: what coalescing markers and counter merges over
- *       more rows would buy (DESIGN §7 fixes 500);
+ *       more rows would buy (the migration fixes 500);
  *   <li>the floor the design puts under it: one {@code SYNC} write per {@value TenantKeys#ROWS_PER_STEP} rows, measured as the median of
  *       one-put {@code SYNC} writes into the same store after the run.
  * </ul>

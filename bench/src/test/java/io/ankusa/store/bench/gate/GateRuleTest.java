@@ -12,7 +12,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-/** The TEN-1.a pass rule: 2× the fastest (floored at 1 ms), under 50 ms, with the load running. */
+/** The gate's pass rule: 2× the fastest (floored at 1 ms), under 50 ms, with the load running. */
 class GateRuleTest {
   private static final GateRule RULE = GateRule.TEN_1A;
 

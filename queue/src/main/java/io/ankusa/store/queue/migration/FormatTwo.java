@@ -21,7 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The legacy store format 2 (before TEN-1): its column families, its index keys and values. These
+ * The legacy store format 2: its column families, its index keys and values. These
  * keys exist only here, in the 2 → 3 migration ({@link TenantKeys}) that reads them and in {@link
  * FormatTwoWriter} that writes them for fixtures and tests; nothing else may build them.
  *

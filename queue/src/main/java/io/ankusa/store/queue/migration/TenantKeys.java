@@ -52,7 +52,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The 2 → 3 migration (TEN-1.a §8, DESIGN §7): re-keys due, inflight and dead rows by tenant
+ * The 2 → 3 migration (docs/deployment.md): re-keys due, inflight and dead rows by tenant
  * ordinal and seeds the per-tenant counters, {@value #ROWS_PER_STEP} old rows per step.
  *
  * <p>Phases, in order; each step seeks just past the last old key it moved (never to the family's
@@ -74,9 +74,9 @@ import org.slf4j.LoggerFactory;
  *                                                the format-2 sentinels); Migrate adds the stamp
  * </pre>
  *
- * <p>The seed's phase table gives the inflight phase no bytes delta; its definition of {@code bytes}
+ * <p>The inflight phase adds its rows' sizes to {@code bytes} too: the definition of {@code bytes}
  * (every delivery row that exists: due, inflight, dead) and the counters-equal-a-fold property
- * require it, so it is counted here (DESIGN §7).
+ * require it.
  *
  * <p>The tenant of a row is its hook envelope's (one multiGet of the step's distinct hooks); a hook
  * that names none, is gone, or does not decode files its rows under {@code "default"}. Ordinals are
