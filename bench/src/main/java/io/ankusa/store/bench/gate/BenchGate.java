@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * The gate benches in one command (what {@code ankusa-store bench gate} runs): the gauge
  * tick ({@code gauges_bench}) and the dispatch tick ({@code dispatch_tick_bench}) over the mode's
  * cells, with the fold of the due family measured beside them. Exit status 0 iff every bench passes
- * {@link GateRule#TEN_1A} on every backend; 1 if one fails; 2 on bad arguments.
+ * {@link GateRule#STANDARD} on every backend; 1 if one fails; 2 on bad arguments.
  *
  * <pre>
  * BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR] [--work DIR]
@@ -136,7 +136,7 @@ public final class BenchGate {
     LOG.info("gate {} on {}: {} cells, benches {}, {} aggregate; results in {}", request.mode().label(),
         request.backends(), request.mode().cells().size(), request.probes().stream().map(TickProbe::bench).toList(),
         request.shardedAggregate() ? "sharded" : "single", request.out().toAbsolutePath());
-    GateSettings settings = GateSettings.TEN_1A.withShardedAggregate(request.shardedAggregate());
+    GateSettings settings = GateSettings.STANDARD.withShardedAggregate(request.shardedAggregate());
     GateResults results =
         new GateRun(request.mode(), request.backends(), request.probes(), request.work(), settings).run();
     List<Path> files = GateReport.write(results, request.out());

@@ -22,7 +22,7 @@ import java.util.List;
  */
 public record GateRule(double ratio, double floorMs, double limitMs, double minLoadFraction) {
   /** The gate: 2×, 1 ms floor, 50 ms limit; the load at least 90 % of its 3 000 batches/s. */
-  public static final GateRule TEN_1A = new GateRule(2.0, 1.0, 50.0, 0.9);
+  public static final GateRule STANDARD = new GateRule(2.0, 1.0, 50.0, 0.9);
 
   /**
    * The verdict on one bench's cells for one backend.

@@ -56,7 +56,7 @@ public final class GateRun {
 
   /** Measures every cell; the results carry the verdicts. */
   public GateResults run() {
-    GateResults results = new GateResults(mode, GateRule.TEN_1A, probes);
+    GateResults results = new GateResults(mode, GateRule.STANDARD, probes);
     for (String backend : backends) {
       for (int i = 0; i < cells.size(); i++) {
         GateCell cell = cells.get(i);

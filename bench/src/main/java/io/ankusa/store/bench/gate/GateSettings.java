@@ -17,7 +17,7 @@ public record GateSettings(int ticksPerRound, int rounds, long tickIntervalMicro
     long loadWarmupMillis, boolean shardedAggregate) {
 
   /** The gate's settings (one aggregate key per field). */
-  public static final GateSettings TEN_1A = new GateSettings(1_000, 3, 1_000, 3_000, 3, 500, false);
+  public static final GateSettings STANDARD = new GateSettings(1_000, 3, 1_000, 3_000, 3, 500, false);
 
   public GateSettings {
     if (ticksPerRound < 10 || rounds < 1 || tickIntervalMicros < 0 || loadPerSecond < 1 || foldRuns < 1

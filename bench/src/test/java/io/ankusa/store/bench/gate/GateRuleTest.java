@@ -14,7 +14,7 @@ import net.jqwik.api.Provide;
 
 /** The gate's pass rule: 2× the fastest (floored at 1 ms), under 50 ms, with the load running. */
 class GateRuleTest {
-  private static final GateRule RULE = GateRule.TEN_1A;
+  private static final GateRule RULE = GateRule.STANDARD;
 
   @Property
   void passesExactlyWhenSlowestIsWithinTwiceTheFlooredFastestAndUnderTheLimit(@ForAll("cells") List<Double> cells) {
