@@ -301,6 +301,43 @@ class TransitionGuardTest {
     assertThat(acme()).isEqualTo(new TenantCounts(1, 0, 3, 0, 40, 0));
   }
 
+  /**
+   * The guard remembers the inflight rows its claims wrote, so a settle of such a row is checked
+   * without a read. Recovery that makes the claimed rows due again must take them out of that memory:
+   * the late settle that follows is then checked against the store, finds its rows due, not inflight,
+   * and is dropped.
+   */
+  @Test
+  void aSettleAfterRecoveryOfItsClaimedRowsIsDropped() {
+    open(GUARDED);
+    threeHooksOfAcme();
+    List<InflightRow> claimed = dispatcher().tick(5_000).claimed();
+    assertThat(claimed).hasSize(3);
+
+    InflightRecovery.recoverInflight(queue, 6_000);
+    Transition late = new Transition();
+    claimed.forEach(row -> Deliveries.delivered(late, row));
+
+    assertThat(queue.write(late, Durability.SYNC)).as("steps dropped").isEqualTo(3);
+    assertThat(acme()).isEqualTo(new TenantCounts(3, 0, 0, 0, 30, 0));
+    assertThat(breaches()).isEmpty();
+  }
+
+  /** A row settled twice (a sink reporting the same delivery again) moves its counters once. */
+  @Test
+  void aSecondSettleOfTheSameClaimedRowIsDropped() {
+    open(GUARDED);
+    threeHooksOfAcme();
+    List<InflightRow> claimed = dispatcher().tick(5_000).claimed();
+    for (int round = 0; round < 2; round++) {
+      Transition t = new Transition();
+      claimed.forEach(row -> Deliveries.delivered(t, row));
+      assertThat(queue.write(t, Durability.SYNC)).as("steps dropped in round %d", round).isEqualTo(round * 3);
+    }
+    assertThat(acme()).isEqualTo(new TenantCounts(0, 0, 0, 0, 0, 0));
+    assertThat(breaches()).isEmpty();
+  }
+
   private long count(KeyFamily family) {
     long[] n = new long[1];
     CounterFold.foldFamily(store, family, e -> n[0]++);
