@@ -76,7 +76,7 @@ import org.opentest4j.TestAbortedException;
  * applied to the backend and to {@code backend-memory}, with the whole state compared after each
  * batch. The other properties pin down one promise each, so a failure names the broken promise.
  */
-public abstract class EngineConformance {
+public abstract class EngineConformance extends ConformanceSuite {
   /** The plain family of every store the suite opens. */
   protected static final String PLAIN = "plain";
   /** The counters family of every store the suite opens. */
@@ -91,18 +91,6 @@ public abstract class EngineConformance {
   /** Oversized keys are tried only when maxKeyBytes is below this (allocating one must be cheap). */
   private static final int MAX_OVERSIZED_KEY = 1 << 20;
 
-  private BackendFixture fixture;
-
-  /** The backend under test. Called once per suite instance; the result is kept. */
-  protected abstract BackendFixture fixture();
-
-  /** The fixture, created once per suite instance. */
-  protected final synchronized BackendFixture backend() {
-    if (fixture == null) {
-      fixture = fixture();
-    }
-    return fixture;
-  }
 
   /** A new store of the backend under test with {@link #FAMILIES}, in a fresh temporary directory. */
   protected final TempDirStore openFresh() {
@@ -113,13 +101,6 @@ public abstract class EngineConformance {
     return backend().capabilities();
   }
 
-  /** Skips the calling case, visibly, when the backend does not claim a capability. */
-  protected final void requireCapability(boolean claimed, String capability, String why) {
-    if (!claimed) {
-      throw new TestAbortedException(
-          backend().name() + " does not claim " + capability + ": " + why);
-    }
-  }
 
   // ================================================================ batches
 

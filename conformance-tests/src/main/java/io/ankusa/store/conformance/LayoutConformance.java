@@ -136,24 +136,12 @@ import org.opentest4j.TestAbortedException;
  * {@code -Pheavy}). A case needing a capability the backend does not claim is skipped with the
  * reason ({@link TestAbortedException}).
  */
-public abstract class LayoutConformance {
+public abstract class LayoutConformance extends ConformanceSuite {
   /** Longest wait for the threads of the concurrency case; a hang fails the case, not the build. */
   private static final long THREAD_WAIT_SECONDS = 120;
   private static final long START = QueueDriver.START_MS;
   private static final long DAY_MS = 86_400_000L;
 
-  private BackendFixture fixture;
-
-  /** The backend under test. Called once per suite instance; the result is kept. */
-  protected abstract BackendFixture fixture();
-
-  /** The fixture, created once per suite instance. */
-  protected final synchronized BackendFixture backend() {
-    if (fixture == null) {
-      fixture = fixture();
-    }
-    return fixture;
-  }
 
   /**
    * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant
@@ -173,12 +161,6 @@ public abstract class LayoutConformance {
     return TempDirStore.open(backend(), Format3.families());
   }
 
-  /** Skips the calling case, visibly, when the backend does not claim a capability. */
-  protected final void requireCapability(boolean claimed, String capability, String why) {
-    if (!claimed) {
-      throw new TestAbortedException(backend().name() + " does not claim " + capability + ": " + why);
-    }
-  }
 
   // ================================================================ counters and transitions
 

@@ -72,7 +72,7 @@ import org.slf4j.LoggerFactory;
  * each row's tenant read from its hook envelope ({@link #foldV2}). Migrations run with a fixed
  * migration start ({@link #STARTED_AT}), so stores can be compared byte for byte.
  */
-public abstract class MigrationConformance {
+public abstract class MigrationConformance extends ConformanceSuite {
   /** The migration start of every run in this suite: after the fixtures' past rows, before FUTURE_AT. */
   protected static final long STARTED_AT = 100_000_000L;
   /** Hooks of the large store: several 500-row steps per phase. */
@@ -81,18 +81,6 @@ public abstract class MigrationConformance {
   private static final long CHILD_WAIT_SECONDS = 120;
   /** Step size of the process-kill case: many small steps, so a kill lands part-way. */
   private static final int CHILD_ROWS_PER_STEP = 100;
-
-  private BackendFixture fixture;
-
-  /** The backend under test. Called once per suite instance; the result is kept. */
-  protected abstract BackendFixture fixture();
-
-  protected final synchronized BackendFixture backend() {
-    if (fixture == null) {
-      fixture = fixture();
-    }
-    return fixture;
-  }
 
   // ================================================================ fixtures (overridable)
 
@@ -426,13 +414,6 @@ public abstract class MigrationConformance {
   /** The format-3 runner with the suite's fixed migration start. */
   protected static Migrate migrate(int rowsPerStep) {
     return new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> STARTED_AT, rowsPerStep);
-  }
-
-  /** Skips the calling case, visibly, when the backend does not claim a capability. */
-  protected final void requireCapability(boolean claimed, String capability, String why) {
-    if (!claimed) {
-      throw new TestAbortedException(backend().name() + " does not claim " + capability + ": " + why);
-    }
   }
 
   /** The large v2 store in {@code s}, opened with the format-3 families. */

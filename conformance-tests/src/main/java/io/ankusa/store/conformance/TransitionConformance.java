@@ -62,7 +62,7 @@ import org.opentest4j.TestAbortedException;
  * ankusa.seed} (default: the clock) and is printed with the backend in every failure: the seed replays
  * what each thread does, not how the threads interleave, so run a failing seed a few times.
  */
-public abstract class TransitionConformance {
+public abstract class TransitionConformance extends ConformanceSuite {
   /** Threads of the concurrent case. */
   public static final int THREADS = 4;
   /** Rounds of the concurrent case when {@code ankusa.transition.rounds} is not set. */
@@ -71,18 +71,6 @@ public abstract class TransitionConformance {
   static final int ACTIONS_PER_THREAD = 120;
   private static final long THREAD_WAIT_SECONDS = 120;
 
-  private BackendFixture fixture;
-
-  /** The backend under test. Called once per suite instance; the result is kept. */
-  protected abstract BackendFixture fixture();
-
-  /** The fixture, created once per suite instance. */
-  protected final synchronized BackendFixture backend() {
-    if (fixture == null) {
-      fixture = fixture();
-    }
-    return fixture;
-  }
 
   /**
    * The queue under test on {@code store}. The suite's own mutants override this to open a queue whose
