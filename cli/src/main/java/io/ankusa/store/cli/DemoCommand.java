@@ -50,9 +50,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", description = "Run the queue end to end on an embedded store, then verify it.")
 final class DemoCommand implements java.util.concurrent.Callable<Integer> {
-  /** Requests one producer has in flight at most. */
-  private static final int PRODUCER_IN_FLIGHT = 256;
-
   @Option(names = "--dir", defaultValue = "ankusa-data", description = "store directory: a new or empty one, or one holding this backend's store"
       + " (default: ${DEFAULT-VALUE})")
   Path dir;
@@ -132,7 +129,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       List<long[]> latencies = new ArrayList<>();
       int samplesPerProducer = DemoLimits.samplesPerProducer(producers);
       // requests in flight over all producers: below the writer's queue, so many producers wait instead of spinning
-      Semaphore admitted = new Semaphore(Math.min(PRODUCER_IN_FLIGHT * producers, WriterConfig.DEFAULT_QUEUE_CAPACITY / 2));
+      Semaphore admitted = new Semaphore(Math.min(DemoLimits.PRODUCER_IN_FLIGHT * producers, WriterConfig.DEFAULT_QUEUE_CAPACITY / 2));
       long start = System.nanoTime();
       try {
         for (int p = 0; p < producers; p++) {
@@ -192,8 +189,8 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       total += 1.0 / (i + 1);
       cumulative[i] = total;
     }
-    Semaphore inflight = new Semaphore(PRODUCER_IN_FLIGHT);
-    IngestRequest[] recent = new IngestRequest[1024];
+    Semaphore inflight = new Semaphore(DemoLimits.PRODUCER_IN_FLIGHT);
+    IngestRequest[] recent = new IngestRequest[DemoLimits.RECENT_REQUESTS];
     int recorded = 0;
     long n = 0;
     while (producing.get()) {
@@ -236,7 +233,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
         }
       });
     }
-    inflight.acquireUninterruptibly(PRODUCER_IN_FLIGHT); // every answer is in
+    inflight.acquireUninterruptibly(DemoLimits.PRODUCER_IN_FLIGHT); // every answer is in
   }
 
   private void progress(PrintWriter out, boolean tty, long elapsedMs, QueueGauges.Gauge g, WriterStats w,

@@ -25,8 +25,12 @@ final class DemoLimits {
   static final int LATENCY_SAMPLES = 1 << 22;
   /** Latency samples each producer keeps at least (later ones are not recorded). */
   static final int MIN_SAMPLES_PER_PRODUCER = 1 << 10;
-  /** Requests a producer may hold at once: its in-flight window (256) and its recent ones (1024). */
-  static final int REQUESTS_HELD_PER_PRODUCER = 256 + 1024;
+  /** Requests one producer has in flight at most. */
+  static final int PRODUCER_IN_FLIGHT = 256;
+  /** Recent requests a producer keeps to send again as duplicates. */
+  static final int RECENT_REQUESTS = 1024;
+  /** Requests a producer may hold at once: its in-flight window and its recent ones. */
+  static final int REQUESTS_HELD_PER_PRODUCER = PRODUCER_IN_FLIGHT + RECENT_REQUESTS;
   /** Largest payload a demo producer makes. */
   static final int MAX_PAYLOAD_BYTES = 2_000;
 

@@ -39,7 +39,7 @@ public class DirectoryMemoryProvider implements StoreProvider {
   @Override
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
     checkArguments(dir, options, families);
-    options.refuseUnknown(name(), List.of());
+      options.refuseUnknown(name(), List.of());
     DirectoryClaim claim = DirectoryClaim.open(dir, options, new StoreMarker(name(), 1), d -> false);
     return onClaimedDirectory(claim.realDirectory(), options, families, claim);
   }
@@ -101,7 +101,7 @@ public class DirectoryMemoryProvider implements StoreProvider {
     @Override
     public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
       checkArguments(dir, options, families);
-    options.refuseUnknown(name(), List.of());
+      options.refuseUnknown(name(), List.of());
       Path key = dir.toAbsolutePath().normalize();
       if (!Files.isDirectory(key) && options.createIfMissing() && !options.readOnly()) {
         createDirectories(key);
@@ -130,7 +130,7 @@ public class DirectoryMemoryProvider implements StoreProvider {
     @Override
     public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
       checkArguments(dir, options, families);
-    options.refuseUnknown(name(), List.of());
+      options.refuseUnknown(name(), List.of());
       createDirectories(dir);
       DirectoryLock lock = DirectoryLock.acquire(dir, name(), options.readOnly());
       if (!options.readOnly()) {

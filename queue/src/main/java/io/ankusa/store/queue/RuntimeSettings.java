@@ -44,21 +44,6 @@ public record RuntimeSettings(
     return new RuntimeSettings(WriterConfig.defaults(), 512, 4L << 20, 5, 10_000, 100, Archiver.DEFAULT_CHUNK_HOOKS, 10);
   }
 
-  public RuntimeSettings withWriter(WriterConfig w) {
-    return new RuntimeSettings(w, dispatchRows, dispatchBytes, dispatchIdleMs, reclaimLimit, reclaimIdleMs,
-        archiveChunkHooks, archiveIdleMs);
-  }
-
-  public RuntimeSettings withDispatch(int rows, long bytes) {
-    return new RuntimeSettings(writer, rows, bytes, dispatchIdleMs, reclaimLimit, reclaimIdleMs, archiveChunkHooks,
-        archiveIdleMs);
-  }
-
-  public RuntimeSettings withReclaim(int limit, long idleMs) {
-    return new RuntimeSettings(writer, dispatchRows, dispatchBytes, dispatchIdleMs, limit, idleMs, archiveChunkHooks,
-        archiveIdleMs);
-  }
-
   private static void positive(String name, long value) {
     if (value < 1) {
       throw new StoreArgumentException("queue runtime " + name + " = " + value + " must be at least 1");
