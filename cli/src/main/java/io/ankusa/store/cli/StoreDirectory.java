@@ -7,14 +7,12 @@ import io.ankusa.store.queue.migration.FormatTwo;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The one place the commands open a store directory, and the rules of each way in:
@@ -138,7 +136,7 @@ final class StoreDirectory {
    */
   static Store openOrCreate(Path dir, String backend) {
     StoreProvider provider = StoreProvider.named(backend);
-    boolean create = backend.equals("memory") || !Files.exists(dir) || isEmptyDirectory(dir);
+    boolean create = backend.equals("memory") || !Files.exists(dir) || StoreMarker.isEmptyDirectory(dir);
     if (!create) {
       requireStoreDirectory(dir, backend);
     }
@@ -159,7 +157,7 @@ final class StoreDirectory {
       throw new CommandInputException(FailureCause.NOT_A_DIRECTORY, dir + " is a file, not a store directory;"
           + " pass the directory that holds the store");
     }
-    if (isEmptyDirectory(dir)) {
+    if (StoreMarker.isEmptyDirectory(dir)) {
       throw new CommandInputException(FailureCause.FOREIGN_STORE, "no store at " + dir + ": the directory is empty;"
           + " pass the directory that holds the store");
     }
@@ -196,17 +194,6 @@ final class StoreDirectory {
       return true;
     } catch (StoreFormatException e) {
       return false;
-    }
-  }
-
-  private static boolean isEmptyDirectory(Path dir) {
-    if (!Files.isDirectory(dir)) {
-      return false;
-    }
-    try (Stream<Path> entries = Files.list(dir)) {
-      return entries.findAny().isEmpty();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + dir, e);
     }
   }
 

@@ -228,6 +228,16 @@ public record StoreMarker(String backend, int format) {
         + " missing directory, or open this one with the backend that wrote it");
   }
 
+  /**
+   * Whether {@code dir} is an existing directory that holds nothing but this SPI's own lock and
+   * temporary files: the only kind of directory a store may be created in.
+   *
+   * @throws StoreException if the directory cannot be listed
+   */
+  public static boolean isEmptyDirectory(Path dir) {
+    return Files.isDirectory(dir) && entries(dir).isEmpty();
+  }
+
   /** The directory's entries, sorted, without this SPI's own lock and temporary files. */
   private static List<String> entries(Path dir) {
     List<String> names = new ArrayList<>();
