@@ -97,10 +97,15 @@ public class TransitionGuard {
       return 0;
     }
     List<Transition.Step> steps = t.steps();
-    boolean readUnderStripes = t.readUnderStripes() && heldByCaller(steps);
+    if (t.readUnderStripes() && heldByCaller(steps)) {
+      // read and written under stripes the caller already holds: nothing to take, nothing to re-check
+      store.write(t.toBatch(counters), durability);
+      t.rejected(new BitSet());
+      return 0;
+    }
     Held held = lock(steps);
     try {
-      BitSet rejected = readUnderStripes ? new BitSet() : moved(store, steps);
+      BitSet rejected = moved(store, steps);
       t.rejected(rejected);
       if (rejected.isEmpty()) {
         store.write(t.toBatch(counters), durability);
