@@ -544,13 +544,30 @@ public abstract class LayoutConformance extends ConformanceSuite {
 
   /** Whether {@code batch} deletes an {@code 'A'} marker: cleanup's step 2. */
   static boolean deletesAMarker(Batch batch) {
-    for (Op op : batch.ops()) {
-      if (op instanceof Op.Delete del && del.family().equals(Format3.INDEX) && isMarker(del.key())) {
-        return true;
-      }
-    }
-    return false;
+    return batch.ops().stream().anyMatch(op -> op.accept(DELETES_A_MARKER));
   }
+
+  private static final Op.Visitor<Boolean> DELETES_A_MARKER = new Op.Visitor<>() {
+    @Override
+    public Boolean put(Op.Put p) {
+      return false;
+    }
+
+    @Override
+    public Boolean delete(Op.Delete d) {
+      return d.family().equals(Format3.INDEX) && isMarker(d.key());
+    }
+
+    @Override
+    public Boolean deleteRange(Op.DeleteRange r) {
+      return false;
+    }
+
+    @Override
+    public Boolean merge(Op.Merge m) {
+      return false;
+    }
+  };
 
   private static boolean isMarker(byte[] key) {
     return key.length == 13 && key[0] == 'A';

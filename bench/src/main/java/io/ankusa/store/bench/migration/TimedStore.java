@@ -169,22 +169,55 @@ final class TimedStore extends ForwardingStore {
     }
   }
 
-  private static String kindOf(Op op) {
-    String kind;
-    byte[] key;
-    if (op instanceof Op.Put p) {
-      kind = "put";
-      key = p.key();
-    } else if (op instanceof Op.Delete d) {
-      kind = "delete";
-      key = d.key();
-    } else if (op instanceof Op.DeleteRange r) {
-      kind = "deleteRange";
-      key = r.lo();
-    } else {
-      kind = "merge";
-      key = ((Op.Merge) op).key();
+  /** The op's kind as it reads in a tally's name. */
+  private static final Op.Visitor<String> KIND = new Op.Visitor<>() {
+    @Override
+    public String put(Op.Put p) {
+      return "put";
     }
+
+    @Override
+    public String delete(Op.Delete d) {
+      return "delete";
+    }
+
+    @Override
+    public String deleteRange(Op.DeleteRange r) {
+      return "deleteRange";
+    }
+
+    @Override
+    public String merge(Op.Merge m) {
+      return "merge";
+    }
+  };
+
+  /** The op's key, or the lower bound of a range. */
+  private static final Op.Visitor<byte[]> FIRST_KEY = new Op.Visitor<>() {
+    @Override
+    public byte[] put(Op.Put p) {
+      return p.key();
+    }
+
+    @Override
+    public byte[] delete(Op.Delete d) {
+      return d.key();
+    }
+
+    @Override
+    public byte[] deleteRange(Op.DeleteRange r) {
+      return r.lo();
+    }
+
+    @Override
+    public byte[] merge(Op.Merge m) {
+      return m.key();
+    }
+  };
+
+  private static String kindOf(Op op) {
+    String kind = op.accept(KIND);
+    byte[] key = op.accept(FIRST_KEY);
     String family = op.family();
     if (Format3.INDEX.equals(family) && key.length > 0 && key[0] >= 0x20 && key[0] < 0x7f) {
       return kind + " " + family + " '" + (char) key[0] + "'";
