@@ -10,6 +10,7 @@ import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.ReadView;
@@ -901,7 +902,7 @@ public abstract class EngineConformance extends ConformanceSuite {
       report(reporter, "secondOpenThroughSymlinkIsRefused", "refused " + firstLine(refused)
           + " | read-only: " + firstLine(refusedReadOnly));
     } finally {
-      TempDirStore.deleteRecursively(links);
+      FileTrees.deleteRecursively(links);
     }
   }
 
@@ -990,7 +991,7 @@ public abstract class EngineConformance extends ConformanceSuite {
           }
         }
       } finally {
-        TempDirStore.deleteRecursively(dir);
+        FileTrees.deleteRecursively(dir);
       }
     }
     report(reporter, "foreignOrNonEmptyDirectoryIsRefusedUntouched", String.join(" | ", seen));

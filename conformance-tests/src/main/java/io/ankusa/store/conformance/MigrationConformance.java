@@ -182,7 +182,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
   public void resumesAMigrationKilledWithSigkillWithoutDoubleCounting() throws Exception {
     requireCapability(backend().capabilities().durableAfterProcessKill(), "durableAfterProcessKill",
         "a SYNC write must survive kill -9 for a killed migration to resume");
-    long seed = System.nanoTime();
+    long seed = Seeds.seed();
     Random random = new Random(seed);
     try (TempDirStore reference = scratch()) {
       Store a = reference.hold(largeV2(reference, true));
@@ -193,7 +193,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
           largeV2(killed, true);
           killed.closeStore();
           long killAfter = 1 + random.nextInt((int) whole.steps() - 2);
-          String what = "seed " + seed + " round " + round + ", killed after " + killAfter + " steps";
+          String what = Seeds.replay(seed) + " round " + round + ", killed after " + killAfter + " steps";
           runChildAndKill(killed.dir(), killAfter, random.nextInt(3), what);
           Store b = killed.reopen();
           if (b.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) != null) {
@@ -203,7 +203,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
           assertSameStore(b, a, "a migration killed with SIGKILL (" + what + ")");
         }
       }
-      assertThat(partWay).as("rounds whose kill left the migration part-way (seed %s)", seed).isPositive();
+      assertThat(partWay).as("rounds whose kill left the migration part-way (%s)", Seeds.replay(seed)).isPositive();
     }
   }
 

@@ -1,15 +1,14 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreClosedException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A store of the backend under test in a fresh temporary directory that this object owns: {@link
@@ -113,21 +112,8 @@ public final class TempDirStore implements AutoCloseable {
       try {
         fixture.discard(dir);
       } finally {
-        deleteRecursively(dir);
+        FileTrees.deleteRecursively(dir);
       }
-    }
-  }
-
-  static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete the conformance directory " + root, e);
     }
   }
 }

@@ -193,11 +193,10 @@ public abstract class TransitionConformance extends ConformanceSuite {
       throw new TestAbortedException(backend().name() + " does not claim concurrentWriters: this case writes"
           + " transitions from " + THREADS + " threads at once");
     }
-    long seed = Long.getLong("ankusa.seed", System.nanoTime());
+    long seed = Seeds.seed();
     int rounds = Integer.getInteger("ankusa.transition.rounds", DEFAULT_ROUNDS);
     for (int round = 0; round < rounds; round++) {
-      String replay = "backend " + backend().name() + ", seed " + seed + " (replay with -Dankusa.seed=" + seed
-          + "), round " + round + " of " + rounds;
+      String replay = "backend " + backend().name() + ", " + Seeds.replay(seed) + ", round " + round + " of " + rounds;
       try {
         runRound(new Random(seed + round), replay);
       } catch (AssertionError | RuntimeException e) {

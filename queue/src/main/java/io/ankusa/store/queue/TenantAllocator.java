@@ -144,26 +144,5 @@ public final class TenantAllocator {
       found.forEach(cache::put);
       created.forEach(cache::put);
     }
-
-    /**
-     * Only these tenants are used (others' requests were dropped): created ordinals of dropped
-     * tenants are not allocated. Returns the narrowed allocation; call it before {@link #appendTo}.
-     */
-    public Allocation keepOnly(Set<TenantId> used) {
-      Map<TenantId, Long> keptCreated = new LinkedHashMap<>();
-      long n = next;
-      for (TenantId t : created.keySet()) {
-        if (used.contains(t)) {
-          keptCreated.put(t, n++);
-        }
-      }
-      Map<TenantId, Long> keptOrds = new LinkedHashMap<>();
-      ords.forEach((t, o) -> {
-        if (used.contains(t)) {
-          keptOrds.put(t, keptCreated.getOrDefault(t, o));
-        }
-      });
-      return new Allocation(keptOrds, found, keptCreated, refused, n);
-    }
   }
 }

@@ -66,10 +66,6 @@ public record WriterConfig(
     return new WriterConfig(n, maxGroupBytes, queueCapacity, maxPayloadBytes, dedupeTtlMs, dedupeSweepIntervalMs);
   }
 
-  public WriterConfig withMaxGroupBytes(long n) {
-    return new WriterConfig(maxGroupHooks, n, queueCapacity, maxPayloadBytes, dedupeTtlMs, dedupeSweepIntervalMs);
-  }
-
   public WriterConfig withQueueCapacity(int n) {
     return new WriterConfig(maxGroupHooks, maxGroupBytes, n, maxPayloadBytes, dedupeTtlMs, dedupeSweepIntervalMs);
   }

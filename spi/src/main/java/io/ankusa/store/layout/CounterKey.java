@@ -20,11 +20,6 @@ public record CounterKey(long ord, CounterField field) {
     Objects.requireNonNull(field, "field");
   }
 
-  /** Whether this is a counter of the node aggregate (ord 0). */
-  public boolean isNodeAggregate() {
-    return ord == Fields.NODE_AGGREGATE_ORD;
-  }
-
   /**
    * Decodes a counter key; {@code key} is not retained.
    *

@@ -66,11 +66,6 @@ public enum KeyFamily {
     return prefix.length > 0;
   }
 
-  /** Length of the prefix: 0, 1 or 2. */
-  int prefixLength() {
-    return prefix.length;
-  }
-
   /** Whether {@code key} starts with this family's prefix (always true for an unprefixed family). */
   boolean startsWithPrefix(byte[] key) {
     if (key.length < prefix.length) {

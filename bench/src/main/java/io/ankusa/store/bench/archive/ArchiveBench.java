@@ -13,6 +13,7 @@ import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.DirectIngest;
 import io.ankusa.store.queue.HookEnvelope;
 import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -98,11 +99,11 @@ public final class ArchiveBench {
         chunkByChunk.add(archiverRun(s, dir.resolve("chunk-by-chunk"), envelopes, true, false));
         envelopes.clear();
         storeOnly.add(archiverRun(s, dir.resolve("store-only"), envelopes, false, true));
-        BenchStores.deleteTree(dir);
+        FileTrees.deleteRecursively(dir);
       }
     } finally {
       if (s.work() == null) {
-        BenchStores.deleteTree(work);
+        FileTrees.deleteRecursively(work);
       }
     }
     report(s, load, archiver, raw, storeOnly, chunkByChunk);
@@ -117,7 +118,7 @@ public final class ArchiveBench {
     rawRun(small, dir.resolve("raw-archive"), envelopes);
     archiverRun(small, dir.resolve("chunk-by-chunk"), new ArrayList<>(), true, false);
     archiverRun(small, dir.resolve("store-only"), new ArrayList<>(), false, true);
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
   }
 
   /**

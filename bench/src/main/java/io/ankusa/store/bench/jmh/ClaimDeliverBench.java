@@ -11,6 +11,7 @@ import io.ankusa.store.queue.InflightRow;
 import io.ankusa.store.queue.QueueConfig;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,7 +83,7 @@ public class ClaimDeliverBench {
   @TearDown(Level.Trial)
   public void close() {
     store.close();
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
   }
 
   /** One tick's claims, then their deliveries; returns the rows delivered. */

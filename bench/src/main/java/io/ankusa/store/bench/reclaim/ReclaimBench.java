@@ -25,6 +25,7 @@ import io.ankusa.store.queue.Transition;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -122,7 +123,7 @@ public final class ReclaimBench {
   /** The runtime under load, sampled every second. */
   private static void live(String backend, Path dir, int seconds, int producers, int tenants, StringBuilder report)
       throws InterruptedException {
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
     LongAdder delivered = new LongAdder();
     DeliveryHandler deliverAll = (queue, tick, now) -> {
       Transition t = new Transition();
@@ -173,7 +174,7 @@ public final class ReclaimBench {
             + " reclaimed / finished %.3f×; most hooks not owed but stored %,d; at the end %,d%n",
         delivered.sum() / secs, finished / secs, reclaimed / secs, finished == 0 ? 1.0 : (double) reclaimed / finished,
         maxUnowed, end.unowed()));
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
   }
 
   private static Reclaim.Backlog backlog(Store store) {
@@ -217,7 +218,7 @@ public final class ReclaimBench {
 
   /** Populates {@code hooks} delivered hooks, then reclaims them all; returns hooks/s. */
   private static double timePasses(String backend, Path dir, int hooks, boolean former) {
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
     try (Store store = BenchStores.open(backend, dir, Format3.families())) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
       Dispatcher dispatcher = new Dispatcher(queue, () -> Long.MAX_VALUE, 5_000, Long.MAX_VALUE);
@@ -248,7 +249,7 @@ public final class ReclaimBench {
       }
       return deleted / secs;
     } finally {
-      BenchStores.deleteTree(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
