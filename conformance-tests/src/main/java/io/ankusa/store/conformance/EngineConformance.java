@@ -801,20 +801,21 @@ public abstract class EngineConformance extends ConformanceSuite {
   }
 
   private void survivesReopen(List<List<Op>> batches, Durability durability, boolean syncWal) {
-    try (TempDirStore t = openFresh(); TempDirStore model = TempDirStore.open(modelFixture(), FAMILIES)) {
+    try (TempDirStore t = openFresh()) {
       Store s = t.store();
+      ReferenceModel model = new ReferenceModel(ModelReplay.FAMILIES);
       for (List<Op> ops : batches) {
         Batch b = new Batch();
         ops.forEach(b::add);
         s.write(b, durability);
-        model.store().write(b, Durability.SYNC);
+        model.apply(b);
       }
       if (syncWal) {
         s.syncWal();
       }
       Store reopened = t.reopen();
       for (FamilySpec f : FAMILIES) {
-        assertSameState(reopened, model.store(), f.name(), "after " + durability + " writes"
+        assertSameState(reopened, model, f.name(), "after " + durability + " writes"
             + (syncWal ? ", syncWal()" : "") + ", close and reopen");
       }
     }
@@ -1327,62 +1328,39 @@ public abstract class EngineConformance extends ConformanceSuite {
   // ================================================================ the model
 
   /**
-   * The Pebble metamorphic idea: random, shrinkable sequences of batches over a small key space (so
-   * ops collide) are applied to the backend and to {@code backend-memory}; after each batch the whole
-   * state of both families, a random-range reverse scan and a multiGet must agree, and a snapshot
-   * taken before a batch (when the backend claims snapshots) must agree with the model's.
+   * Random, shrinkable sequences of batches over a small key space (so ops collide) are applied to
+   * the backend and to the {@link ReferenceModel} (a plain oracle, never a backend); after each batch
+   * the whole state of both families, a random-range reverse scan, a multiGet and the probes' counters
+   * must agree, and a snapshot taken before a batch (when the backend claims snapshots) must agree
+   * with the model's ({@link ModelReplay}). A failing sequence is written as an op log ({@link OpLog})
+   * whose path the failure names: {@code ankusa-store replay --backend NAME FILE} re-runs it and prints
+   * the per-step history.
    */
   @Property
   public void modelBasedRandomBatches(@ForAll("rounds") List<ModelRound> rounds) {
-    boolean snapshots = capabilities().snapshots();
-    try (TempDirStore t = openFresh(); TempDirStore m = TempDirStore.open(modelFixture(), FAMILIES)) {
-      Store s = t.store();
-      Store model = m.store();
-      for (int i = 0; i < rounds.size(); i++) {
-        ModelRound round = rounds.get(i);
-        String when = "batch " + i + " (counting from 0) of " + rounds.size() + ", " + round;
-        Snapshot snap = null;
-        Snapshot modelSnap = null;
-        try {
-          if (round.underSnapshot() && snapshots) {
-            snap = s.snapshot();
-            modelSnap = model.snapshot();
-          }
-          Batch b = round.batch();
-          s.write(b, i % 2 == 0 ? Durability.NO_SYNC : Durability.SYNC);
-          model.write(b, Durability.NO_SYNC);
-          for (FamilySpec f : FAMILIES) {
-            String fam = f.name();
-            assertSameState(s, model, fam, when);
-            assertSameList(hexEntries(drain(s, fam, round.lo(), round.hi(), Direction.REVERSE)),
-                hexEntries(drain(model, fam, round.lo(), round.hi(), Direction.REVERSE)),
-                when + ": family '" + fam + "' reverse scan [" + Bytes.hex(round.lo()) + ", " + Bytes.hex(round.hi()) + ")");
-            assertSameList(hex(s.multiGet(fam, round.probes())), hex(model.multiGet(fam, round.probes())),
-                when + ": family '" + fam + "' multiGet");
-            if (snap != null) {
-              assertSameList(hexEntries(drain(snap, fam, START, null, Direction.FORWARD)),
-                  hexEntries(drain(modelSnap, fam, START, null, Direction.FORWARD)),
-                  when + ": family '" + fam + "' scan of a snapshot taken before the batch");
-            }
-          }
-          for (byte[] p : round.probes()) {
-            assertThat(s.counter(COUNTERS, p)).as("%s: counter %s", when, Bytes.hex(p)).isEqualTo(model.counter(COUNTERS, p));
-          }
-        } finally {
-          if (snap != null) {
-            snap.close();
-          }
-          if (modelSnap != null) {
-            modelSnap.close();
-          }
-        }
-      }
+    try (TempDirStore t = openFresh()) {
+      new ModelReplay(t.store(), capabilities().snapshots(), line -> {}).run(rounds);
+    } catch (AssertionError | RuntimeException e) {
+      String provider = backend().provider().name();
+      Path log = OpLog.write(opLogFile(), rounds, "modelBasedRandomBatches failed on " + backend().name()
+          + "\n" + firstLine(e) + "\nreplay: ./ankusa-store replay --backend " + provider + " FILE");
+      throw new AssertionError(e.getMessage() + "\n  op log: " + log.toAbsolutePath()
+          + " (replay with: ankusa-store replay --backend " + provider + " " + log.toAbsolutePath() + ")", e);
     }
   }
 
-  /** The model: a memory store found by name, as a user of the SPI would find it. */
-  private static BackendFixture modelFixture() {
-    return new ProviderFixture("memory");
+  /**
+   * Where a failing model sequence is written: {@code ankusa.oplog.dir} when set, else {@code
+   * target/ankusa-oplogs} under the working directory when it has a {@code target} (a Maven build),
+   * else the temporary directory. One file per backend; jqwik's last failing try (the shrunk one)
+   * is the one left.
+   */
+  private Path opLogFile() {
+    String dir = System.getProperty("ankusa.oplog.dir");
+    Path base = dir != null ? Path.of(dir)
+        : Files.isDirectory(Path.of("target")) ? Path.of("target", "ankusa-oplogs")
+        : Path.of(System.getProperty("java.io.tmpdir"), "ankusa-oplogs");
+    return base.resolve("model-" + backend().name().replaceAll("[^A-Za-z0-9._-]", "_") + ".ops");
   }
 
   /** Full forward scans of {@code family} in both stores agree, else names the first differing key. */
