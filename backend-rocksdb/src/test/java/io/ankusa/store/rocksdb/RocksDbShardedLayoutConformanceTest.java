@@ -18,7 +18,7 @@ class RocksDbShardedLayoutConformanceTest extends LayoutConformance {
   }
 
   @Override
-  protected QueueConfig queueConfig() {
+  public QueueConfig queueConfig() {
     return QueueConfig.defaults().withShardedAggregate(true);
   }
 }

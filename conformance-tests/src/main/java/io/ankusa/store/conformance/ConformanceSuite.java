@@ -14,7 +14,7 @@ public abstract class ConformanceSuite {
   protected abstract BackendFixture fixture();
 
   /** The fixture, created once per suite instance. */
-  protected final synchronized BackendFixture backend() {
+  public final synchronized BackendFixture backend() {
     if (fixture == null) {
       fixture = fixture();
     }
@@ -22,7 +22,7 @@ public abstract class ConformanceSuite {
   }
 
   /** Skips the calling case, visibly, when the backend does not claim a capability. */
-  protected final void requireCapability(boolean claimed, String capability, String why) {
+  public final void requireCapability(boolean claimed, String capability, String why) {
     if (!claimed) {
       throw new TestAbortedException(backend().name() + " does not claim " + capability + ": " + why);
     }

@@ -243,8 +243,8 @@ public abstract class TransitionConformance extends ConformanceSuite {
 
   /** The end state of a round: counters, markers, the verifier, and nothing owed without its hook. */
   private static void assertExact(Store store, String when) {
-    LayoutConformance.assertCountersEqualFold(store, when);
-    LayoutConformance.assertEveryDueRowHasAMarker(store, when);
+    LayoutAssertions.assertCountersEqualFold(store, when);
+    LayoutAssertions.assertEveryDueRowHasAMarker(store, when);
     assertThat(QueueVerifier.verify(store)).as("%s: the verifier's breaches", when).isEmpty();
     assertEverythingOwedHasItsHook(store, when);
   }

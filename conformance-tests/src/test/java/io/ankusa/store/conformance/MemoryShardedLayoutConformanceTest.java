@@ -17,7 +17,7 @@ class MemoryShardedLayoutConformanceTest extends LayoutConformance {
   }
 
   @Override
-  protected QueueConfig queueConfig() {
+  public QueueConfig queueConfig() {
     return QueueConfig.defaults().withShardedAggregate(true);
   }
 }
