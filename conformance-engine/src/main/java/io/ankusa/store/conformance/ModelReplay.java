@@ -112,18 +112,10 @@ public final class ModelReplay {
   /** Prints the store's answer; throws when it differs from the model's, naming the first difference. */
   private void check(List<String> actual, List<String> expected, String what, String label) {
     history.accept(label + " " + actual);
-    if (actual.equals(expected)) {
-      return;
+    if (!actual.equals(expected)) {
+      history.accept("    DIFFERS: the model has " + expected);
+      EngineAssertions.assertSameList(actual, expected, what);
     }
-    history.accept("    DIFFERS: the model has " + expected);
-    int i = 0;
-    while (i < actual.size() && i < expected.size() && actual.get(i).equals(expected.get(i))) {
-      i++;
-    }
-    throw new AssertionError(what + ": the backend differs from the model at position " + i
-        + ": backend has " + (i < actual.size() ? actual.get(i) : "<nothing more>")
-        + ", model has " + (i < expected.size() ? expected.get(i) : "<nothing more>")
-        + "\n  backend: " + actual + "\n  model:   " + expected);
   }
 
   private static List<String> all(ReadView view, String family) {

@@ -169,55 +169,35 @@ final class TimedStore extends ForwardingStore {
     }
   }
 
-  /** The op's kind as it reads in a tally's name. */
-  private static final Op.Visitor<String> KIND = new Op.Visitor<>() {
+  /** An op's kind as it reads in a tally's name, and its key (the lower bound of a range). */
+  private record KindAndKey(String kind, byte[] key) {}
+
+  private static final Op.Visitor<KindAndKey> KIND_AND_KEY = new Op.Visitor<>() {
     @Override
-    public String put(Op.Put p) {
-      return "put";
+    public KindAndKey put(Op.Put p) {
+      return new KindAndKey("put", p.key());
     }
 
     @Override
-    public String delete(Op.Delete d) {
-      return "delete";
+    public KindAndKey delete(Op.Delete d) {
+      return new KindAndKey("delete", d.key());
     }
 
     @Override
-    public String deleteRange(Op.DeleteRange r) {
-      return "deleteRange";
+    public KindAndKey deleteRange(Op.DeleteRange r) {
+      return new KindAndKey("deleteRange", r.lo());
     }
 
     @Override
-    public String merge(Op.Merge m) {
-      return "merge";
-    }
-  };
-
-  /** The op's key, or the lower bound of a range. */
-  private static final Op.Visitor<byte[]> FIRST_KEY = new Op.Visitor<>() {
-    @Override
-    public byte[] put(Op.Put p) {
-      return p.key();
-    }
-
-    @Override
-    public byte[] delete(Op.Delete d) {
-      return d.key();
-    }
-
-    @Override
-    public byte[] deleteRange(Op.DeleteRange r) {
-      return r.lo();
-    }
-
-    @Override
-    public byte[] merge(Op.Merge m) {
-      return m.key();
+    public KindAndKey merge(Op.Merge m) {
+      return new KindAndKey("merge", m.key());
     }
   };
 
   private static String kindOf(Op op) {
-    String kind = op.accept(KIND);
-    byte[] key = op.accept(FIRST_KEY);
+    KindAndKey kk = op.accept(KIND_AND_KEY);
+    String kind = kk.kind();
+    byte[] key = kk.key();
     String family = op.family();
     if (Format3.INDEX.equals(family) && key.length > 0 && key[0] >= 0x20 && key[0] < 0x7f) {
       return kind + " " + family + " '" + (char) key[0] + "'";
