@@ -43,7 +43,7 @@ final class MemoryStore extends MemoryView implements Store {
   }
 
   private MemoryStore(Path dir, MemoryData data, FamilyCatalog catalog, AtomicBoolean closed, AtomicInteger failures) {
-    super(catalog, data.families, data.lock.readLock(), closed::get, failures::get, "memory store " + dir);
+    super(catalog, data.families, data.lock.readLock(), closed::get, failures::get, "memory store " + dir, true);
     this.dir = dir;
     this.data = data;
     this.catalog = catalog;
@@ -58,6 +58,7 @@ final class MemoryStore extends MemoryView implements Store {
     data.lock.writeLock().lock();
     try {
       checkOpen();
+      freezeOpenScans(); // open scans keep the state they opened on
       batch.forEach(apply);
     } finally {
       data.lock.writeLock().unlock();
@@ -163,7 +164,7 @@ final class MemoryStore extends MemoryView implements Store {
         AtomicBoolean storeClosed, AtomicInteger failures, int failuresAtOpen, AtomicBoolean snapshotClosed) {
       super(catalog, maps, NO_LOCK,
           () -> snapshotClosed.get() || storeClosed.get() || failures.get() != failuresAtOpen, () -> 0,
-          "memory snapshot");
+          "memory snapshot", false);
       this.snapshotClosed = snapshotClosed;
     }
 

@@ -7,12 +7,15 @@ import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.StoreClosedException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -31,6 +34,8 @@ class MemoryView implements ReadView {
   /** Counts the store's reportWriteFailure calls; a scan opened before one is closed by it. */
   private final IntSupplier failures;
   private final String what;
+  /** The live store's scans that have not copied their whole range yet; null for a snapshot. */
+  private final Set<ChunkedScan> openScans;
 
   MemoryView(
       FamilyCatalog catalog,
@@ -38,8 +43,10 @@ class MemoryView implements ReadView {
       Lock readLock,
       BooleanSupplier closed,
       IntSupplier failures,
-      String what) {
+      String what,
+      boolean live) {
     this.catalog = catalog;
+    this.openScans = live ? ConcurrentHashMap.newKeySet() : null;
     this.families = families;
     this.readLock = readLock;
     this.closed = closed;
@@ -86,29 +93,41 @@ class MemoryView implements ReadView {
   }
 
   /**
-   * The model's simplification: the range is copied when the scan opens, so it sees one state
-   * whatever is written later. Costs O(range) up front; an engine with MVCC iterates lazily instead.
+   * A scan copies its range a chunk at a time ({@value #FIRST_CHUNK} entries first, then four times
+   * more each time, up to {@value #MAX_CHUNK}), so a short scan of a large family costs its own
+   * length, not the family's. It still sees one state, the state when it opened: on the live store
+   * an open scan is registered, and a writer, before it changes anything, makes every registered scan
+   * copy the rest of its range (see {@link MemoryStore#write}). Snapshots own frozen maps, so their
+   * scans need no registration.
    */
   @Override
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     checkOpen();
     catalog.checkScan(family, lo, hi, direction);
-    List<Entry> entries;
     readLock.lock();
     try {
       TreeMap<byte[], byte[]> map = families.get(family);
       NavigableMap<byte[], byte[]> range = hi == null ? map.tailMap(lo, true) : map.subMap(lo, true, hi, false);
-      if (direction == Direction.REVERSE) {
-        range = range.descendingMap();
+      ChunkedScan scan = new ChunkedScan(direction == Direction.REVERSE ? range.descendingMap() : range);
+      if (openScans != null) {
+        openScans.add(scan);
       }
-      entries = new ArrayList<>(range.size());
-      for (Map.Entry<byte[], byte[]> e : range.entrySet()) {
-        entries.add(new Entry(e.getKey().clone(), e.getValue().clone()));
-      }
+      return scan;
     } finally {
       readLock.unlock();
     }
-    return new ListScan(entries);
+  }
+
+  /**
+   * Makes every registered scan copy the rest of its range now. REQUIRES: the caller holds the write
+   * lock and has not changed anything yet.
+   */
+  final void freezeOpenScans() {
+    if (openScans != null && !openScans.isEmpty()) {
+      for (ChunkedScan scan : openScans) {
+        scan.copyRest();
+      }
+    }
   }
 
   @Override
@@ -123,21 +142,51 @@ class MemoryView implements ReadView {
     return v == null ? null : v.clone();
   }
 
-  /** A scan over entries already copied; closed with its view. */
-  private final class ListScan implements Scan {
-    private final List<Entry> entries;
-    private final int failuresAtOpen = failures.getAsInt();
-    private int next;
-    private boolean scanClosed;
+  /** Entries a scan copies first: the queue's scans mostly stop within that many. */
+  static final int FIRST_CHUNK = 64;
+  /** Most entries a scan copies at once. */
+  static final int MAX_CHUNK = 4096;
 
-    ListScan(List<Entry> entries) {
-      this.entries = entries;
+  /**
+   * A scan over its range, copied a chunk at a time under the read lock. Its own monitor guards the
+   * copied entries and the position, because a writer may copy the rest on its behalf ({@link
+   * #copyRest}); lock order is always the store's lock, then the monitor, and {@link #next} takes the
+   * monitor alone.
+   */
+  private final class ChunkedScan implements Scan {
+    private final NavigableMap<byte[], byte[]> range;
+    private final ArrayDeque<Entry> copied = new ArrayDeque<>();
+    private final int failuresAtOpen = failures.getAsInt();
+    /** The last key copied; the next chunk starts after it. Null before the first. */
+    private byte[] copiedUpTo;
+    private boolean rangeCopied;
+    private int chunk = FIRST_CHUNK;
+    private volatile boolean scanClosed;
+
+    ChunkedScan(NavigableMap<byte[], byte[]> range) {
+      this.range = range;
     }
 
     @Override
     public boolean hasNext() {
       check();
-      return next < entries.size();
+      synchronized (this) {
+        if (!copied.isEmpty() || rangeCopied) {
+          return !copied.isEmpty();
+        }
+      }
+      readLock.lock();
+      try {
+        synchronized (this) {
+          if (copied.isEmpty() && !rangeCopied) {
+            copy(chunk);
+            chunk = Math.min(MAX_CHUNK, chunk * 4);
+          }
+          return !copied.isEmpty();
+        }
+      } finally {
+        readLock.unlock();
+      }
     }
 
     @Override
@@ -145,12 +194,48 @@ class MemoryView implements ReadView {
       if (!hasNext()) {
         throw new NoSuchElementException("scan is at the end of its range");
       }
-      return entries.get(next++);
+      synchronized (this) {
+        return copied.poll();
+      }
     }
 
     @Override
     public void close() {
       scanClosed = true;
+      if (openScans != null) {
+        openScans.remove(this);
+      }
+      synchronized (this) {
+        copied.clear();
+        rangeCopied = true;
+      }
+    }
+
+    /** Copies everything left of the range: a writer is about to change it. REQUIRES: the write lock. */
+    void copyRest() {
+      synchronized (this) {
+        if (!rangeCopied) {
+          copy(Integer.MAX_VALUE);
+        }
+      }
+    }
+
+    /** Copies up to {@code limit} entries after {@link #copiedUpTo}. REQUIRES: a store lock and the monitor. */
+    private void copy(int limit) {
+      NavigableMap<byte[], byte[]> rest = copiedUpTo == null ? range : range.tailMap(copiedUpTo, false);
+      int n = 0;
+      for (Map.Entry<byte[], byte[]> e : rest.entrySet()) {
+        if (n == limit) {
+          return;
+        }
+        copied.add(new Entry(e.getKey().clone(), e.getValue().clone()));
+        copiedUpTo = e.getKey();
+        n++;
+      }
+      rangeCopied = true;
+      if (openScans != null) {
+        openScans.remove(this);
+      }
     }
 
     private void check() {

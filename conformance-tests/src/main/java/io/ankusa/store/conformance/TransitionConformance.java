@@ -9,20 +9,24 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.CounterFold;
+import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.DirectIngest;
 import io.ankusa.store.queue.Dispatcher;
 import io.ankusa.store.queue.HookEnvelope;
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.InflightRecovery;
 import io.ankusa.store.queue.InflightRow;
 import io.ankusa.store.queue.Purge;
 import io.ankusa.store.queue.QueueConfig;
 import io.ankusa.store.queue.QueueVerifier;
 import io.ankusa.store.queue.QueueWriter;
 import io.ankusa.store.queue.TenantCounts;
+import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.Tenants;
 import io.ankusa.store.queue.WriterConfig;
+import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreCorruptionException;
@@ -53,6 +57,8 @@ import org.opentest4j.TestAbortedException;
  *       dispatcher tick forced between a purge's scan and its batch (through a {@link RecordingStore});
  *   <li>{@link #twoDispatchersClaimEachRowOnce} — a second dispatcher's tick, on another thread,
  *       started between the first's scan and its claims;
+ *   <li>{@link #aSettleAfterItsClaimWasConsumedMovesNothing} — settles of claims that recovery, or
+ *       an earlier settle, already consumed (the guard skips the re-read only for claims nothing consumed);
  *   <li>{@link #conflictingTransitionsKeepCountersExact} — {@value #THREADS} threads issuing random
  *       transitions on the same tenants and rows, the ingest through a running {@link QueueWriter}.
  * </ol>
@@ -132,6 +138,44 @@ public abstract class TransitionConformance extends ConformanceSuite {
       assertThat(queue.counters().read(store, acme)).as("%s: acme's counters", when)
           .isEqualTo(new TenantCounts(0, 0, 3, 0, 30, 0));
       assertExact(store, when);
+    }
+  }
+
+  /**
+   * A settle that comes too late: the tick's claims were made due again by {@link
+   * InflightRecovery} (a restart's recovery, or an operator's) before the handler settled them, and a
+   * sink then reports one row twice. The late settle must find the rows due, not inflight, and move
+   * nothing; of two settles of one row only the first may move it. After both, acme's counters equal a
+   * fold: 2 pending, no row inflight, 20 bytes.
+   */
+  @Example
+  public void aSettleAfterItsClaimWasConsumedMovesNothing() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = openQueue(t.store(), QueueConfig.defaults());
+      long acme = threeDueRowsOfAcme(queue);
+      List<InflightRow> claimed = dispatcher(queue).tick(5_000).claimed();
+      InflightRecovery.recoverInflight(queue, 6_000);
+      Transition late = new Transition();
+      claimed.forEach(row -> Deliveries.delivered(late, row));
+      int droppedLate = queue.write(late, Durability.SYNC);
+
+      List<InflightRow> again = dispatcher(queue).tick(7_000).claimed();
+      int droppedTwice = 0;
+      for (int round = 0; round < 2; round++) {
+        Transition settle = new Transition();
+        Deliveries.delivered(settle, again.get(0));
+        droppedTwice += queue.write(settle, Durability.SYNC);
+      }
+      InflightRecovery.recoverInflight(queue, 8_000);
+
+      String when = backend().name() + ": acme's 3 claims recovered, then settled late; a claim settled twice";
+      assertThat(claimed).as("%s: rows the first tick claimed", when).hasSize(3);
+      assertThat(droppedLate).as("%s: late settles dropped", when).isEqualTo(3);
+      assertThat(again).as("%s: rows the second tick claimed", when).hasSize(3);
+      assertThat(droppedTwice).as("%s: second settles dropped", when).isEqualTo(1);
+      assertThat(queue.counters().read(t.store(), acme)).as("%s: acme's counters", when)
+          .isEqualTo(new TenantCounts(2, 0, 0, 0, 20, 0));
+      assertExact(t.store(), when);
     }
   }
 

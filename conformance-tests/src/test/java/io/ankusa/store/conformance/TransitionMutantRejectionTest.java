@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
  * <ul>
  *   <li>{@link PurgeWithoutGuardMutantSuite} (purge batches written without the re-check) →
  *       purgeBesideADispatcherTickKeepsCountersExact
+ *   <li>{@link ClaimsNeverForgottenMutantSuite} (a settle trusted on a claim already consumed) →
+ *       aSettleAfterItsClaimWasConsumedMovesNothing
  * </ul>
  *
  * <p>The control is {@link MemoryTransitionConformanceTest}: the same suite on the honest queue passes.
@@ -23,11 +25,32 @@ import org.junit.jupiter.api.Test;
 class TransitionMutantRejectionTest {
   @Test
   void purgeWithoutTheGuardIsRejected() {
+    SuiteRun run = runOneRound(PurgeWithoutGuardMutantSuite.class);
+    assertThat(run.named(Outcome.FAILED))
+        .as("the transition suite must fail PurgeWithoutGuardMutantSuite in purgeBesideADispatcherTickKeepsCountersExact")
+        .contains("purgeBesideADispatcherTickKeepsCountersExact");
+    assertThat(run.named(Outcome.PASSED))
+        .as("the mutant breaks nothing without a purge, so that case must still pass (else the harness fails everything)")
+        .contains("twoDispatchersClaimEachRowOnce");
+  }
+
+  @Test
+  void aGuardThatNeverForgetsAClaimIsRejected() {
+    SuiteRun run = runOneRound(ClaimsNeverForgottenMutantSuite.class);
+    assertThat(run.named(Outcome.FAILED))
+        .as("the transition suite must fail ClaimsNeverForgottenMutantSuite in aSettleAfterItsClaimWasConsumedMovesNothing")
+        .contains("aSettleAfterItsClaimWasConsumedMovesNothing");
+    assertThat(run.named(Outcome.PASSED))
+        .as("the mutant breaks nothing without a consumed claim, so that case must still pass")
+        .contains("purgeBesideADispatcherTickKeepsCountersExact");
+  }
+
+  /** Runs the whole suite class with one round of the concurrent case. */
+  private static SuiteRun runOneRound(Class<?> suite) {
     String previous = System.getProperty("ankusa.transition.rounds");
     System.setProperty("ankusa.transition.rounds", "1");
-    SuiteRun run;
     try {
-      run = SuiteRun.run(PurgeWithoutGuardMutantSuite.class, Map.of());
+      return SuiteRun.run(suite, Map.of());
     } finally {
       if (previous == null) {
         System.clearProperty("ankusa.transition.rounds");
@@ -35,11 +58,5 @@ class TransitionMutantRejectionTest {
         System.setProperty("ankusa.transition.rounds", previous);
       }
     }
-    assertThat(run.named(Outcome.FAILED))
-        .as("the transition suite must fail PurgeWithoutGuardMutantSuite in purgeBesideADispatcherTickKeepsCountersExact")
-        .contains("purgeBesideADispatcherTickKeepsCountersExact");
-    assertThat(run.named(Outcome.PASSED))
-        .as("the mutant breaks nothing without a purge, so that case must still pass (else the harness fails everything)")
-        .contains("twoDispatchersClaimEachRowOnce");
   }
 }

@@ -9,6 +9,7 @@ import io.ankusa.store.layout.DueKind;
 import io.ankusa.store.layout.DueValue;
 import io.ankusa.store.layout.EmptyValue;
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.InflightKey;
 import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.Transition.Expected;
@@ -152,17 +153,20 @@ public final class Deliveries {
     t.counted();
   }
 
-  /** Claim: a due row becomes inflight. */
-  public static void claim(Transition t, DueRow due) {
+  /** Claim: a due row becomes inflight; returns the inflight row the claim writes. */
+  public static InflightRow claim(Transition t, DueRow due) {
     var k = due.key();
     byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
-    t.step(Kind.CLAIM, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> claimOps(tt, due, dueKey));
+    InflightRow inflight = new InflightRow(new InflightKey(k.ord(), k.seq(), k.sink()), new InflightValue(due.value().size()));
+    t.step(new Transition.Step(Kind.CLAIM, k.ord(), Transition.NO_HOOK, () -> dueAsRead(dueKey, due), inflight,
+        tt -> claimOps(tt, due, dueKey, inflight)));
+    return inflight;
   }
 
-  private static void claimOps(Transition t, DueRow due, byte[] dueKey) {
+  private static void claimOps(Transition t, DueRow due, byte[] dueKey, InflightRow inflight) {
     var k = due.key();
     t.ops().delete(Format3.INDEX, dueKey);
-    t.ops().put(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()), new InflightValue(due.value().size()).encode());
+    t.ops().put(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()), inflight.value().encode());
     t.deltas().add(k.ord(), due.value().kind().counter(), -1);
     t.deltas().add(k.ord(), CounterField.INFLIGHT, 1);
     t.counted();
@@ -331,10 +335,12 @@ public final class Deliveries {
 
   /** A step that consumes inflight row {@code row}, expected as read. */
   private static void guardedInflight(Transition t, Kind kind, InflightRow row, Consumer<Transition> ops) {
+    t.step(new Transition.Step(kind, row.ord(), Transition.NO_HOOK, () -> inflightAsRead(row), row, ops));
+  }
+
+  private static List<Expected> inflightAsRead(InflightRow row) {
     var k = row.key();
-    byte[] key = Keys.inflight(k.ord(), k.seq(), k.sink());
-    t.step(kind, k.ord(), Transition.NO_HOOK,
-        List.of(Expected.equalTo(Format3.INDEX, key, row.value().encode(), "inflight row")), ops);
+    return List.of(Expected.equalTo(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()), row.value().encode(), "inflight row"));
   }
 
   /** The active marker {@code 'A' bucket ord} for a due row at {@code at}, once per batch. */

@@ -1,8 +1,6 @@
 package io.ankusa.store.queue;
 
 import io.ankusa.store.layout.ActiveKey;
-import io.ankusa.store.layout.InflightKey;
-import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.spi.Durability;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,14 +64,13 @@ public final class Dispatcher {
             queue.store(), ord, now, 0, rowLimit - claimed.size(), byteBudget - bytes, watermark);
         if (!due.isEmpty()) {
           Transition t = new Transition().readUnderStripes(true);
-          due.forEach(row -> Deliveries.claim(t, row));
-          queue.write(t, Durability.NO_SYNC);
+          List<InflightRow> rows = new ArrayList<>(due.size());
           for (DueRow row : due) {
-            claimed.add(new InflightRow(
-                new InflightKey(ord, row.seq(), row.key().sink()),
-                new InflightValue(row.value().size())));
+            rows.add(Deliveries.claim(t, row));
             bytes += row.value().size();
           }
+          queue.write(t, Durability.NO_SYNC);
+          claimed.addAll(rows);
         }
       }
       markersDeleted += ActiveIndex.cleanup(queue.store(), ord, tenant.getValue(), now);

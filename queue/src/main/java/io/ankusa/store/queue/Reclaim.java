@@ -35,11 +35,12 @@ import java.util.Set;
  *
  * <p><b>Cost.</b> One scan of up to {@code limit} markers starting at the cursor, so a pass never walks
  * the tombstones of markers earlier passes deleted (on an LSM engine a scan from the head does, and
- * a drain that always starts there slows down as it goes); per hook a range read of its delivery rows
- * ({@code seq *}); and one multiGet of the obligations {@code 'a' seq} per {@value #MULTI_GET_KEYS}
- * hooks. {@code ReclaimBench} compares it with a pass from the head with a point read per obligation
- * (reading the envelopes to multiGet the delivery rows by sink was measured too, and was slower: the
- * envelopes are the largest values of the store).
+ * a drain that always starts there slows down as it goes); per {@value #MULTI_GET_KEYS} hooks one
+ * multiGet of the obligations {@code 'a' seq} and one scan of the delivery rows from the first hook's
+ * seq to the last, merged with the hooks (bounded: see {@link #ROWS_PER_HOOK_IN_SPAN}). {@code
+ * ReclaimBench} compares it with the former pass: from the head, a range read per hook and a point
+ * read per obligation (reading the envelopes to multiGet the delivery rows by sink was measured too,
+ * and was slower: the envelopes are the largest values of the store).
  *
  * <p>Writes are {@code NO_SYNC}: a delete lost in a crash leaves the hook and its marker, and a later
  * pass deletes them again.
@@ -113,9 +114,43 @@ public final class Reclaim {
     }
     List<byte[]> obligations = queue.store().multiGet(Format3.INDEX, archiveKeys);
     for (int i = 0; i < seqs.size(); i++) {
-      owed[i] = obligations.get(i) != null || QueueFormat.any(queue.store(), Keys.deliveriesOf(seqs.get(i)));
+      owed[i] = obligations.get(i) != null;
     }
+    markOwedByDeliveryRows(queue.store(), seqs, owed);
     return owed;
+  }
+
+  /** Delivery rows one merged scan may visit per hook of a chunk before the rest is read per hook. */
+  static final int ROWS_PER_HOOK_IN_SPAN = 4;
+
+  /**
+   * Sets {@code owed[i]} for every seq (ascending) that has a delivery row. One forward scan over the
+   * delivery rows from the first seq to the last, merged with the seqs, instead of a range read per
+   * hook: cleared hooks sit close together in seq order, so the span holds few rows of other hooks. A
+   * span dense with rows of hooks still in flight (a deep dead-letter backlog) stops the merge after
+   * {@value #ROWS_PER_HOOK_IN_SPAN} rows per hook, and the seqs it did not reach get a range read each.
+   */
+  private static void markOwedByDeliveryRows(ReadView view, List<Long> seqs, boolean[] owed) {
+    int n = seqs.size();
+    int next = 0;
+    long budget = (long) ROWS_PER_HOOK_IN_SPAN * n;
+    boolean complete;
+    try (Scan scan = view.scan(Format3.DELIVERIES, Keys.deliveriesOf(seqs.get(0)).lo(),
+        Keys.deliveriesOf(seqs.get(n - 1)).hi(), Direction.FORWARD)) {
+      while (next < n && budget-- > 0 && scan.hasNext()) {
+        long seq = DeliveryKey.decode(scan.next().key()).seq();
+        while (next < n && seqs.get(next) < seq) {
+          next++; // no delivery row: the scan is past it
+        }
+        if (next < n && seqs.get(next) == seq) {
+          owed[next] = true;
+        }
+      }
+      complete = next >= n || !scan.hasNext();
+    }
+    for (int i = next; !complete && i < n; i++) {
+      owed[i] |= QueueFormat.any(view, Keys.deliveriesOf(seqs.get(i)));
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * One batch under construction: the row and index ops of one or more transitions, their counter
@@ -36,6 +37,11 @@ public final class Transition {
     /** Whether this is a purge of a due or dead row. */
     public boolean isPurge() {
       return this == PURGE_DUE || this == PURGE_DEAD;
+    }
+
+    /** Whether this transition makes an inflight row (a claim) rather than consuming one. */
+    boolean createsInflight() {
+      return this == CLAIM;
     }
   }
 
@@ -84,10 +90,28 @@ public final class Transition {
    * @param kind what it is
    * @param ord the tenant whose rows it moves (its lock stripe)
    * @param hookSeq the hook whose envelope it rewrites, or {@link #NO_HOOK}
-   * @param expected the rows it read; it is written only while they are still as read
+   * @param readAs the rows it read, built when the guard re-reads them (a claim read and written under
+   *     its stripe is never re-read, so its expectation is never built); {@link #READ_NOTHING} for a
+   *     step that expects no row
+   * @param inflight the inflight row it makes (a claim) or consumes (a settle, recovery, orphan drop),
+   *     or null: what {@link KnownClaims} records and forgets
    * @param build appends its ops and deltas to a transition: how a batch without the dropped steps is built
    */
-  record Step(Kind kind, long ord, long hookSeq, List<Expected> expected, Consumer<Transition> build) {}
+  record Step(Kind kind, long ord, long hookSeq, Supplier<List<Expected>> readAs, InflightRow inflight,
+      Consumer<Transition> build) {
+    /** The rows it read; it is written only while they are still as read. Built anew on each call. */
+    List<Expected> expected() {
+      return readAs.get();
+    }
+
+    /** Whether it read rows it expects (so its write takes stripes and re-checks). */
+    boolean expectsRows() {
+      return readAs != READ_NOTHING;
+    }
+  }
+
+  /** {@link Step#readAs()} of a step that expects no row (ingest, the fence repair). */
+  static final Supplier<List<Expected>> READ_NOTHING = List::of;
 
   private final Batch ops = new Batch();
   private final CounterDeltas deltas = new CounterDeltas();
@@ -119,9 +143,14 @@ public final class Transition {
 
   /** Adds a step and builds it into this batch; a step that expects nothing always holds. */
   void step(Kind kind, long ord, long hookSeq, List<Expected> expected, Consumer<Transition> build) {
-    steps.add(new Step(kind, ord, hookSeq, expected, build));
-    guarded |= !expected.isEmpty();
-    build.accept(this);
+    step(new Step(kind, ord, hookSeq, expected.isEmpty() ? READ_NOTHING : () -> expected, null, build));
+  }
+
+  /** Adds {@code step} and builds it into this batch. */
+  void step(Step step) {
+    steps.add(step);
+    guarded |= step.expectsRows();
+    step.build().accept(this);
   }
 
   List<Step> steps() {
@@ -166,8 +195,7 @@ public final class Transition {
     Transition kept = new Transition();
     for (int i = 0; i < steps.size(); i++) {
       if (!dropped.get(i)) {
-        kept.step(steps.get(i).kind(), steps.get(i).ord(), steps.get(i).hookSeq(), steps.get(i).expected(),
-            steps.get(i).build());
+        kept.step(steps.get(i));
       }
     }
     return kept;

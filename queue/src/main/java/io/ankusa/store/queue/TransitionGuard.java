@@ -1,12 +1,15 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +36,10 @@ import org.slf4j.LoggerFactory;
  *       both its tenant's and its hook's stripe.
  * </ul>
  *
+ * <p>The re-read is skipped for one common case: a settle of an inflight row that this guard's
+ * dispatcher claimed and that no transition has consumed since ({@link KnownClaims}); under the stripe
+ * that row can only be as the claim wrote it.
+ *
  * <p>Ingest ({@link Deliveries#ingest}) adds new keys only and takes no lock. The fence repair of the
  * writer ({@link Deliveries#revertIngest}) reads and deletes rows under {@link #exclusive()}.
  *
@@ -47,6 +54,7 @@ public class TransitionGuard {
 
   private final ReentrantLock[] tenantStripes = newStripes();
   private final ReentrantLock[] hookStripes = newStripes();
+  private final KnownClaims claims = new KnownClaims(STRIPES);
 
   /** The guard every queue uses. */
   public TransitionGuard() {}
@@ -81,6 +89,15 @@ public class TransitionGuard {
   }
 
   /**
+   * Whether a written step that consumes an inflight row makes the guard forget the row's claim
+   * ({@link KnownClaims}). Always true here; a mutant of the conformance suite overrides it to show a
+   * settle trusted on a claim that recovery or an earlier settle already consumed.
+   */
+  protected boolean forgetsConsumedClaims() {
+    return true;
+  }
+
+  /**
    * Writes {@code t} (ops, then its coalesced counter merges) with every step re-checked under its
    * stripes; returns how many steps were dropped because their rows had moved. A transition whose
    * steps expect no row (ingest) is written as it is, without a lock. No-op when empty.
@@ -99,8 +116,9 @@ public class TransitionGuard {
     List<Transition.Step> steps = t.steps();
     if (t.readUnderStripes() && heldByCaller(steps)) {
       // read and written under stripes the caller already holds: nothing to take, nothing to re-check
-      store.write(t.toBatch(counters), durability);
-      t.rejected(new BitSet());
+      BitSet none = new BitSet();
+      writeRecording(store, t.toBatch(counters), durability, steps, none);
+      t.rejected(none);
       return 0;
     }
     Held held = lock(steps);
@@ -108,13 +126,11 @@ public class TransitionGuard {
       BitSet rejected = moved(store, steps);
       t.rejected(rejected);
       if (rejected.isEmpty()) {
-        store.write(t.toBatch(counters), durability);
+        writeRecording(store, t.toBatch(counters), durability, steps, rejected);
         return 0;
       }
       Transition kept = t.without(rejected);
-      if (!kept.isEmpty()) {
-        store.write(kept.toBatch(counters), durability);
-      }
+      writeRecording(store, kept.isEmpty() ? null : kept.toBatch(counters), durability, steps, rejected);
       if (LOG.isDebugEnabled()) {
         LOG.debug("{} of {} transitions skipped: their rows moved since they were read ({})",
             rejected.cardinality(), steps.size(), t.describeRejected());
@@ -123,6 +139,46 @@ public class TransitionGuard {
     } finally {
       held.close();
     }
+  }
+
+  /**
+   * Writes {@code batch} (null: nothing left to write) and then records in {@link KnownClaims} what its
+   * steps did: the claims among the kept steps are known from now on, and every inflight row a step
+   * consumed, or tried to, is forgotten. A write that throws has an unknown outcome, so it forgets
+   * every inflight row its steps named, the claims included. REQUIRES: the stripes of the steps held.
+   */
+  private void writeRecording(
+      Store store, Batch batch, Durability durability, List<Transition.Step> steps, BitSet rejected) {
+    try {
+      if (batch != null) {
+        store.write(batch, durability);
+      }
+    } catch (RuntimeException e) {
+      for (Transition.Step s : steps) {
+        if (s.inflight() != null) {
+          claims.forget(stripeOf(s.ord()), s.inflight());
+        }
+      }
+      throw e;
+    }
+    for (int i = 0; i < steps.size(); i++) {
+      Transition.Step s = steps.get(i);
+      if (s.inflight() == null) {
+        continue;
+      }
+      if (s.kind().createsInflight()) {
+        if (!rejected.get(i)) {
+          claims.claimed(stripeOf(s.ord()), s.inflight());
+        }
+      } else if (forgetsConsumedClaims()) {
+        claims.forget(stripeOf(s.ord()), s.inflight());
+      }
+    }
+  }
+
+  /** Inflight rows currently known from claims (tests). */
+  int knownClaims() {
+    return claims.size();
   }
 
   /**
@@ -138,7 +194,7 @@ public class TransitionGuard {
   /** Whether the calling thread holds the tenant stripe of every step that expects a row. */
   private boolean heldByCaller(List<Transition.Step> steps) {
     for (Transition.Step s : steps) {
-      if (!s.expected().isEmpty()
+      if (s.expectsRows()
           && (!tenantStripes[stripeOf(s.ord())].isHeldByCurrentThread()
               || (s.hookSeq() != Transition.NO_HOOK && !hookStripes[stripeOf(s.hookSeq())].isHeldByCurrentThread()))) {
         return false;
@@ -175,7 +231,7 @@ public class TransitionGuard {
     BitSet tenants = new BitSet(STRIPES);
     BitSet hooks = new BitSet(STRIPES);
     for (Transition.Step s : steps) {
-      if (s.expected().isEmpty()) {
+      if (!s.expectsRows()) {
         continue;
       }
       tenants.set(stripeOf(s.ord()));
@@ -198,27 +254,43 @@ public class TransitionGuard {
 
   /**
    * Reads every row the steps expect, per family in one multiGet, and returns the steps to drop: a row
-   * not as the step read it, or a row an earlier step of the same batch already consumed. Allocates a
-   * few arrays per batch, nothing per row beyond the store's answers.
+   * not as the step read it, or a row an earlier step of the same batch already consumed. A settle of a
+   * claim this guard knows ({@link KnownClaims}) is neither built into an expectation nor read: it holds,
+   * and the claim is taken out of the known set at once, so a second step of the batch consuming the
+   * same row is not trusted and is dropped. Allocates a few arrays per batch, nothing per known row.
    */
   private BitSet moved(Store store, List<Transition.Step> steps) {
+    BitSet rejected = new BitSet(steps.size());
+    List<List<Transition.Expected>> perStep = new ArrayList<>(steps.size());
+    Set<InflightRow> taken = null;
     int total = 0;
     for (Transition.Step s : steps) {
-      total += rechecks(s.kind()) ? s.expected().size() : 0;
+      List<Transition.Expected> e = List.of();
+      if (rechecks(s.kind())) {
+        if (consumesKnownClaim(s)) {
+          taken = taken == null ? new HashSet<>() : taken;
+          taken.add(s.inflight());
+        } else {
+          e = s.expected();
+        }
+      }
+      perStep.add(e);
+      total += e.size();
     }
     Transition.Expected[] expected = new Transition.Expected[total];
     int[] stepOf = new int[total];
     int n = 0;
     for (int i = 0; i < steps.size(); i++) {
-      if (rechecks(steps.get(i).kind())) {
-        for (Transition.Expected e : steps.get(i).expected()) {
-          expected[n] = e;
-          stepOf[n++] = i;
-        }
+      List<Transition.Expected> e = perStep.get(i);
+      if (taken != null && !e.isEmpty() && taken.contains(steps.get(i).inflight())) {
+        rejected.set(i); // a known step of this batch consumes the same row
+      }
+      for (Transition.Expected x : e) {
+        expected[n] = x;
+        stepOf[n++] = i;
       }
     }
     byte[][] found = readAll(store, expected);
-    BitSet rejected = new BitSet(steps.size());
     for (int j = 0; j < total; j++) {
       if (!expected[j].holds(found[j])) {
         rejected.set(stepOf[j]);
@@ -226,6 +298,22 @@ public class TransitionGuard {
     }
     rejectConsumedTwice(expected, stepOf, rejected);
     return rejected;
+  }
+
+  /**
+   * Whether {@code s} consumes an inflight row this guard's dispatcher claimed and nothing consumed
+   * since: such a row is as the claim wrote it. Takes the claim out of the known set (the step consumes
+   * it), unless {@link #forgetsConsumedClaims()} says otherwise. REQUIRES: the step's stripe held.
+   */
+  private boolean consumesKnownClaim(Transition.Step s) {
+    if (s.inflight() == null || s.kind().createsInflight()) {
+      return false;
+    }
+    int stripe = stripeOf(s.ord());
+    if (!forgetsConsumedClaims()) {
+      return claims.holds(stripe, s.inflight());
+    }
+    return claims.take(stripe, s.inflight());
   }
 
   /** The stored value of every expected row (null: absent), one multiGet per family. */

@@ -1,6 +1,7 @@
 package io.ankusa.store.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
@@ -11,6 +12,7 @@ import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
+import io.ankusa.store.spi.StoreWriteFailedException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -336,6 +338,73 @@ class TransitionGuardTest {
     }
     assertThat(acme()).isEqualTo(new TenantCounts(0, 0, 0, 0, 0, 0));
     assertThat(breaches()).isEmpty();
+  }
+
+  /**
+   * Two settles of one claimed row in the same batch: the first is trusted on the guard's memory of the
+   * claim, the second must not be (the row is consumed by the first), so exactly one is written.
+   */
+  @Test
+  void twoSettlesOfOneClaimedRowInOneBatchWriteOne() {
+    open(GUARDED);
+    threeHooksOfAcme();
+    List<InflightRow> claimed = dispatcher().tick(5_000).claimed();
+    Transition t = new Transition();
+    claimed.forEach(row -> Deliveries.delivered(t, row));
+    Deliveries.delivered(t, claimed.get(0));
+
+    assertThat(queue.write(t, Durability.SYNC)).as("steps dropped").isEqualTo(1);
+    assertThat(t.applied(3)).as("the second settle of the first row").isFalse();
+    assertThat(acme()).isEqualTo(new TenantCounts(0, 0, 0, 0, 0, 0));
+    assertThat(breaches()).isEmpty();
+  }
+
+  /**
+   * The saving the guard's memory of claims buys, and its bound: a settle of rows the guard's own tick
+   * just claimed is written without any re-read, and the rows are forgotten once settled.
+   */
+  @Test
+  void aSettleOfRowsTheGuardClaimedReadsNothing() {
+    open(GUARDED);
+    threeHooksOfAcme();
+    List<InflightRow> claimed = dispatcher().tick(5_000).claimed();
+    assertThat(queue.guard().knownClaims()).as("claims known after the tick").isEqualTo(3);
+
+    int before = store.multiGets();
+    Transition t = new Transition();
+    claimed.forEach(row -> Deliveries.delivered(t, row));
+    assertThat(queue.write(t, Durability.SYNC)).as("steps dropped").isZero();
+
+    assertThat(store.multiGets() - before).as("re-reads by the settle").isZero();
+    assertThat(queue.guard().knownClaims()).as("claims known after the settle").isZero();
+    assertThat(acme()).isEqualTo(new TenantCounts(0, 0, 0, 0, 0, 0));
+    assertThat(breaches()).isEmpty();
+  }
+
+  /**
+   * A settle whose write fails has an unknown outcome (the engine may have applied it), so the guard
+   * forgets its rows: the retried settle reads them again and is dropped if the first one did land.
+   * Here the failure is injected before anything is written, so the retry reads, finds the rows and
+   * applies.
+   */
+  @Test
+  void aFailedSettleForgetsItsClaimsSoTheRetryReads() {
+    open(GUARDED);
+    threeHooksOfAcme();
+    List<InflightRow> claimed = dispatcher().tick(5_000).claimed();
+    Transition failing = new Transition();
+    claimed.forEach(row -> Deliveries.delivered(failing, row));
+    store.failNextWrite(new StoreWriteFailedException("injected write failure"));
+    assertThatThrownBy(() -> queue.write(failing, Durability.SYNC))
+        .isInstanceOf(StoreWriteFailedException.class);
+    assertThat(queue.guard().knownClaims()).as("claims known after the failed write").isZero();
+
+    int before = store.multiGets();
+    Transition retry = new Transition();
+    claimed.forEach(row -> Deliveries.delivered(retry, row));
+    assertThat(queue.write(retry, Durability.SYNC)).as("steps dropped").isZero();
+    assertThat(store.multiGets() - before).as("re-reads by the retried settle").isPositive();
+    assertThat(acme()).isEqualTo(new TenantCounts(0, 0, 0, 0, 0, 0));
   }
 
   private long count(KeyFamily family) {

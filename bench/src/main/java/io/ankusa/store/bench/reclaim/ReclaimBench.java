@@ -51,11 +51,16 @@ import org.slf4j.LoggerFactory;
  *       producer threads through its writer for {@code --seconds}; every second the hooks stored and the
  *       hooks still owed are counted from a snapshot ({@link Reclaim#backlog}; the count itself loads
  *       the store a little). Reported: delivered rows/s, finished hooks/s (hooks nothing owes any more:
- *       reclaimed + still stored), reclaimed hooks/s, their ratio (target ≥ 1×, i.e. the hooks nothing
- *       owes do not pile up), and the largest "stored − owed" seen;
+ *       reclaimed + still stored), reclaimed hooks/s, their ratio, and the largest "stored − owed"
+ *       seen. While producing, the ratio sits just under 1× by construction: the hooks finished since
+ *       reclaim's last pass are counted as finished and not yet as reclaimed. So the run goes on without
+ *       producers (up to 10 s) until no finished hook is left stored, and reports the ratio then (target
+ *       1×: nothing piles up);
  *   <li><b>pass</b>: the same population of {@code --hooks} delivered hooks in two stores, reclaimed
  *       by {@link Reclaim#pass} and by the former pass (a scan of the markers from the head, then a
- *       range read and a point read per hook, kept here as the baseline): hooks/s of each and the ratio.
+ *       range read and a point read per hook, kept here as the baseline): hooks/s of each and the ratio;
+ *   <li><b>capacity</b>: the pass's hooks/s over the live finished hooks/s — how many times faster than
+ *       delivery reclaim can run (target ≥ 1×).
  * </ol>
  *
  * Nothing is asserted: the figures are ratios within the run, to be read with the load average printed
@@ -107,8 +112,11 @@ public final class ReclaimBench {
     StringBuilder report = new StringBuilder();
     report.append(String.format("reclaim bench, %s; load average %.2f at start%n", backend,
         WriterIngestBench.loadAverage()));
-    live(backend, workDir.resolve("live"), seconds, producers, tenants, report);
-    passes(backend, workDir, hooks, report);
+    double finishedPerSecond = live(backend, workDir.resolve("live"), seconds, producers, tenants, report);
+    double capacity = passes(backend, workDir, hooks, report);
+    report.append(String.format("%ncapacity: Reclaim.pass %,.0f hooks/s over live finished %,.0f hooks/s = %.1f×"
+        + " (how many times faster than delivery reclaim can run)%n", capacity, finishedPerSecond,
+        capacity / finishedPerSecond));
     report.append(String.format("load average %.2f at end%n", WriterIngestBench.loadAverage()));
     LOG.info("\n{}", report);
     try {
@@ -120,8 +128,11 @@ public final class ReclaimBench {
     return 0;
   }
 
-  /** The runtime under load, sampled every second. */
-  private static void live(String backend, Path dir, int seconds, int producers, int tenants, StringBuilder report)
+  /** Longest wait for reclaim to catch up once the producers stop. */
+  private static final long DRAIN_MS = 10_000;
+
+  /** The runtime under load, sampled every second; returns the finished hooks/s while producing. */
+  private static double live(String backend, Path dir, int seconds, int producers, int tenants, StringBuilder report)
       throws InterruptedException {
     FileTrees.deleteRecursively(dir);
     LongAdder delivered = new LongAdder();
@@ -137,6 +148,9 @@ public final class ReclaimBench {
     Reclaim.Backlog end;
     long reclaimed;
     double secs;
+    long drainedReclaimed;
+    long drainedUnowed;
+    long drainMs;
     report.append(String.format("%nlive: %d producers, %d tenants, %d s; stored / owed / not owed each second:%n",
         producers, tenants, seconds));
     try (Store store = BenchStores.open(backend, dir, Format3.families());
@@ -168,13 +182,28 @@ public final class ReclaimBench {
       secs = (System.nanoTime() - start) / 1e9;
       reclaimed = runtime.reclaimedHooks();
       end = backlog(store);
+      // then let the runtime run on without producers until nothing finished is left stored
+      long drainStart = System.nanoTime();
+      Reclaim.Backlog drained = end;
+      while (drained.unowed() > 0 && System.nanoTime() - drainStart < DRAIN_MS * 1_000_000L) {
+        Thread.sleep(100);
+        drained = backlog(store);
+      }
+      drainedReclaimed = runtime.reclaimedHooks();
+      drainedUnowed = drained.unowed();
+      drainMs = (System.nanoTime() - drainStart) / 1_000_000L;
     }
     long finished = reclaimed + end.unowed();
     report.append(String.format("  delivered rows/s %,.0f; finished hooks/s %,.0f; reclaimed hooks/s %,.0f;"
             + " reclaimed / finished %.3f×; most hooks not owed but stored %,d; at the end %,d%n",
         delivered.sum() / secs, finished / secs, reclaimed / secs, finished == 0 ? 1.0 : (double) reclaimed / finished,
         maxUnowed, end.unowed()));
+    long drainedFinished = drainedReclaimed + drainedUnowed;
+    report.append(String.format("  after the producers stopped: %,d ms until %,d finished hooks were left stored;"
+            + " reclaimed / finished then %.3f×%n",
+        drainMs, drainedUnowed, drainedFinished == 0 ? 1.0 : (double) drainedReclaimed / drainedFinished));
     FileTrees.deleteRecursively(dir);
+    return finished / secs;
   }
 
   private static Reclaim.Backlog backlog(Store store) {
@@ -200,8 +229,8 @@ public final class ReclaimBench {
     inflight.acquireUninterruptibly(256);
   }
 
-  /** The same delivered population reclaimed by the pass and by the former pass. */
-  private static void passes(String backend, Path work, int hooks, StringBuilder report) {
+  /** The same delivered population reclaimed by the pass and by the former pass; returns the pass's hooks/s. */
+  private static double passes(String backend, Path work, int hooks, StringBuilder report) {
     // alternated, best of three each, so neither side pays the JIT's warm-up alone
     double current = 0;
     double former = 0;
@@ -214,6 +243,7 @@ public final class ReclaimBench {
     report.append(String.format("  Reclaim.pass     %,12.0f hooks/s%n", current));
     report.append(String.format("  former pass      %,12.0f hooks/s%n", former));
     report.append(String.format("  ratio            %.2f×%n", current / former));
+    return current;
   }
 
   /** Populates {@code hooks} delivered hooks, then reclaims them all; returns hooks/s. */
