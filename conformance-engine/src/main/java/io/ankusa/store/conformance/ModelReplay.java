@@ -49,7 +49,8 @@ public final class ModelReplay {
   /**
    * Replays {@code rounds} on a fresh store of {@code fixture} (in a temporary directory it deletes),
    * printing the history to {@code history}; returns the first difference from the model, or null when
-   * the backend agrees at every step.
+   * the backend agrees at every step. An exception the backend throws during a step counts as a
+   * difference; one thrown while opening the store is passed on.
    */
   public static AssertionError replay(BackendFixture fixture, List<ModelRound> rounds, Consumer<String> history) {
     try (TempDirStore t = TempDirStore.open(fixture, EngineConformance.FAMILIES)) {
@@ -63,7 +64,13 @@ public final class ModelReplay {
   /** Runs every round in order; throws at the first difference from the model. */
   public void run(List<ModelRound> rounds) {
     for (int i = 0; i < rounds.size(); i++) {
-      step(i, rounds.size(), rounds.get(i));
+      try {
+        step(i, rounds.size(), rounds.get(i));
+      } catch (RuntimeException e) {
+        history.accept("    THREW: " + e);
+        throw new AssertionError("batch " + i + " (counting from 0) of " + rounds.size() + ", " + rounds.get(i)
+            + ": the backend threw where the model answered: " + e, e);
+      }
     }
   }
 

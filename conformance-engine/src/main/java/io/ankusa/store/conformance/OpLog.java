@@ -134,6 +134,9 @@ public final class OpLog {
   }
 
   private static Op op(String[] w) {
+    if (w.length > 1 && !ModelReplay.FAMILIES.contains(w[1])) {
+      throw new IllegalArgumentException("unknown family '" + w[1] + "'; an op log writes " + ModelReplay.FAMILIES);
+    }
     switch (w[0]) {
       case "put":
         arity(w, 4);

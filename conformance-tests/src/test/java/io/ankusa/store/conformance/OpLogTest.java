@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.conformance.SuiteRun.Outcome;
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FileTrees;
+import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreWriteFailedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,8 +50,29 @@ class OpLogTest {
         .hasMessageContaining("ops.txt line 4");
     assertThatThrownBy(() -> OpLog.parse("put plain 00 01\n", "ops.txt"))
         .isInstanceOf(StoreArgumentException.class).hasMessageContaining("before the first 'step'");
+    assertThatThrownBy(() -> OpLog.parse("step snapshot=no scan=-..- probes=00\nput other 00 01\n", "ops.txt"))
+        .isInstanceOf(StoreArgumentException.class).hasMessageContaining("unknown family 'other'");
     assertThatThrownBy(() -> OpLog.parse("# only a comment\n", "ops.txt"))
         .isInstanceOf(StoreArgumentException.class).hasMessageContaining("no 'step' line");
+  }
+
+  @Test
+  void aBackendThatThrowsDuringAStepDiffersThere() {
+    BackendFixture throwsOnSecondWrite = new WrappingFixture("memory failing its second write", store -> new ForwardingStore(store) {
+      private int writes;
+
+      @Override
+      public void write(Batch batch, Durability durability) {
+        if (++writes == 2) {
+          throw new StoreWriteFailedException("refused by the test");
+        }
+        super.write(batch, durability);
+      }
+    });
+    List<String> history = new ArrayList<>();
+    AssertionError failure = ModelReplay.replay(throwsOnSecondWrite, ROUNDS, history::add);
+    assertThat(failure).isNotNull().hasMessageContaining("batch 1 (counting from 0)").hasMessageContaining("refused by the test");
+    assertThat(history).anyMatch(l -> l.startsWith("    THREW: "));
   }
 
   @Test
