@@ -157,37 +157,20 @@ final class PostgresStore extends PostgresView implements Store {
   }
 
   /**
-   * Sends the ops in order: a run of consecutive ops with one statement (one kind, one family) goes
-   * as one JDBC batch; the next run starts once it is executed, so the server applies them in order.
+   * Sends the ops as {@link BatchPlan} orders them: each group of a stage is one JDBC batch of one
+   * prepared statement, executed before the next group starts.
    */
   private void apply(Connection c, List<Op> ops) throws SQLException {
-    Map<String, PreparedStatement> statements = new HashMap<>();
-    try {
-      PreparedStatement run = null;
-      String runSql = null;
-      for (Op op : ops) {
-        FamilyTable table = tables.get(op.family());
-        String sql = sqlOf(table, op);
-        if (!sql.equals(runSql)) {
-          if (run != null) {
-            run.executeBatch();
+    for (List<BatchPlan.Group> stage : BatchPlan.stages(ops)) {
+      for (BatchPlan.Group group : stage) {
+        FamilyTable table = tables.get(group.family());
+        try (PreparedStatement ps = c.prepareStatement(sqlOf(table, group.ops().get(0)))) {
+          for (Op op : group.ops()) {
+            bind(ps, table, op);
+            ps.addBatch();
           }
-          run = statements.get(sql);
-          if (run == null) {
-            run = c.prepareStatement(sql);
-            statements.put(sql, run);
-          }
-          runSql = sql;
+          ps.executeBatch();
         }
-        bind(run, table, op);
-        run.addBatch();
-      }
-      if (run != null) {
-        run.executeBatch();
-      }
-    } finally {
-      for (PreparedStatement ps : statements.values()) {
-        ps.close();
       }
     }
   }
