@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *       server as one JDBC batch, in order; a merge is an upsert that adds on the server. {@code SYNC}
  *       commits with {@code synchronous_commit = on} (the commit waits for the WAL flush), {@code
  *       NO_SYNC} with {@code off} (the commit returns before it);
- *   <li>{@link #syncWal()}: a transaction that takes a transaction id, committed with {@code
+ *   <li>{@link #syncWal()}: a transaction that writes a row, committed with {@code
  *       synchronous_commit = on}: its commit record is flushed, and with it the WAL of every commit
  *       before it;
  *   <li>a serialization failure or deadlock rolls the transaction back; it runs again, at most
@@ -255,15 +255,22 @@ final class PostgresStore extends PostgresView implements Store {
   }
 
   /**
-   * One transaction that takes a transaction id, committed with {@code synchronous_commit = on}: the
-   * server flushes its WAL up to that commit record, past every commit made before this call.
+   * One transaction that writes a row (the store's own {@code ankusa.store} row, unchanged), committed
+   * with {@code synchronous_commit = on}: the server flushes its WAL up to that commit record, past
+   * every commit made before this call.
+   *
+   * <p>Pitfall: a transaction that only takes a transaction id ({@code SELECT txid_current()}) is
+   * not enough. PostgreSQL flushes at commit only when the transaction wrote WAL before its commit
+   * record; otherwise the commit is asynchronous whatever {@code synchronous_commit} says, and the
+   * earlier {@code NO_SYNC} commits stay unflushed (the server-crash test lost them that way).
    */
   @Override
   public void syncWal() {
     checkOpen();
+    String touch = "UPDATE " + PostgresSchema.storeTable(schema) + " SET format = format";
     inTransaction(true, () -> "a WAL sync", c -> {
       try (Statement st = c.createStatement()) {
-        st.execute("SELECT txid_current()");
+        st.executeUpdate(touch);
       }
       return null;
     });
