@@ -65,6 +65,8 @@ final class PostgresStore extends PostgresView implements Store {
   private final String schema;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final OpenResources open = new OpenResources();
+  /** Transactions run again after a serialization failure or deadlock, for tests and logs. */
+  private final java.util.concurrent.atomic.AtomicLong retried = new java.util.concurrent.atomic.AtomicLong();
 
   PostgresStore(DirectoryClaim claim, PostgresServer connections, FamilyCatalog catalog, String schema) {
     super(catalog, tablesOf(catalog, schema), connections.label());
@@ -228,6 +230,7 @@ final class PostgresStore extends PostgresView implements Store {
       } catch (SQLException e) {
         checkOpen();
         if (PostgresFailures.retryable(e) && attempt < ATTEMPTS) {
+          retried.incrementAndGet();
           LOG.debug("{} met {} (attempt {}); running it again", what.get(), e.getSQLState(), attempt);
           pause(attempt);
           continue;
@@ -324,6 +327,11 @@ final class PostgresStore extends PostgresView implements Store {
   @Override
   public Path directory() {
     return claim.directory();
+  }
+
+  /** How many transactions ran again after a serialization failure or deadlock. */
+  long retried() {
+    return retried.get();
   }
 
   /** The schema holding the store's tables. */

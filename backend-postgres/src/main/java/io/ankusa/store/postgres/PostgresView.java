@@ -124,20 +124,9 @@ abstract class PostgresView implements ReadView {
   @Override
   public long counter(String family, byte[] key) {
     checkOpen();
-    FamilyTable table = tables.get(catalog.requireCounters(family).name());
-    catalog.checkKey(family, key);
-    try {
-      return onConnection(c -> {
-        try (PreparedStatement ps = c.prepareStatement(table.get())) {
-          ps.setBytes(1, key);
-          try (ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? rs.getLong(1) : 0L;
-          }
-        }
-      });
-    } catch (SQLException e) {
-      throw PostgresFailures.read(e, "counter " + Bytes.hex(key) + " of family '" + family + "'", server);
-    }
+    catalog.requireCounters(family);
+    byte[] v = get(family, key);
+    return v == null ? 0 : Int64Add.decode(family, key, v);
   }
 
   /** Binds the range of a scan statement and runs it with a cursor of {@value PostgresScan#FETCH_ROWS} rows. */
