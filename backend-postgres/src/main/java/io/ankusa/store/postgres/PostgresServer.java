@@ -74,7 +74,7 @@ final class PostgresServer implements AutoCloseable {
   public void close() {
     try {
       if (pool != null) {
-        SharedPools.release(pool);
+        SharedPools.release(pool, embedded != null); // no pool outlives the server it reaches
       }
     } finally {
       if (embedded != null) {
