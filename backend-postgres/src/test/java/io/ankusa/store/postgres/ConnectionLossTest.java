@@ -10,7 +10,6 @@ import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreWriteFailedException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +40,7 @@ class ConnectionLossTest {
         }
         write = CompletableFuture.runAsync(() -> s.write(new Batch().put("rows", k, new byte[] {7}).merge("counts", k, 1),
             Durability.SYNC));
-        int pid = waitingBackend(watcher, schema);
+        int pid = TestServer.lockWaiters(watcher, schema, 1).get(0);
         try (PreparedStatement kill = watcher.prepareStatement("SELECT pg_terminate_backend(?)")) {
           kill.setInt(1, pid);
           kill.executeQuery().close();
@@ -63,23 +62,5 @@ class ConnectionLossTest {
       assertThat(s.get("rows", k)).as("a write after reportWriteFailure").isEqualTo(new byte[] {8});
       assertThat(s.counter("counts", k)).isEqualTo(2);
     }
-  }
-
-  /** The server process of the store's write, once it waits for the test's lock. */
-  private static int waitingBackend(Connection watcher, String schema) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    try (PreparedStatement ps = watcher.prepareStatement("SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-        + " AND query LIKE ?")) {
-      ps.setString(1, "%" + schema + "%");
-      while (System.nanoTime() < deadline) {
-        try (ResultSet rs = ps.executeQuery()) {
-          if (rs.next()) {
-            return rs.getInt(1);
-          }
-        }
-        Thread.sleep(10);
-      }
-    }
-    throw new AssertionError("the store's write never waited for the lock on schema " + schema);
   }
 }

@@ -9,7 +9,6 @@ import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -45,10 +44,10 @@ class DeadlockRetryTest {
         // backward waits for k2 first; then forward takes k1 and queues behind it for k2
         backward = CompletableFuture.runAsync(() -> s.write(new Batch().merge("counts", k2, 100).merge("counts", k1, 100),
             Durability.SYNC));
-        waitForWaiters(watcher, schema, 1);
+        TestServer.lockWaiters(watcher, schema, 1);
         forward = CompletableFuture.runAsync(() -> s.write(new Batch().merge("counts", k1, 10).merge("counts", k2, 10),
             Durability.SYNC));
-        waitForWaiters(watcher, schema, 2);
+        TestServer.lockWaiters(watcher, schema, 2);
         locker.commit();
       }
       forward.get(60, TimeUnit.SECONDS);
@@ -57,23 +56,5 @@ class DeadlockRetryTest {
       assertThat(s.counter("counts", k2)).as("k2 after both writes").isEqualTo(111);
       assertThat(((PostgresStore) s).retried()).as("transactions run again after the deadlock").isPositive();
     }
-  }
-
-  private static void waitForWaiters(Connection watcher, String schema, int n) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    try (PreparedStatement ps = watcher.prepareStatement("SELECT count(*) FROM pg_stat_activity"
-        + " WHERE wait_event_type = 'Lock' AND query LIKE ?")) {
-      ps.setString(1, "%" + schema + "%");
-      while (System.nanoTime() < deadline) {
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          if (rs.getInt(1) >= n) {
-            return;
-          }
-        }
-        Thread.sleep(10);
-      }
-    }
-    throw new AssertionError("the two writes never both waited for the test's locks in schema " + schema);
   }
 }

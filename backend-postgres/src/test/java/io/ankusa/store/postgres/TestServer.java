@@ -2,10 +2,18 @@ package io.ankusa.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The one PostgreSQL server of a test JVM: an {@link EmbeddedServer} started on first use and stopped
@@ -37,8 +45,8 @@ final class TestServer {
         try {
           Path data = Files.createTempDirectory("ankusa-postgres-test-");
           embedded = EmbeddedServer.start(data, 0, false);
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(TestServer::stop, "ankusa-postgres-test-server-stop"));
         url = embedded.url();
@@ -76,6 +84,33 @@ final class TestServer {
     return admin.getConnection();
   }
 
+  /**
+   * The server processes whose statement names {@code schema} and that wait on a lock, once there are
+   * at least {@code n} of them: how a test knows the store's writes are parked where it wants them.
+   *
+   * @throws AssertionError if there are not {@code n} within 30 s
+   */
+  static List<Integer> lockWaiters(Connection watcher, String schema, int n) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    try (PreparedStatement ps = watcher.prepareStatement("SELECT pid FROM pg_stat_activity"
+        + " WHERE wait_event_type = 'Lock' AND query LIKE ?")) {
+      ps.setString(1, "%" + schema + "%");
+      while (System.nanoTime() < deadline) {
+        List<Integer> pids = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            pids.add(rs.getInt(1));
+          }
+        }
+        if (pids.size() >= n) {
+          return pids;
+        }
+        Thread.sleep(10);
+      }
+    }
+    throw new AssertionError("fewer than " + n + " of the store's statements ever waited on a lock in schema " + schema);
+  }
+
   private static synchronized void stop() {
     if (admin != null) {
       admin.close();
@@ -90,8 +125,8 @@ final class TestServer {
 
   private static void deleteQuietly(Path root) {
     try (var paths = Files.walk(root)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (java.io.IOException | RuntimeException e) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | RuntimeException e) {
       // a temporary directory left behind is harmless
     }
   }
