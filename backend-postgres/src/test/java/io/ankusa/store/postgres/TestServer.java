@@ -3,7 +3,6 @@ package io.ankusa.store.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -42,12 +41,11 @@ final class TestServer {
       if (external != null && !external.isBlank()) {
         url = external;
       } else {
-        try {
-          Path data = Files.createTempDirectory("ankusa-postgres-test-");
-          embedded = EmbeddedServer.start(data, 0, false);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        // under the build directory, emptied first: a JVM that dies without its shutdown hook leaves
+        // one data directory there at most, which the next run (or mvn clean) removes
+        Path data = Path.of(System.getProperty("basedir", "."), "target", "embedded-postgres").toAbsolutePath();
+        deleteQuietly(data);
+        embedded = EmbeddedServer.start(data, 0, false);
         Runtime.getRuntime().addShutdownHook(new Thread(TestServer::stop, "ankusa-postgres-test-server-stop"));
         url = embedded.url();
       }
@@ -124,6 +122,9 @@ final class TestServer {
   }
 
   private static void deleteQuietly(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
     try (var paths = Files.walk(root)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException | RuntimeException e) {
