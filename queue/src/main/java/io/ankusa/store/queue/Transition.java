@@ -113,6 +113,11 @@ public final class Transition {
     return markers.add(marker);
   }
 
+  /** The active markers this batch puts: a tenant and second for every due row it puts. */
+  Set<ActiveKey> markersPut() {
+    return markers;
+  }
+
   void counted() {
     transitions++;
   }
