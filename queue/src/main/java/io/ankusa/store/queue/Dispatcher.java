@@ -180,8 +180,7 @@ public final class Dispatcher {
       }
       tick.visited.add(ord);
       DueCursors cursors = queue.dueCursors();
-      DueCursors.Cursor cursor = cursors.read(ord);
-      DueIndex.Visit v = DueIndex.claimable(queue.store(), ord, scanStart(ord, cursor, tick.buckets.get(ord)),
+      DueIndex.Visit v = DueIndex.claimable(queue.store(), ord, scanStart(ord, cursors.start(ord), tick.buckets.get(ord)),
           tick.now, (int) rows, costBudget, policy.rowCostBytes(), byteBudget - tick.bytes, tick.watermark);
       if (!v.rows().isEmpty()) {
         Transition t = new Transition().readUnderStripes(true);
@@ -195,9 +194,9 @@ public final class Dispatcher {
         tick.claimedByTenant.merge(ord, v.rows().size(), Integer::sum);
       }
       if (v.drained() && !v.skippedAboveWatermark()) {
-        cursors.evict(ord, cursor);
-      } else if (v.resumeAt() != null) {
-        cursors.advance(ord, cursor, v.resumeAt());
+        cursors.evict(ord);
+      } else {
+        cursors.advance(ord, v.resumeAt());
       }
       return v;
     }
@@ -208,15 +207,15 @@ public final class Dispatcher {
    * earlier second than the cursor's (a row was put there by a path that did not lower the cursor):
    * then that second's start.
    */
-  private static DueKey scanStart(long ord, DueCursors.Cursor cursor, List<Long> buckets) {
-    if (cursor == null || cursor.start == null) {
+  private static DueKey scanStart(long ord, DueKey cursor, List<Long> buckets) {
+    if (cursor == null) {
       return null;
     }
     long firstBucket = Collections.min(buckets);
-    if (ActiveKey.bucketOf(cursor.start.at()) > firstBucket) {
+    if (ActiveKey.bucketOf(cursor.at()) > firstBucket) {
       return new DueKey(ord, firstBucket * ActiveKey.BUCKET_MILLIS, 0, 0);
     }
-    return cursor.start;
+    return cursor;
   }
 
   /** One tick's reads and running totals. */

@@ -2,6 +2,7 @@ package io.ankusa.store.queue;
 
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.DueKey;
+import java.util.Comparator;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,67 +15,91 @@ import java.util.concurrent.ConcurrentHashMap;
  * they keep it. Every batch that puts due rows lowers the cursor of each tenant it puts rows for to the
  * start of the earliest second it touched ({@link #lower}, called by {@link DeliveryQueue#write} and by
  * the ingest paths after their write), and a row above the durable watermark is never passed ({@link
- * DueIndex#claimable}). A tick that read a cursor and then advances it replaces it only if nobody lowered
- * it meanwhile ({@link #advance}): the entry is compared by identity, and {@link #lower} replaces it — so a
- * row put while a tick scanned, behind the tick's progress, is found by the next tick. A tenant with no
- * entry is scanned from its first key, which is always correct: after a restart, after {@link #evict}
- * (the tenant drained), or when the table never saw it.
+ * DueIndex#claimable}). A put may land while a tick scans, behind the tick's progress: so {@link #start}
+ * also starts recording the puts, and {@link #advance} moves the cursor no further than the lowest of
+ * them. A tenant with no entry is scanned from its first key, which is always correct: after a restart,
+ * after {@link #evict} (the tenant drained), or when the table never saw it.
  *
- * <p>Thread-safe: {@link #advance} and {@link #evict} run under the tenant's {@link TransitionGuard}
- * stripe; {@link #lower} from any thread, without it. Memory: one entry per tenant whose rows were put or
- * claimed since it last drained.
+ * <p>Thread-safe: {@link #start}, {@link #advance} and {@link #evict} run under the tenant's {@link
+ * TransitionGuard} stripe (one scan of a tenant at a time); {@link #lower} from any thread, without it.
+ * Each call is one atomic update of the tenant's entry. Memory: one entry per tenant whose rows were put
+ * or claimed since it last drained.
  */
 public final class DueCursors {
-  /** One cursor; compared by identity, so a replaced entry is never mistaken for the one a tick read. */
-  static final class Cursor {
-    /** Where the scan starts (inclusive), or null: at the tenant's first key. */
-    final DueKey start;
+  private static final Comparator<DueKey> ORDER =
+      Comparator.comparingLong(DueKey::at).thenComparingLong(DueKey::seq).thenComparingInt(DueKey::sink);
 
-    Cursor(DueKey start) {
-      this.start = start;
-    }
+  /** One tenant's cursor; mutated only inside the map's atomic updates. */
+  private static final class Cursor {
+    /** Where the next scan starts (inclusive); null: at the tenant's first key. */
+    DueKey start;
+    /** Whether a put landed since the current scan started, and the lowest such position (null: the head). */
+    boolean putSinceStart;
+    DueKey lowestPut;
   }
 
-  private static final Cursor HEAD = null;
   private final ConcurrentHashMap<Long, Cursor> cursors = new ConcurrentHashMap<>();
 
-  /** The cursor of {@code ord} as it is now (null: none, scan from the tenant's first key). */
-  Cursor read(long ord) {
-    return cursors.get(ord);
+  /**
+   * Where tenant {@code ord}'s scan starts now (null: its first key); from here until {@link #advance}
+   * or {@link #evict}, puts of the tenant are recorded.
+   */
+  DueKey start(long ord) {
+    DueKey[] start = new DueKey[1];
+    cursors.computeIfPresent(ord, (o, c) -> {
+      start[0] = c.start;
+      c.putSinceStart = false;
+      c.lowestPut = null;
+      return c;
+    });
+    return start[0];
   }
 
   /**
-   * Moves the cursor of {@code ord} to {@code next}, if it is still {@code read} (the entry the caller
-   * read before its scan); if another thread lowered it meanwhile, the lowered entry stays.
+   * The scan that {@link #start} began stopped at {@code next} (inclusive: the next scan starts there);
+   * the cursor moves there, or to the lowest put that landed meanwhile if that is lower.
    */
-  void advance(long ord, Cursor read, DueKey next) {
-    cursors.compute(ord, (o, current) -> current == read ? new Cursor(next) : current);
+  void advance(long ord, DueKey next) {
+    cursors.compute(ord, (o, c) -> {
+      Cursor out = c == null ? new Cursor() : c;
+      out.start = c != null && c.putSinceStart ? lower(next, c.lowestPut) : next;
+      out.putSinceStart = false;
+      out.lowestPut = null;
+      return out;
+    });
   }
 
-  /** Forgets the cursor of {@code ord} (it drained), unless another thread lowered it since {@code read}. */
-  void evict(long ord, Cursor read) {
-    if (read == HEAD) {
-      cursors.computeIfPresent(ord, (o, current) -> current.start == null ? null : current);
-    } else {
-      cursors.remove(ord, read);
-    }
+  /** The tenant drained: its cursor is forgotten, unless a put landed since the scan started. */
+  void evict(long ord) {
+    cursors.computeIfPresent(ord, (o, c) -> {
+      if (!c.putSinceStart) {
+        return null;
+      }
+      c.start = c.lowestPut;
+      c.putSinceStart = false;
+      c.lowestPut = null;
+      return c;
+    });
   }
 
   /**
    * A batch put due rows of tenant {@code ord} in second {@code bucket}: the cursor moves back to that
-   * second's start if it is past it. A tenant without an entry gets one that starts at its first key, so
-   * a tick that read no entry before this put cannot install one past the new row.
+   * second's start if it is past it, and a scan under way records the put. A tenant without an entry
+   * gets one that starts at its first key (a scan may be under way from there).
    */
   void lower(long ord, long bucket) {
-    long at = bucket * ActiveKey.BUCKET_MILLIS;
-    cursors.compute(ord, (o, current) -> {
-      if (current == null) {
-        return new Cursor(null);
+    DueKey at = new DueKey(ord, bucket * ActiveKey.BUCKET_MILLIS, 0, 0);
+    cursors.compute(ord, (o, c) -> {
+      if (c == null) {
+        Cursor fresh = new Cursor();
+        fresh.putSinceStart = true;
+        fresh.lowestPut = at;
+        return fresh;
       }
-      if (current.start == null || current.start.at() < at) {
-        return current;
-      }
-      return new Cursor(new DueKey(ord, at, 0, 0));
+      c.start = lower(c.start, at);
+      c.lowestPut = c.putSinceStart ? lower(c.lowestPut, at) : at;
+      c.putSinceStart = true;
+      return c;
     });
   }
 
@@ -85,8 +110,16 @@ public final class DueCursors {
     }
   }
 
-  /** How many tenants have an entry (tests and gauges). */
+  /** How many tenants have an entry (tests). */
   public int size() {
     return cursors.size();
+  }
+
+  /** The lower of two positions; null is the head, below every key. */
+  private static DueKey lower(DueKey a, DueKey b) {
+    if (a == null || b == null) {
+      return null;
+    }
+    return ORDER.compare(a, b) <= 0 ? a : b;
   }
 }

@@ -120,4 +120,23 @@ public final class DueIndex {
   public static List<DueRow> pendingForTenant(ReadView view, long ord, int limit) {
     return dueForTenant(view, ord, Long.MAX_VALUE, 0, limit, Long.MAX_VALUE, Long.MAX_VALUE);
   }
+
+  /**
+   * {@link #pendingForTenant} from {@code from} included (null: the tenant's first key): how a chunked
+   * reader resumes at the last row of its previous chunk instead of walking what it already moved.
+   */
+  public static List<DueRow> pendingForTenantFrom(ReadView view, long ord, DueKey from, int limit) {
+    if (from == null) {
+      return pendingForTenant(view, ord, limit);
+    }
+    KeyRange range = Keys.dueOfFrom(ord, from.at(), from.seq(), from.sink(), Long.MAX_VALUE);
+    List<DueRow> rows = new ArrayList<>(Math.min(limit, 256));
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (rows.size() < limit && scan.hasNext()) {
+        Entry e = scan.next();
+        rows.add(new DueRow(DueKey.decode(e.key()), DueValue.decodeAt(e.key(), e.value())));
+      }
+    }
+    return rows;
+  }
 }

@@ -361,6 +361,21 @@ public final class Keys {
     return new KeyRange(Format3.INDEX, lo, upTo.hi());
   }
 
+  /**
+   * The {@code 'F'} keys from {@code (ord, seq, sink)} included to the family's end: where boot's
+   * recovery resumes, past the chunk it just recovered. REQUIRES: ord 1..MAX_ORDINAL, seq
+   * non-negative, sink u16.
+   */
+  public static KeyRange inflightFrom(long ord, long seq, int sink) {
+    Fields.requireTenantOrd(ord);
+    Fields.requireNonNegative("seq", seq);
+    Fields.requireSink(sink);
+    byte[] lo = new byte[15];
+    int o = KeyFamily.INFLIGHT.putPrefix(lo);
+    putU16(lo, putU64(lo, putU32(lo, o, ord), seq), sink);
+    return new KeyRange(Format3.INDEX, lo, realKeysOf(KeyFamily.INFLIGHT).hi());
+  }
+
   /** Every {@code 'F'} key of tenant {@code ord}. REQUIRES: ord 1..MAX_ORDINAL. */
   public static KeyRange inflightOf(long ord) {
     return ordRange(KeyFamily.INFLIGHT, ord);
