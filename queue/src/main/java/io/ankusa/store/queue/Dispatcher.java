@@ -90,7 +90,8 @@ public final class Dispatcher {
     }
     int markersDeleted = 0;
     for (long ord : tick.visited) {
-      markersDeleted += ActiveIndex.cleanup(queue.store(), ord, bucketsByTenant.get(ord), now);
+      markersDeleted += ActiveIndex.cleanup(queue.store(), ord, bucketsByTenant.get(ord), now,
+          queue.dueCursors().peek(ord), () -> {});
     }
     return new TickReport(bucketsByTenant.size(), tick.visited.size(), tick.claimed, markersDeleted);
   }

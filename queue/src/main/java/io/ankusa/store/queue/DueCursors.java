@@ -31,8 +31,8 @@ public final class DueCursors {
 
   /** One tenant's cursor; mutated only inside the map's atomic updates. */
   private static final class Cursor {
-    /** Where the next scan starts (inclusive); null: at the tenant's first key. */
-    DueKey start;
+    /** Where the next scan starts (inclusive); null: at the tenant's first key. Volatile for {@link #peek}. */
+    volatile DueKey start;
     /** Whether a put landed since the current scan started, and the lowest such position (null: the head). */
     boolean putSinceStart;
     DueKey lowestPut;
@@ -53,6 +53,12 @@ public final class DueCursors {
       return c;
     });
     return start[0];
+  }
+
+  /** Where tenant {@code ord}'s next scan would start (null: its first key), recording nothing. */
+  DueKey peek(long ord) {
+    Cursor c = cursors.get(ord);
+    return c == null ? null : c.start;
   }
 
   /**

@@ -113,6 +113,12 @@ public final class DueIndex {
     }
   }
 
+  /** The first due row of tenant {@code ord} at or after {@code from} (any {@code at}), or null. */
+  public static DueRow firstDueFrom(ReadView view, long ord, DueKey from) {
+    List<DueRow> rows = pendingForTenantFrom(view, ord, from, 1);
+    return rows.isEmpty() ? null : rows.get(0);
+  }
+
   /**
    * Every due row of tenant {@code ord}, oldest first, up to {@code limit}: {@code at} up to and
    * including {@link Long#MAX_VALUE}, the last millisecond of the domain.
