@@ -34,14 +34,14 @@ import org.junit.jupiter.api.Test;
 class DueCursorsTest {
   private static final long NOW = 10_000;
   private Path dir;
-  private ScanRecorder store;
+  private ScanRecorder recorder;
+  private InterleavingStore store;
   private DeliveryQueue queue;
 
-  /** Records the lower bound of every index scan and can run one operation after the next due-row scan. */
+  /** Records the lower bound of every scan of due rows and of inflight rows. */
   static final class ScanRecorder extends ForwardingStore {
     final List<byte[]> indexScanLos = new ArrayList<>();
     final List<byte[]> inflightScanLos = new ArrayList<>();
-    Runnable afterNextDueScan;
 
     ScanRecorder(Store delegate) {
       super(delegate);
@@ -49,43 +49,21 @@ class DueCursorsTest {
 
     @Override
     public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
-      boolean due = family.equals(Format3.INDEX) && lo.length > 0 && lo[0] == KeyFamily.DUE.prefix()[0];
-      if (due) {
+      if (family.equals(Format3.INDEX) && lo.length > 0 && lo[0] == KeyFamily.DUE.prefix()[0]) {
         indexScanLos.add(lo.clone());
       }
       if (family.equals(Format3.INDEX) && lo.length > 0 && lo[0] == KeyFamily.INFLIGHT.prefix()[0]) {
         inflightScanLos.add(lo.clone());
       }
-      Scan scan = delegate.scan(family, lo, hi, direction);
-      if (!due || afterNextDueScan == null) {
-        return scan;
-      }
-      Runnable op = afterNextDueScan;
-      afterNextDueScan = null;
-      return new Scan() {
-        @Override
-        public boolean hasNext() {
-          return scan.hasNext();
-        }
-
-        @Override
-        public io.ankusa.store.spi.Entry next() {
-          return scan.next();
-        }
-
-        @Override
-        public void close() {
-          scan.close();
-          op.run();
-        }
-      };
+      return delegate.scan(family, lo, hi, direction);
     }
   }
 
   @BeforeEach
   void open() {
     dir = Path.of("/memory", UUID.randomUUID().toString());
-    store = new ScanRecorder(StoreProvider.named("memory").open(dir, StoreOptions.defaults(), Format3.families()));
+    recorder = new ScanRecorder(StoreProvider.named("memory").open(dir, StoreOptions.defaults(), Format3.families()));
+    store = new InterleavingStore(recorder);
     queue = DeliveryQueue.open(store, QueueConfig.defaults());
   }
 
@@ -116,11 +94,11 @@ class DueCursorsTest {
     List<Long> seqs = acme(1_500, 1_501, 1_502, 1_503, 1_504);
     Dispatcher dispatcher = new Dispatcher(queue, () -> Long.MAX_VALUE, 2, 1 << 20);
     assertThat(seqs(dispatcher.tick(NOW))).containsExactly(seqs.get(0), seqs.get(1));
-    store.indexScanLos.clear();
+    recorder.indexScanLos.clear();
 
     assertThat(seqs(dispatcher.tick(NOW))).containsExactly(seqs.get(2), seqs.get(3));
     byte[] resumed = Keys.dueOfFrom(acmeOrd(), 1_501, seqs.get(1), 1, NOW).lo();
-    assertThat(store.indexScanLos.get(0)).as("the second tick's scan of acme starts at its last claim, %s",
+    assertThat(recorder.indexScanLos.get(0)).as("the second tick's scan of acme starts at its last claim, %s",
         Arrays.toString(resumed)).isEqualTo(resumed);
   }
 
@@ -139,8 +117,9 @@ class DueCursorsTest {
     acme(1_500, 1_501, 1_502);
     Dispatcher dispatcher = new Dispatcher(queue, () -> Long.MAX_VALUE, 2, 1 << 20);
     long[] behind = new long[1];
-    store.afterNextDueScan = () -> behind[0] = acme(1_000).get(0);
+    store.afterNextScanOf('D', () -> behind[0] = acme(1_000).get(0));
     dispatcher.tick(NOW); // claims 1 500 and 1 501; the put lands between its scan and its cursor move
+    assertThat(store.ran()).as("the put was forced between the tick's scan and its cursor move").isTrue();
 
     assertThat(seqs(dispatcher.tick(NOW))).as("the next tick claims the row put during the first one's scan")
         .contains(behind[0]);
@@ -177,13 +156,13 @@ class DueCursorsTest {
       ats[i] = 1_000 + i;
     }
     acme(ats);
-    store.indexScanLos.clear();
+    recorder.indexScanLos.clear();
 
     long purged = Purge.purgeTenant(queue, TenantId.of("acme"), EnumSet.of(Purge.Kind.DUE));
 
     assertThat(purged).isEqualTo(ats.length);
-    assertThat(store.indexScanLos).as("the purge's due-row scans").hasSize(3);
-    DueKey lastOfFirst = DueKey.decode(Arrays.copyOf(store.indexScanLos.get(1), 23));
+    assertThat(recorder.indexScanLos).as("the purge's due-row scans").hasSize(3);
+    DueKey lastOfFirst = DueKey.decode(Arrays.copyOf(recorder.indexScanLos.get(1), 23));
     assertThat(lastOfFirst.at()).as("the second chunk starts at the first one's last row").isEqualTo(1_000 + Purge.CHUNK - 1);
   }
 
@@ -195,14 +174,14 @@ class DueCursorsTest {
     }
     acme(ats);
     new Dispatcher(queue, () -> Long.MAX_VALUE, ats.length, Long.MAX_VALUE).tick(NOW);
-    store.inflightScanLos.clear();
+    recorder.inflightScanLos.clear();
 
     InflightRecovery.Result result = InflightRecovery.recoverInflight(queue, NOW);
 
     assertThat(result.recovered()).isEqualTo(ats.length);
-    assertThat(store.inflightScanLos).as("recovery's scans: two chunks and the empty end").hasSize(3);
-    assertThat(store.inflightScanLos.get(1)).as("the second chunk starts past the head")
-        .isNotEqualTo(store.inflightScanLos.get(0));
-    assertThat(store.inflightScanLos.get(1)).hasSize(15);
+    assertThat(recorder.inflightScanLos).as("recovery's scans: two chunks and the empty end").hasSize(3);
+    assertThat(recorder.inflightScanLos.get(1)).as("the second chunk starts past the head")
+        .isNotEqualTo(recorder.inflightScanLos.get(0));
+    assertThat(recorder.inflightScanLos.get(1)).hasSize(15);
   }
 }
