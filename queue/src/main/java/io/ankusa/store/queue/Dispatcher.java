@@ -27,8 +27,8 @@ import java.util.function.LongSupplier;
  * rowCostBytes}) fits; what is left carries to its next visit, and is reset when the tenant drains.
  * Tenants with rows left get further rounds in the same tick until its row limit or byte budget is
  * spent; the last tenant with work left takes what remains of the tick. Per-tenant limits ({@link
- * TenantLimits}: weight, most inflight rows, most rows per tick) are read in one multiGet per tick; a
- * tenant at its inflight limit is skipped until rows complete. Cost: the marker scan, one seek per visit
+ * TenantLimits}: weight, most inflight rows, most rows per tick) are read with one point read per
+ * tenant a tick visits; a tenant at its inflight limit is skipped until rows complete. Cost: the marker scan, one seek per visit
  * and the rows claimed — O(tenants with work due + rows claimed), never O(tenants).
  *
  * <p>Each tenant's scan resumes at its {@link DueCursors cursor}, past the rows earlier ticks claimed.
@@ -234,15 +234,16 @@ public final class Dispatcher {
       this.now = now;
       this.watermark = visibleSeq.getAsLong();
       this.buckets = buckets;
-      this.limits = TenantLimits.read(queue.store(), new ArrayList<>(buckets.keySet()));
+      this.limits = new HashMap<>();
     }
 
     boolean spent() {
       return claimed.size() >= rowLimit || bytes >= byteBudget;
     }
 
+    /** The tenant's limits, read at its first visit of the tick (one point read). */
     TenantLimitsValue limits(long ord) {
-      return limits.getOrDefault(ord, TenantLimitsValue.DEFAULTS);
+      return limits.computeIfAbsent(ord, o -> TenantLimits.of(queue.store(), o));
     }
 
     int claimedOf(long ord) {

@@ -8,18 +8,14 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.StoreArgumentException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 
 /**
  * Per-tenant dispatch limits, stored in the store ({@code m:tenant_limits:<ord>}, docs/storage.md) so
  * they survive restarts and apply on every node that opens it: the tenant's weight in the dispatcher's
  * rounds, its most inflight rows, its most rows per tick. A tenant without the key has {@link
- * TenantLimitsValue#DEFAULTS}. Written with SYNC; read by every dispatcher tick in one multiGet for the
- * tenants it visits. An erase of the tenant deletes them with its ordinal ({@link TenantErase}).
+ * TenantLimitsValue#DEFAULTS}. Written with SYNC; read by a dispatcher tick with one point read per
+ * tenant it visits. An erase of the tenant deletes them with its ordinal ({@link TenantErase}).
  */
 public final class TenantLimits {
   private TenantLimits() {}
@@ -55,23 +51,6 @@ public final class TenantLimits {
     byte[] key = Keys.tenantLimits(ord);
     byte[] v = view.get(Format3.DEFAULT, key);
     return v == null ? TenantLimitsValue.DEFAULTS : TenantLimitsValue.decodeAt(key, v);
-  }
-
-  /** The limits of each ordinal of {@code ords} that has a stored value (one multiGet); the rest have defaults. */
-  static Map<Long, TenantLimitsValue> read(ReadView view, List<Long> ords) {
-    if (ords.isEmpty()) {
-      return Map.of();
-    }
-    List<byte[]> keys = new ArrayList<>(ords.size());
-    ords.forEach(ord -> keys.add(Keys.tenantLimits(ord)));
-    List<byte[]> values = view.multiGet(Format3.DEFAULT, keys);
-    Map<Long, TenantLimitsValue> out = new HashMap<>();
-    for (int i = 0; i < ords.size(); i++) {
-      if (values.get(i) != null) {
-        out.put(ords.get(i), TenantLimitsValue.decodeAt(keys.get(i), values.get(i)));
-      }
-    }
-    return out;
   }
 
   /** Deletes the limits of a retired ordinal, in the caller's batch. */
