@@ -195,7 +195,7 @@ public final class Dispatcher {
         tick.claimedByTenant.merge(ord, v.rows().size(), Integer::sum);
       }
       if (v.drained() && !v.skippedAboveWatermark()) {
-        cursors.evict(ord);
+        cursors.evict(ord, v.resumeAt());
       } else {
         cursors.advance(ord, v.resumeAt());
       }

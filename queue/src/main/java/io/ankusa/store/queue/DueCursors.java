@@ -3,6 +3,7 @@ package io.ankusa.store.queue;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.DueKey;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -13,17 +14,18 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Invariant: no claimable due row of a tenant sorts before its cursor. Claims only delete rows, so
  * they keep it. Every batch that puts due rows lowers the cursor of each tenant it puts rows for to the
- * start of the earliest second it touched ({@link #lower}, called by {@link DeliveryQueue#write} and by
+ * earliest {@code at} it put ({@link #lower}, called by {@link DeliveryQueue#write} and by
  * the ingest paths after their write), and a row above the durable watermark is never passed ({@link
  * DueIndex#claimable}). A put may land while a tick scans, behind the tick's progress: so {@link #start}
  * also starts recording the puts, and {@link #advance} moves the cursor no further than the lowest of
  * them. A tenant with no entry is scanned from its first key, which is always correct: after a restart,
- * after {@link #evict} (the tenant drained), or when the table never saw it.
+ * after {@link #evict} forgot a drained tenant (only once more than {@value #KEPT_DRAINED} tenants have
+ * entries), or when the table never saw it.
  *
  * <p>Thread-safe: {@link #start}, {@link #advance} and {@link #evict} run under the tenant's {@link
  * TransitionGuard} stripe (one scan of a tenant at a time); {@link #lower} from any thread, without it.
  * Each call is one atomic update of the tenant's entry. Memory: one entry per tenant whose rows were put
- * or claimed since it last drained.
+ * or claimed since it last drained, plus up to {@value #KEPT_DRAINED} drained ones.
  */
 public final class DueCursors {
   private static final Comparator<DueKey> ORDER =
@@ -37,6 +39,9 @@ public final class DueCursors {
     boolean putSinceStart;
     DueKey lowestPut;
   }
+
+  /** How many tenants may keep a cursor after they drained. */
+  static final int KEPT_DRAINED = 1 << 16;
 
   private final ConcurrentHashMap<Long, Cursor> cursors = new ConcurrentHashMap<>();
 
@@ -75,13 +80,21 @@ public final class DueCursors {
     });
   }
 
-  /** The tenant drained: its cursor is forgotten, unless a put landed since the scan started. */
-  void evict(long ord) {
+  /**
+   * The scan that {@link #start} began reached the end of what is due without claiming past {@code
+   * next}: the tenant drained. It keeps its cursor (at {@code next}, or lower if a put landed meanwhile)
+   * while the table holds at most {@link #KEPT_DRAINED} tenants, so a tenant that drains on every tick
+   * does not walk the tombstones of its earlier claims on every tick; past that, a drained tenant's cursor
+   * is forgotten (unless a put landed meanwhile), which keeps the table's memory bounded by the tenants
+   * with work plus {@value #KEPT_DRAINED}.
+   */
+  void evict(long ord, DueKey next) {
+    boolean keep = cursors.size() <= KEPT_DRAINED;
     cursors.computeIfPresent(ord, (o, c) -> {
-      if (!c.putSinceStart) {
+      if (!c.putSinceStart && !keep) {
         return null;
       }
-      c.start = c.lowestPut;
+      c.start = c.putSinceStart ? lower(next, c.lowestPut) : next;
       c.putSinceStart = false;
       c.lowestPut = null;
       return c;
@@ -89,12 +102,12 @@ public final class DueCursors {
   }
 
   /**
-   * A batch put due rows of tenant {@code ord} in second {@code bucket}: the cursor moves back to that
-   * second's start if it is past it, and a scan under way records the put. A tenant without an entry
+   * A batch put due rows of tenant {@code ord}, the earliest at {@code earliestAt}: the cursor moves back
+   * to {@code (earliestAt, 0, 0)} if it is past it, and a scan under way records the put. A tenant without an entry
    * gets one that starts at its first key (a scan may be under way from there).
    */
-  void lower(long ord, long bucket) {
-    DueKey at = new DueKey(ord, bucket * ActiveKey.BUCKET_MILLIS, 0, 0);
+  void lower(long ord, long earliestAt) {
+    DueKey at = new DueKey(ord, earliestAt, 0, 0);
     cursors.compute(ord, (o, c) -> {
       if (c == null) {
         Cursor fresh = new Cursor();
@@ -111,8 +124,8 @@ public final class DueCursors {
 
   /** Lowers the cursors of every tenant and second {@code t} put a due row in. */
   void lowerFor(Transition t) {
-    for (ActiveKey marker : t.markersPut()) {
-      lower(marker.ord(), marker.bucket());
+    for (Map.Entry<ActiveKey, Long> marker : t.markersPut().entrySet()) {
+      lower(marker.getKey().ord(), marker.getValue());
     }
   }
 
