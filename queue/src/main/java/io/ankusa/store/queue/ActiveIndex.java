@@ -81,8 +81,20 @@ public final class ActiveIndex {
    * the one window where a careless cleanup would lose its marker.
    */
   public static int cleanup(Store store, long ord, List<Long> scannedBuckets, long now, Runnable betweenDeleteAndVerify) {
+    return cleanup(store, ord, scannedBuckets, now, null, betweenDeleteAndVerify);
+  }
+
+  /**
+   * {@link #cleanup(Store, long, List, long)} with step 1 reading the tenant's first due row from {@code
+   * firstFrom} on (null: its first key) — the dispatcher passes its cursor, so step 1 does not walk the
+   * tombstones of rows it already claimed. A row put behind {@code firstFrom} before step 1 is not seen
+   * there; then its second's marker may be deleted in step 2, and step 3, which reads the deleted
+   * seconds whole, puts it back — the same as for a row committed between steps 1 and 2.
+   */
+  public static int cleanup(Store store, long ord, List<Long> scannedBuckets, long now, DueKey firstFrom,
+      Runnable betweenDeleteAndVerify) {
     long nowBucket = ActiveKey.bucketOf(now);
-    DueRow first = DueIndex.firstDue(store, ord);
+    DueRow first = firstFrom == null ? DueIndex.firstDue(store, ord) : DueIndex.firstDueFrom(store, ord, firstFrom);
     if (first != null) {
       restoreUnseenHeadMarker(store, ord, ActiveKey.bucketOf(first.key().at()), scannedBuckets, nowBucket);
     }
