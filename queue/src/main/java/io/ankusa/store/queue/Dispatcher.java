@@ -81,16 +81,20 @@ public final class Dispatcher {
       bucketsByTenant.computeIfAbsent(marker.ord(), o -> new ArrayList<>()).add(marker.bucket());
     }
     Tick tick = new Tick(now, bucketsByTenant);
-    if (policy.order() == DispatchPolicy.ClaimOrder.OLDEST_FIRST) {
-      oldestFirst(tick);
-    } else {
-      roundRobin(tick);
+    try {
+      if (policy.order() == DispatchPolicy.ClaimOrder.OLDEST_FIRST) {
+        oldestFirst(tick);
+      } else {
+        roundRobin(tick);
+      }
+    } finally {
+      tick.pending.write();
     }
-    int markersDeleted = 0;
+    List<ActiveIndex.TenantMarkers> visited = new ArrayList<>(tick.visited.size());
     for (long ord : tick.visited) {
-      markersDeleted += ActiveIndex.cleanup(queue.store(), ord, bucketsByTenant.get(ord), now,
-          queue.dueCursors().peek(ord), () -> {});
+      visited.add(new ActiveIndex.TenantMarkers(ord, bucketsByTenant.get(ord), queue.dueCursors().peek(ord)));
     }
+    int markersDeleted = ActiveIndex.cleanupAll(queue.store(), visited, now, () -> {});
     return new TickReport(bucketsByTenant.size(), tick.visited.size(), tick.claimed, markersDeleted);
   }
 
@@ -143,6 +147,7 @@ public final class Dispatcher {
         }
       }
       remaining = next;
+      tick.pending.write(); // a tenant's next visit scans again: its claims must be in the store by then
     }
     deficits.keySet().retainAll(tick.buckets.keySet()); // a tenant without a due marker has drained
   }
@@ -168,38 +173,87 @@ public final class Dispatcher {
     if (limits.limitsRowsPerTick()) {
       rows = Math.min(rows, limits.rowsPerTick() - tick.claimedOf(ord));
     }
-    // The scan and the claims under the tenant's stripe: no other transition of the tenant moves
-    // a row in between, so the claims need no re-check (the re-check would double the reads).
-    try (TransitionGuard.Held held = queue.guard().lockTenant(ord)) {
-      if (limits.limitsInflight() && rows > 0) {
-        rows = Math.min(rows, limits.maxInflight() - queue.counters().read(queue.store(), ord).inflight());
-      }
-      if (rows <= 0) {
-        return null;
-      }
-      tick.visited.add(ord);
-      DueCursors cursors = queue.dueCursors();
-      DueIndex.Visit v = DueIndex.claimable(queue.store(), ord, scanStart(ord, cursors.start(ord), tick.buckets.get(ord)),
-          tick.now, (int) rows, costBudget, policy.rowCostBytes(), byteBudget - tick.bytes, tick.watermark);
-      if (!v.rows().isEmpty()) {
-        Transition t = new Transition().readUnderStripes(true);
-        List<InflightRow> inflight = new ArrayList<>(v.rows().size());
-        for (DueRow row : v.rows()) {
-          inflight.add(Deliveries.claim(t, row));
+    // The scan and the claims under the tenant's stripe, held until the claims are written with the
+    // other tenants' of this round: no other transition of the tenant moves a row in between, so the
+    // claims need no re-check (the re-check would double the reads).
+    tick.pending.lock(ord);
+    if (limits.limitsInflight() && rows > 0) {
+      rows = Math.min(rows, limits.maxInflight() - queue.counters().read(queue.store(), ord).inflight());
+    }
+    if (rows <= 0) {
+      return null;
+    }
+    tick.visited.add(ord);
+    DueCursors cursors = queue.dueCursors();
+    DueIndex.Visit v = DueIndex.claimable(queue.store(), ord, scanStart(ord, cursors.start(ord), tick.buckets.get(ord)),
+        tick.now, (int) rows, costBudget, policy.rowCostBytes(), byteBudget - tick.bytes, tick.watermark);
+    for (DueRow row : v.rows()) {
+      tick.claimed.add(tick.pending.claim(ord, row));
+      tick.bytes += row.value().size();
+    }
+    if (!v.rows().isEmpty()) {
+      tick.claimedByTenant.merge(ord, v.rows().size(), Integer::sum);
+    }
+    if (v.drained() && !v.skippedAboveWatermark()) {
+      cursors.evict(ord, v.resumeAt());
+    } else {
+      cursors.advance(ord, v.resumeAt());
+    }
+    return v;
+  }
+
+  /**
+   * The claims of one round of a tick, from several tenants, written as one batch while the tick holds
+   * every one of their stripes (one write per round instead of one per tenant; on an engine whose
+   * commit costs more than its rows, such as LMDB's, that is most of a tick's time). Stripes are taken
+   * in visiting order, which is not the guard's ascending order, so only the first is waited for: a
+   * later one is tried, and when it is busy the claims so far are written and their stripes let go
+   * before waiting — a tick never waits while it holds a stripe.
+   */
+  private final class PendingClaims {
+    private final List<TransitionGuard.Held> held = new ArrayList<>();
+    private final Set<Long> tenants = new LinkedHashSet<>();
+    private Transition batch = new Transition().readUnderStripes(true);
+
+    /** Takes tenant {@code ord}'s stripe for the rest of the round (writing the round so far if it must wait). */
+    void lock(long ord) {
+      if (!held.isEmpty()) {
+        TransitionGuard.Held h = queue.guard().tryLockTenant(ord);
+        if (h != null) {
+          held.add(h);
+          return;
         }
-        queue.write(t, Durability.NO_SYNC);
-        tick.claimed.addAll(inflight);
-        for (DueRow row : v.rows()) {
-          tick.bytes += row.value().size();
+        write();
+      }
+      held.add(queue.guard().lockTenant(ord));
+    }
+
+    /** Adds the claim of {@code row}; returns the inflight row it will write. */
+    InflightRow claim(long ord, DueRow row) {
+      tenants.add(ord);
+      return Deliveries.claim(batch, row);
+    }
+
+    /**
+     * Writes the claims so far and lets every stripe go. A write that fails sends the cursors of its
+     * tenants back to their first key (they had moved past rows that are still due) before it throws.
+     */
+    void write() {
+      try {
+        if (!batch.isEmpty()) {
+          queue.write(batch, Durability.NO_SYNC);
         }
-        tick.claimedByTenant.merge(ord, v.rows().size(), Integer::sum);
+      } catch (RuntimeException e) {
+        tenants.forEach(ord -> queue.dueCursors().lower(ord, 0));
+        throw e;
+      } finally {
+        batch = new Transition().readUnderStripes(true);
+        tenants.clear();
+        for (int i = held.size() - 1; i >= 0; i--) {
+          held.get(i).close();
+        }
+        held.clear();
       }
-      if (v.drained() && !v.skippedAboveWatermark()) {
-        cursors.evict(ord, v.resumeAt());
-      } else {
-        cursors.advance(ord, v.resumeAt());
-      }
-      return v;
     }
   }
 
@@ -228,6 +282,7 @@ public final class Dispatcher {
     final List<InflightRow> claimed = new ArrayList<>();
     final Map<Long, Integer> claimedByTenant = new HashMap<>();
     final Set<Long> visited = new LinkedHashSet<>();
+    final PendingClaims pending = new PendingClaims();
     long bytes;
 
     Tick(long now, Map<Long, List<Long>> buckets) {
