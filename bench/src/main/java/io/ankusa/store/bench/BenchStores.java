@@ -14,13 +14,14 @@ import java.util.List;
 /**
  * Opens the stores the benches measure, through the SPI, with the settings every bench uses: the
  * backends' defaults, except LMDB's map, which starts at 4 GiB so that no bench pays for (or waits
- * on) map growth in the middle of a measurement. A system property {@code bench.store.KEY=VALUE}
+ * on) map growth in the middle of a measurement. A postgres store with no {@code postgres.url}
+ * starts an embedded server under its directory (fsync on), which it stops when closed. A system property {@code bench.store.KEY=VALUE}
  * adds the store option {@code KEY=VALUE} (e.g. {@code -Dbench.store.rocksdb.maxSuccessiveMerges=0}),
  * to measure a backend knob without a rebuild.
  */
 public final class BenchStores {
   /** The SPI backends a bench can name. */
-  public static final List<String> BACKENDS = List.of("memory", "rocksdb", "lmdb");
+  public static final List<String> BACKENDS = List.of("memory", "rocksdb", "lmdb", "postgres");
   /** System properties with this prefix become store options. */
   public static final String STORE_OPTION_PREFIX = "bench.store.";
 

@@ -54,8 +54,13 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       + " (default: ${DEFAULT-VALUE})")
   Path dir;
 
-  @Option(names = "--backend", defaultValue = "rocksdb", description = "rocksdb, lmdb or memory (default: ${DEFAULT-VALUE})")
+  @Option(names = "--backend", defaultValue = "rocksdb", description = "rocksdb, lmdb, postgres or memory (default: ${DEFAULT-VALUE})")
   String backend;
+
+  @Option(names = "--postgres-url", paramLabel = "JDBC-URL", description = "with --backend postgres: the server to"
+      + " keep the store on, jdbc:postgresql://HOST:PORT/DB?user=ROLE (a password from ~/.pgpass; nothing after"
+      + " '?' is written to the store directory); default: an embedded server under the store directory")
+  String postgresUrl;
 
   @Option(names = "--tenants", defaultValue = "200", description = "tenants in the workload, 1..1000000 (default: ${DEFAULT-VALUE})")
   int tenants;
@@ -86,7 +91,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     checkArguments();
     PrintWriter out = spec.commandLine().getOut();
     List<Integer> exitCodes = new ArrayList<>();
-    try (Store store = StoreDirectory.openOrCreate(dir, backend);
+    try (Store store = StoreDirectory.openOrCreate(dir, backend, backendOptions());
         ChronicleArchiveSink archiveSink = archiveDir == null ? null
             : ChronicleArchiveSink.open(archiveDir, ArchiveRollCycle.DAILY)) {
       Summary summary = run(store, archiveSink, out);
@@ -100,7 +105,16 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     return exitCodes.stream().max(Integer::compare).orElse(0);
   }
 
+  /** The backend options the flags ask for. */
+  private Map<String, String> backendOptions() {
+    return postgresUrl == null ? Map.of() : Map.of("postgres.url", postgresUrl);
+  }
+
   private void checkArguments() {
+    if (postgresUrl != null && !backend.equals("postgres")) {
+      throw new CommandInputException(FailureCause.BAD_ARGUMENT, "--postgres-url is for --backend postgres, not "
+          + backend);
+    }
     DemoLimits.check(tenants, producers, seconds, retryRate, deadRate, duplicateRate, Runtime.getRuntime().maxMemory());
     if (archiveDir != null) {
       ArchiveDirectory.requireArchiveOrNew(archiveDir);

@@ -13,6 +13,7 @@ import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one place the commands open a store directory, and the rules of each way in:
@@ -135,12 +136,17 @@ final class StoreDirectory {
    * @throws StoreFormatException if {@code dir} is not empty and holds no store of {@code backend}
    */
   static Store openOrCreate(Path dir, String backend) {
+    return openOrCreate(dir, backend, Map.of());
+  }
+
+  /** {@link #openOrCreate(Path, String)} with backend options ({@code postgres.url}, …). */
+  static Store openOrCreate(Path dir, String backend, Map<String, String> options) {
     StoreProvider provider = StoreProvider.named(backend);
     boolean create = backend.equals("memory") || !Files.exists(dir) || StoreMarker.isEmptyDirectory(dir);
     if (!create) {
       requireStoreDirectory(dir, backend);
     }
-    Store store = provider.open(dir, StoreOptions.defaults().createIfMissing(create), Format3.families());
+    Store store = provider.open(dir, new StoreOptions(create, options), Format3.families());
     refuseNewer(store, dir);
     return store;
   }

@@ -20,7 +20,7 @@ import java.util.Map;
  * passed, failed, skipped (with reasons), and each failure's property and first line of message.
  *
  * <p>Exit code 0 when nothing failed, 1 when a case failed, 2 on bad arguments (one line on stderr;
- * an unknown backend names the available ones). Layers, in order: engine, layout, transition, migration, durability. Properties run
+ * an unknown backend names the available ones). Layers, in order: engine, layout, transition, dispatch, migration, durability. Properties run
  * {@code --tries} tries each (default: the system property {@code jqwik.tries.default}, else 60).
  * The generic fixture cannot damage data files, so {@code scanNeverEndsEarlyOnCorruption} is skipped
  * here; a backend's own test class runs it with its fixture.
@@ -36,6 +36,7 @@ public final class ConformanceRunner {
     layers.put("engine", NamedBackendEngineSuite.class);
     layers.put("layout", NamedBackendLayoutSuite.class);
     layers.put("transition", NamedBackendTransitionSuite.class);
+    layers.put("dispatch", NamedBackendDispatchSuite.class);
     layers.put("migration", NamedBackendMigrationSuite.class);
     layers.put("durability", NamedBackendDurabilitySuite.class);
     return Collections.unmodifiableMap(layers);

@@ -31,7 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * hookId} to the ack file — written straight to the OS (a process kill loses nothing written) and
  * fsynced now and then.
  *
- * <p>Arguments: {@code provider dir ackFile cycle threads}. Prints nothing.
+ * <p>Arguments: {@code provider dir ackFile cycle threads [option=value ...]}, the options being the
+ * fixture's ({@link BackendFixture#options()}: a server backend's URL, for one). Prints nothing.
  */
 public final class DurabilityChild {
   private DurabilityChild() {}
@@ -42,7 +43,12 @@ public final class DurabilityChild {
     Path ackFile = Path.of(args[2]);
     int cycle = Integer.parseInt(args[3]);
     int threads = Integer.parseInt(args[4]);
-    Store store = StoreProvider.named(provider).open(dir, StoreOptions.defaults(), Format3.families());
+    StoreOptions options = StoreOptions.defaults();
+    for (int i = 5; i < args.length; i++) {
+      int eq = args[i].indexOf('=');
+      options = options.with(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
+    Store store = StoreProvider.named(provider).open(dir, options, Format3.families());
     DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
     QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults().withMaxGroupHooks(64));
     try (FileChannel acks = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

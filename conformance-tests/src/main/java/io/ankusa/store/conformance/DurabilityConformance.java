@@ -98,9 +98,12 @@ public abstract class DurabilityConformance {
   private static void runAndKill(BackendFixture fixture, Path dir, Path acks, int cycle, int killAfterMillis,
       String what) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"), DurabilityChild.class.getName(), fixture.provider().name(),
-        dir.toString(), acks.toString(), Integer.toString(cycle), Integer.toString(CHILD_THREADS))
+    List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
+        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        DurabilityChild.class.getName(), fixture.provider().name(), dir.toString(), acks.toString(),
+        Integer.toString(cycle), Integer.toString(CHILD_THREADS)));
+    fixture.options().properties().forEach((k, v) -> command.add(k + "=" + v));
+    Process child = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.DISCARD)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .start();

@@ -50,6 +50,7 @@ public final class Keys {
   private static final byte[] LAST_SEQ = "m:last_seq".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] AGGREGATE_SHARDS_KEY = "m:aggregate_shards".getBytes(StandardCharsets.US_ASCII);
   private static final String MIGRATING = "m:migrating:";
+  private static final String TENANT_LIMITS = "m:tenant_limits:";
 
   private Keys() {}
 
@@ -128,6 +129,17 @@ public final class Keys {
     return (MIGRATING + toFormat).getBytes(StandardCharsets.US_ASCII);
   }
 
+  /**
+   * {@code m:tenant_limits:<ord>} (the ordinal in decimal ASCII, e.g. {@code m:tenant_limits:42}) in
+   * {@code default}; value {@link TenantLimitsValue}: the tenant's dispatch weight and limits. A meta key
+   * within format 3's {@code m:} range: nothing scans that range, so a reader that does not know the key
+   * never sees it (docs/storage.md, "Tenant limits"). REQUIRES: ord 1..MAX_ORDINAL.
+   */
+  public static byte[] tenantLimits(long ord) {
+    Fields.requireTenantOrd(ord);
+    return (TENANT_LIMITS + ord).getBytes(StandardCharsets.US_ASCII);
+  }
+
   // ---------------------------------------------------------------- index: deliveries' keys
 
   /**
@@ -135,6 +147,11 @@ public final class Keys {
    * Deliveries} calls this (ArchUnit). REQUIRES: ord 1..MAX_ORDINAL, at and seq non-negative, sink u16.
    */
   public static byte[] due(long ord, long at, long seq, int sink) {
+    return dueKey(ord, at, seq, sink);
+  }
+
+  /** {@link #due}, for the range builders here (the ArchUnit rule names {@code due} alone). */
+  private static byte[] dueKey(long ord, long at, long seq, int sink) {
     Fields.requireTenantOrd(ord);
     Fields.requireNonNegative("at", at);
     Fields.requireNonNegative("seq", seq);
@@ -150,6 +167,11 @@ public final class Keys {
    * this (ArchUnit). REQUIRES: ord 1..MAX_ORDINAL, seq non-negative, sink u16.
    */
   public static byte[] inflight(long ord, long seq, int sink) {
+    return inflightKey(ord, seq, sink);
+  }
+
+  /** {@link #inflight}, for the range builders here (the ArchUnit rule names {@code inflight} alone). */
+  private static byte[] inflightKey(long ord, long seq, int sink) {
     Fields.requireTenantOrd(ord);
     Fields.requireNonNegative("seq", seq);
     Fields.requireSink(sink);
@@ -328,6 +350,31 @@ public final class Keys {
     // toInclusive + 1 wraps to Long.MIN_VALUE at the top, whose bits are the unsigned successor 2^63.
     putU64(hi, putU32(hi, KeyFamily.DUE.putPrefix(hi), ord), toInclusive + 1);
     return new KeyRange(Format3.INDEX, lo, hi);
+  }
+
+  /**
+   * The {@code 'D'} keys of tenant {@code ord} from {@code (at, seq, sink)} included up to {@code at <=
+   * toInclusive}: where a dispatcher's or a purge's cursor resumes, past the rows it already moved
+   * (their tombstones are never walked again). REQUIRES: ord 1..MAX_ORDINAL, at and seq non-negative,
+   * sink u16, toInclusive non-negative; an empty range when {@code at > toInclusive}.
+   */
+  public static KeyRange dueOfFrom(long ord, long at, long seq, int sink, long toInclusive) {
+    Fields.requireNonNegative("seq", seq);
+    Fields.requireSink(sink);
+    KeyRange upTo = dueOfBetween(ord, at, toInclusive);
+    if (at > toInclusive) {
+      return upTo;
+    }
+    return new KeyRange(Format3.INDEX, dueKey(ord, at, seq, sink), upTo.hi());
+  }
+
+  /**
+   * The {@code 'F'} keys from {@code (ord, seq, sink)} included to the family's end: where boot's
+   * recovery resumes, past the chunk it just recovered. REQUIRES: ord 1..MAX_ORDINAL, seq
+   * non-negative, sink u16.
+   */
+  public static KeyRange inflightFrom(long ord, long seq, int sink) {
+    return new KeyRange(Format3.INDEX, inflightKey(ord, seq, sink), realKeysOf(KeyFamily.INFLIGHT).hi());
   }
 
   /** Every {@code 'F'} key of tenant {@code ord}. REQUIRES: ord 1..MAX_ORDINAL. */

@@ -346,7 +346,7 @@ public final class Deliveries {
   /** The active marker {@code 'A' bucket ord} for a due row at {@code at}, once per batch. */
   static void marker(Transition t, long ord, long at) {
     ActiveKey marker = new ActiveKey(ActiveKey.bucketOf(at), ord);
-    if (t.firstMarker(marker)) {
+    if (t.firstMarker(marker, at)) {
       t.ops().put(Format3.INDEX, Keys.active(marker.bucket(), ord), EmptyValue.encode());
     }
   }

@@ -22,6 +22,8 @@ public final class DeliveryQueue {
   /** Where the next {@link Reclaim#pass} starts (a seq; 0 = the head of {@code 'c'}). In memory only. */
   private final AtomicLong reclaimCursor = new AtomicLong();
   private final TransitionGuard guard;
+  /** Where each tenant's next dispatch scan starts. In memory only. */
+  private final DueCursors dueCursors = new DueCursors();
 
   private DeliveryQueue(Store store, QueueConfig config, TransitionGuard guard) {
     this.store = store;
@@ -92,7 +94,26 @@ public final class DeliveryQueue {
    * conflictingTransitionsKeepCountersExact}).
    */
   public int write(Transition t, Durability durability) {
-    return guard.write(store, counters, t, durability);
+    int dropped = guard.write(store, counters, t, durability);
+    dueRowsWritten(t);
+    return dropped;
+  }
+
+  /**
+   * Tells the dispatch cursors that {@code t}'s batch, now written, put due rows (in the tenants and
+   * seconds of its markers), so no cursor stays past them ({@link DueCursors}). {@link #write} does this
+   * itself. REQUIRES: every caller that writes a {@link Transition} putting due rows past {@link #write}
+   * (the ingest paths, which write it inside a larger batch) calls this after the write.
+   */
+  public void dueRowsWritten(Transition t) {
+    if (!t.markersPut().isEmpty()) {
+      dueCursors.lowerFor(t);
+    }
+  }
+
+  /** The dispatch cursors of this queue ({@link DueCursors}). */
+  public DueCursors dueCursors() {
+    return dueCursors;
   }
 
   /** The highest seq ever assigned ({@code m:last_seq}). */

@@ -52,6 +52,7 @@ public final class DirectIngest {
     batch.put(Format3.DEFAULT, Keys.lastSeq(), new LastSeqValue(seq).encode());
     batch.addAll(t.toBatch(queue.counters()));
     queue.store().write(batch, Durability.SYNC);
+    queue.dueRowsWritten(t);
     allocation.committed();
     lastSeq = seq;
     return seqs;

@@ -17,7 +17,8 @@ import java.util.List;
  * Boot-time recovery, before any dispatcher runs: every inflight row was claimed by a dispatcher
  * that is gone, so it is made due again at {@code now} (kind 0) — or dropped with its delivery row if
  * its hook no longer exists (orphan drop). Then {@link ActiveIndex#repair} restores any marker a crash
- * took in the middle of a cleanup. In chunks of 500 rows per SYNC batch.
+ * took in the middle of a cleanup. In chunks of 500 rows per SYNC batch; each chunk's scan starts at the
+ * last row of the previous one, so recovery never walks the tombstones of the rows it already moved.
  */
 public final class InflightRecovery {
   private static final int CHUNK = 500;
@@ -29,9 +30,10 @@ public final class InflightRecovery {
     KeyRange all = Keys.realKeysOf(KeyFamily.INFLIGHT);
     long recovered = 0;
     long dropped = 0;
+    KeyRange range = all;
     while (true) {
       List<InflightRow> chunk = new ArrayList<>(CHUNK);
-      try (Scan scan = queue.store().scan(all.columnFamily(), all.lo(), all.hi(), Direction.FORWARD)) {
+      try (Scan scan = queue.store().scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
         while (chunk.size() < CHUNK && scan.hasNext()) {
           Entry e = scan.next();
           chunk.add(new InflightRow(InflightKey.decode(e.key()), InflightValue.decodeAt(e.key(), e.value())));
@@ -52,6 +54,8 @@ public final class InflightRecovery {
         }
       }
       queue.write(t, Durability.SYNC);
+      InflightKey last = chunk.get(chunk.size() - 1).key();
+      range = Keys.inflightFrom(last.ord(), last.seq(), last.sink());
       for (int i = 0; i < chunk.size(); i++) {
         if (t.applied(i)) { // else a settle got there first: the row is no longer inflight
           if (hooks.get(i) == null) {

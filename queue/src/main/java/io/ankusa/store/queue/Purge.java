@@ -2,6 +2,7 @@ package io.ankusa.store.queue;
 
 import io.ankusa.store.layout.DeadByTenantKey;
 import io.ankusa.store.layout.DeliveryKey;
+import io.ankusa.store.layout.DueKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
@@ -17,6 +18,11 @@ import org.slf4j.LoggerFactory;
  * Purging one tenant's due and/or dead rows, in chunks of {@value #CHUNK} rows per SYNC batch. Never
  * touches inflight rows (a dispatcher owns them). Idempotent and resumable: an interrupted purge is
  * finished by calling it again; a purged row is simply no longer found.
+ *
+ * <p>Each chunk of due rows is read from the last row of the previous one (included: it is gone unless
+ * another transition moved it in place), so a purge never walks the tombstones of its own chunks. A
+ * due row another writer puts behind that point while the purge runs (an older {@code at}) is left due;
+ * purge again to remove it.
  *
  * <p>Safe beside a running dispatcher, replay and archiver: each chunk is read, then written through
  * {@link DeliveryQueue#write}, which re-reads every row of the chunk under the tenant's lock stripe and
@@ -46,14 +52,16 @@ public final class Purge {
     }
     long purged = 0;
     if (kinds.contains(Kind.DUE)) {
+      DueKey from = null;
       while (true) {
-        List<DueRow> chunk = DueIndex.pendingForTenant(queue.store(), ord.getAsLong(), CHUNK);
+        List<DueRow> chunk = DueIndex.pendingForTenantFrom(queue.store(), ord.getAsLong(), from, CHUNK);
         if (chunk.isEmpty()) {
           break;
         }
         Transition t = new Transition();
         chunk.forEach(row -> Deliveries.purgeDue(t, row));
         purged += chunk.size() - queue.write(t, Durability.SYNC);
+        from = chunk.get(chunk.size() - 1).key();
       }
     }
     if (kinds.contains(Kind.DEAD)) {

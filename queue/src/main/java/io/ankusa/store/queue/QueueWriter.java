@@ -449,6 +449,7 @@ public final class QueueWriter implements AutoCloseable {
         unacked.add(new UnackedGroups.AppliedGroup(firstSeq, lastSeq, groupOrds, dedupeEntries, created));
         appliedSeq = lastSeq; // before the write: a reader that sees the batch sees it as not durable
         store.write(batch, Durability.NO_SYNC);
+        queue.dueRowsWritten(t);
         allocation.committed();
         groups++;
         hooks += lastSeq - firstSeq + 1;

@@ -93,7 +93,7 @@ public final class TenantErase {
   /**
    * Appends the ops that retire ordinal {@code ord} of {@code tenant}: the {@code 'n'} row goes, the
    * {@code 't'} row becomes a tombstone (put even if it was never written, so ordinals stay dense),
-   * and the ordinal's counter rows go. The ordinal stays allocated: {@code m:next_ord} never moves
+   * and the ordinal's counter rows and dispatch limits go. The ordinal stays allocated: {@code m:next_ord} never moves
    * back, and the tombstone counts toward {@code tenants.max}. Used by {@link #erase} and by the
    * writer's fence repair for ordinals created by groups that were never acknowledged.
    *
@@ -105,5 +105,6 @@ public final class TenantErase {
     batch.delete(Format3.TENANTS, Keys.ordByTenant(tenant))
         .put(Format3.TENANTS, Keys.tenantByOrd(ord), TenantByOrdValue.ERASED.encode())
         .deleteRange(counters.columnFamily(), counters.lo(), counters.hi());
+    TenantLimits.deleteIn(batch, ord);
   }
 }

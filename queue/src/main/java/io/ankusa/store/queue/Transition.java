@@ -6,9 +6,9 @@ import io.ankusa.store.spi.Bytes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -115,7 +115,8 @@ public final class Transition {
 
   private final Batch ops = new Batch();
   private final CounterDeltas deltas = new CounterDeltas();
-  private final Set<ActiveKey> markers = new HashSet<>();
+  /** Each marker put, with the earliest {@code at} of the due rows this batch puts in its second. */
+  private final Map<ActiveKey, Long> markers = new HashMap<>();
   private final List<Step> steps = new ArrayList<>(0);
   private BitSet rejected;
   private boolean guarded;
@@ -132,9 +133,25 @@ public final class Transition {
     return deltas;
   }
 
-  /** Whether {@code marker} was not yet put in this batch (and records that it now is). */
-  boolean firstMarker(ActiveKey marker) {
-    return markers.add(marker);
+  /** Whether {@code marker} was not yet put in this batch (and records that it now is, for a row at {@code at}). */
+  boolean firstMarker(ActiveKey marker, long at) {
+    Long earliest = markers.get(marker);
+    if (earliest == null) {
+      markers.put(marker, at);
+      return true;
+    }
+    if (at < earliest) {
+      markers.put(marker, at);
+    }
+    return false;
+  }
+
+  /**
+   * The active markers this batch puts — a tenant and second for every due row it puts — each with
+   * the earliest {@code at} of those rows.
+   */
+  Map<ActiveKey, Long> markersPut() {
+    return markers;
   }
 
   void counted() {

@@ -191,6 +191,12 @@ public class TransitionGuard {
     return lockAll(List.of(tenantStripes[stripeOf(ord)]));
   }
 
+  /** {@link #lockTenant} if the stripe is free (or already the caller's) now; null otherwise. */
+  Held tryLockTenant(long ord) {
+    ReentrantLock stripe = tenantStripes[stripeOf(ord)];
+    return stripe.tryLock() ? new Held(List.of(stripe)) : null;
+  }
+
   /** Whether the calling thread holds the tenant stripe of every step that expects a row. */
   private boolean heldByCaller(List<Transition.Step> steps) {
     for (Transition.Step s : steps) {

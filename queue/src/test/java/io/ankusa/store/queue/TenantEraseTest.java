@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
+import io.ankusa.store.layout.TenantLimitsValue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.spi.Direction;
@@ -39,8 +40,13 @@ class TenantEraseTest {
           .hasMessageContaining("still has 1 rows")
           .hasMessageContaining("purge");
 
+      TenantLimits.set(queue, acme, new TenantLimitsValue(4, 10, 0));
       Purge.purgeTenant(queue, acme, EnumSet.allOf(Purge.Kind.class));
       assertThat(TenantErase.erase(queue, acme)).isTrue();
+      assertThat(store.get(Format3.DEFAULT, Keys.tenantLimits(ord))).as("acme's dispatch limits after the erase").isNull();
+      assertThatThrownBy(() -> TenantLimits.set(queue, acme, TenantLimitsValue.DEFAULTS))
+          .as("limits of a tenant without an ordinal").isInstanceOf(StoreArgumentException.class)
+          .hasMessageContaining("has no ordinal");
       assertThat(Tenants.ord(store, acme)).isEmpty();
       assertThat(Tenants.name(store, ord)).isEmpty();
       assertThat(queue.counters().read(store, ord)).isEqualTo(TenantCounts.ZERO);

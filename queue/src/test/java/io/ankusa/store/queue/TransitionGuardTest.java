@@ -57,6 +57,11 @@ class TransitionGuardTest {
     Held lockTenant(long ord) {
       return Held.nothing();
     }
+
+    @Override
+    Held tryLockTenant(long ord) {
+      return Held.nothing();
+    }
   }
 
   private void open(String guard) {

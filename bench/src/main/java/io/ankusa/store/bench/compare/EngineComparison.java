@@ -25,12 +25,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * RocksDB and LMDB side by side through the SPI, in one run: point gets/s, 100-key scans/s and
- * durable ({@code SYNC}) batches/s of 16 puts, over {@value #KEYS} loaded keys, one thread. Each
- * figure is the median of {@value #ROUNDS} timed rounds; the engines alternate round by round so a
- * noisy minute on a shared machine hits both. The last column is lmdb / rocksdb.
+ * RocksDB, LMDB and PostgreSQL (an embedded server, over JDBC on the loopback) side by side through
+ * the SPI, in one run: point gets/s, 100-key scans/s and durable ({@code SYNC}) batches/s of 16
+ * puts, over {@value #KEYS} loaded keys, one thread. Each figure is the median of {@value #ROUNDS}
+ * timed rounds; the engines alternate round by round so a noisy minute on a shared machine hits
+ * them all. After the figures, each engine's ratio to the first one.
  *
- * <pre>EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb]</pre>
+ * <pre>EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres]</pre>
  */
 public final class EngineComparison {
   private static final Logger LOG = LoggerFactory.getLogger(EngineComparison.class);
@@ -45,7 +46,7 @@ public final class EngineComparison {
     double seconds = 2;
     Path out = Path.of("bench-results", "engine-comparison");
     Path work = null;
-    List<String> backends = List.of("rocksdb", "lmdb");
+    List<String> backends = List.of("rocksdb", "lmdb", "postgres");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seconds":
@@ -62,7 +63,7 @@ public final class EngineComparison {
           break;
         default:
           throw new IllegalArgumentException("unknown argument '" + args[i]
-              + "'; usage: EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb]");
+              + "'; usage: EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres]");
       }
     }
     if (work == null) {
@@ -141,13 +142,16 @@ public final class EngineComparison {
     Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
     samples.forEach((backend, byFigure) -> byFigure.forEach((figure, values) ->
         figures.computeIfAbsent(figure, f -> new LinkedHashMap<>()).put(backend, median(values))));
-    LOG.info(String.format("%-26s %14s %14s %10s", "figure", backends.get(0), backends.size() > 1 ? backends.get(1) : "",
-        backends.size() > 1 ? backends.get(1) + "/" + backends.get(0) : ""));
+    StringBuilder header = new StringBuilder(String.format("%-26s", "figure"));
+    backends.forEach(b -> header.append(String.format(" %14s", b)));
+    backends.subList(1, backends.size()).forEach(b -> header.append(String.format(" %16s", b + "/" + backends.get(0))));
+    LOG.info(header.toString());
     figures.forEach((figure, byBackend) -> {
-      double a = byBackend.get(backends.get(0));
-      Double b = backends.size() > 1 ? byBackend.get(backends.get(1)) : null;
-      LOG.info(String.format("%-26s %14.0f %14s %10s", figure, a, b == null ? "" : String.format("%.0f", b),
-          b == null ? "" : String.format("%.2f", b / a)));
+      StringBuilder line = new StringBuilder(String.format("%-26s", figure));
+      double first = byBackend.get(backends.get(0));
+      backends.forEach(b -> line.append(String.format(" %14.0f", byBackend.get(b))));
+      backends.subList(1, backends.size()).forEach(b -> line.append(String.format(" %16.2f", byBackend.get(b) / first)));
+      LOG.info(line.toString());
     });
     return figures;
   }

@@ -15,6 +15,7 @@ import java.util.List;
  * @param loadTargetPerSecond what it was asked for
  * @param loadWriteMicros mean wall-clock time of one load batch's write meanwhile
  * @param populateMs how long filling the store took
+ * @param rowsPerTick rows the probe claimed per counted tick (0 for a probe that claims nothing)
  */
 public record CellResult(
     String bench,
@@ -26,7 +27,13 @@ public record CellResult(
     double loadPerSecond,
     int loadTargetPerSecond,
     double loadWriteMicros,
-    long populateMs) {
+    long populateMs,
+    double rowsPerTick) {
+
+  /** The cell's value per claimed row, in microseconds (0 when nothing was claimed). */
+  public double microsPerClaimedRow() {
+    return rowsPerTick == 0 ? 0 : valueMs * 1000 / rowsPerTick;
+  }
 
   /** Achieved load over its target. */
   public double loadFraction() {

@@ -73,15 +73,16 @@ public final class GateReport {
   public static List<String> table(GateResults results) {
     List<String> lines = new ArrayList<>();
     double limit = results.rule().limitMs();
-    lines.add(String.format("%-20s %-8s %-30s %10s %10s  %s", "bench", "backend", "cell", "p10 ms", "allowed ms", "pass"));
+    lines.add(String.format("%-20s %-8s %-30s %10s %10s  %-4s %9s %9s", "bench", "backend", "cell", "p10 ms", "allowed ms",
+        "pass", "rows/tick", "us/row"));
     for (TickProbe probe : results.probes()) {
       for (String backend : results.backends(probe.bench())) {
         GateRule.Verdict v = results.verdict(probe.bench(), backend);
         double allowed = Math.min(v.allowedMs(), limit);
         for (CellResult c : results.cells(probe.bench(), backend)) {
           String cell = String.format("%s: %d rows, %d tenants", c.cell().axis(), c.cell().rows(), c.cell().tenants());
-          lines.add(String.format("%-20s %-8s %-30s %10.3f %10.3f  %s", probe.bench(), backend, cell, c.valueMs(),
-              allowed, c.valueMs() <= allowed ? "yes" : "NO"));
+          lines.add(String.format("%-20s %-8s %-30s %10.3f %10.3f  %-4s %9.1f %9.2f", probe.bench(), backend, cell,
+              c.valueMs(), allowed, c.valueMs() <= allowed ? "yes" : "NO", c.rowsPerTick(), c.microsPerClaimedRow()));
         }
         lines.add(String.format("%-20s %-8s %-30s %10.3f %10.3f  %s", probe.bench(), backend, "verdict (slowest)",
             v.slowestMs(), allowed, v.pass() ? "PASS" : "FAIL"));
@@ -125,6 +126,8 @@ public final class GateReport {
         m.put("tenants", c.cell().tenants());
         m.put("active", c.cell().active());
         m.put("valueMs", c.valueMs());
+        m.put("rowsPerTick", c.rowsPerTick());
+        m.put("microsPerClaimedRow", c.microsPerClaimedRow());
         m.put("foldMs", c.foldMs());
         m.put("loadBatchesPerSecond", c.loadPerSecond());
         m.put("loadTargetPerSecond", c.loadTargetPerSecond());

@@ -88,6 +88,7 @@ public final class GateRun {
         List<ProbeRounds> measured = new ArrayList<>();
         for (TickProbe probe : probes) {
           round(probe, queue); // warm-up, not counted
+          probe.resetRows();
           long batches0 = load.batches();
           long writes0 = load.writeNanos();
           long t0 = System.nanoTime();
@@ -98,7 +99,8 @@ public final class GateRun {
           long loadBatches = load.batches() - batches0;
           double loadRate = loadBatches / ((System.nanoTime() - t0) / 1e9);
           double writeMicros = loadBatches == 0 ? 0 : (load.writeNanos() - writes0) / 1e3 / loadBatches;
-          measured.add(new ProbeRounds(probe, rounds, loadRate, writeMicros));
+          double rowsPerTick = (double) probe.rowsClaimed() / ((long) settings.rounds() * settings.ticksPerRound());
+          measured.add(new ProbeRounds(probe, rounds, loadRate, writeMicros, rowsPerTick));
           if (writeMicros > SLOW_LOAD_WRITE_MICROS) {
             LOG.warn("{} {} {}: the load's writes averaged {} us while this tick ran (not gated; see loadWriteMicros)",
                 probe.bench(), backend, cell.label(), Math.round(writeMicros));
@@ -110,9 +112,9 @@ public final class GateRun {
           List<RoundStats> rounds = m.rounds();
           double value = rounds.stream().mapToDouble(RoundStats::p10Ms).min().orElseThrow();
           CellResult result = new CellResult(probe.bench(), backend, cell, List.copyOf(rounds), value, foldMs,
-              m.loadPerSecond(), settings.loadPerSecond(), m.loadWriteMicros(), pop.millis());
-          LOG.info(String.format("%-20s %-8s %-7s %9d rows %7d tenants  p10 %8.3f ms (rounds %s)  fold %9.3f ms  load %5.0f/s (write %.0f us)",
-              probe.bench(), backend, cell.axis(), cell.rows(), cell.tenants(), value, p10s(rounds), foldMs, m.loadPerSecond(), m.loadWriteMicros()));
+              m.loadPerSecond(), settings.loadPerSecond(), m.loadWriteMicros(), pop.millis(), m.rowsPerTick());
+          LOG.info(String.format("%-20s %-8s %-7s %9d rows %7d tenants  p10 %8.3f ms (rounds %s)  fold %9.3f ms  load %5.0f/s (write %.0f us)  %.1f rows/tick",
+              probe.bench(), backend, cell.axis(), cell.rows(), cell.tenants(), value, p10s(rounds), foldMs, m.loadPerSecond(), m.loadWriteMicros(), m.rowsPerTick()));
           out.add(result);
         }
       } finally {
@@ -123,7 +125,8 @@ public final class GateRun {
   }
 
   /** One probe's counted rounds on one cell and the load achieved meanwhile. */
-  private record ProbeRounds(TickProbe probe, List<RoundStats> rounds, double loadPerSecond, double loadWriteMicros) {}
+  private record ProbeRounds(TickProbe probe, List<RoundStats> rounds, double loadPerSecond, double loadWriteMicros,
+      double rowsPerTick) {}
 
   /** One round: {@code ticksPerRound} ticks started on the tick schedule, timed into a histogram. */
   private RoundStats round(TickProbe probe, DeliveryQueue queue) {
@@ -137,6 +140,7 @@ public final class GateRun {
       sink += probe.tick(queue, now);
       long took = System.nanoTime() - start;
       h.recordValue(Math.min(took, MAX_TRACKED_NANOS));
+      probe.settle(queue, now); // not timed: what keeps the queue's shape for the next tick
       next += interval;
       long wait = next - System.nanoTime();
       if (wait > 0) {

@@ -106,6 +106,7 @@ public final class QueuePopulation {
       }
       batch.addAll(t.toBatch(queue.counters()));
       queue.store().write(batch, Durability.NO_SYNC);
+      queue.dueRowsWritten(t);
       allocation.committed();
     }
     queue.store().syncWal();

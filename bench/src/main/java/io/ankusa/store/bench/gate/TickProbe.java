@@ -1,13 +1,16 @@
 package io.ankusa.store.bench.gate;
 
-import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.ActiveIndex;
+import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.DueIndex;
-import io.ankusa.store.queue.DueRow;
+import io.ankusa.store.queue.Dispatcher;
+import io.ankusa.store.queue.InflightRow;
 import io.ankusa.store.queue.QueueGauges;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import io.ankusa.store.queue.Tenants;
+import io.ankusa.store.queue.Transition;
+import io.ankusa.store.spi.Durability;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -47,17 +50,53 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
   }
 
   /**
-   * The read side of a dispatch tick, as {@code Dispatcher.tick} does it but without claiming (so the
-   * rows never run out): {@code ActiveIndex.activeTenants(now, 4096)}, then {@code
-   * DueIndex.dueForTenant} for each distinct tenant in marker order until {@code rowLimit} rows or
-   * {@code byteBudget} bytes.
-   *
-   * @param rowLimit most rows one tick reads
-   * @param byteBudget most bytes one tick reads
+   * The rows the counted ticks claimed since the last {@link #resetRows()}: 0 for a probe that claims
+   * nothing.
    */
-  record DispatchTick(int rowLimit, long byteBudget) implements TickProbe {
+  default long rowsClaimed() {
+    return 0;
+  }
+
+  /** Starts counting {@link #rowsClaimed()} from 0. */
+  default void resetRows() {}
+
+  /**
+   * Runs after each tick, outside the timed region: what keeps the queue's shape steady for the next
+   * tick. Nothing for a probe that only reads.
+   */
+  default void settle(DeliveryQueue queue, long now) {}
+
+  /**
+   * A dispatch tick as the runtime runs it: {@code Dispatcher.tick(now)} (deficit round-robin, with the
+   * queue's cursors), which claims up to {@code rowLimit} rows or {@code byteBudget} bytes. After each
+   * tick, outside the timed region ({@link #settle}), every claimed row is delivered and a new due row is
+   * put for its tenant at {@code now} (received now, due at once), so the population stays the same size
+   * and the claims' tombstones pile up ahead of the tenants' cursors as they do in production until
+   * compaction. The refill's seqs start at {@value #REFILL_SEQ_BASE}, apart from the population's and
+   * the background load's.
+   */
+  final class DispatchTick implements TickProbe {
     /** A tick of 256 rows or 4 MiB. */
     public static final DispatchTick DEFAULT = new DispatchTick(256, 4L << 20);
+    static final long REFILL_SEQ_BASE = 1L << 50;
+
+    private final int rowLimit;
+    private final long byteBudget;
+    private final Map<Long, TenantId> tenantOf = new HashMap<>();
+    private DeliveryQueue queue;
+    private Dispatcher dispatcher;
+    private List<InflightRow> lastClaimed = List.of();
+    private long refillSeq = REFILL_SEQ_BASE;
+    private long rows;
+
+    /**
+     * @param rowLimit most rows one tick claims
+     * @param byteBudget most bytes one tick claims
+     */
+    public DispatchTick(int rowLimit, long byteBudget) {
+      this.rowLimit = rowLimit;
+      this.byteBudget = byteBudget;
+    }
 
     @Override
     public String bench() {
@@ -66,31 +105,49 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
 
     @Override
     public String describe() {
-      return "ActiveIndex.activeTenants(now, " + ActiveIndex.DEFAULT_LIMIT + ") + DueIndex.dueForTenant for each"
-          + " active tenant, up to " + rowLimit + " rows (read-only: nothing is claimed)";
+      return "Dispatcher.tick(now): ActiveIndex.activeTenants(now, " + ActiveIndex.DEFAULT_LIMIT + "), deficit"
+          + " round-robin over the active tenants from their cursors, claims up to " + rowLimit + " rows (written"
+          + " NO_SYNC), marker cleanup; the claimed rows are delivered and refilled outside the timed region";
     }
 
     @Override
-    public long tick(DeliveryQueue queue, long now) {
-      Map<Long, List<Long>> bucketsByTenant = new LinkedHashMap<>();
-      for (ActiveKey marker : ActiveIndex.activeTenants(queue.store(), now, ActiveIndex.DEFAULT_LIMIT)) {
-        bucketsByTenant.computeIfAbsent(marker.ord(), o -> new ArrayList<>()).add(marker.bucket());
+    public synchronized long tick(DeliveryQueue queue, long now) {
+      if (queue != this.queue) {
+        this.queue = queue;
+        this.dispatcher = new Dispatcher(queue, () -> Long.MAX_VALUE, rowLimit, byteBudget);
+        tenantOf.clear();
       }
-      int rows = 0;
-      long bytes = 0;
-      long sum = 0;
-      for (long ord : bucketsByTenant.keySet()) {
-        if (rows >= rowLimit || bytes >= byteBudget) {
-          break;
-        }
-        for (DueRow row : DueIndex.dueForTenant(
-            queue.store(), ord, now, 0, rowLimit - rows, byteBudget - bytes, Long.MAX_VALUE)) {
-          rows++;
-          bytes += row.value().size();
-          sum += row.seq();
-        }
+      lastClaimed = dispatcher.tick(now).claimed();
+      rows += lastClaimed.size();
+      return lastClaimed.size();
+    }
+
+    @Override
+    public synchronized void settle(DeliveryQueue queue, long now) {
+      if (lastClaimed.isEmpty()) {
+        return;
       }
-      return sum + rows + bucketsByTenant.size();
+      Transition t = new Transition();
+      byte[] payload = new byte[QueuePopulation.PAYLOAD_BYTES];
+      for (InflightRow row : lastClaimed) {
+        Deliveries.delivered(t, row);
+        long ord = row.key().ord();
+        TenantId tenant = tenantOf.computeIfAbsent(ord, o -> Tenants.name(queue.store(), o).orElseThrow());
+        long seq = refillSeq++;
+        Deliveries.ingest(t, QueuePopulation.hook(seq, tenant, now, payload), ord, false);
+      }
+      queue.write(t, Durability.NO_SYNC);
+      lastClaimed = List.of();
+    }
+
+    @Override
+    public synchronized long rowsClaimed() {
+      return rows;
+    }
+
+    @Override
+    public synchronized void resetRows() {
+      rows = 0;
     }
   }
 }

@@ -1,0 +1,75 @@
+package io.ankusa.store.postgres;
+
+import io.ankusa.store.spi.Direction;
+
+/**
+ * One family as a table of the store's schema, and every SQL statement on it, built here and nowhere
+ * else. A plain family is {@code (key bytea PRIMARY KEY, value bytea NOT NULL)}; a counters family
+ * stores its counter as {@code value bigint NOT NULL} (the backend converts to and from {@link
+ * io.ankusa.store.spi.Int64Add}'s 8 little-endian bytes at the edge), so a merge is one upsert that
+ * adds on the server, with no read in Java.
+ *
+ * <p>Order: {@code bytea} compares byte by byte as unsigned values, a shorter prefix first, and no
+ * collation applies to it: exactly the contract's key order (property {@code
+ * keysCompareAsUnsignedBytes}). The primary key's B-tree keeps that order, so a scan is an index range
+ * walk.
+ *
+ * @param family the family's name
+ * @param counters whether it holds counters
+ * @param qualified the table's schema-qualified, quoted name
+ */
+record FamilyTable(String family, boolean counters, String qualified) {
+  /**
+   * {@code a + b} on bigints, wrapping on overflow as {@link io.ankusa.store.spi.Int64Add#apply} does;
+   * PostgreSQL's own {@code +} raises an error on overflow instead, so the sum goes through numeric
+   * and is brought back into range modulo 2^64.
+   */
+  static String wrappingAdd(String a, String b) {
+    return "((((" + a + ")::numeric + (" + b + ")::numeric + 9223372036854775808) % 18446744073709551616"
+        + " + 18446744073709551616) % 18446744073709551616 - 9223372036854775808)::bigint";
+  }
+
+  static FamilyTable of(String schema, String family, boolean counters) {
+    return new FamilyTable(family, counters, quote(schema) + "." + quote(family));
+  }
+
+  /** A quoted identifier. Family and schema names never hold a quote; doubled anyway. */
+  static String quote(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
+  }
+
+  String create() {
+    return "CREATE TABLE " + qualified + " (key bytea PRIMARY KEY, value " + (counters ? "bigint" : "bytea")
+        + " NOT NULL)";
+  }
+
+  String put() {
+    return "INSERT INTO " + qualified + " (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value";
+  }
+
+  String merge() {
+    return "INSERT INTO " + qualified + " AS t (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = "
+        + wrappingAdd("t.value", "EXCLUDED.value");
+  }
+
+  String delete() {
+    return "DELETE FROM " + qualified + " WHERE key = ?";
+  }
+
+  String deleteRange() {
+    return "DELETE FROM " + qualified + " WHERE key >= ? AND key < ?";
+  }
+
+  String get() {
+    return "SELECT value FROM " + qualified + " WHERE key = ?";
+  }
+
+  String multiGet() {
+    return "SELECT key, value FROM " + qualified + " WHERE key = ANY (?)";
+  }
+
+  String scan(boolean bounded, Direction direction) {
+    return "SELECT key, value FROM " + qualified + " WHERE key >= ?" + (bounded ? " AND key < ?" : "")
+        + " ORDER BY key" + (direction == Direction.REVERSE ? " DESC" : "");
+  }
+}

@@ -1,0 +1,145 @@
+package io.ankusa.store.postgres;
+
+import io.ankusa.store.spi.DirectoryClaim;
+import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreMarker;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code postgres} backend: a store's data lives in one schema of a PostgreSQL server; its
+ * directory holds the store marker and {@link StoreTarget#FILE} (server URL without secrets, role,
+ * schema, store id), claimed through {@link DirectoryClaim} like every disk backend's, so the other
+ * backends refuse it and this one refuses theirs.
+ *
+ * <p>Options ({@link PostgresSettings}): {@code postgres.url}, {@code postgres.user}, {@code
+ * postgres.password}, {@code postgres.schema}, {@code postgres.poolSize}; an embedder with a pool of
+ * its own passes a {@link DataSource} to {@link #open(Path, StoreOptions, List, DataSource)}. With no
+ * URL given and none recorded, a new store starts an embedded server ({@link EmbeddedServer}) whose
+ * data directory is {@value EmbeddedServer#DATA} under the store directory, and every later open of
+ * that directory starts it again.
+ *
+ * <p>A read-only open writes nothing to the directory and creates nothing on the server.
+ */
+public final class PostgresStoreProvider implements StoreProvider {
+  static final StoreMarker MARKER = new StoreMarker("postgres", PostgresSchema.FORMAT);
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresStoreProvider.class);
+
+  @Override
+  public String name() {
+    return "postgres";
+  }
+
+  @Override
+  public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
+    return open(dir, options, families, null);
+  }
+
+  /**
+   * {@link #open(Path, StoreOptions, List)} on connections from {@code dataSource}, which the caller
+   * keeps owning (the store never closes it); {@code postgres.url}, {@code .user}, {@code .password}
+   * and {@code .poolSize} must then be absent.
+   *
+   * @param dataSource connections to the server, or null to use the options
+   */
+  public Store open(Path dir, StoreOptions options, List<FamilySpec> families, DataSource dataSource) {
+    FamilyCatalog.checkOpenArguments(dir, options, families);
+    PostgresSettings settings = PostgresSettings.of(options);
+    if (dataSource != null && (settings.url() != null || settings.user() != null || settings.password() != null)) {
+      throw new StoreArgumentException("open with a DataSource takes no postgres.url, postgres.user or"
+          + " postgres.password: the DataSource already says where and as whom to connect");
+    }
+    FamilyCatalog catalog = new FamilyCatalog(families, PostgresStore.CAPABILITIES.maxKeyBytes(),
+        PostgresStore.CAPABILITIES.maxValueBytes());
+    return DirectoryClaim.openStore(dir, options, MARKER, d -> false,
+        claim -> openOnClaim(claim, options, settings, catalog, dataSource));
+  }
+
+  private static Store openOnClaim(DirectoryClaim claim, StoreOptions options, PostgresSettings settings,
+      FamilyCatalog catalog, DataSource dataSource) {
+    Path dir = claim.directory();
+    Optional<StoreTarget> recorded = StoreTarget.read(dir);
+    boolean create = options.createIfMissing() && !claim.readOnly();
+    if (recorded.isEmpty() && !create) {
+      throw new StoreFormatException(dir + " holds a postgres store marker but no " + StoreTarget.FILE
+          + ": the store's creation was cut short, so it holds no data; nothing was changed. Open it read-write"
+          + " with createIfMissing to create the store");
+    }
+    String schema = schema(dir, settings, recorded);
+    PostgresServer server = connect(dir, settings, recorded, dataSource, schema);
+    try {
+      String where = dir + " (" + StoreTarget.FILE + ")";
+      String storeId;
+      String user;
+      String serverUrl;
+      try (Connection c = server.connection()) {
+        storeId = PostgresSchema.open(c, schema, recorded.map(StoreTarget::storeId).orElse(null), catalog.specs(),
+            create, where);
+        user = c.getMetaData().getUserName();
+        serverUrl = c.getMetaData().getURL();
+      } catch (SQLException e) {
+        throw PostgresFailures.write(e, "the open of schema '" + schema + "'", server.label());
+      }
+      String url = recorded.filter(StoreTarget::embedded).isPresent() || (recorded.isEmpty() && embedded(settings, dataSource))
+          ? StoreTarget.EMBEDDED : serverUrl;
+      StoreTarget target = new StoreTarget(url, user, schema, storeId);
+      if (!claim.readOnly() && !recorded.equals(Optional.of(target))) {
+        target.write(dir);
+        LOG.info("postgres store {} is schema '{}' on {}", dir, schema, server.label());
+      }
+      return new PostgresStore(claim, server, catalog, schema);
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  /** The schema: the recorded one (an option naming another is refused), the option's, or a fresh name. */
+  private static String schema(Path dir, PostgresSettings settings, Optional<StoreTarget> recorded) {
+    if (recorded.isPresent()) {
+      String had = recorded.get().schema();
+      if (settings.schema() != null && !settings.schema().equals(had)) {
+        throw new StoreFormatException(dir + " holds the postgres store in schema '" + had + "', not '"
+            + settings.schema() + "' as " + PostgresSettings.SCHEMA + " says; nothing was changed: drop the option"
+            + " or name that schema");
+      }
+      return had;
+    }
+    if (settings.schema() != null) {
+      return settings.schema();
+    }
+    return "ankusa_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
+  }
+
+  private static boolean embedded(PostgresSettings settings, DataSource dataSource) {
+    return settings.url() == null && dataSource == null;
+  }
+
+  private static PostgresServer connect(Path dir, PostgresSettings settings, Optional<StoreTarget> recorded,
+      DataSource dataSource, String schema) {
+    if (dataSource != null) {
+      return PostgresServer.given(dataSource, "a DataSource given to open");
+    }
+    String user = settings.user() != null ? settings.user() : recorded.map(StoreTarget::user).orElse("postgres");
+    String url = settings.url() != null ? settings.url() : recorded.map(StoreTarget::url).orElse(StoreTarget.EMBEDDED);
+    if (url.equals(StoreTarget.EMBEDDED)) {
+      EmbeddedServer server = EmbeddedServer.start(dir.resolve(EmbeddedServer.DATA), 0);
+      return PostgresServer.pooled(server.url(), server.user(), null, settings.poolSize(), server);
+    }
+    return PostgresServer.pooled(url, user, settings.password(), settings.poolSize(), null);
+  }
+}

@@ -1,0 +1,47 @@
+package io.ankusa.store.postgres;
+
+import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * The postgres backend as the conformance suite sees it: stores on the test JVM's one server ({@link
+ * TestServer}), each in a fresh schema, dropped when the suite discards the store. It cannot damage the
+ * server's data files or WAL, so the capabilities claim neither kind of injection.
+ */
+final class PostgresFixture implements BackendFixture {
+  private final StoreProvider provider = new PostgresStoreProvider();
+
+  @Override
+  public StoreProvider provider() {
+    return provider;
+  }
+
+  @Override
+  public StoreOptions options() {
+    StoreOptions o = StoreOptions.defaults().with(PostgresSettings.URL, TestServer.url())
+        .with(PostgresSettings.USER, TestServer.user());
+    return TestServer.password() == null ? o : o.with(PostgresSettings.PASSWORD, TestServer.password());
+  }
+
+  @Override
+  public Capabilities capabilities() {
+    return PostgresStore.CAPABILITIES;
+  }
+
+  /** Drops the schema the store in {@code dir} lives in. */
+  @Override
+  public void discard(Path dir) {
+    StoreTarget.read(dir).ifPresent(t -> {
+      try (Connection c = TestServer.connect()) {
+        PostgresSchema.drop(c, t.schema());
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot drop schema " + t.schema() + " of " + dir + ": " + e, e);
+      }
+    });
+  }
+}

@@ -1,0 +1,12 @@
+package io.ankusa.store.rocksdb;
+
+import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.conformance.DispatchConformance;
+
+/** The dispatch layer of the conformance suite against RocksDB: how ticks are shared among tenants. */
+class RocksDbDispatchConformanceTest extends DispatchConformance {
+  @Override
+  protected BackendFixture fixture() {
+    return new RocksDbFixture();
+  }
+}

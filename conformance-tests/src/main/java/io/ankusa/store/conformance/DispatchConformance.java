@@ -1,0 +1,305 @@
+package io.ankusa.store.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.layout.TenantId;
+import io.ankusa.store.layout.TenantLimitsValue;
+import io.ankusa.store.queue.Deliveries;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.DirectIngest;
+import io.ankusa.store.queue.DispatchPolicy;
+import io.ankusa.store.queue.Dispatcher;
+import io.ankusa.store.queue.HookEnvelope;
+import io.ankusa.store.queue.InflightRow;
+import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.QueueGauges;
+import io.ankusa.store.queue.QueueVerifier;
+import io.ankusa.store.queue.TenantLimits;
+import io.ankusa.store.queue.Tenants;
+import io.ankusa.store.queue.Transition;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Store;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * Layer 2c of the conformance suite: how the dispatcher shares its ticks among tenants, on the
+ * backend a concrete subclass names (as {@link LayoutConformance} does).
+ *
+ * <ol>
+ *   <li>{@link #everyBackloggedTenantGetsItsWeightedShare} — with any mix of tenant backlogs, weights
+ *       and tick sizes, each tenant that stays backlogged gets its weighted fair share of the claimed
+ *       cost within one quantum per unit of weight plus one row, and between two of its runs of claims
+ *       every other backlogged tenant has exactly one (no tenant goes a round without a claim);
+ *   <li>{@link #aTenantAtItsInflightLimitIsSkippedAndResumesWhenRowsComplete} — the inflight limit,
+ *       and the rows-per-tick limit, read from the store;
+ *   <li>{@link #tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree} — what a reader that does
+ *       not know the limits key does with a store that holds it: never sees it.
+ * </ol>
+ */
+public abstract class DispatchConformance extends ConformanceSuite {
+  /** The quantum the properties use: small, so a window of a few ticks spans many rounds. */
+  static final long QUANTUM = 512;
+  /** The row cost the properties use. */
+  static final long ROW_COST = 32;
+  /** The largest payload generated: a row's cost stays within one quantum. */
+  static final int MAX_PAYLOAD = 400;
+  private static final long NOW = QueueDriver.START_MS + 3_600_000;
+
+  /**
+   * The dispatcher under test. The suite's own mutant overrides this to dispatch oldest second first,
+   * as before tenants were dispatched fairly; a backend's test class does not.
+   */
+  protected Dispatcher dispatcher(DeliveryQueue queue, int rowLimit, long byteBudget) {
+    return new Dispatcher(queue, () -> Long.MAX_VALUE, rowLimit, byteBudget,
+        new DispatchPolicy(DispatchPolicy.ClaimOrder.DEFICIT_ROUND_ROBIN, QUANTUM, ROW_COST));
+  }
+
+  /** One tenant's backlog: its weight and the payload size of each of its rows, oldest first. */
+  public record Backlog(int weight, List<Integer> payloads) {}
+
+  /** A generated case: the tenants' backlogs, the ticks' row limit and byte budget, how many ticks. */
+  public record FairCase(List<Backlog> tenants, int rowLimit, long byteBudget, int ticks) {}
+
+  @Provide
+  Arbitrary<FairCase> fairCases() {
+    Arbitrary<Backlog> backlog = Combinators.combine(
+        Arbitraries.integers().between(1, 3),
+        Arbitraries.integers().between(0, MAX_PAYLOAD).list().ofMinSize(1).ofMaxSize(100))
+        .as(Backlog::new);
+    return Combinators.combine(
+        backlog.list().ofMinSize(2).ofMaxSize(6),
+        Arbitraries.integers().between(1, 24),
+        Arbitraries.longs().between(200, 8_000),
+        Arbitraries.integers().between(1, 8))
+        .as(FairCase::new);
+  }
+
+  /**
+   * Tenants {@code t0 … tn} each get their backlog (tenant i's rows received in second i, so the first
+   * tenant's backlog is the oldest), then the dispatcher runs the ticks. Over that window, among the
+   * tenants that still have due rows after it (backlogged throughout): each one's claimed cost (payload
+   * plus row cost) is within {@code weight × (QUANTUM + m / minWeight)} of its weighted share of their
+   * total, m the largest row cost — one quantum plus one row for weight 1 — and per unit of weight no two
+   * differ by more than {@code QUANTUM + m / min(their weights)}; and in the sequence of their claims,
+   * between two runs of one tenant every other one has exactly one run.
+   */
+  @Property
+  public void everyBackloggedTenantGetsItsWeightedShare(@ForAll("fairCases") FairCase c) {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      List<Long> ords = ingestBacklogs(queue, c.tenants());
+      Dispatcher dispatcher = dispatcher(queue, c.rowLimit(), c.byteBudget());
+      Map<Long, Long> cost = new HashMap<>();
+      List<Long> sequence = new ArrayList<>();
+      for (int tick = 0; tick < c.ticks(); tick++) {
+        for (InflightRow row : dispatcher.tick(NOW).claimed()) {
+          cost.merge(row.key().ord(), row.size() + ROW_COST, Long::sum);
+          sequence.add(row.key().ord());
+        }
+      }
+      Map<Long, Integer> weightOf = new HashMap<>();
+      List<Long> backlogged = new ArrayList<>();
+      long maxRowCost = 0;
+      for (int i = 0; i < ords.size(); i++) {
+        weightOf.put(ords.get(i), c.tenants().get(i).weight());
+        for (int p : c.tenants().get(i).payloads()) {
+          maxRowCost = Math.max(maxRowCost, p + ROW_COST);
+        }
+        if (queue.counters().read(t.store(), ords.get(i)).pending() > 0) {
+          backlogged.add(ords.get(i));
+        }
+      }
+      String when = backend().name() + ": " + c + ", claims in order " + sequence + ", backlogged throughout "
+          + backlogged;
+      assertWeightedShares(backlogged, weightOf, cost, maxRowCost, when);
+      assertOneRunPerRound(backlogged, sequence, when);
+    }
+  }
+
+  /**
+   * Each tenant's claimed cost per unit of weight ({@code x = cost / weight}) after V visits lies in
+   * {@code [V·Q − m/weight, V·Q]} (what its deficit leaves unspent is less than one row), and round-robin
+   * visit counts differ by at most one: so two backlogged tenants' {@code x} differ by at most {@code Q +
+   * m / min(weights)}, and each one's cost is within {@code weight × (Q + m / minWeight)} of its weighted
+   * share of their total.
+   */
+  private static void assertWeightedShares(List<Long> backlogged, Map<Long, Integer> weightOf, Map<Long, Long> cost,
+      long maxRowCost, String when) {
+    long total = 0;
+    long weights = 0;
+    int minWeight = Integer.MAX_VALUE;
+    for (long ord : backlogged) {
+      total += cost.getOrDefault(ord, 0L);
+      weights += weightOf.get(ord);
+      minWeight = Math.min(minWeight, weightOf.get(ord));
+    }
+    for (long ord : backlogged) {
+      int w = weightOf.get(ord);
+      double share = (double) total * w / weights;
+      double bound = w * (QUANTUM + (double) maxRowCost / minWeight);
+      assertThat(Math.abs(cost.getOrDefault(ord, 0L) - share))
+          .as("%s: tenant %d (weight %d) claimed %d cost bytes; its share of %d is %.1f, bound %.1f",
+              when, ord, w, cost.getOrDefault(ord, 0L), total, share, bound)
+          .isLessThanOrEqualTo(bound);
+      for (long other : backlogged) {
+        int v = weightOf.get(other);
+        double perWeight = (double) cost.getOrDefault(ord, 0L) / w;
+        double otherPerWeight = (double) cost.getOrDefault(other, 0L) / v;
+        assertThat(perWeight - otherPerWeight)
+            .as("%s: tenant %d claimed %.1f cost bytes per unit of weight (weight %d), tenant %d %.1f (weight %d)",
+                when, ord, perWeight, w, other, otherPerWeight, v)
+            .isLessThanOrEqualTo(QUANTUM + (double) maxRowCost / Math.min(w, v));
+      }
+    }
+  }
+
+  private static void assertOneRunPerRound(List<Long> backlogged, List<Long> sequence, String when) {
+    List<Long> runs = new ArrayList<>();
+    for (long ord : sequence) {
+      if (backlogged.contains(ord) && (runs.isEmpty() || runs.get(runs.size() - 1) != ord)) {
+        runs.add(ord);
+      }
+    }
+    for (int i = 0; i < runs.size(); i++) {
+      int next = runs.subList(i + 1, runs.size()).indexOf(runs.get(i));
+      if (next < 0) {
+        continue;
+      }
+      List<Long> between = runs.subList(i + 1, i + 1 + next);
+      for (long other : backlogged) {
+        if (other != runs.get(i)) {
+          assertThat(between.stream().filter(o -> o == other).count())
+              .as("%s: runs of claims of tenant %d between two of tenant %d's (runs %s)", when, other, runs.get(i), runs)
+              .isEqualTo(1);
+        }
+      }
+    }
+  }
+
+  /**
+   * acme may have 2 rows inflight and globex 1 per tick (both stored with {@link TenantLimits}); acme
+   * has 5 due rows, globex 3. The first tick claims acme's 2 and globex's 1; the next claims nothing of
+   * acme (it is skipped at its limit, its rows are left due) and 1 of globex; once one of acme's rows is
+   * delivered, the next tick claims one more of acme, and the limits still hold after the store is
+   * reopened (they are stored, not configured).
+   */
+  @Example
+  public void aTenantAtItsInflightLimitIsSkippedAndResumesWhenRowsComplete() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      List<Long> ords = ingestBacklogs(queue, List.of(
+          new Backlog(1, List.of(10, 10, 10, 10, 10)), new Backlog(1, List.of(10, 10, 10))));
+      long acme = ords.get(0);
+      long globex = ords.get(1);
+      TenantLimits.set(queue, TenantId.of("t0"), new TenantLimitsValue(1, 2, 0));
+      TenantLimits.set(queue, TenantId.of("t1"), new TenantLimitsValue(1, 0, 1));
+      Dispatcher dispatcher = dispatcher(queue, 100, 1L << 20);
+      String on = backend().name();
+
+      List<InflightRow> first = dispatcher.tick(NOW).claimed();
+      assertThat(countOf(first, acme)).as("%s: acme's claims in the first tick (max inflight 2)", on).isEqualTo(2);
+      assertThat(countOf(first, globex)).as("%s: globex's claims in the first tick (1 row per tick)", on).isEqualTo(1);
+
+      List<InflightRow> second = dispatcher.tick(NOW).claimed();
+      assertThat(countOf(second, acme)).as("%s: acme's claims at its inflight limit", on).isZero();
+      assertThat(countOf(second, globex)).as("%s: globex's claims in the second tick", on).isEqualTo(1);
+      assertThat(queue.counters().read(t.store(), acme).pending()).as("%s: acme's rows left due", on).isEqualTo(3);
+
+      deliver(queue, first.stream().filter(r -> r.key().ord() == acme).findFirst().orElseThrow());
+      Store reopened = t.reopen();
+      DeliveryQueue again = DeliveryQueue.open(reopened, QueueConfig.defaults());
+      List<InflightRow> third = dispatcher(again, 100, 1L << 20).tick(NOW).claimed();
+      assertThat(countOf(third, acme)).as("%s: acme's claims after one of its rows was delivered and the store"
+          + " reopened", on).isEqualTo(1);
+      assertThat(countOf(third, globex)).as("%s: globex's claims after the reopen", on).isEqualTo(1);
+      assertThat(again.counters().read(reopened, acme).inflight()).as("%s: acme's inflight", on).isEqualTo(2);
+    }
+  }
+
+  /**
+   * A store holding limits keys, read as format 3 read it before they existed: the keys are point
+   * reads under {@code m:tenant_limits:}, a name no older release asks for, and nothing of format 3
+   * scans the {@code default} family. So an older reader ignores them — it opens the store, verifies it
+   * clean, measures its gauges and dispatches without them — and never refuses it. Checked by recording
+   * every read: none of them touches a limits key, and the verifier finds no breach.
+   */
+  @Example
+  public void tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      List<Long> ords = ingestBacklogs(queue, List.of(new Backlog(1, List.of(5, 5)), new Backlog(1, List.of(5))));
+      for (long ord : ords) {
+        TenantLimits.set(queue, ord, new TenantLimitsValue(3, 7, 9));
+      }
+      RecordingStore recorded = new RecordingStore(t.store());
+      DeliveryQueue older = DeliveryQueue.open(recorded, QueueConfig.defaults());
+      assertThat(QueueVerifier.verify(recorded)).as("%s: the verifier on a store with limits", backend().name())
+          .isEmpty();
+      new QueueGauges(older).measure(NOW);
+      new Dispatcher(older, () -> Long.MAX_VALUE, 10, 1 << 20, DispatchPolicy.oldestFirst());
+      List<byte[]> limitKeys = new ArrayList<>();
+      ords.forEach(ord -> limitKeys.add(Keys.tenantLimits(ord)));
+      for (RecordingStore.ScanRead scan : recorded.scans()) {
+        for (byte[] key : limitKeys) {
+          assertThat(scan.family().equals(Format3.DEFAULT) && inRange(key, scan.lo(), scan.hi()))
+              .as("%s: scan %s covers a limits key", backend().name(), scan).isFalse();
+        }
+      }
+      for (RecordingStore.PointRead point : recorded.pointReads()) {
+        for (byte[] key : limitKeys) {
+          assertThat(point.keys().stream().anyMatch(k -> Arrays.equals(k, key)))
+              .as("%s: point read %s of a limits key", backend().name(), point).isFalse();
+        }
+      }
+    }
+  }
+
+  private static boolean inRange(byte[] key, byte[] lo, byte[] hi) {
+    return Arrays.compareUnsigned(key, lo) >= 0 && (hi == null || Arrays.compareUnsigned(key, hi) < 0);
+  }
+
+  /** Tenants {@code t0, t1, …}: tenant i's rows received in second i of the clock; returns their ordinals. */
+  static List<Long> ingestBacklogs(DeliveryQueue queue, List<Backlog> tenants) {
+    List<HookEnvelope> hooks = new ArrayList<>();
+    for (int i = 0; i < tenants.size(); i++) {
+      List<Integer> payloads = tenants.get(i).payloads();
+      for (int r = 0; r < payloads.size(); r++) {
+        hooks.add(new HookEnvelope(0, "t" + i, "src", "h-" + i + "-" + r, null,
+            QueueDriver.START_MS + i * 1_000L + r, List.of(1), new byte[payloads.get(r)]));
+      }
+    }
+    new DirectIngest(queue).ingest(hooks);
+    List<Long> ords = new ArrayList<>();
+    for (int i = 0; i < tenants.size(); i++) {
+      long ord = Tenants.ord(queue.store(), TenantId.of("t" + i)).getAsLong();
+      ords.add(ord);
+      if (tenants.get(i).weight() != 1) {
+        TenantLimits.set(queue, ord, new TenantLimitsValue(tenants.get(i).weight(), 0, 0));
+      }
+    }
+    return ords;
+  }
+
+  private static long countOf(List<InflightRow> rows, long ord) {
+    return rows.stream().filter(r -> r.key().ord() == ord).count();
+  }
+
+  private static void deliver(DeliveryQueue queue, InflightRow row) {
+    Transition t = new Transition();
+    Deliveries.delivered(t, row);
+    queue.write(t, Durability.SYNC);
+  }
+}
