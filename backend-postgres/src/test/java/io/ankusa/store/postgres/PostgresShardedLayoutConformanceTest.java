@@ -2,7 +2,7 @@ package io.ankusa.store.postgres;
 
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.LayoutConformance;
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.config.QueueConfig;
 import net.jqwik.api.PropertyDefaults;
 
 /**

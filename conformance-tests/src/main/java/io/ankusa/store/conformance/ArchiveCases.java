@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.HookEnvelope;
+import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Entry;
 import java.util.ArrayList;

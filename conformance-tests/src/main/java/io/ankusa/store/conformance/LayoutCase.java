@@ -1,6 +1,6 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.spi.Capabilities;
 
 /** What every case of the layout layer needs from the suite that runs it: the backend under test, a fresh format-3 store, the queue settings and the visible skip. */

@@ -3,7 +3,7 @@ package io.ankusa.store.bench.migration;
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.JsonText;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.migration.FormatTwo;
 import io.ankusa.store.queue.migration.Migrate;
 import io.ankusa.store.queue.migration.TenantKeys;
