@@ -2,14 +2,12 @@ package io.ankusa.store.queue.ingest;
 
 import io.ankusa.store.layout.DedupeKey;
 import io.ankusa.store.layout.DedupeValue;
-import io.ankusa.store.layout.EmptyValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.dispatch.Dispatcher;
 import io.ankusa.store.queue.maintenance.DedupeExpiry;
@@ -391,84 +389,105 @@ public final class QueueWriter implements AutoCloseable {
     }
   }
 
-  /** One group: dedupe, tenants, seqs, one NO_SYNC batch, replies to the syncer. */
+  /**
+   * One group: duplicates found ({@link #dedupe}), ordinals resolved ({@link #allocate}), seqs given
+   * and rows built ({@link #assign}), one NO_SYNC batch written ({@link #write}), replies to the syncer.
+   * Each step is its own method; this one only orders them and answers a failure.
+   */
   private void applyGroup(List<PendingIngest> group, long now) {
-    int n = group.size();
-    IngestResult[] results = new IngestResult[n];
+    IngestResult[] results = new IngestResult[group.size()];
     try {
       unacked.pruneDurable(syncer.durableSeq());
       int[] firstWithKey = dedupe(group, results);
-
-      // Tenants of the requests that will be stored (duplicates never create an ordinal).
-      List<TenantId> tenants = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        if (results[i] == null && firstWithKey[i] < 0) {
-          tenants.add(group.get(i).tenant());
-        }
-      }
-      TenantAllocator.Allocation allocation = queue.allocator().resolve(store, tenants);
-
-      Transition t = new Transition();
-      Batch dedupeOps = new Batch();
-      long firstSeq = lastSeq + 1;
-      long[] ords = new long[n];
-      List<UnackedGroups.DedupeEntry> dedupeEntries = new ArrayList<>();
-      Map<TenantId, Long> used = new LinkedHashMap<>();
-      for (int i = 0; i < n; i++) {
-        if (results[i] != null || firstWithKey[i] >= 0) {
-          continue;
-        }
-        PendingIngest p = group.get(i);
-        Long ord = allocation.ord(p.tenant());
-        if (ord == null) {
-          results[i] = IngestResult.tenantLimit(new TenantLimitException(
-              p.tenant().value(), queue.config().tenantsMax()).getMessage());
-          continue;
-        }
-        long seq = ++lastSeq;
-        ords[(int) (seq - firstSeq)] = ord;
-        used.put(p.tenant(), ord);
-        Deliveries.ingest(t, p.hook().withSeq(seq), ord, archive);
-        if (p.dedupe() != null) {
-          byte[] expiryKey = Keys.expiry(now + config.dedupeTtlMs(), p.tenant(), p.dedupe().key());
-          dedupeOps.put(Format3.INDEX, p.dedupeRowKey(), new DedupeValue(seq).encode());
-          dedupeOps.put(Format3.INDEX, expiryKey, EmptyValue.encode());
-          dedupeEntries.add(new UnackedGroups.DedupeEntry(p.dedupe(), seq, p.dedupeRowKey(), expiryKey));
-        }
-        results[i] = IngestResult.created(seq);
-      }
-      // A request repeating a key earlier in the group shares that request's fate.
-      for (int i = 0; i < n; i++) {
-        if (firstWithKey[i] >= 0) {
-          IngestResult first = results[firstWithKey[i]];
-          results[i] = first.outcome() == IngestResult.Outcome.CREATED || first.outcome() == IngestResult.Outcome.DUPLICATE
-              ? IngestResult.duplicate(first.seq()) : first;
-        }
-      }
-
-      if (lastSeq >= firstSeq) {
-        Batch batch = new Batch();
-        Map<TenantId, Long> created = new LinkedHashMap<>(allocation.created());
-        allocation.appendTo(batch);
-        batch.put(Format3.DEFAULT, Keys.lastSeq(), new LastSeqValue(lastSeq).encode());
-        batch.addAll(t.toBatch(queue.counters()));
-        batch.addAll(dedupeOps);
-        long[] groupOrds = java.util.Arrays.copyOf(ords, (int) (lastSeq - firstSeq + 1));
-        unacked.add(new UnackedGroups.AppliedGroup(firstSeq, lastSeq, groupOrds, dedupeEntries, created));
-        appliedSeq = lastSeq; // before the write: a reader that sees the batch sees it as not durable
-        store.write(batch, Durability.NO_SYNC);
-        queue.dueRowsWritten(t);
-        allocation.committed();
-        groups++;
-        hooks += lastSeq - firstSeq + 1;
+      TenantAllocator.Allocation allocation = allocate(group, results, firstWithKey);
+      GroupRows rows = assign(group, results, firstWithKey, allocation, now);
+      shareFates(results, firstWithKey);
+      if (rows.hooks() > 0) {
+        write(rows, allocation);
       }
     } catch (RuntimeException e) {
       writeFailed(group, e);
       return;
     }
-    List<WalSyncer.Reply> replies = new ArrayList<>(n);
+    reply(group, results, now);
+  }
+
+  /**
+   * Allocation: the ordinals of the tenants whose requests will be stored (not yet refused, not a
+   * duplicate; a duplicate never creates an ordinal), new ones allocated but not yet written.
+   */
+  private TenantAllocator.Allocation allocate(List<PendingIngest> group, IngestResult[] results, int[] firstWithKey) {
+    List<TenantId> tenants = new ArrayList<>(group.size());
+    for (int i = 0; i < group.size(); i++) {
+      if (results[i] == null && firstWithKey[i] < 0) {
+        tenants.add(group.get(i).tenant());
+      }
+    }
+    return queue.allocator().resolve(store, tenants);
+  }
+
+  /**
+   * Gives each request to store the next seq and builds its rows (the hook, its due rows and counter
+   * deltas, its dedupe and expiry keys) into a {@link GroupRows}; a request whose tenant got no
+   * ordinal (the tenant cap) is answered instead. Writes nothing.
+   */
+  private GroupRows assign(List<PendingIngest> group, IngestResult[] results, int[] firstWithKey,
+      TenantAllocator.Allocation allocation, long now) {
+    GroupRows rows = new GroupRows(lastSeq + 1, group.size());
+    for (int i = 0; i < group.size(); i++) {
+      if (results[i] != null || firstWithKey[i] >= 0) {
+        continue;
+      }
+      PendingIngest p = group.get(i);
+      Long ord = allocation.ord(p.tenant());
+      if (ord == null) {
+        results[i] = IngestResult.tenantLimit(new TenantLimitException(
+            p.tenant().value(), queue.config().tenantsMax()).getMessage());
+        continue;
+      }
+      long seq = ++lastSeq;
+      rows.add(p, seq, ord, archive, now + config.dedupeTtlMs());
+      results[i] = IngestResult.created(seq);
+    }
+    return rows;
+  }
+
+  /** A request repeating a key earlier in the group shares that request's fate. */
+  private static void shareFates(IngestResult[] results, int[] firstWithKey) {
+    for (int i = 0; i < results.length; i++) {
+      if (firstWithKey[i] >= 0) {
+        IngestResult first = results[firstWithKey[i]];
+        results[i] = first.outcome() == IngestResult.Outcome.CREATED || first.outcome() == IngestResult.Outcome.DUPLICATE
+            ? IngestResult.duplicate(first.seq()) : first;
+      }
+    }
+  }
+
+  /**
+   * Batch assembly and the write: the allocation's ordinal puts, {@code m:last_seq}, the group's rows
+   * with their counter deltas, in one NO_SYNC batch; the group is remembered as unacknowledged and
+   * {@code appliedSeq} raised before the write, so a reader that sees the batch sees it as not durable.
+   */
+  private void write(GroupRows rows, TenantAllocator.Allocation allocation) {
+    Batch batch = new Batch();
+    Map<TenantId, Long> created = new LinkedHashMap<>(allocation.created());
+    allocation.appendTo(batch);
+    batch.put(Format3.DEFAULT, Keys.lastSeq(), new LastSeqValue(lastSeq).encode());
+    rows.appendTo(batch, queue.counters());
+    unacked.add(new UnackedGroups.AppliedGroup(rows.firstSeq(), lastSeq, rows.ords(), rows.dedupeEntries(), created));
+    appliedSeq = lastSeq;
+    store.write(batch, Durability.NO_SYNC);
+    queue.dueRowsWritten(rows.transition());
+    allocation.committed();
+    groups++;
+    hooks += rows.hooks();
+  }
+
+  /** Hands the group's answers to the syncer, which completes them once the group is durable. */
+  private void reply(List<PendingIngest> group, IngestResult[] results, long now) {
+    List<WalSyncer.Reply> replies = new ArrayList<>(group.size());
     long dups = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < group.size(); i++) {
       replies.add(new WalSyncer.Reply(group.get(i).future(), results[i]));
       if (results[i].outcome() == IngestResult.Outcome.DUPLICATE) {
         dups++;
