@@ -10,6 +10,7 @@ import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
+import io.ankusa.store.spi.OpHandler;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -215,9 +216,7 @@ final class LmdbStore extends LmdbReadView implements Store {
       throw writeFailed(batch, e);
     }
     try {
-      for (Op op : batch.ops()) {
-        apply(env, txn, op);
-      }
+      batch.forEach(applier(env, txn));
       txn.commit();
       return true;
     } catch (Env.MapFullException e) {
@@ -243,20 +242,33 @@ final class LmdbStore extends LmdbReadView implements Store {
     }
   }
 
-  private void apply(LmdbEnvironment env, Txn<byte[]> txn, Op op) {
-    Dbi<byte[]> dbi = env.dbi(op.family());
+  /** The write transaction's handler: each op on its DBI, values sealed with their checksum. */
+  private OpHandler<RuntimeException> applier(LmdbEnvironment env, Txn<byte[]> txn) {
     ValueChecksums checksums = env.checksums();
-    if (op instanceof Op.Put p) {
-      dbi.put(txn, p.key(), checksums.seal(p.key(), p.value()));
-    } else if (op instanceof Op.Delete d) {
-      dbi.delete(txn, d.key());
-    } else if (op instanceof Op.DeleteRange r) {
-      deleteRange(dbi, txn, r.lo(), r.hi());
-    } else if (op instanceof Op.Merge m) {
-      byte[] old = dbi.get(txn, m.key());
-      long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), checksums.open(describe(), m.family(), m.key(), old));
-      dbi.put(txn, m.key(), checksums.seal(m.key(), Int64Add.encode(Int64Add.apply(current, m.delta()))));
-    }
+    return new OpHandler<>() {
+      @Override
+      public void put(Op.Put p) {
+        env.dbi(p.family()).put(txn, p.key(), checksums.seal(p.key(), p.value()));
+      }
+
+      @Override
+      public void delete(Op.Delete d) {
+        env.dbi(d.family()).delete(txn, d.key());
+      }
+
+      @Override
+      public void deleteRange(Op.DeleteRange r) {
+        LmdbStore.deleteRange(env.dbi(r.family()), txn, r.lo(), r.hi());
+      }
+
+      @Override
+      public void merge(Op.Merge m) {
+        Dbi<byte[]> dbi = env.dbi(m.family());
+        byte[] old = dbi.get(txn, m.key());
+        long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), checksums.open(describe(), m.family(), m.key(), old));
+        dbi.put(txn, m.key(), checksums.seal(m.key(), Int64Add.encode(Int64Add.apply(current, m.delta()))));
+      }
+    };
   }
 
   /** Deletes {@code [lo, hi)} with a cursor: after a delete, {@code next} lands on the following key. */

@@ -4,6 +4,7 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
@@ -11,10 +12,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 /**
  * A rough, single-threaded throughput measurement of the lmdb store through the SPI: point gets,
@@ -45,9 +44,7 @@ final class LmdbThroughput {
       }
     } finally {
       if (args.length == 0) {
-        try (Stream<Path> files = Files.walk(dir)) {
-          files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        FileTrees.deleteRecursively(dir);
       }
     }
   }

@@ -8,6 +8,7 @@ import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
+import io.ankusa.store.spi.OpHandler;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
@@ -58,31 +59,43 @@ final class MemoryStore extends MemoryView implements Store {
     try {
       checkOpen();
       freezeOpenScans(); // open scans keep the state they opened on
-      for (Op op : batch.ops()) {
-        apply(op);
-      }
+      batch.forEach(apply);
     } finally {
       data.lock.writeLock().unlock();
     }
   }
 
   /** One op on the maps. Keys and values are copied: the caller keeps ownership of its arrays. */
-  private void apply(Op op) {
-    TreeMap<byte[], byte[]> map = data.families.get(op.family());
-    if (op instanceof Op.Put p) {
-      map.put(p.key().clone(), p.value().clone());
-    } else if (op instanceof Op.Delete d) {
-      map.remove(d.key());
-    } else if (op instanceof Op.DeleteRange r) {
+  private final OpHandler<RuntimeException> apply = new OpHandler<>() {
+    @Override
+    public void put(Op.Put p) {
+      map(p).put(p.key().clone(), p.value().clone());
+    }
+
+    @Override
+    public void delete(Op.Delete d) {
+      map(d).remove(d.key());
+    }
+
+    @Override
+    public void deleteRange(Op.DeleteRange r) {
       if (Bytes.compare(r.lo(), r.hi()) < 0) {
-        map.subMap(r.lo(), true, r.hi(), false).clear();
+        map(r).subMap(r.lo(), true, r.hi(), false).clear();
       }
-    } else if (op instanceof Op.Merge m) {
+    }
+
+    @Override
+    public void merge(Op.Merge m) {
+      TreeMap<byte[], byte[]> map = map(m);
       byte[] old = map.get(m.key());
       long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), old);
       map.put(m.key().clone(), Int64Add.encode(Int64Add.apply(current, m.delta())));
     }
-  }
+
+    private TreeMap<byte[], byte[]> map(Op op) {
+      return data.families.get(op.family());
+    }
+  };
 
   /** Nothing to sync: memory is "durable" until the JVM exits, and the capabilities say no more. */
   @Override

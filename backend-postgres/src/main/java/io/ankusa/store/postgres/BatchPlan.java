@@ -99,13 +99,30 @@ final class BatchPlan {
     }
 
     private static byte[] keyOf(Op op) {
-      if (op instanceof Op.Put p) {
-        return p.key();
-      } else if (op instanceof Op.Delete d) {
-        return d.key();
-      } else {
-        return ((Op.Merge) op).key();
-      }
+      return op.accept(KEY);
     }
   }
+
+  /** The one key a put, delete or merge touches; a deleteRange has none (its callers test for it first). */
+  private static final Op.Visitor<byte[]> KEY = new Op.Visitor<>() {
+    @Override
+    public byte[] put(Op.Put p) {
+      return p.key();
+    }
+
+    @Override
+    public byte[] delete(Op.Delete d) {
+      return d.key();
+    }
+
+    @Override
+    public byte[] deleteRange(Op.DeleteRange r) {
+      throw new IllegalStateException("a deleteRange touches a range, not one key: " + r);
+    }
+
+    @Override
+    public byte[] merge(Op.Merge m) {
+      return m.key();
+    }
+  };
 }

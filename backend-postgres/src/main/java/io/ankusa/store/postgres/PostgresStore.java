@@ -8,6 +8,7 @@ import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
+import io.ankusa.store.spi.OpHandler;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -178,34 +179,58 @@ final class PostgresStore extends PostgresView implements Store {
   }
 
   private static String sqlOf(FamilyTable table, Op op) {
-    if (op instanceof Op.Put) {
-      return table.put();
-    } else if (op instanceof Op.Delete) {
-      return table.delete();
-    } else if (op instanceof Op.DeleteRange) {
-      return table.deleteRange();
-    } else {
-      return table.merge();
-    }
+    return op.accept(new Op.Visitor<String>() {
+      @Override
+      public String put(Op.Put p) {
+        return table.put();
+      }
+
+      @Override
+      public String delete(Op.Delete d) {
+        return table.delete();
+      }
+
+      @Override
+      public String deleteRange(Op.DeleteRange r) {
+        return table.deleteRange();
+      }
+
+      @Override
+      public String merge(Op.Merge m) {
+        return table.merge();
+      }
+    });
   }
 
   private static void bind(PreparedStatement ps, FamilyTable table, Op op) throws SQLException {
-    if (op instanceof Op.Put p) {
-      ps.setBytes(1, p.key());
-      if (table.counters()) {
-        ps.setLong(2, Int64Add.decode(p.family(), p.key(), p.value()));
-      } else {
-        ps.setBytes(2, p.value());
+    op.handle(new OpHandler<SQLException>() {
+      @Override
+      public void put(Op.Put p) throws SQLException {
+        ps.setBytes(1, p.key());
+        if (table.counters()) {
+          ps.setLong(2, Int64Add.decode(p.family(), p.key(), p.value()));
+        } else {
+          ps.setBytes(2, p.value());
+        }
       }
-    } else if (op instanceof Op.Delete d) {
-      ps.setBytes(1, d.key());
-    } else if (op instanceof Op.DeleteRange r) {
-      ps.setBytes(1, r.lo());
-      ps.setBytes(2, r.hi());
-    } else if (op instanceof Op.Merge m) {
-      ps.setBytes(1, m.key());
-      ps.setLong(2, m.delta());
-    }
+
+      @Override
+      public void delete(Op.Delete d) throws SQLException {
+        ps.setBytes(1, d.key());
+      }
+
+      @Override
+      public void deleteRange(Op.DeleteRange r) throws SQLException {
+        ps.setBytes(1, r.lo());
+        ps.setBytes(2, r.hi());
+      }
+
+      @Override
+      public void merge(Op.Merge m) throws SQLException {
+        ps.setBytes(1, m.key());
+        ps.setLong(2, m.delta());
+      }
+    });
   }
 
   /**

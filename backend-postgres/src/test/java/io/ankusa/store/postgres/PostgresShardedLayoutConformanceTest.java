@@ -2,7 +2,7 @@ package io.ankusa.store.postgres;
 
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.LayoutConformance;
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.config.QueueConfig;
 import net.jqwik.api.PropertyDefaults;
 
 /**
@@ -18,7 +18,7 @@ class PostgresShardedLayoutConformanceTest extends LayoutConformance {
   }
 
   @Override
-  protected QueueConfig queueConfig() {
+  public QueueConfig queueConfig() {
     return QueueConfig.defaults().withShardedAggregate(true);
   }
 }

@@ -9,6 +9,7 @@ import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
+import io.ankusa.store.spi.OpHandler;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreClosedException;
@@ -20,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -157,20 +157,29 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
         return;
       }
       try (WriteBatch wb = new WriteBatch()) {
-        for (Op op : ops) {
-          ColumnFamilyHandle h = e.handle(op.family());
-          if (op instanceof Op.Put p) {
-            wb.put(h, p.key(), p.value());
-          } else if (op instanceof Op.Delete d) {
-            wb.delete(h, d.key());
-          } else if (op instanceof Op.DeleteRange r) {
-            if (Bytes.compare(r.lo(), r.hi()) < 0) {
-              wb.deleteRange(h, r.lo(), r.hi());
-            }
-          } else if (op instanceof Op.Merge m) {
-            wb.merge(h, m.key(), Int64Add.encode(m.delta()));
+        batch.forEach(new OpHandler<RocksDBException>() {
+          @Override
+          public void put(Op.Put p) throws RocksDBException {
+            wb.put(e.handle(p.family()), p.key(), p.value());
           }
-        }
+
+          @Override
+          public void delete(Op.Delete d) throws RocksDBException {
+            wb.delete(e.handle(d.family()), d.key());
+          }
+
+          @Override
+          public void deleteRange(Op.DeleteRange r) throws RocksDBException {
+            if (Bytes.compare(r.lo(), r.hi()) < 0) {
+              wb.deleteRange(e.handle(r.family()), r.lo(), r.hi());
+            }
+          }
+
+          @Override
+          public void merge(Op.Merge m) throws RocksDBException {
+            wb.merge(e.handle(m.family()), m.key(), Int64Add.encode(m.delta()));
+          }
+        });
         e.db.write(durability == Durability.SYNC ? e.syncWrite : e.noSyncWrite, wb);
       } catch (RocksDBException ex) {
         throw RocksDbFailures.write(ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");

@@ -5,22 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -84,7 +81,7 @@ class MergeLawTest {
         assertThat(s.counter("counts", KEY)).as("after reopen").isEqualTo(expected);
       }
     } finally {
-      deleteTree(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
@@ -113,7 +110,7 @@ class MergeLawTest {
       s.write(new Batch().delete("counts", k).merge("counts", k, 3), Durability.SYNC);
       assertThat(s.counter("counts", k)).as("a merge after a delete in one batch starts from 0").isEqualTo(3);
     } finally {
-      deleteTree(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
@@ -163,21 +160,7 @@ class MergeLawTest {
       }
       assertThat(total).isEqualTo(sumOfIds * perThread);
     } finally {
-      deleteTree(dir);
-    }
-  }
-
-  static void deleteTree(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      FileTrees.deleteRecursively(dir);
     }
   }
 

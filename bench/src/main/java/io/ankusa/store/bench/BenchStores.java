@@ -7,11 +7,8 @@ import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
 /**
@@ -56,32 +53,5 @@ public final class BenchStores {
       throw new StoreArgumentException("unknown backend '" + backend + "'; the benches know " + BACKENDS);
     }
     return backend;
-  }
-
-  /** Deletes {@code dir} and everything under it; nothing when it does not exist. */
-  public static void deleteTree(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try {
-      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.delete(file);
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-          if (e != null) {
-            throw e;
-          }
-          Files.delete(d);
-          return FileVisitResult.CONTINUE;
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete the bench directory " + dir, e);
-    }
   }
 }

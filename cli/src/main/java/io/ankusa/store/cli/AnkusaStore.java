@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
     version = "ankusa-store 0.1.0-SNAPSHOT",
     description = "Tools for ankusa-store: the tenant-keyed webhook queue's storage engines.",
     subcommands = {DemoCommand.class, VerifyCommand.class, InspectCommand.class, MigrateCommand.class,
-        ArchiveCommand.class, FixtureCommand.class, ConformanceCommand.class, BenchCommand.class})
+        ArchiveCommand.class, FixtureCommand.class, ConformanceCommand.class, ReplayCommand.class,
+        BenchCommand.class})
 public final class AnkusaStore implements Runnable {
   /** Exit code: the input was bad; nothing was done. */
   public static final int BAD_INPUT = 2;

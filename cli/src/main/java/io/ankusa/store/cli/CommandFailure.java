@@ -1,6 +1,6 @@
 package io.ankusa.store.cli;
 
-import io.ankusa.store.queue.ArchiveSinkException;
+import io.ankusa.store.queue.archive.ArchiveSinkException;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import io.ankusa.store.spi.StoreFormatException;

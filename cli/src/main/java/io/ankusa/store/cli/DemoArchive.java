@@ -1,8 +1,8 @@
 package io.ankusa.store.cli;
 
 import io.ankusa.store.archive.chronicle.ChronicleArchiveReader;
-import io.ankusa.store.queue.ArchiveSink;
-import io.ankusa.store.queue.Archiver;
+import io.ankusa.store.queue.archive.ArchiveSink;
+import io.ankusa.store.queue.archive.Archiver;
 import java.nio.file.Path;
 
 /**

@@ -1,6 +1,6 @@
 package io.ankusa.store.cli;
 
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.config.QueueConfig;
 
 /**
  * The ranges of the demo's options, and the heap they need, checked before the demo opens anything:

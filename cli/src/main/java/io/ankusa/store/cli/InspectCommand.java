@@ -1,11 +1,11 @@
 package io.ankusa.store.cli;
 
 import io.ankusa.store.layout.Fields;
-import io.ankusa.store.queue.Counters;
-import io.ankusa.store.queue.QueueFormat;
-import io.ankusa.store.queue.TenantCounts;
-import io.ankusa.store.queue.Tenants;
-import io.ankusa.store.queue.ActiveIndex;
+import io.ankusa.store.queue.counter.Counters;
+import io.ankusa.store.queue.record.FormatStamp;
+import io.ankusa.store.queue.counter.TenantCounts;
+import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.queue.index.ActiveIndex;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
@@ -49,7 +49,7 @@ final class InspectCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (Store store = StoreDirectory.openReadOnly(dir, backend); Snapshot view = store.snapshot()) {
       out.printf("store      %s (%s)%n", store.directory(), backend);
-      out.printf("format     %s%n", QueueFormat.stamp(view) < 0 ? "none" : String.valueOf(QueueFormat.stamp(view)));
+      out.printf("format     %s%n", FormatStamp.stamp(view) < 0 ? "none" : String.valueOf(FormatStamp.stamp(view)));
       out.printf("%-12s %12s %14s%n", "family", "keys", "bytes");
       for (FamilySpec f : store.families()) {
         long keys = 0;

@@ -2,7 +2,7 @@ package io.ankusa.store.cli;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.QueueFormat;
+import io.ankusa.store.queue.record.FormatStamp;
 import io.ankusa.store.queue.migration.FormatTwo;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
@@ -113,7 +113,7 @@ final class StoreDirectory {
    */
   static Store openForMigration(Path dir, String backend) {
     try (Store store = openMigratable(dir, backend)) {
-      int format = QueueFormat.stamp(store);
+      int format = FormatStamp.stamp(store);
       boolean migrating = store.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) != null;
       if (format < 0) {
         throw new StoreFormatException("store " + dir + " has no format stamp (m:format): it is not a queue store"
@@ -204,7 +204,7 @@ final class StoreDirectory {
   }
 
   private static void requireFinishedFormat3(Store store, Path dir) {
-    int format = QueueFormat.stamp(store);
+    int format = FormatStamp.stamp(store);
     boolean migrating = store.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) != null;
     if (format != Format3.FORMAT || migrating) {
       store.close();
@@ -216,7 +216,7 @@ final class StoreDirectory {
   }
 
   private static void refuseNewer(Store store, Path dir) {
-    int format = QueueFormat.stamp(store);
+    int format = FormatStamp.stamp(store);
     if (format > Format3.FORMAT) {
       store.close();
       throw new StoreFormatException("store " + dir + ": store format " + format + " is newer than "

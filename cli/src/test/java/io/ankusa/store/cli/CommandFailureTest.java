@@ -2,7 +2,7 @@ package io.ankusa.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.store.queue.ArchiveSinkException;
+import io.ankusa.store.queue.archive.ArchiveSinkException;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import io.ankusa.store.spi.StoreException;

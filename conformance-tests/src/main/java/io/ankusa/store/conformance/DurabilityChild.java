@@ -2,12 +2,12 @@ package io.ankusa.store.conformance;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.Dispatcher;
-import io.ankusa.store.queue.IngestRequest;
-import io.ankusa.store.queue.IngestResult;
-import io.ankusa.store.queue.QueueConfig;
-import io.ankusa.store.queue.QueueWriter;
-import io.ankusa.store.queue.WriterConfig;
+import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.ingest.IngestRequest;
+import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.ingest.QueueWriter;
+import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;

@@ -7,18 +7,19 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.CounterFold;
-import io.ankusa.store.queue.Counters;
+import io.ankusa.store.queue.counter.CounterFold;
+import io.ankusa.store.queue.counter.Counters;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.HookEnvelope;
-import io.ankusa.store.queue.InflightRecovery;
-import io.ankusa.store.queue.QueueConfig;
-import io.ankusa.store.queue.QueueVerifier;
-import io.ankusa.store.queue.TenantCounts;
-import io.ankusa.store.queue.Tenants;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.maintenance.InflightRecovery;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.maintenance.QueueVerifier;
+import io.ankusa.store.queue.counter.TenantCounts;
+import io.ankusa.store.queue.tenant.Tenants;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.io.IOException;
@@ -54,7 +55,7 @@ import org.opentest4j.TestAbortedException;
  *
  * Cycles accumulate on one store. {@value #DEFAULT_CYCLES} cycles by default; the system property
  * {@code ankusa.durability.cycles} (or {@code -Pheavy}, which sets it to 200) runs more. A failure
- * names the cycle and the random seed ({@code ankusa.durability.seed} replays it).
+ * names the cycle and the random seed ({@code -Dankusa.seed=N} replays it, see {@link Seeds}).
  *
  * <p>The ack file is appended without fsync: a process kill does not lose what the process wrote to
  * the OS, and this layer tests process kills, not power loss.
@@ -74,14 +75,14 @@ public abstract class DurabilityConformance {
           + " outlive the process, so there is nothing to check after a kill");
     }
     int cycles = Integer.getInteger("ankusa.durability.cycles", DEFAULT_CYCLES);
-    long seed = Long.getLong("ankusa.durability.seed", System.nanoTime());
+    long seed = Seeds.seed();
     Random random = new Random(seed);
     Path dir = Files.createTempDirectory("ankusa-durability-" + fixture.name() + "-");
     Path acks = Files.createTempFile("ankusa-durability-acks-", ".txt");
     long checked = 0;
     try {
       for (int cycle = 1; cycle <= cycles; cycle++) {
-        String what = "cycle " + cycle + " of " + cycles + " (seed " + seed + ", -Dankusa.durability.seed=" + seed + ")";
+        String what = "cycle " + cycle + " of " + cycles + ", " + Seeds.replay(seed);
         runAndKill(fixture, dir, acks, cycle, 300 + random.nextInt(1_200), what);
         checked = check(fixture, dir, acks, what);
       }
@@ -89,7 +90,7 @@ public abstract class DurabilityConformance {
           .isGreaterThan(0);
     } finally {
       fixture.discard(dir);
-      TempDirStore.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
       Files.deleteIfExists(acks);
     }
   }
@@ -228,7 +229,7 @@ public abstract class DurabilityConformance {
       }
     } finally {
       fixture.discard(dir);
-      TempDirStore.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 

@@ -14,16 +14,16 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.CounterFold;
-import io.ankusa.store.queue.Counters;
+import io.ankusa.store.queue.counter.CounterFold;
+import io.ankusa.store.queue.counter.Counters;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.DeliveryRow;
-import io.ankusa.store.queue.HookEnvelope;
-import io.ankusa.store.queue.QueueConfig;
-import io.ankusa.store.queue.QueueFormat;
-import io.ankusa.store.queue.QueueVerifier;
-import io.ankusa.store.queue.TenantCounts;
-import io.ankusa.store.queue.Tenants;
+import io.ankusa.store.queue.record.DeliveryRow;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.record.FormatStamp;
+import io.ankusa.store.queue.maintenance.QueueVerifier;
+import io.ankusa.store.queue.counter.TenantCounts;
+import io.ankusa.store.queue.tenant.Tenants;
 import io.ankusa.store.queue.migration.FormatTwo;
 import io.ankusa.store.queue.migration.FormatTwoWriter;
 import io.ankusa.store.queue.migration.Migrate;
@@ -123,7 +123,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
   public void v2FixtureUpgradesToV3WithCountersEqualAFold() {
     try (TempDirStore s = scratch()) {
       Store store = s.hold(openV2Fixture(s.dir()));
-      assertThat(QueueFormat.stamp(store)).as("the v2 fixture's stamp").isEqualTo(2);
+      assertThat(FormatStamp.stamp(store)).as("the v2 fixture's stamp").isEqualTo(2);
       Map<String, long[]> expected = foldV2(store, STARTED_AT);
       assertThat(expected).as("tenants of the v2 fixture")
           .containsKeys(StoreFixtures.ACME, StoreFixtures.GLOBEX, StoreFixtures.INITECH, TenantId.DEFAULT_NAME);
@@ -182,7 +182,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
   public void resumesAMigrationKilledWithSigkillWithoutDoubleCounting() throws Exception {
     requireCapability(backend().capabilities().durableAfterProcessKill(), "durableAfterProcessKill",
         "a SYNC write must survive kill -9 for a killed migration to resume");
-    long seed = System.nanoTime();
+    long seed = Seeds.seed();
     Random random = new Random(seed);
     try (TempDirStore reference = scratch()) {
       Store a = reference.hold(largeV2(reference, true));
@@ -193,7 +193,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
           largeV2(killed, true);
           killed.closeStore();
           long killAfter = 1 + random.nextInt((int) whole.steps() - 2);
-          String what = "seed " + seed + " round " + round + ", killed after " + killAfter + " steps";
+          String what = Seeds.replay(seed) + " round " + round + ", killed after " + killAfter + " steps";
           runChildAndKill(killed.dir(), killAfter, random.nextInt(3), what);
           Store b = killed.reopen();
           if (b.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) != null) {
@@ -203,7 +203,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
           assertSameStore(b, a, "a migration killed with SIGKILL (" + what + ")");
         }
       }
-      assertThat(partWay).as("rounds whose kill left the migration part-way (seed %s)", seed).isPositive();
+      assertThat(partWay).as("rounds whose kill left the migration part-way (%s)", Seeds.replay(seed)).isPositive();
     }
   }
 
@@ -301,7 +301,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
       assertThat(migrate(500).dryRun(store))
           .containsExactly("2 -> 3: re-key due/inflight/dead by tenant ordinal, seed per-tenant counters");
       DeliveryQueue.open(store, QueueConfig.defaults().withTenantsMax(2));
-      assertThat(QueueFormat.stamp(store)).isEqualTo(Format3.FORMAT);
+      assertThat(FormatStamp.stamp(store)).isEqualTo(Format3.FORMAT);
       assertThat(store.get(Format3.DEFAULT, Keys.migrating(3))).as("m:migrating:3 after the migration").isNull();
       assertThat(QueueVerifier.verify(store)).isEmpty();
       assertThat(Tenants.count(store)).as("tenants.max = 2 never strands rows: every tenant gets an ordinal")
@@ -332,7 +332,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
     try (TempDirStore s = scratch()) {
       Store store = s.hold(openV3Fixture(s.dir()));
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
-      assertThat(QueueFormat.stamp(store)).isEqualTo(Format3.FORMAT);
+      assertThat(FormatStamp.stamp(store)).isEqualTo(Format3.FORMAT);
       assertThat(QueueVerifier.verify(store)).isEmpty();
       assertThat(Tenants.count(store)).as("tenants").isGreaterThanOrEqualTo(3);
       TenantCounts all = queue.counters().aggregate(store);
@@ -424,7 +424,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
   }
 
   private static void assertUpgraded(Store store, Map<String, long[]> expected) {
-    assertThat(QueueFormat.stamp(store)).as("format stamp after the migration").isEqualTo(Format3.FORMAT);
+    assertThat(FormatStamp.stamp(store)).as("format stamp after the migration").isEqualTo(Format3.FORMAT);
     assertThat(store.get(Format3.DEFAULT, Keys.migrating(3))).as("m:migrating:3 after the migration").isNull();
     assertThat(QueueVerifier.verify(store)).as("layout invariants after the migration").isEmpty();
     assertCountersEqualExpected(store, expected);

@@ -48,7 +48,7 @@ public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
   }
 
   /**
-   * Runs only the case {@code property} of {@code suite} (a method, declared or inherited), as
+   * Runs only the case {@code property} of {@code suite} (a method, declared or inherited from a class or an interface), as
    * {@link #run} does the whole suite: what the self-test needs to see a mutant rejected by the
    * property written for it, without paying for every other case.
    *
@@ -58,6 +58,9 @@ public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
     Method method = null;
     for (Class<?> c = suite; c != null && method == null; c = c.getSuperclass()) {
       method = Arrays.stream(c.getDeclaredMethods()).filter(m -> m.getName().equals(property)).findFirst().orElse(null);
+    }
+    if (method == null) { // a case declared as a default method of a topic interface (the engine layer's)
+      method = Arrays.stream(suite.getMethods()).filter(m -> m.getName().equals(property)).findFirst().orElse(null);
     }
     if (method == null) {
       throw new IllegalArgumentException(suite.getName() + " has no case named " + property);

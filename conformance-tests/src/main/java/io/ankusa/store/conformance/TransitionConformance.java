@@ -8,24 +8,24 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.CounterFold;
+import io.ankusa.store.queue.counter.CounterFold;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.DirectIngest;
-import io.ankusa.store.queue.Dispatcher;
-import io.ankusa.store.queue.HookEnvelope;
-import io.ankusa.store.queue.IngestRequest;
-import io.ankusa.store.queue.IngestResult;
-import io.ankusa.store.queue.InflightRecovery;
-import io.ankusa.store.queue.InflightRow;
-import io.ankusa.store.queue.Purge;
-import io.ankusa.store.queue.QueueConfig;
-import io.ankusa.store.queue.QueueVerifier;
-import io.ankusa.store.queue.QueueWriter;
-import io.ankusa.store.queue.TenantCounts;
+import io.ankusa.store.queue.ingest.DirectIngest;
+import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.ingest.IngestRequest;
+import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.maintenance.InflightRecovery;
+import io.ankusa.store.queue.record.InflightRow;
+import io.ankusa.store.queue.maintenance.Purge;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.maintenance.QueueVerifier;
+import io.ankusa.store.queue.ingest.QueueWriter;
+import io.ankusa.store.queue.counter.TenantCounts;
 import io.ankusa.store.queue.Transition;
-import io.ankusa.store.queue.Tenants;
-import io.ankusa.store.queue.WriterConfig;
+import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Store;
@@ -237,11 +237,10 @@ public abstract class TransitionConformance extends ConformanceSuite {
       throw new TestAbortedException(backend().name() + " does not claim concurrentWriters: this case writes"
           + " transitions from " + THREADS + " threads at once");
     }
-    long seed = Long.getLong("ankusa.seed", System.nanoTime());
+    long seed = Seeds.seed();
     int rounds = Integer.getInteger("ankusa.transition.rounds", DEFAULT_ROUNDS);
     for (int round = 0; round < rounds; round++) {
-      String replay = "backend " + backend().name() + ", seed " + seed + " (replay with -Dankusa.seed=" + seed
-          + "), round " + round + " of " + rounds;
+      String replay = "backend " + backend().name() + ", " + Seeds.replay(seed) + ", round " + round + " of " + rounds;
       try {
         runRound(new Random(seed + round), replay);
       } catch (AssertionError | RuntimeException e) {
@@ -288,8 +287,8 @@ public abstract class TransitionConformance extends ConformanceSuite {
 
   /** The end state of a round: counters, markers, the verifier, and nothing owed without its hook. */
   private static void assertExact(Store store, String when) {
-    LayoutConformance.assertCountersEqualFold(store, when);
-    LayoutConformance.assertEveryDueRowHasAMarker(store, when);
+    LayoutAssertions.assertCountersEqualFold(store, when);
+    LayoutAssertions.assertEveryDueRowHasAMarker(store, when);
     assertThat(QueueVerifier.verify(store)).as("%s: the verifier's breaches", when).isEmpty();
     assertEverythingOwedHasItsHook(store, when);
   }

@@ -3,7 +3,10 @@
  *
  * <p>Layer 1, {@link io.ankusa.store.conformance.EngineConformance}: every promise of the engine
  * contract as a named jqwik property, plus {@code modelBasedRandomBatches}, which compares the backend
- * with {@code backend-memory} after every batch of a random, shrinkable sequence. A backend runs it
+ * with the suite's own reference model after every batch of a random, shrinkable sequence. The engine
+ * layer ships in the module {@code conformance-engine} (spi, jqwik and AssertJ only); the queue
+ * layers (layout, transition, migration, durability), the launcher and the self-test ship in {@code
+ * conformance-tests}, which depends on the queue. A backend runs it
  * by implementing {@link io.ankusa.store.conformance.BackendFixture} and extending the suite in one
  * test class; {@link io.ankusa.store.conformance.ConformanceRunner} runs it from the command line for
  * any backend on the classpath, through {@link io.ankusa.store.conformance.ProviderFixture}.

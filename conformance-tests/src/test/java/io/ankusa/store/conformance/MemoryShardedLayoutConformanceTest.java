@@ -1,6 +1,6 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.config.QueueConfig;
 import net.jqwik.api.PropertyDefaults;
 
 /**
@@ -17,7 +17,7 @@ class MemoryShardedLayoutConformanceTest extends LayoutConformance {
   }
 
   @Override
-  protected QueueConfig queueConfig() {
+  public QueueConfig queueConfig() {
     return QueueConfig.defaults().withShardedAggregate(true);
   }
 }

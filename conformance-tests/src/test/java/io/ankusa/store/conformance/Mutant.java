@@ -392,7 +392,7 @@ enum Mutant {
     @Override
     public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
       if (hi != null && Arrays.equals(lo, hi) && lo.length > 0) {
-        return delegate.scan(family, lo, EngineConformance.concat(lo, new byte[] {0}), direction);
+        return delegate.scan(family, lo, EngineAssertions.concat(lo, new byte[] {0}), direction);
       }
       return delegate.scan(family, lo, hi, direction);
     }
@@ -420,7 +420,7 @@ enum Mutant {
       if (direction == Direction.FORWARD || hi == null || hi.length == 0) {
         return delegate.scan(family, lo, hi, direction);
       }
-      return delegate.scan(family, lo, EngineConformance.concat(hi, new byte[] {0}), direction);
+      return delegate.scan(family, lo, EngineAssertions.concat(hi, new byte[] {0}), direction);
     }
   }
 
@@ -445,7 +445,7 @@ enum Mutant {
           byte[] from = lo;
           byte[] to = hi;
           if (last != null && direction == Direction.FORWARD) {
-            from = EngineConformance.concat(last, new byte[] {0});
+            from = EngineAssertions.concat(last, new byte[] {0});
           } else if (last != null) {
             to = last;
           }

@@ -81,7 +81,17 @@ class MutantRejectionTest {
   @ParameterizedTest(name = "{0} is rejected")
   @EnumSource(Mutant.class)
   void everyMutantIsRejectedByItsProperty(Mutant mutant) {
-    SuiteRun run = SuiteRun.runOnly(MutantSuites.suiteOf(mutant), mutant.caughtBy, NO_SHRINKING);
+    String previous = System.setProperty(MutantSuites.MUTANT_PROPERTY, mutant.name());
+    SuiteRun run;
+    try {
+      run = SuiteRun.runOnly(MutantSuites.suiteOf(mutant), mutant.caughtBy, NO_SHRINKING);
+    } finally {
+      if (previous == null) {
+        System.clearProperty(MutantSuites.MUTANT_PROPERTY);
+      } else {
+        System.setProperty(MutantSuites.MUTANT_PROPERTY, previous);
+      }
+    }
     assertThat(run.named(Outcome.FAILED))
         .as("the engine suite must fail %s (%s) in property %s; it failed %s\n%s",
             mutant, mutant.breaks, mutant.caughtBy, run.named(Outcome.FAILED), TABLE)

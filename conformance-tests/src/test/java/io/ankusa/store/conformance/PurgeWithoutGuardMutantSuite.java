@@ -1,7 +1,7 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.TransitionGuard;
 import io.ankusa.store.spi.Store;

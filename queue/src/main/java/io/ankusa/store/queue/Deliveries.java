@@ -14,6 +14,15 @@ import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.Transition.Expected;
 import io.ankusa.store.queue.Transition.Kind;
+import io.ankusa.store.queue.counter.Counters;
+import io.ankusa.store.queue.index.ActiveIndex;
+import io.ankusa.store.queue.ingest.QueueWriter;
+import io.ankusa.store.queue.maintenance.Purge;
+import io.ankusa.store.queue.record.DeadRow;
+import io.ankusa.store.queue.record.DeliveryRow;
+import io.ankusa.store.queue.record.DueRow;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.ReadView;
 import java.util.ArrayList;
@@ -352,17 +361,17 @@ public final class Deliveries {
   }
 
   /** The key of {@code marker}, for reads of the active index. */
-  static byte[] markerKey(ActiveKey marker) {
+  public static byte[] markerKey(ActiveKey marker) {
     return Keys.active(marker.bucket(), marker.ord());
   }
 
   /** Deletes markers; only {@link ActiveIndex#cleanup} calls this. */
-  static void deleteMarker(Batch batch, ActiveKey marker) {
+  public static void deleteMarker(Batch batch, ActiveKey marker) {
     batch.delete(Format3.INDEX, Keys.active(marker.bucket(), marker.ord()));
   }
 
   /** Puts a marker back outside a transition; only {@link ActiveIndex#cleanup} calls this. */
-  static void putMarker(Batch batch, ActiveKey marker) {
+  public static void putMarker(Batch batch, ActiveKey marker) {
     batch.put(Format3.INDEX, Keys.active(marker.bucket(), marker.ord()), EmptyValue.encode());
   }
 

@@ -3,6 +3,13 @@ package io.ankusa.store.queue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.counter.Counters;
+import io.ankusa.store.queue.ingest.DirectIngest;
+import io.ankusa.store.queue.maintenance.Reclaim;
+import io.ankusa.store.queue.migration.QueueFormat;
+import io.ankusa.store.queue.tenant.OrdinalCache;
+import io.ankusa.store.queue.tenant.TenantAllocator;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import java.util.concurrent.atomic.AtomicLong;
@@ -76,7 +83,7 @@ public final class DeliveryQueue {
   }
 
   /** The reclaim cursor: the seq the next {@link Reclaim#pass} starts at; see {@link Reclaim}. */
-  AtomicLong reclaimCursor() {
+  public AtomicLong reclaimCursor() {
     return reclaimCursor;
   }
 

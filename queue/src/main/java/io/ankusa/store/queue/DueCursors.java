@@ -2,6 +2,7 @@ package io.ankusa.store.queue;
 
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.DueKey;
+import io.ankusa.store.queue.index.DueIndex;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,7 +50,7 @@ public final class DueCursors {
    * Where tenant {@code ord}'s scan starts now (null: its first key); from here until {@link #advance}
    * or {@link #evict}, puts of the tenant are recorded.
    */
-  DueKey start(long ord) {
+  public DueKey start(long ord) {
     DueKey[] start = new DueKey[1];
     cursors.computeIfPresent(ord, (o, c) -> {
       start[0] = c.start;
@@ -61,7 +62,7 @@ public final class DueCursors {
   }
 
   /** Where tenant {@code ord}'s next scan would start (null: its first key), recording nothing. */
-  DueKey peek(long ord) {
+  public DueKey peek(long ord) {
     Cursor c = cursors.get(ord);
     return c == null ? null : c.start;
   }
@@ -70,7 +71,7 @@ public final class DueCursors {
    * The scan that {@link #start} began stopped at {@code next} (inclusive: the next scan starts there);
    * the cursor moves there, or to the lowest put that landed meanwhile if that is lower.
    */
-  void advance(long ord, DueKey next) {
+  public void advance(long ord, DueKey next) {
     cursors.compute(ord, (o, c) -> {
       Cursor out = c == null ? new Cursor() : c;
       out.start = c != null && c.putSinceStart ? lower(next, c.lowestPut) : next;
@@ -88,7 +89,7 @@ public final class DueCursors {
    * is forgotten (unless a put landed meanwhile), which keeps the table's memory bounded by the tenants
    * with work plus {@value #KEPT_DRAINED}.
    */
-  void evict(long ord, DueKey next) {
+  public void evict(long ord, DueKey next) {
     boolean keep = cursors.size() <= KEPT_DRAINED;
     cursors.computeIfPresent(ord, (o, c) -> {
       if (!c.putSinceStart && !keep) {
@@ -106,7 +107,7 @@ public final class DueCursors {
    * to {@code (earliestAt, 0, 0)} if it is past it, and a scan under way records the put. A tenant without an entry
    * gets one that starts at its first key (a scan may be under way from there).
    */
-  void lower(long ord, long earliestAt) {
+  public void lower(long ord, long earliestAt) {
     DueKey at = new DueKey(ord, earliestAt, 0, 0);
     cursors.compute(ord, (o, c) -> {
       if (c == null) {

@@ -1,5 +1,6 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.queue.record.InflightRow;
 import java.util.HashSet;
 import java.util.Set;
 

@@ -1,6 +1,9 @@
 package io.ankusa.store.queue;
 
 import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.queue.counter.CounterDeltas;
+import io.ankusa.store.queue.counter.Counters;
+import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import java.util.ArrayList;
@@ -179,12 +182,12 @@ public final class Transition {
    * TransitionGuard#lockTenant}), and to be written before letting go: the write then skips the
    * re-check. A batch so marked but written without the stripes held is re-checked as usual.
    */
-  Transition readUnderStripes(boolean read) {
+  public Transition readUnderStripes(boolean read) {
     this.readUnderStripes = read;
     return this;
   }
 
-  boolean readUnderStripes() {
+  public boolean readUnderStripes() {
     return readUnderStripes;
   }
 

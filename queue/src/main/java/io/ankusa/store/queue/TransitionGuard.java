@@ -1,5 +1,8 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.queue.counter.Counters;
+import io.ankusa.store.queue.maintenance.Reclaim;
+import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
@@ -60,7 +63,7 @@ public class TransitionGuard {
   public TransitionGuard() {}
 
   /** Locks taken by {@link #exclusive()} or {@link #lockHooks}; {@link #close()} lets them go. */
-  static final class Held implements AutoCloseable {
+  public static final class Held implements AutoCloseable {
     private final List<ReentrantLock> locks;
 
     private Held(List<ReentrantLock> locks) {
@@ -187,12 +190,12 @@ public class TransitionGuard {
    * {@link Transition} marked {@link Transition#readUnderStripes()} and written while its stripes are
    * held is not re-checked: nothing could have moved its rows. Close the result to let go.
    */
-  Held lockTenant(long ord) {
+  public Held lockTenant(long ord) {
     return lockAll(List.of(tenantStripes[stripeOf(ord)]));
   }
 
   /** {@link #lockTenant} if the stripe is free (or already the caller's) now; null otherwise. */
-  Held tryLockTenant(long ord) {
+  public Held tryLockTenant(long ord) {
     ReentrantLock stripe = tenantStripes[stripeOf(ord)];
     return stripe.tryLock() ? new Held(List.of(stripe)) : null;
   }
@@ -213,7 +216,7 @@ public class TransitionGuard {
    * Every stripe, for the writer's fence repair, which reads rows and deletes them in one batch while
    * nothing else may move them. Close the result to let go.
    */
-  Held exclusive() {
+  public Held exclusive() {
     List<ReentrantLock> locks = new ArrayList<>(2 * STRIPES);
     locks.addAll(List.of(tenantStripes));
     locks.addAll(List.of(hookStripes));
@@ -225,7 +228,7 @@ public class TransitionGuard {
    * hook and its delete, so no {@link Deliveries#expand} of the hook comes between. Close the result to
    * let go.
    */
-  Held lockHooks(Collection<Long> seqs) {
+  public Held lockHooks(Collection<Long> seqs) {
     BitSet hooks = new BitSet(STRIPES);
     seqs.forEach(seq -> hooks.set(stripeOf(seq)));
     List<ReentrantLock> locks = new ArrayList<>(hooks.cardinality());

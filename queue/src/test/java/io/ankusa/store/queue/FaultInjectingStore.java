@@ -1,11 +1,12 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.queue.ingest.QueueWriter;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -25,7 +26,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * can make {@link #reportWriteFailure} behave like an engine reopen that drops every write made since
  * the start of the last successful sync (what a crash of an unsynced WAL looks like).
  */
-final class FaultInjectingStore extends ForwardingStore {
+public final class FaultInjectingStore extends ForwardingStore {
   private final ReentrantReadWriteLock reopen = new ReentrantReadWriteLock();
   private final AtomicInteger failSyncs = new AtomicInteger();
   private final AtomicInteger failWrites = new AtomicInteger();
@@ -40,12 +41,12 @@ final class FaultInjectingStore extends ForwardingStore {
   /** The state as of the start of the last successful sync (drop mode only). */
   private Snapshot durableState;
 
-  FaultInjectingStore(Store delegate) {
+  public FaultInjectingStore(Store delegate) {
     super(delegate);
   }
 
   /** The next {@code syncWal()} (after the gate, if any) throws instead of syncing. */
-  FaultInjectingStore failNextSync() {
+  public FaultInjectingStore failNextSync() {
     failSyncs.set(1);
     return this;
   }
@@ -55,20 +56,20 @@ final class FaultInjectingStore extends ForwardingStore {
    * dispatcher's claims are not counted) throws; with {@code applyFirst} it is applied before throwing (a
    * failure reported after the engine took the batch), otherwise not at all.
    */
-  FaultInjectingStore failNextNoSyncWrite(boolean applyFirst) {
+  public FaultInjectingStore failNextNoSyncWrite(boolean applyFirst) {
     failedWriteApplies = applyFirst;
     failWrites.set(1);
     return this;
   }
 
   /** From now on every {@code syncWal()} waits at a gate until {@link #openSyncGate}. */
-  FaultInjectingStore holdSyncs() {
+  public FaultInjectingStore holdSyncs() {
     syncGate = new Semaphore(0);
     return this;
   }
 
   /** Lets every held and later sync through. */
-  void openSyncGate() {
+  public void openSyncGate() {
     Semaphore g = syncGate;
     syncGate = null;
     if (g != null) {
@@ -77,13 +78,13 @@ final class FaultInjectingStore extends ForwardingStore {
   }
 
   /** From now on the writer thread's {@code NO_SYNC} writes wait until {@link #openWriterWriteGate}. */
-  FaultInjectingStore holdWriterWrites() {
+  public FaultInjectingStore holdWriterWrites() {
     writerWriteGate = new Semaphore(0);
     return this;
   }
 
   /** Lets every held and later writer write through. */
-  void openWriterWriteGate() {
+  public void openWriterWriteGate() {
     Semaphore g = writerWriteGate;
     writerWriteGate = null;
     if (g != null) {
@@ -92,7 +93,7 @@ final class FaultInjectingStore extends ForwardingStore {
   }
 
   /** Waits until a sync is held at the gate. */
-  void awaitHeldSync() throws InterruptedException {
+  public void awaitHeldSync() throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (syncsWaiting.get() == 0) {
       if (System.nanoTime() > deadline) {
@@ -103,13 +104,13 @@ final class FaultInjectingStore extends ForwardingStore {
   }
 
   /** Every sync sleeps this long first (a slow disk). */
-  FaultInjectingStore syncDelay(long nanos) {
+  public FaultInjectingStore syncDelay(long nanos) {
     syncDelayNanos.set(nanos);
     return this;
   }
 
   /** {@link #reportWriteFailure} restores the state of the start of the last successful sync. */
-  FaultInjectingStore dropUnsyncedOnReopen() {
+  public FaultInjectingStore dropUnsyncedOnReopen() {
     reopen.writeLock().lock();
     try {
       dropUnsyncedOnReopen = true;
@@ -124,7 +125,7 @@ final class FaultInjectingStore extends ForwardingStore {
     return syncCalls.get();
   }
 
-  int reportedFailures() {
+  public int reportedFailures() {
     return reportedFailures.get();
   }
 

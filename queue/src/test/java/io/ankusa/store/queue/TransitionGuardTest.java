@@ -8,6 +8,23 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.memory.MemoryStoreProvider;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.counter.CounterFold;
+import io.ankusa.store.queue.counter.TenantCounts;
+import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.index.DeadLetters;
+import io.ankusa.store.queue.index.DueIndex;
+import io.ankusa.store.queue.ingest.DirectIngest;
+import io.ankusa.store.queue.maintenance.InflightRecovery;
+import io.ankusa.store.queue.maintenance.Purge;
+import io.ankusa.store.queue.maintenance.QueueVerifier;
+import io.ankusa.store.queue.maintenance.Reclaim;
+import io.ankusa.store.queue.record.DeadRow;
+import io.ankusa.store.queue.record.DeliveryRow;
+import io.ankusa.store.queue.record.DueRow;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.record.InflightRow;
+import io.ankusa.store.queue.tenant.Tenants;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
@@ -49,17 +66,17 @@ class TransitionGuardTest {
     }
 
     @Override
-    Held lockHooks(Collection<Long> seqs) {
+    public Held lockHooks(Collection<Long> seqs) {
       return Held.nothing();
     }
 
     @Override
-    Held lockTenant(long ord) {
+    public Held lockTenant(long ord) {
       return Held.nothing();
     }
 
     @Override
-    Held tryLockTenant(long ord) {
+    public Held tryLockTenant(long ord) {
       return Held.nothing();
     }
   }

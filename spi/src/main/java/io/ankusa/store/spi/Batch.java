@@ -44,19 +44,9 @@ public final class Batch {
     if (op == null || op.family() == null) {
       throw new StoreArgumentException("null " + (op == null ? "op" : "family in " + op) + " added to a batch");
     }
-    if (op instanceof Op.Put p) {
-      nonNull(p.key(), "key", p.family());
-      nonNull(p.value(), "value", p.family());
-    } else if (op instanceof Op.Delete d) {
-      nonNull(d.key(), "key", d.family());
-    } else if (op instanceof Op.DeleteRange r) {
-      nonNull(r.lo(), "lo", r.family());
-      nonNull(r.hi(), "hi", r.family());
-    } else if (op instanceof Op.Merge m) {
-      nonNull(m.key(), "key", m.family());
-    }
+    long bytes = op.accept(NON_NULL_ARRAYS);
     ops.add(op);
-    approximateBytes += sizeOf(op);
+    approximateBytes += bytes;
     return this;
   }
 
@@ -93,17 +83,35 @@ public final class Batch {
     return approximateBytes;
   }
 
-  private static long sizeOf(Op op) {
-    if (op instanceof Op.Put p) {
-      return p.key().length + (long) p.value().length;
-    } else if (op instanceof Op.Delete d) {
-      return d.key().length;
-    } else if (op instanceof Op.DeleteRange r) {
-      return r.lo().length + (long) r.hi().length;
-    } else {
-      return ((Op.Merge) op).key().length + (long) Int64Add.WIDTH;
+  /** Applies {@code handler} to every op, in the order they apply; an exception it throws ends the walk. */
+  public <E extends Exception> void forEach(OpHandler<E> handler) throws E {
+    for (Op op : ops) {
+      op.handle(handler);
     }
   }
+
+  /** Refuses a null array in an op; returns the op's size for {@link #approximateBytes}. */
+  private static final Op.Visitor<Long> NON_NULL_ARRAYS = new Op.Visitor<>() {
+    @Override
+    public Long put(Op.Put p) {
+      return nonNull(p.key(), "key", p.family()).length + (long) nonNull(p.value(), "value", p.family()).length;
+    }
+
+    @Override
+    public Long delete(Op.Delete d) {
+      return (long) nonNull(d.key(), "key", d.family()).length;
+    }
+
+    @Override
+    public Long deleteRange(Op.DeleteRange r) {
+      return nonNull(r.lo(), "lo", r.family()).length + (long) nonNull(r.hi(), "hi", r.family()).length;
+    }
+
+    @Override
+    public Long merge(Op.Merge m) {
+      return nonNull(m.key(), "key", m.family()).length + (long) Int64Add.WIDTH;
+    }
+  };
 
   @Override
   public String toString() {

@@ -166,8 +166,14 @@ public final class FamilyCatalog {
   }
 
   private void validate(Op op) {
-    FamilySpec spec = require(op.family());
-    if (op instanceof Op.Put p) {
+    require(op.family());
+    op.handle(opChecks);
+  }
+
+  /** The per-kind checks of {@link #validate(Op)}, after the family is known. */
+  private final OpHandler<RuntimeException> opChecks = new OpHandler<>() {
+    @Override
+    public void put(Op.Put p) {
       checkKey(p.family(), p.key());
       if (p.value() == null) {
         throw new StoreArgumentException("null value at key " + Bytes.hex(p.key()) + " in family '" + p.family() + "'");
@@ -177,21 +183,30 @@ public final class FamilyCatalog {
             "value at key " + Bytes.hex(p.key()) + " in family '" + p.family() + "' is "
                 + p.value().length + " bytes; at most " + maxValueBytes);
       }
-      if (spec.counters() && p.value().length != Int64Add.WIDTH) {
+      if (require(p.family()).counters() && p.value().length != Int64Add.WIDTH) {
         throw new StoreArgumentException(
             "put into counters family '" + p.family() + "' at key " + Bytes.hex(p.key())
                 + " has a " + p.value().length + "-byte value; counters are 8 bytes (Int64Add.encode)");
       }
-    } else if (op instanceof Op.Delete d) {
+    }
+
+    @Override
+    public void delete(Op.Delete d) {
       checkKey(d.family(), d.key());
-    } else if (op instanceof Op.DeleteRange r) {
+    }
+
+    @Override
+    public void deleteRange(Op.DeleteRange r) {
       if (r.hi() == null) {
         throw new StoreArgumentException("null upper bound of a deleteRange in family '" + r.family() + "'");
       }
       checkRange(r.family(), r.lo(), r.hi());
-    } else if (op instanceof Op.Merge m) {
+    }
+
+    @Override
+    public void merge(Op.Merge m) {
       checkKey(m.family(), m.key());
       requireCounters(m.family());
     }
-  }
+  };
 }

@@ -1,6 +1,6 @@
 package io.ankusa.store.archive.chronicle;
 
-import io.ankusa.store.queue.HookEnvelope;
+import io.ankusa.store.queue.record.HookEnvelope;
 import java.util.Arrays;
 
 /**

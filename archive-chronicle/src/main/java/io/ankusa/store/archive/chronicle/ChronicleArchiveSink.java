@@ -1,7 +1,7 @@
 package io.ankusa.store.archive.chronicle;
 
-import io.ankusa.store.queue.ArchiveSink;
-import io.ankusa.store.queue.ArchiveSinkException;
+import io.ankusa.store.queue.archive.ArchiveSink;
+import io.ankusa.store.queue.archive.ArchiveSinkException;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import java.io.File;

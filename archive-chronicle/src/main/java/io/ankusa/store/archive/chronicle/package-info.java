@@ -1,6 +1,6 @@
 /**
- * The queue's archive on Chronicle Queue: an {@link io.ankusa.store.queue.ArchiveSink} that
- * the {@link io.ankusa.store.queue.Archiver} copies hooks into, and a reader that gives them back.
+ * The queue's archive on Chronicle Queue: an {@link io.ankusa.store.queue.archive.ArchiveSink} that
+ * the {@link io.ankusa.store.queue.archive.Archiver} copies hooks into, and a reader that gives them back.
  *
  * <h2>What is promised</h2>
  *
@@ -37,7 +37,7 @@
  * ExcerptAppender.sync()} ({@code msync} with {@code SyncMode.SYNC}), then an {@code fsync} of every
  * cycle file appended to since the last sync, and of {@code metadata.cq4t} and the directory after a
  * roll. The {@code fsync} is there because Chronicle 2026.4 only logs a failed {@code msync}; it turns a
- * write-back error into an {@link io.ankusa.store.queue.ArchiveSinkException}, after which the archiver
+ * write-back error into an {@link io.ankusa.store.queue.archive.ArchiveSinkException}, after which the archiver
  * settles nothing.
  *
  * <h2>One writer at a time</h2>

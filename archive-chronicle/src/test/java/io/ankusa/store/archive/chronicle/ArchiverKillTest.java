@@ -3,9 +3,9 @@ package io.ankusa.store.archive.chronicle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.Archiver;
-import io.ankusa.store.queue.CounterFold;
-import io.ankusa.store.queue.Counters;
+import io.ankusa.store.queue.archive.Archiver;
+import io.ankusa.store.queue.counter.CounterFold;
+import io.ankusa.store.queue.counter.Counters;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.rocksdb.RocksDbStoreProvider;
 import io.ankusa.store.spi.Store;
@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * Cycles accumulate on one store and one archive: {@value #DEFAULT_CYCLES} by default, the system
- * property {@code ankusa.archive.kill.cycles} runs more; {@code ankusa.archive.kill.seed} replays the
+ * property {@code ankusa.archive.kill.cycles} runs more; {@code ankusa.seed} (the project's one seed property) replays the
  * kill moments. Chronicle needs no special recovery step: the next appender frees the dead process's
  * write lock (its pid is gone) and overwrites the unfinished excerpt, and a reader stops at it.
  */
@@ -61,7 +61,7 @@ class ArchiverKillTest {
   @Test
   void noObligationIsLostAndEveryHookIsArchivedOnceAcrossSigkill() throws Exception {
     int cycles = Integer.getInteger("ankusa.archive.kill.cycles", DEFAULT_CYCLES);
-    long seed = Long.getLong("ankusa.archive.kill.seed", System.nanoTime());
+    long seed = Long.getLong("ankusa.seed", System.nanoTime()); // the project's one seed property
     Random random = new Random(seed);
     Path storeDir = tmp.resolve("store");
     Path archiveDir = tmp.resolve("archive");
@@ -71,7 +71,7 @@ class ArchiverKillTest {
     Files.createFile(progress);
     long checked = 0;
     for (int cycle = 1; cycle <= cycles; cycle++) {
-      String what = "cycle " + cycle + " of " + cycles + " (-Dankusa.archive.kill.seed=" + seed + ")";
+      String what = "cycle " + cycle + " of " + cycles + " (seed " + seed + ", replay with -Dankusa.seed=" + seed + ")";
       runAndKill(storeDir, archiveDir, acks, progress, cycle, random.nextInt(300), what);
       checked = check(storeDir, archiveDir, acks, what);
     }

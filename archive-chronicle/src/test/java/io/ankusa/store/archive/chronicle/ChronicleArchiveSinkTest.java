@@ -3,6 +3,7 @@ package io.ankusa.store.archive.chronicle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreCorruptionException;
@@ -102,7 +103,7 @@ class ChronicleArchiveSinkTest {
         assertThat(reader.scanHighestSeq()).isEqualTo(highest);
       }
     } finally {
-      TempDirs.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
@@ -144,7 +145,7 @@ class ChronicleArchiveSinkTest {
         assertThat(replay(reader, 299, Long.MAX_VALUE)).extracting(ArchivedHook::seq).containsExactly(299L, 300L, 301L);
       }
     } finally {
-      TempDirs.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
@@ -173,7 +174,7 @@ class ChronicleArchiveSinkTest {
         assertThat(all.get(20).envelope()).containsExactly(21);
       }
     } finally {
-      TempDirs.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
@@ -185,7 +186,7 @@ class ChronicleArchiveSinkTest {
       sink.sync();
       assertThat(cycleFiles(dir)).singleElement().matches(name -> name.matches("\\d{8}F\\.cq4"));
     } finally {
-      TempDirs.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
@@ -218,7 +219,7 @@ class ChronicleArchiveSinkTest {
           .isInstanceOf(StoreArgumentException.class);
       assertThatThrownBy(() -> ChronicleArchiveSink.open(dir, null)).isInstanceOf(StoreArgumentException.class);
     } finally {
-      TempDirs.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
@@ -243,7 +244,7 @@ class ChronicleArchiveSinkTest {
       assertThatThrownBy(() -> reader.replay(1, 2, h -> { })).isInstanceOf(StoreClosedException.class);
       assertThatThrownBy(reader::scanHighestSeq).isInstanceOf(StoreClosedException.class);
     } finally {
-      TempDirs.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
@@ -277,7 +278,7 @@ class ChronicleArchiveSinkTest {
         assertThatThrownBy(reader::scanHighestSeq).isInstanceOf(StoreCorruptionException.class);
       }
     } finally {
-      TempDirs.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 
@@ -291,7 +292,7 @@ class ChronicleArchiveSinkTest {
             .hasMessageContaining("excerpt index 0x" + Long.toHexString(shortIndex))
             .hasMessageContaining("shorter than the 13-byte record header");
       }
-      TempDirs.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
       // format 1, seq 5, length 4, but 3 envelope bytes.
       long badIndex = writeRaw(dir, b -> b.write(new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 4, 7, 7, 7}));
       try (ChronicleArchiveReader reader = ChronicleArchiveReader.open(dir)) {
@@ -301,7 +302,7 @@ class ChronicleArchiveSinkTest {
             .hasMessageContaining("seq 5 says its envelope is 4 bytes but the excerpt holds 3");
       }
     } finally {
-      TempDirs.deleteRecursively(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 

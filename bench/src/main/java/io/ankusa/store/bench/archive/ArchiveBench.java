@@ -7,12 +7,13 @@ import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.JsonText;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.ArchiveSink;
-import io.ankusa.store.queue.Archiver;
+import io.ankusa.store.queue.archive.ArchiveSink;
+import io.ankusa.store.queue.archive.Archiver;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.DirectIngest;
-import io.ankusa.store.queue.HookEnvelope;
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.ingest.DirectIngest;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -98,11 +99,11 @@ public final class ArchiveBench {
         chunkByChunk.add(archiverRun(s, dir.resolve("chunk-by-chunk"), envelopes, true, false));
         envelopes.clear();
         storeOnly.add(archiverRun(s, dir.resolve("store-only"), envelopes, false, true));
-        BenchStores.deleteTree(dir);
+        FileTrees.deleteRecursively(dir);
       }
     } finally {
       if (s.work() == null) {
-        BenchStores.deleteTree(work);
+        FileTrees.deleteRecursively(work);
       }
     }
     report(s, load, archiver, raw, storeOnly, chunkByChunk);
@@ -117,7 +118,7 @@ public final class ArchiveBench {
     rawRun(small, dir.resolve("raw-archive"), envelopes);
     archiverRun(small, dir.resolve("chunk-by-chunk"), new ArrayList<>(), true, false);
     archiverRun(small, dir.resolve("store-only"), new ArrayList<>(), false, true);
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
   }
 
   /**

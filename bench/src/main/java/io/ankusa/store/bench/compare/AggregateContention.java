@@ -5,6 +5,7 @@ import io.ankusa.store.bench.JsonText;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
@@ -63,7 +64,7 @@ public final class AggregateContention {
     Map<String, Object> figures = new LinkedHashMap<>();
     for (String backend : backends) {
       Path dir = work.resolve(BenchStores.requireBackend(backend));
-      BenchStores.deleteTree(dir);
+      FileTrees.deleteRecursively(dir);
       try (Store store = BenchStores.open(backend, dir, List.of(FamilySpec.counters(Format3.COUNTERS, 0)))) {
         for (int t : threads) {
           // one row, shards, shards, one row: each layout measured once early and once late, averaged
@@ -78,7 +79,7 @@ public final class AggregateContention {
           }
         }
       } finally {
-        BenchStores.deleteTree(dir);
+        FileTrees.deleteRecursively(dir);
       }
     }
     Files.createDirectories(out);

@@ -7,6 +7,7 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
@@ -87,7 +88,7 @@ public final class EngineComparison {
     try {
       for (String b : backends) {
         Path dir = work.resolve(BenchStores.requireBackend(b));
-        BenchStores.deleteTree(dir);
+        FileTrees.deleteRecursively(dir);
         Store s = BenchStores.open(b, dir, List.of(FamilySpec.plain("bench")));
         stores.put(b, s);
         for (int from = 0; from < KEYS; from += 1000) {
@@ -136,7 +137,7 @@ public final class EngineComparison {
       }
     } finally {
       stores.values().forEach(Store::close);
-      backends.forEach(b -> BenchStores.deleteTree(work.resolve(b)));
+      backends.forEach(b -> FileTrees.deleteRecursively(work.resolve(b)));
     }
     Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
     samples.forEach((backend, byFigure) -> byFigure.forEach((figure, values) ->

@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.damage;
 
-import io.ankusa.store.bench.BenchStores;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
@@ -115,7 +115,7 @@ public final class DamageTable {
         results.put(s, table.measure(s));
       }
     } finally {
-      BenchStores.deleteTree(work);
+      FileTrees.deleteRecursively(work);
     }
     String text = render(results, trials, seed);
     System.out.print(text);
@@ -146,7 +146,7 @@ public final class DamageTable {
       }
       for (int t = 0; t < trials; t++) {
         Path trial = work.resolve("trial");
-        BenchStores.deleteTree(trial);
+        FileTrees.deleteRecursively(trial);
         copy(kind.logKind() ? logStore : dataStore, trial);
         String what = damage(s, kind, trial);
         int required = kind == Kind.WAL_TORN_TAIL ? DamageTrial.BATCHES - 1 : DamageTrial.BATCHES;

@@ -5,13 +5,14 @@ import io.ankusa.store.bench.ingest.WriterIngestBench;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.DirectIngest;
-import io.ankusa.store.queue.DispatchPolicy;
-import io.ankusa.store.queue.Dispatcher;
-import io.ankusa.store.queue.HookEnvelope;
-import io.ankusa.store.queue.InflightRow;
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.ingest.DirectIngest;
+import io.ankusa.store.queue.dispatch.DispatchPolicy;
+import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.record.InflightRow;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.Transition;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
@@ -138,7 +139,7 @@ public final class FairnessBench {
   private static Outcome runOne(String backend, DispatchPolicy policy, int flood, int light, int rows, int tickMs,
       int payload, Path work) {
     Path dir = work.resolve(backend + "-" + policy.order());
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
     try (Store store = BenchStores.open(backend, dir, Format3.families())) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
       DirectIngest ingest = new DirectIngest(queue);
@@ -201,7 +202,7 @@ public final class FairnessBench {
           waits.getValueAtPercentile(99), waits.getMaxValue(), floodTicks, (double) flood / floodTicks,
           flood / (floodNanos / 1e9), tickNanos / 1e6 / ticks);
     } finally {
-      BenchStores.deleteTree(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 

@@ -3,9 +3,10 @@ package io.ankusa.store.bench.gate;
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
-import io.ankusa.store.queue.CounterFold;
+import io.ankusa.store.queue.counter.CounterFold;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,11 +62,11 @@ public final class GateRun {
       for (int i = 0; i < cells.size(); i++) {
         GateCell cell = cells.get(i);
         Path dir = workDir.resolve(backend + "-" + i + "-" + cell.axis() + "-" + cell.axisValue());
-        BenchStores.deleteTree(dir);
+        FileTrees.deleteRecursively(dir);
         try {
           measureCell(backend, cell, dir).forEach(results::add);
         } finally {
-          BenchStores.deleteTree(dir);
+          FileTrees.deleteRecursively(dir);
         }
       }
     }

@@ -6,7 +6,7 @@ import io.ankusa.store.layout.DueValue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.DueRow;
+import io.ankusa.store.queue.record.DueRow;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.spi.Durability;
 import java.util.ArrayList;

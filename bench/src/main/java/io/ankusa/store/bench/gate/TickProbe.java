@@ -1,13 +1,13 @@
 package io.ankusa.store.bench.gate;
 
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.ActiveIndex;
+import io.ankusa.store.queue.index.ActiveIndex;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.Dispatcher;
-import io.ankusa.store.queue.InflightRow;
-import io.ankusa.store.queue.QueueGauges;
-import io.ankusa.store.queue.Tenants;
+import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.record.InflightRow;
+import io.ankusa.store.queue.metrics.QueueGauges;
+import io.ankusa.store.queue.tenant.Tenants;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.spi.Durability;
 import java.util.HashMap;

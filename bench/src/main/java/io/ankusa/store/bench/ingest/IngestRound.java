@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.ingest;
 
-import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.ingest.IngestRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

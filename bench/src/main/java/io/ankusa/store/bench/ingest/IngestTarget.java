@@ -1,11 +1,11 @@
 package io.ankusa.store.bench.ingest;
 
-import io.ankusa.store.queue.IngestRequest;
-import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.ingest.IngestRequest;
+import io.ankusa.store.queue.ingest.IngestResult;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What {@link WriterIngestBench} drives: the queue's {@link io.ankusa.store.queue.QueueWriter} on the
+ * What {@link WriterIngestBench} drives: the queue's {@link io.ankusa.store.queue.ingest.QueueWriter} on the
  * rocksdb backend ({@link WriterTarget}) or the hand-written RocksJava group commit ({@link
  * RawGroupCommit}). Both take the same requests from the same producers and complete the returned
  * future only once the hook is durable (after the {@code syncWal()} covering its group), on their

@@ -1,8 +1,8 @@
 package io.ankusa.store.bench.ingest;
 
-import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.JsonText;
-import io.ankusa.store.queue.WriterConfig;
+import io.ankusa.store.queue.config.WriterConfig;
+import io.ankusa.store.spi.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The writer ingest bench (docs/testing.md): durable hooks/s and ack latency through the queue's
- * {@link io.ankusa.store.queue.QueueWriter} on rocksdb, against a hand-written RocksJava group
+ * {@link io.ankusa.store.queue.ingest.QueueWriter} on rocksdb, against a hand-written RocksJava group
  * commit doing the same ops ({@link RawGroupCommit}) in the same run, reported as writer/raw per
  * cell. It reports; it does not judge (the target is writer/raw ≥ 0.8).
  *
@@ -112,8 +112,8 @@ public final class WriterIngestBench {
     LOG.info("cell {} producers x {} tenants (load average {})", producers, tenants, load);
     Path writerDir = s.work().resolve("writer-" + producers + "x" + tenants);
     Path rawDir = s.work().resolve("raw-" + producers + "x" + tenants);
-    BenchStores.deleteTree(writerDir);
-    BenchStores.deleteTree(rawDir);
+    FileTrees.deleteRecursively(writerDir);
+    FileTrees.deleteRecursively(rawDir);
     IngestRound round = new IngestRound(producers, s.window(), tenants, s.payloadBytes(), s.settleMillis(),
         s.measureMillis());
     IngestRound warmup = new IngestRound(producers, s.window(), tenants, s.payloadBytes(), s.settleMillis(),
@@ -137,8 +137,8 @@ public final class WriterIngestBench {
       double windowSeconds = s.measureMillis() / 1000.0;
       return new Cell(producers, tenants, load, figures(w, windowSeconds), figures(r, windowSeconds));
     } finally {
-      BenchStores.deleteTree(writerDir);
-      BenchStores.deleteTree(rawDir);
+      FileTrees.deleteRecursively(writerDir);
+      FileTrees.deleteRecursively(rawDir);
     }
   }
 

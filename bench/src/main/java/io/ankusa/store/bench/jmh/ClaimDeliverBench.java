@@ -6,11 +6,12 @@ import io.ankusa.store.bench.gate.QueuePopulation;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.Dispatcher;
-import io.ankusa.store.queue.InflightRow;
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.record.InflightRow;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,7 +83,7 @@ public class ClaimDeliverBench {
   @TearDown(Level.Trial)
   public void close() {
     store.close();
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
   }
 
   /** One tick's claims, then their deliveries; returns the rows delivered. */

@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.jmh;
 
-import io.ankusa.store.bench.BenchStores;
+import io.ankusa.store.spi.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ public class CounterMergeBench {
   @TearDown(Level.Trial)
   public void close() {
     target.close();
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
   }
 
   @Benchmark

@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.jmh;
 
-import io.ankusa.store.bench.BenchStores;
+import io.ankusa.store.spi.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +58,7 @@ public class EngineBench {
   @TearDown(Level.Trial)
   public void close() {
     target.close();
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
   }
 
   @Benchmark

@@ -1,7 +1,7 @@
 package io.ankusa.store.bench.migration;
 
-import io.ankusa.store.queue.DeliveryRow;
-import io.ankusa.store.queue.HookEnvelope;
+import io.ankusa.store.queue.record.DeliveryRow;
+import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.queue.migration.FormatTwoWriter;
 import io.ankusa.store.spi.Store;
 import java.util.ArrayList;

@@ -3,12 +3,13 @@ package io.ankusa.store.bench.migration;
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.JsonText;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.QueueConfig;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.migration.FormatTwo;
 import io.ankusa.store.queue.migration.Migrate;
 import io.ankusa.store.queue.migration.TenantKeys;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -220,7 +221,7 @@ public final class MigrationBench {
           + " are noise; run again when it is quiet", loadBefore, loadAfter, BUSY_LOAD);
     }
     LOG.info("wrote {} and {}", out.resolve("migration.json").toAbsolutePath(), out.resolve("migration.txt"));
-    BenchStores.deleteTree(work);
+    FileTrees.deleteRecursively(work);
   }
 
   /**
@@ -231,7 +232,7 @@ public final class MigrationBench {
   static Run runOnce(String backend, long rows, int tenants, Path work, int run, Path jfr, boolean stepsNoSync,
       int rowsPerStep) {
     Path dir = work.resolve(backend + "-" + rows + "-" + run);
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
     try {
       long now = System.currentTimeMillis();
       long t0 = System.nanoTime();
@@ -266,7 +267,7 @@ public final class MigrationBench {
         return new Run(census, result, wall, populateNanos, calls, Map.copyOf(store.syncOps()), floor, samples);
       }
     } finally {
-      BenchStores.deleteTree(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 

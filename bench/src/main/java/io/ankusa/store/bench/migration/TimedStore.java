@@ -169,22 +169,35 @@ final class TimedStore extends ForwardingStore {
     }
   }
 
-  private static String kindOf(Op op) {
-    String kind;
-    byte[] key;
-    if (op instanceof Op.Put p) {
-      kind = "put";
-      key = p.key();
-    } else if (op instanceof Op.Delete d) {
-      kind = "delete";
-      key = d.key();
-    } else if (op instanceof Op.DeleteRange r) {
-      kind = "deleteRange";
-      key = r.lo();
-    } else {
-      kind = "merge";
-      key = ((Op.Merge) op).key();
+  /** An op's kind as it reads in a tally's name, and its key (the lower bound of a range). */
+  private record KindAndKey(String kind, byte[] key) {}
+
+  private static final Op.Visitor<KindAndKey> KIND_AND_KEY = new Op.Visitor<>() {
+    @Override
+    public KindAndKey put(Op.Put p) {
+      return new KindAndKey("put", p.key());
     }
+
+    @Override
+    public KindAndKey delete(Op.Delete d) {
+      return new KindAndKey("delete", d.key());
+    }
+
+    @Override
+    public KindAndKey deleteRange(Op.DeleteRange r) {
+      return new KindAndKey("deleteRange", r.lo());
+    }
+
+    @Override
+    public KindAndKey merge(Op.Merge m) {
+      return new KindAndKey("merge", m.key());
+    }
+  };
+
+  private static String kindOf(Op op) {
+    KindAndKey kk = op.accept(KIND_AND_KEY);
+    String kind = kk.kind();
+    byte[] key = kk.key();
     String family = op.family();
     if (Format3.INDEX.equals(family) && key.length > 0 && key[0] >= 0x20 && key[0] < 0x7f) {
       return kind + " " + family + " '" + (char) key[0] + "'";

@@ -8,23 +8,24 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.Deliveries;
-import io.ankusa.store.queue.DeliveryHandler;
+import io.ankusa.store.queue.dispatch.DeliveryHandler;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.DirectIngest;
-import io.ankusa.store.queue.Dispatcher;
-import io.ankusa.store.queue.HookEnvelope;
-import io.ankusa.store.queue.InflightRow;
-import io.ankusa.store.queue.IngestRequest;
-import io.ankusa.store.queue.IngestResult;
-import io.ankusa.store.queue.QueueConfig;
-import io.ankusa.store.queue.QueueRuntime;
-import io.ankusa.store.queue.QueueWriter;
-import io.ankusa.store.queue.Reclaim;
-import io.ankusa.store.queue.RuntimeSettings;
+import io.ankusa.store.queue.ingest.DirectIngest;
+import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.record.InflightRow;
+import io.ankusa.store.queue.ingest.IngestRequest;
+import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.runtime.QueueRuntime;
+import io.ankusa.store.queue.ingest.QueueWriter;
+import io.ankusa.store.queue.maintenance.Reclaim;
+import io.ankusa.store.queue.runtime.RuntimeSettings;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -133,7 +134,7 @@ public final class ReclaimBench {
   /** The runtime under load, sampled every second; returns the finished hooks/s while producing. */
   private static double live(String backend, Path dir, int seconds, int producers, int tenants, StringBuilder report)
       throws InterruptedException {
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
     LongAdder delivered = new LongAdder();
     DeliveryHandler deliverAll = (queue, tick, now) -> {
       Transition t = new Transition();
@@ -201,7 +202,7 @@ public final class ReclaimBench {
     report.append(String.format("  after the producers stopped: %,d ms until %,d finished hooks were left stored;"
             + " reclaimed / finished then %.3f×%n",
         drainMs, drainedUnowed, drainedFinished == 0 ? 1.0 : (double) drainedReclaimed / drainedFinished));
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
     return finished / secs;
   }
 
@@ -247,7 +248,7 @@ public final class ReclaimBench {
 
   /** Populates {@code hooks} delivered hooks, then reclaims them all; returns hooks/s. */
   private static double timePasses(String backend, Path dir, int hooks, boolean former) {
-    BenchStores.deleteTree(dir);
+    FileTrees.deleteRecursively(dir);
     try (Store store = BenchStores.open(backend, dir, Format3.families())) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
       Dispatcher dispatcher = new Dispatcher(queue, () -> Long.MAX_VALUE, 5_000, Long.MAX_VALUE);
@@ -278,7 +279,7 @@ public final class ReclaimBench {
       }
       return deleted / secs;
     } finally {
-      BenchStores.deleteTree(dir);
+      FileTrees.deleteRecursively(dir);
     }
   }
 

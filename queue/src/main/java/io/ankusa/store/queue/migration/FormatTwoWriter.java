@@ -5,8 +5,8 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.DeliveryRow;
-import io.ankusa.store.queue.HookEnvelope;
+import io.ankusa.store.queue.record.DeliveryRow;
+import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
@@ -28,7 +28,6 @@ import io.ankusa.store.spi.Store;
 public final class FormatTwoWriter {
   private final Store store;
   private Batch batch = new Batch();
-  private int rows;
 
   /** A writer into {@code store}. Call {@link #layout()} once on a new store. */
   public FormatTwoWriter(Store store) {
@@ -72,7 +71,6 @@ public final class FormatTwoWriter {
   public FormatTwoWriter due(long seq, int sink, long at, DeliveryRow row) {
     batch.put(Format3.DELIVERIES, Keys.delivery(seq, sink), row.encode());
     batch.put(Format3.INDEX, FormatTwo.dueKey(at, seq, sink), FormatTwo.sizeValue(row.size()));
-    rows++;
     return this;
   }
 
@@ -80,7 +78,6 @@ public final class FormatTwoWriter {
   public FormatTwoWriter inflight(long seq, int sink, DeliveryRow row) {
     batch.put(Format3.DELIVERIES, Keys.delivery(seq, sink), row.encode());
     batch.put(Format3.INDEX, FormatTwo.inflightKey(seq, sink), FormatTwo.sizeValue(row.size()));
-    rows++;
     return this;
   }
 
@@ -88,20 +85,13 @@ public final class FormatTwoWriter {
   public FormatTwoWriter dead(long at, long seq, int sink, String sourceId, String hookId, DeliveryRow row) {
     batch.put(Format3.DELIVERIES, Keys.delivery(seq, sink), row.encode());
     batch.put(Format3.INDEX, FormatTwo.deadKey(at, seq, sink), FormatTwo.DeadValueV2.of(sourceId, hookId).encode());
-    rows++;
     return this;
   }
 
   /** An archive obligation {@code 'a' seq -> size}. */
   public FormatTwoWriter archive(long seq, long size) {
     batch.put(Format3.INDEX, FormatTwo.archiveKey(seq), FormatTwo.sizeValue(size));
-    rows++;
     return this;
-  }
-
-  /** Index rows added since the last commit. */
-  public int pendingRows() {
-    return rows;
   }
 
   /** Writes what was added, SYNC, and starts a new batch. */
@@ -110,6 +100,5 @@ public final class FormatTwoWriter {
       store.write(batch, Durability.SYNC);
     }
     batch = new Batch();
-    rows = 0;
   }
 }

@@ -4,9 +4,9 @@ import io.ankusa.store.layout.AggregateShardsValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.QueueConfig;
-import io.ankusa.store.queue.QueueFormat;
-import io.ankusa.store.queue.Tenants;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.record.FormatStamp;
+import io.ankusa.store.queue.tenant.Tenants;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
@@ -193,7 +193,7 @@ public final class Migrate {
 
   /** The store's stamp (-1 when none), refused when newer than this release. */
   private int checkedStamp(ReadView view) {
-    int stamp = QueueFormat.stamp(view);
+    int stamp = FormatStamp.stamp(view);
     if (stamp > releaseFormat) {
       throw new StoreFormatException("store format " + stamp + " is newer than " + releaseFormat
           + ": this release reads format " + releaseFormat + " and formats are forward-only; open the store"

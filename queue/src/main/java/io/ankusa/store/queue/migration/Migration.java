@@ -1,5 +1,6 @@
 package io.ankusa.store.queue.migration;
 
+import io.ankusa.store.queue.tenant.TenantAllocator;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Store;
 

@@ -1,0 +1,102 @@
+package io.ankusa.store.conformance;
+
+import static io.ankusa.store.conformance.EngineAssertions.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Snapshot;
+import io.ankusa.store.spi.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+
+/**
+ * Consistent views: a snapshot does not see later writes; a scan sees one state while writes go on.
+ *
+ * <p>Part of the engine layer: {@link EngineConformance} runs these cases against the backend its
+ * subclass names; the method names are the property names the SPI javadoc refers to.
+ */
+public interface ConsistencyCases extends EngineCase {
+  /** A snapshot keeps showing the state at its creation while puts, deletes, ranges and merges go on. */
+  @Example
+  default void snapshotDoesNotSeeLaterWrites() {
+    requireCapability(capabilities().snapshots(), "snapshots", "Store.snapshot() does not give a frozen view");
+    byte[] a = {0x10};
+    byte[] b = {(byte) 0x80};
+    byte[] c = {(byte) 0x90, 0x01};
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, a, new byte[] {1}).put(PLAIN, b, new byte[] {2}).merge(COUNTERS, a, 10),
+          Durability.NO_SYNC);
+      List<String> before = hexEntries(drain(s, PLAIN, START, null, Direction.FORWARD));
+      try (Snapshot snap = s.snapshot()) {
+        s.write(new Batch().put(PLAIN, a, new byte[] {9}).delete(PLAIN, b).put(PLAIN, c, new byte[] {3})
+            .merge(COUNTERS, a, 5), Durability.NO_SYNC);
+        s.write(new Batch().deleteRange(PLAIN, START, new byte[] {(byte) 0x85}).merge(COUNTERS, b, 1), Durability.SYNC);
+        assertThat(snap.get(PLAIN, a)).as("snapshot get of an overwritten then range-deleted key").isEqualTo(new byte[] {1});
+        assertThat(snap.get(PLAIN, b)).as("snapshot get of a deleted key").isEqualTo(new byte[] {2});
+        assertThat(snap.get(PLAIN, c)).as("snapshot get of a key put later").isNull();
+        assertThat(snap.multiGet(PLAIN, List.of(c, b, a))).extracting(Bytes::hex).containsExactly("null", "02", "01");
+        assertThat(snap.counter(COUNTERS, a)).as("snapshot counter after a later merge").isEqualTo(10);
+        assertThat(snap.counter(COUNTERS, b)).as("snapshot counter merged later").isZero();
+        assertThat(hexEntries(drain(snap, PLAIN, START, null, Direction.FORWARD))).as("snapshot scan").isEqualTo(before);
+        assertThat(hexEntries(drain(snap, PLAIN, START, null, Direction.REVERSE))).as("snapshot reverse scan")
+            .containsExactly("80=02", "10=01");
+        assertThat(hexEntries(drain(s, PLAIN, START, null, Direction.FORWARD))).as("live store").containsExactly("9001=03");
+      }
+    }
+  }
+
+  /**
+   * A scan yields exactly the state at its opening, while keys inside and outside its range are
+   * written and deleted after it opened (and after it returned its first entry).
+   */
+  @Property
+  default void scanSeesOneStateWhileWritesGoOn(@ForAll("keySets") List<byte[]> initial,
+      @ForAll("keySets") List<byte[]> later, @ForAll("keys") byte[] a, @ForAll("keys") byte[] b,
+      @ForAll boolean reverse, @ForAll boolean readOneFirst) {
+    byte[] lo = Bytes.compare(a, b) <= 0 ? a : b;
+    byte[] hi = lo == a ? b : a;
+    Direction dir = reverse ? Direction.REVERSE : Direction.FORWARD;
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      TreeMap<byte[], byte[]> model = putAll(s, initial);
+      NavigableMap<byte[], byte[]> range = model.subMap(lo, true, hi, false);
+      List<String> expected = (reverse ? range.descendingMap() : range).entrySet().stream()
+          .map(e -> Bytes.hex(e.getKey()) + "=" + Bytes.hex(e.getValue())).toList();
+      List<String> got = new ArrayList<>();
+      try (Scan scan = s.scan(PLAIN, lo, hi, dir)) {
+        if (readOneFirst && scan.hasNext()) {
+          got.add(scan.next().toString());
+        }
+        Batch changes = new Batch();
+        for (int i = 0; i < later.size(); i++) {
+          if (i % 3 == 0) {
+            changes.delete(PLAIN, later.get(i));
+          } else {
+            changes.put(PLAIN, later.get(i), new byte[] {(byte) 0xee, (byte) i});
+          }
+        }
+        for (byte[] k : initial) {
+          changes.put(PLAIN, k, new byte[] {(byte) 0xdd});
+        }
+        changes.deleteRange(PLAIN, lo, lo.length < 2 ? concat(lo, new byte[] {0x40}) : lo);
+        s.write(changes, Durability.NO_SYNC);
+        s.write(new Batch().put(PLAIN, lo, new byte[] {(byte) 0xcc}), Durability.NO_SYNC);
+        while (scan.hasNext()) {
+          got.add(scan.next().toString());
+        }
+      }
+      assertThat(got).as("%s scan of [%s, %s) opened before the writes", dir, Bytes.hex(lo), Bytes.hex(hi))
+          .isEqualTo(expected);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package io.ankusa.store.conformance;
+
+import static io.ankusa.store.conformance.EngineAssertions.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Store;
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+
+/**
+ * Who owns the arrays: a write keeps none of the caller's, every read returns fresh copies, a value
+ * reads back as written.
+ *
+ * <p>Part of the engine layer: {@link EngineConformance} runs these cases against the backend its
+ * subclass names; the method names are the property names the SPI javadoc refers to.
+ */
+public interface ReadOwnershipCases extends EngineCase {
+  /** Arrays given to a batch are the caller's again once write returns: changing them changes nothing stored. */
+  @Property
+  default void writeDoesNotKeepCallerArrays(@ForAll("keys") byte[] key, @ForAll("values") byte[] value) {
+    byte[] k = key.clone();
+    byte[] v = value.clone();
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, k, v), Durability.NO_SYNC);
+      Arrays.fill(k, (byte) 0x5a);
+      Arrays.fill(v, (byte) 0x5a);
+      assertThat(s.get(PLAIN, key)).as("value at %s after the caller reused its arrays", Bytes.hex(key))
+          .isEqualTo(value);
+    }
+  }
+
+  /** Arrays returned by reads are fresh copies: changing them changes nothing stored. */
+  @Property
+  default void readsReturnFreshCopies(@ForAll("keys") byte[] key, @ForAll("values") byte[] value) {
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, key, value), Durability.NO_SYNC);
+      Arrays.fill(s.get(PLAIN, key), (byte) 0x5a);
+      Arrays.fill(s.multiGet(PLAIN, List.of(key)).get(0), (byte) 0x5a);
+      try (Scan scan = s.scan(PLAIN, START, null, Direction.FORWARD)) {
+        Entry e = scan.next();
+        Arrays.fill(e.key(), (byte) 0x5a);
+        Arrays.fill(e.value(), (byte) 0x5a);
+      }
+      assertThat(s.get(PLAIN, key)).as("value at %s after the caller changed returned arrays", Bytes.hex(key))
+          .isEqualTo(value);
+      assertThat(hexKeys(drain(s, PLAIN, START, null, Direction.FORWARD))).containsExactly(Bytes.hex(key));
+    }
+  }
+
+  /** Values of every length up to a bound (and the empty value) round-trip through put and get. */
+  @Property
+  default void putThenGetRoundTrips(@ForAll("keys") byte[] key, @ForAll("largeValues") byte[] value) {
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, key, value), Durability.NO_SYNC);
+      assertThat(s.get(PLAIN, key)).isEqualTo(value);
+      s.write(new Batch().put(PLAIN, key, new byte[] {7}), Durability.NO_SYNC);
+      assertThat(s.get(PLAIN, key)).as("a second put overwrites").isEqualTo(new byte[] {7});
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package io.ankusa.store.conformance;
+
+import static io.ankusa.store.conformance.LayoutAssertions.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.layout.DeadKey;
+import io.ankusa.store.layout.DeadValue;
+import io.ankusa.store.layout.DueKey;
+import io.ankusa.store.layout.DueKind;
+import io.ankusa.store.layout.DueValue;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.InflightKey;
+import io.ankusa.store.layout.InflightValue;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.queue.counter.CounterFold;
+import io.ankusa.store.queue.counter.Counters;
+import io.ankusa.store.queue.record.DeadRow;
+import io.ankusa.store.queue.Deliveries;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.record.DeliveryRow;
+import io.ankusa.store.queue.index.DueIndex;
+import io.ankusa.store.queue.record.DueRow;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.record.InflightRow;
+import io.ankusa.store.queue.maintenance.QueueVerifier;
+import io.ankusa.store.queue.counter.TenantCounts;
+import io.ankusa.store.queue.Transition;
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+
+/**
+ * Counters: after any sequence of transitions they equal a fold of the rows, and concurrent writers
+ * lose no count.
+ *
+ * <p>Part of the layout layer: {@link LayoutConformance} runs these cases against the backend its
+ * subclass names.
+ */
+public interface CounterCases extends LayoutCase {
+  /**
+   * Counters equal a fold after any sequence of transitions: ingest (four tenants, the
+   * default among them, 1–3 sinks, archive on), dispatch ticks, deliver, retry, dead-letter, revive,
+   * inflight recovery, expand, purge, archive settle and drop (by hand and by archiver runs), reclaim —
+   * after every action each
+   * tenant's six counters and the node aggregate equal a fold of the rows; at the end the verifier
+   * finds no breach.
+   */
+  @Property
+  default void countersEqualAFoldAfterAnySequenceOfTransitions(@ForAll("queueActions") List<QueueAction> actions) {
+    try (TempDirStore t = openQueueStore()) {
+      QueueDriver d = new QueueDriver(t.store(), queueConfig().withArchive(true));
+      assertCountersEqualFold(t.store(), "on the new store, before any action");
+      for (int i = 0; i < actions.size(); i++) {
+        String did = actions.get(i).apply(d);
+        assertCountersEqualFold(t.store(), describe(i, actions, did));
+      }
+      assertThat(QueueVerifier.verify(t.store()))
+          .as("after all %d actions %s the verifier finds no breach", actions.size(), actions)
+          .isEmpty();
+    }
+  }
+
+  /**
+   * Concurrent writers do not lose counts: four threads move disjoint rows of ONE tenant
+   * at once through different op builders (claim + delivered; claim + retry + claim + delivered;
+   * claim + dead-letter + revive; claim + recover + claim + delivered), one batch per transition,
+   * all merging into the same counter keys. Afterwards the tenant's counters and the aggregate equal
+   * the fold, and the fold is the exact expected outcome.
+   */
+  @Example
+  default void concurrentWritersDoNotLoseCounts() throws Exception {
+    requireCapability(capabilities().concurrentWriters(), "concurrentWriters",
+        "this case writes one tenant's transitions from 4 threads at once");
+    final int threads = ConcurrentWorker.values().length;
+    final int hooks = 400;
+    try (TempDirStore t = openQueueStore()) {
+      Store store = t.store();
+      QueueDriver d = new QueueDriver(store, queueConfig());
+      for (int from = 0; from < hooks; from += 100) {
+        List<HookEnvelope> batch = new ArrayList<>();
+        for (int i = from; i < from + 100; i++) {
+          batch.add(d.newHook("busy", START + i, 1, 1 + i % 23));
+        }
+        d.ingest().ingest(batch);
+      }
+      long ord = ordOf(store, "busy");
+      List<DueRow> rows = DueIndex.pendingForTenant(store, ord, hooks + 1);
+      assertThat(rows).as("the pre-ingested due rows of the tenant").hasSize(hooks);
+      List<List<DueRow>> shares = new ArrayList<>();
+      for (int w = 0; w < threads; w++) {
+        shares.add(new ArrayList<>());
+      }
+      for (int i = 0; i < rows.size(); i++) {
+        shares.get(i % threads).add(rows.get(i));
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      try {
+        CountDownLatch start = new CountDownLatch(threads);
+        List<Future<?>> running = new ArrayList<>();
+        for (int w = 0; w < threads; w++) {
+          ConcurrentWorker worker = ConcurrentWorker.values()[w];
+          List<DueRow> share = shares.get(w);
+          running.add(pool.submit(() -> {
+            start.countDown();
+            start.await();
+            for (DueRow row : share) {
+              worker.drive(d.queue(), row);
+            }
+            return null;
+          }));
+        }
+        for (Future<?> f : running) {
+          f.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+        pool.awaitTermination(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+      }
+      Map<Long, TenantCounts> fold = CounterFold.fold(store);
+      assertThat(d.queue().counters().read(store, ord)).as("counters of the tenant written by 4 threads vs a fold")
+          .isEqualTo(fold.getOrDefault(ord, TenantCounts.ZERO));
+      assertThat(d.queue().counters().aggregate(store)).as("the aggregate (ord 0) vs a fold")
+          .isEqualTo(fold.get(0L));
+      List<DueRow> revived = shares.get(ConcurrentWorker.CLAIM_DEAD_LETTER_REVIVE.ordinal());
+      long revivedBytes = revived.stream().mapToLong(r -> r.value().size()).sum();
+      assertThat(fold.get(ord)).as("only the revived quarter is left, due as first attempts")
+          .isEqualTo(new TenantCounts(revived.size(), 0, 0, 0, revivedBytes, 0));
+      assertThat(QueueVerifier.verify(store)).as("verifier after the concurrent transitions").isEmpty();
+    }
+  }
+
+  /** What each thread of {@link #concurrentWritersDoNotLoseCounts} does with each of its rows. */
+  enum ConcurrentWorker {
+    CLAIM_DELIVER {
+      @Override
+      void drive(DeliveryQueue q, DueRow row) {
+        InflightRow inflight = claim(q, row);
+        Transition t = new Transition();
+        Deliveries.delivered(t, inflight);
+        q.write(t, Durability.NO_SYNC);
+      }
+    },
+    CLAIM_RETRY_CLAIM_DELIVER {
+      @Override
+      void drive(DeliveryQueue q, DueRow row) {
+        InflightRow inflight = claim(q, row);
+        long at = row.key().at() + 60_000;
+        Transition retry = new Transition();
+        Deliveries.retry(retry, inflight, stateOf(q, row), at, "503");
+        q.write(retry, Durability.NO_SYNC);
+        DueRow again = new DueRow(new DueKey(row.ord(), at, row.seq(), row.key().sink()),
+            new DueValue(row.value().size(), DueKind.RETRY));
+        Transition delivered = new Transition();
+        Deliveries.delivered(delivered, claim(q, again));
+        q.write(delivered, Durability.NO_SYNC);
+      }
+    },
+    CLAIM_DEAD_LETTER_REVIVE {
+      @Override
+      void drive(DeliveryQueue q, DueRow row) {
+        InflightRow inflight = claim(q, row);
+        long at = row.key().at() + 30_000;
+        Transition dead = new Transition();
+        Deliveries.deadLetter(dead, inflight, stateOf(q, row), at, "src", "hook-" + row.seq(), "410");
+        q.write(dead, Durability.NO_SYNC);
+        byte[] deadKey = Keys.dead(at, row.seq(), row.key().sink());
+        byte[] deadValue = q.store().get(Format3.INDEX, deadKey);
+        assertThat(deadValue).as("dead row %s just written", Bytes.hex(deadKey)).isNotNull();
+        DeadRow read = new DeadRow(DeadKey.decode(deadKey), DeadValue.decodeAt(deadKey, deadValue));
+        Transition revive = new Transition();
+        Deliveries.revive(revive, read, stateOf(q, row), at + 10_000);
+        q.write(revive, Durability.NO_SYNC);
+      }
+    },
+    CLAIM_RECOVER_CLAIM_DELIVER {
+      @Override
+      void drive(DeliveryQueue q, DueRow row) {
+        InflightRow inflight = claim(q, row);
+        long at = row.key().at() + 50_000;
+        Transition recover = new Transition();
+        Deliveries.recoverInflight(recover, inflight, at);
+        q.write(recover, Durability.NO_SYNC);
+        DueRow again = new DueRow(new DueKey(row.ord(), at, row.seq(), row.key().sink()),
+            new DueValue(row.value().size(), DueKind.FIRST_ATTEMPT));
+        Transition delivered = new Transition();
+        Deliveries.delivered(delivered, claim(q, again));
+        q.write(delivered, Durability.NO_SYNC);
+      }
+    };
+
+    abstract void drive(DeliveryQueue q, DueRow row);
+
+    static InflightRow claim(DeliveryQueue q, DueRow row) {
+      Transition t = new Transition();
+      Deliveries.claim(t, row);
+      q.write(t, Durability.NO_SYNC);
+      return new InflightRow(new InflightKey(row.ord(), row.seq(), row.key().sink()),
+          new InflightValue(row.value().size()));
+    }
+
+    static DeliveryRow stateOf(DeliveryQueue q, DueRow row) {
+      byte[] v = q.store().get(Format3.DELIVERIES, Keys.delivery(row.seq(), row.key().sink()));
+      assertThat(v).as("delivery row of %s", row.key()).isNotNull();
+      return DeliveryRow.decode(v);
+    }
+  }
+}

@@ -1,0 +1,341 @@
+package io.ankusa.store.queue.dispatch;
+
+import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.DueKey;
+import io.ankusa.store.layout.TenantLimitsValue;
+import io.ankusa.store.queue.Deliveries;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.DueCursors;
+import io.ankusa.store.queue.Transition;
+import io.ankusa.store.queue.TransitionGuard;
+import io.ankusa.store.queue.index.ActiveIndex;
+import io.ankusa.store.queue.index.DueIndex;
+import io.ankusa.store.queue.maintenance.InflightRecovery;
+import io.ankusa.store.queue.record.DueRow;
+import io.ankusa.store.queue.record.InflightRow;
+import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.spi.Durability;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * One round of dispatch: find the active tenants, claim their due rows, clean their markers.
+ *
+ * <p>Claim order ({@link DispatchPolicy}, docs/delivery.md): by default deficit round-robin over the
+ * tenants with a marker due now. Each tick serves them in ordinal order, starting after the last tenant
+ * the previous tick served (or with the tenant whose visit the previous tick's budget cut short, which
+ * resumes without a new quantum). A visit adds the tenant's quantum ({@code quantumBytes × weight}) to
+ * its deficit and claims its rows in {@code at} order while each row's cost (its size plus {@code
+ * rowCostBytes}) fits; what is left carries to its next visit, and is reset when the tenant drains.
+ * Tenants with rows left get further rounds in the same tick until its row limit or byte budget is
+ * spent; the last tenant with work left takes what remains of the tick. Per-tenant limits ({@link
+ * TenantLimits}: weight, most inflight rows, most rows per tick) are read with one point read per
+ * tenant a tick visits; a tenant at its inflight limit is skipped until rows complete. Cost: the marker scan, one seek per visit
+ * and the rows claimed — O(tenants with work due + rows claimed), never O(tenants).
+ *
+ * <p>Each tenant's scan resumes at its {@link DueCursors cursor}, past the rows earlier ticks claimed.
+ * Only rows with {@code seq <= visibleSeq} are claimed (the writer's durable watermark): nothing is
+ * dispatched before it is durable. Claims are written {@code NO_SYNC}: a claim lost in a crash leaves
+ * the row due, and {@link InflightRecovery} makes claims that survived due again at boot (at-least-once
+ * delivery).
+ *
+ * <p>Thread-safe beside every other transition, another dispatcher included: each tenant's due rows
+ * are scanned and claimed while the tick holds the tenant's {@link TransitionGuard} stripe, so no
+ * other transition of the tenant moves a row in between, and a second dispatcher scans only after the
+ * first's claims are written. The round-robin position and deficits belong to this dispatcher (its
+ * ticks run one at a time); the cursors belong to the queue.
+ */
+public final class Dispatcher {
+  private final DeliveryQueue queue;
+  private final LongSupplier visibleSeq;
+  private final int rowLimit;
+  private final long byteBudget;
+  private final DispatchPolicy policy;
+  /** Deficits carried between visits, of tenants that still had rows when last visited. */
+  private final Map<Long, Long> deficits = new HashMap<>();
+  /** The tenant the last visit served; the next round starts after it. */
+  private long lastServed;
+  /** The tenant whose visit a tick's budget cut short (it resumes first, with no new quantum), or 0. */
+  private long unfinished;
+
+  /**
+   * A deficit round-robin dispatcher with {@link DispatchPolicy#defaults()}.
+   *
+   * @param visibleSeq the durable watermark; rows above it are not claimed
+   * @param rowLimit most rows claimed per tick
+   * @param byteBudget most bytes claimed per tick (the row that crosses it is the tick's last)
+   */
+  public Dispatcher(DeliveryQueue queue, LongSupplier visibleSeq, int rowLimit, long byteBudget) {
+    this(queue, visibleSeq, rowLimit, byteBudget, DispatchPolicy.defaults());
+  }
+
+  /** A dispatcher sharing its ticks by {@code policy}. */
+  public Dispatcher(DeliveryQueue queue, LongSupplier visibleSeq, int rowLimit, long byteBudget, DispatchPolicy policy) {
+    this.queue = queue;
+    this.visibleSeq = visibleSeq;
+    this.rowLimit = rowLimit;
+    this.byteBudget = byteBudget;
+    this.policy = policy;
+  }
+
+  /** One tick at time {@code now} (epoch ms). */
+  public synchronized TickReport tick(long now) {
+    Map<Long, List<Long>> bucketsByTenant = new LinkedHashMap<>();
+    for (ActiveKey marker : ActiveIndex.activeTenants(queue.store(), now, ActiveIndex.DEFAULT_LIMIT)) {
+      bucketsByTenant.computeIfAbsent(marker.ord(), o -> new ArrayList<>()).add(marker.bucket());
+    }
+    Tick tick = new Tick(now, bucketsByTenant);
+    try {
+      if (policy.order() == DispatchPolicy.ClaimOrder.OLDEST_FIRST) {
+        oldestFirst(tick);
+      } else {
+        roundRobin(tick);
+      }
+    } finally {
+      tick.pending.write();
+    }
+    List<ActiveIndex.TenantMarkers> visited = new ArrayList<>(tick.visited.size());
+    for (long ord : tick.visited) {
+      visited.add(new ActiveIndex.TenantMarkers(ord, bucketsByTenant.get(ord), queue.dueCursors().peek(ord)));
+    }
+    int markersDeleted = ActiveIndex.cleanupAll(queue.store(), visited, now, () -> {});
+    return new TickReport(bucketsByTenant.size(), tick.visited.size(), tick.claimed, markersDeleted);
+  }
+
+  /** Marker order, each tenant up to the tick's whole budget: the order before fair dispatch. */
+  private void oldestFirst(Tick tick) {
+    for (long ord : tick.buckets.keySet()) {
+      if (tick.spent()) {
+        break;
+      }
+      visit(tick, ord, Long.MAX_VALUE);
+    }
+  }
+
+  /** Deficit round-robin from where the last tick stopped; further rounds while the budget lasts. */
+  private void roundRobin(Tick tick) {
+    List<Long> active = new ArrayList<>(tick.buckets.keySet());
+    Collections.sort(active);
+    int start = firstAfter(active);
+    List<Long> remaining = new ArrayList<>(active.size());
+    remaining.addAll(active.subList(start, active.size()));
+    remaining.addAll(active.subList(0, start));
+    long resumed = unfinished;
+    unfinished = 0;
+    while (!remaining.isEmpty() && !tick.spent()) {
+      List<Long> next = new ArrayList<>(remaining.size());
+      for (long ord : remaining) {
+        if (tick.spent()) {
+          break;
+        }
+        boolean lone = remaining.size() == 1;
+        long deficit = deficits.getOrDefault(ord, 0L);
+        if (ord != resumed) {
+          deficit += policy.quantumBytes() * tick.limits(ord).weight();
+        }
+        resumed = 0;
+        DueIndex.Visit v = visit(tick, ord, lone ? Long.MAX_VALUE : deficit);
+        if (v == null) {
+          continue; // at its limit: sits out the rest of this tick, its deficit as it was
+        }
+        lastServed = ord;
+        if (v.drained() || lone) {
+          deficits.remove(ord);
+          continue;
+        }
+        deficits.put(ord, deficit - tick.costOf(v));
+        if (tick.spent()) {
+          unfinished = ord;
+        } else {
+          next.add(ord);
+        }
+      }
+      remaining = next;
+      tick.pending.write(); // a tenant's next visit scans again: its claims must be in the store by then
+    }
+    deficits.keySet().retainAll(tick.buckets.keySet()); // a tenant without a due marker has drained
+  }
+
+  /** Index in {@code sorted} of the first tenant after {@link #lastServed} (or of the unfinished one). */
+  private int firstAfter(List<Long> sorted) {
+    for (int i = 0; i < sorted.size(); i++) {
+      if (unfinished != 0 ? sorted.get(i) >= unfinished : sorted.get(i) > lastServed) {
+        return i;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * One visit of tenant {@code ord}: under its stripe, scans from its cursor and claims what {@code
+   * costBudget} and its limits allow, then moves or evicts its cursor. Null when its limits allow no row
+   * now (nothing was scanned).
+   */
+  private DueIndex.Visit visit(Tick tick, long ord, long costBudget) {
+    TenantLimitsValue limits = tick.limits(ord);
+    long rows = rowLimit - tick.claimed.size();
+    if (limits.limitsRowsPerTick()) {
+      rows = Math.min(rows, limits.rowsPerTick() - tick.claimedOf(ord));
+    }
+    // The scan and the claims under the tenant's stripe, held until the claims are written with the
+    // other tenants' of this round: no other transition of the tenant moves a row in between, so the
+    // claims need no re-check (the re-check would double the reads).
+    tick.pending.lock(ord);
+    if (limits.limitsInflight() && rows > 0) {
+      rows = Math.min(rows, limits.maxInflight() - queue.counters().read(queue.store(), ord).inflight());
+    }
+    if (rows <= 0) {
+      return null;
+    }
+    tick.visited.add(ord);
+    DueCursors cursors = queue.dueCursors();
+    DueIndex.Visit v = DueIndex.claimable(queue.store(), ord, scanStart(ord, cursors.start(ord), tick.buckets.get(ord)),
+        tick.now, (int) rows, costBudget, policy.rowCostBytes(), byteBudget - tick.bytes, tick.watermark);
+    for (DueRow row : v.rows()) {
+      tick.claimed.add(tick.pending.claim(ord, row));
+      tick.bytes += row.value().size();
+    }
+    if (!v.rows().isEmpty()) {
+      tick.claimedByTenant.merge(ord, v.rows().size(), Integer::sum);
+    }
+    if (v.drained() && !v.skippedAboveWatermark()) {
+      cursors.evict(ord, v.resumeAt());
+    } else {
+      cursors.advance(ord, v.resumeAt());
+    }
+    return v;
+  }
+
+  /**
+   * The claims of one round of a tick, from several tenants, written as one batch while the tick holds
+   * every one of their stripes (one write per round instead of one per tenant; on an engine whose
+   * commit costs more than its rows, such as LMDB's, that is most of a tick's time). Stripes are taken
+   * in visiting order, which is not the guard's ascending order, so only the first is waited for: a
+   * later one is tried, and when it is busy the claims so far are written and their stripes let go
+   * before waiting — a tick never waits while it holds a stripe.
+   */
+  private final class PendingClaims {
+    private final List<TransitionGuard.Held> held = new ArrayList<>();
+    private final Set<Long> tenants = new LinkedHashSet<>();
+    private Transition batch = new Transition().readUnderStripes(true);
+
+    /** Takes tenant {@code ord}'s stripe for the rest of the round (writing the round so far if it must wait). */
+    void lock(long ord) {
+      if (!held.isEmpty()) {
+        TransitionGuard.Held h = queue.guard().tryLockTenant(ord);
+        if (h != null) {
+          held.add(h);
+          return;
+        }
+        write();
+      }
+      held.add(queue.guard().lockTenant(ord));
+    }
+
+    /** Adds the claim of {@code row}; returns the inflight row it will write. */
+    InflightRow claim(long ord, DueRow row) {
+      tenants.add(ord);
+      return Deliveries.claim(batch, row);
+    }
+
+    /**
+     * Writes the claims so far and lets every stripe go. A write that fails sends the cursors of its
+     * tenants back to their first key (they had moved past rows that are still due) before it throws.
+     */
+    void write() {
+      try {
+        if (!batch.isEmpty()) {
+          queue.write(batch, Durability.NO_SYNC);
+        }
+      } catch (RuntimeException e) {
+        tenants.forEach(ord -> queue.dueCursors().lower(ord, 0));
+        throw e;
+      } finally {
+        batch = new Transition().readUnderStripes(true);
+        tenants.clear();
+        for (int i = held.size() - 1; i >= 0; i--) {
+          held.get(i).close();
+        }
+        held.clear();
+      }
+    }
+  }
+
+  /**
+   * Where the tenant's scan starts: its cursor, unless the tick saw a marker of the tenant in an
+   * earlier second than the cursor's (a row was put there by a path that did not lower the cursor):
+   * then that second's start.
+   */
+  private static DueKey scanStart(long ord, DueKey cursor, List<Long> buckets) {
+    if (cursor == null) {
+      return null;
+    }
+    long firstBucket = Collections.min(buckets);
+    if (ActiveKey.bucketOf(cursor.at()) > firstBucket) {
+      return new DueKey(ord, firstBucket * ActiveKey.BUCKET_MILLIS, 0, 0);
+    }
+    return cursor;
+  }
+
+  /** One tick's reads and running totals. */
+  private final class Tick {
+    final long now;
+    final long watermark;
+    final Map<Long, List<Long>> buckets;
+    final Map<Long, TenantLimitsValue> limits;
+    final List<InflightRow> claimed = new ArrayList<>();
+    final Map<Long, Integer> claimedByTenant = new HashMap<>();
+    final Set<Long> visited = new LinkedHashSet<>();
+    final PendingClaims pending = new PendingClaims();
+    long bytes;
+
+    Tick(long now, Map<Long, List<Long>> buckets) {
+      this.now = now;
+      this.watermark = visibleSeq.getAsLong();
+      this.buckets = buckets;
+      this.limits = new HashMap<>();
+    }
+
+    boolean spent() {
+      return claimed.size() >= rowLimit || bytes >= byteBudget;
+    }
+
+    /** The tenant's limits, read at its first visit of the tick (one point read). */
+    TenantLimitsValue limits(long ord) {
+      return limits.computeIfAbsent(ord, o -> TenantLimits.of(queue.store(), o));
+    }
+
+    int claimedOf(long ord) {
+      return claimedByTenant.getOrDefault(ord, 0);
+    }
+
+    long costOf(DueIndex.Visit v) {
+      long cost = 0;
+      for (DueRow row : v.rows()) {
+        cost += row.value().size() + policy.rowCostBytes();
+      }
+      return cost;
+    }
+  }
+
+  /**
+   * What a tick did.
+   *
+   * @param activeTenants distinct tenants with markers due now (up to the marker limit)
+   * @param tenantsVisited tenants whose due rows were scanned
+   * @param claimed the rows claimed, now inflight, in claim order
+   * @param markersDeleted stale markers removed by cleanup
+   */
+  public record TickReport(int activeTenants, int tenantsVisited, List<InflightRow> claimed, int markersDeleted) {
+    public int rowsClaimed() {
+      return claimed.size();
+    }
+  }
+}

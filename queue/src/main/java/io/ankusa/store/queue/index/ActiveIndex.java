@@ -1,0 +1,276 @@
+package io.ankusa.store.queue.index;
+
+import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.DueKey;
+import io.ankusa.store.layout.Fields;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.KeyFamily;
+import io.ankusa.store.layout.KeyRange;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.queue.Deliveries;
+import io.ankusa.store.queue.counter.Counters;
+import io.ankusa.store.queue.record.DueRow;
+import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Store;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The active index: a marker {@code 'A' (at/1000) ord} for every (tenant, second) that has a due row
+ * (docs/storage.md). Invariant: no due row without a marker. Writers only put markers (the due-row
+ * builder puts one with every due row); only the dispatcher deletes them, in {@link #cleanup}, and
+ * only in the delete-then-verify order that keeps the invariant under any interleaving with writers.
+ */
+public final class ActiveIndex {
+  /** How many markers {@link #activeTenants} returns by default. */
+  public static final int DEFAULT_LIMIT = 4096;
+  /** How many stale markers {@link #oldestDueAgeMs} skips before giving up. */
+  public static final int STALE_MARKER_SKIP = 32;
+
+  private ActiveIndex() {}
+
+  /**
+   * The first {@code limit} markers with {@code bucket <= now / 1000}, oldest second first: who has
+   * something due now. The cost depends on the markers returned, never on idle tenants or the
+   * backlog.
+   */
+  public static List<ActiveKey> activeTenants(ReadView view, long now, int limit) {
+    KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
+    List<ActiveKey> out = new ArrayList<>(Math.min(limit, 1024));
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (out.size() < limit && scan.hasNext()) {
+        out.add(ActiveKey.decode(scan.next().key()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Cleanup after the dispatcher claimed from tenant {@code ord}, whose markers in {@code
+   * scannedBuckets} it saw in {@link #activeTenants}:
+   *
+   * <ol>
+   *   <li>{@code first = firstDue(ord)}; if it is due, its marker was not among {@code scannedBuckets}
+   *       and is missing, put it back (see {@link #restoreUnseenHeadMarker});
+   *   <li>delete the scanned markers with a bucket before {@code first}'s bucket (before now's
+   *       bucket when the tenant has no due row) — never the current second's;
+   *   <li>read the tenant's due rows in the seconds just deleted (one range, from the first deleted
+   *       second to the end of the last) and put back the marker of every deleted second that holds
+   *       one.
+   * </ol>
+   *
+   * No due row was in those seconds at (1), so the rows (3) finds are exactly those writers committed
+   * meanwhile, however many and in however many seconds: one committed before (1) is seen by (1);
+   * one committed between (1) and (2) lost its marker to (2) and is seen by (3); one committed after
+   * (2) keeps its own marker. So no interleaving leaves a due row without a marker (properties {@code
+   * cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}, {@code cleanupKeepsTheMarkersOfConcurrentEnqueuesInTwoSeconds}).
+   *
+   * @return how many markers were deleted and not put back
+   */
+  public static int cleanup(Store store, long ord, List<Long> scannedBuckets, long now) {
+    return cleanup(store, ord, scannedBuckets, now, () -> {});
+  }
+
+  /**
+   * {@link #cleanup(Store, long, List, long)} with {@code betweenDeleteAndVerify} run after step 2's
+   * delete is written and before step 3 reads: the seam a test uses to commit a writer's batch in
+   * the one window where a careless cleanup would lose its marker.
+   */
+  public static int cleanup(Store store, long ord, List<Long> scannedBuckets, long now, Runnable betweenDeleteAndVerify) {
+    return cleanup(store, ord, scannedBuckets, now, null, betweenDeleteAndVerify);
+  }
+
+  /**
+   * {@link #cleanup(Store, long, List, long)} with step 1 reading the tenant's first due row from {@code
+   * firstFrom} on (null: its first key) — the dispatcher passes its cursor, so step 1 does not walk the
+   * tombstones of rows it already claimed. A row put behind {@code firstFrom} before step 1 is not seen
+   * there; then its second's marker may be deleted in step 2, and step 3, which reads the deleted
+   * seconds whole, puts it back — the same as for a row committed between steps 1 and 2.
+   */
+  public static int cleanup(Store store, long ord, List<Long> scannedBuckets, long now, DueKey firstFrom,
+      Runnable betweenDeleteAndVerify) {
+    return cleanupAll(store, List.of(new TenantMarkers(ord, scannedBuckets, firstFrom)), now, betweenDeleteAndVerify);
+  }
+
+  /**
+   * The markers of one tenant that a tick saw, for {@link #cleanupAll}.
+   *
+   * @param ord the tenant
+   * @param scannedBuckets the seconds of its markers the tick saw
+   * @param firstFrom where step 1 reads its first due row from (null: its first key)
+   */
+  public record TenantMarkers(long ord, List<Long> scannedBuckets, DueKey firstFrom) {}
+
+  /**
+   * {@link #cleanup(Store, long, List, long, DueKey, Runnable)} for several tenants at once, with each
+   * step's writes for all of them in one batch: step 1 for every tenant (a head marker restored goes
+   * into step 2's batch), one batch deleting every tenant's stale markers, then step 3 for every tenant
+   * and one batch of put-backs. Each tenant's delete is written before its verify reads, which is all
+   * the argument above needs, so the guarantee is the same; a tick that visited twenty tenants writes two
+   * batches instead of forty. Returns the markers deleted and not put back, over all tenants.
+   */
+  public static int cleanupAll(Store store, List<TenantMarkers> tenants, long now, Runnable betweenDeleteAndVerify) {
+    long nowBucket = ActiveKey.bucketOf(now);
+    Batch delete = new Batch();
+    Map<Long, NavigableSet<Long>> deletedByTenant = new LinkedHashMap<>();
+    for (TenantMarkers t : tenants) {
+      long ord = t.ord();
+      DueRow first = t.firstFrom() == null ? DueIndex.firstDue(store, ord) : DueIndex.firstDueFrom(store, ord, t.firstFrom());
+      if (first != null) {
+        restoreUnseenHeadMarker(store, delete, ord, ActiveKey.bucketOf(first.key().at()), t.scannedBuckets(), nowBucket);
+      }
+      long keepFrom = first == null ? nowBucket : Math.min(ActiveKey.bucketOf(first.key().at()), nowBucket);
+      NavigableSet<Long> deleted = new TreeSet<>();
+      for (long bucket : t.scannedBuckets()) {
+        if (bucket < keepFrom && deleted.add(bucket)) {
+          Deliveries.deleteMarker(delete, new ActiveKey(bucket, ord));
+        }
+      }
+      if (!deleted.isEmpty()) {
+        deletedByTenant.put(ord, deleted);
+      }
+    }
+    if (!delete.isEmpty()) {
+      store.write(delete, Durability.NO_SYNC);
+    }
+    if (deletedByTenant.isEmpty()) {
+      return 0;
+    }
+    betweenDeleteAndVerify.run();
+    Batch putBack = new Batch();
+    int kept = 0;
+    for (Map.Entry<Long, NavigableSet<Long>> e : deletedByTenant.entrySet()) {
+      Set<Long> refilled = bucketsWithDueRows(store, e.getKey(), e.getValue());
+      refilled.forEach(bucket -> Deliveries.putMarker(putBack, new ActiveKey(bucket, e.getKey())));
+      kept += e.getValue().size() - refilled.size();
+    }
+    if (!putBack.isEmpty()) {
+      store.write(putBack, Durability.NO_SYNC);
+    }
+    return kept;
+  }
+
+  /**
+   * Puts the marker of the tenant's first due row back if it is missing, when that row is due (its
+   * bucket at or before now's) and its marker was not among those the tick saw: one point read, only
+   * in that case. This is how rows a crash stranded in the middle of a cleanup (its delete persisted,
+   * its put-back lost) are reached: they sit at the head of the tenant's due rows, boot's {@link
+   * #repair} restores the first one's marker, and each cleanup then restores the next one's as the
+   * dispatcher claims its way through them.
+   */
+  private static void restoreUnseenHeadMarker(Store store, Batch into, long ord, long headBucket,
+      List<Long> scannedBuckets, long nowBucket) {
+    if (headBucket > nowBucket || scannedBuckets.contains(headBucket)) {
+      return;
+    }
+    ActiveKey marker = new ActiveKey(headBucket, ord);
+    if (store.get(Format3.INDEX, Deliveries.markerKey(marker)) == null) {
+      Deliveries.putMarker(into, marker);
+    }
+  }
+
+  /**
+   * The buckets among {@code buckets} (sorted, non-empty, all before now's) in which tenant {@code
+   * ord} has a due row: one scan of its {@code 'D'} range from the first bucket's start to the last
+   * bucket's end.
+   */
+  private static Set<Long> bucketsWithDueRows(ReadView view, long ord, NavigableSet<Long> buckets) {
+    long fromBucket = buckets.first();
+    long toBucket = buckets.last();
+    KeyRange range = Keys.dueOfBetween(ord, fromBucket * ActiveKey.BUCKET_MILLIS,
+        toBucket * ActiveKey.BUCKET_MILLIS + (ActiveKey.BUCKET_MILLIS - 1));
+    Set<Long> out = new TreeSet<>();
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        long bucket = ActiveKey.bucketOf(DueKey.decode(scan.next().key()).at());
+        if (buckets.contains(bucket)) {
+          out.add(bucket);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Age of the oldest due row, from the first marker verified against that tenant's first due row:
+   * a stale marker (its tenant has no due row in that second any more) is skipped, at
+   * most {@value #STALE_MARKER_SKIP} of them; when the next marker is stale too, its bucket start is
+   * reported — exact to a second, and O(1) however many stale markers a slow cleanup left. 0 when
+   * nothing is due.
+   */
+  public static long oldestDueAgeMs(ReadView view, long now) {
+    KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
+    int skipped = 0;
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        ActiveKey marker = ActiveKey.decode(scan.next().key());
+        DueRow first = DueIndex.firstDue(view, marker.ord());
+        if (first != null && ActiveKey.bucketOf(first.key().at()) == marker.bucket()) {
+          return Math.max(0, now - first.key().at());
+        }
+        if (skipped == STALE_MARKER_SKIP) {
+          return Math.max(0, now - marker.bucket() * ActiveKey.BUCKET_MILLIS);
+        }
+        skipped++;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Boot-time repair: for every tenant whose counters say it has due rows, makes sure its first due
+   * row has its marker. A crash between cleanup's delete and its put-back (step 3) can persist the
+   * delete alone; the rows it strands are those writers committed into the deleted seconds during that
+   * cleanup, all ahead of the tenant's other due rows. This restores the first one's marker; later
+   * cleanups restore the next ones' as the dispatcher reaches them ({@link #cleanup}, property {@code
+   * aCrashInsideCleanupStrandsNoRowForGood}). Cost: one counters read per tenant plus one seek per
+   * tenant with due rows.
+   *
+   * @return markers put back
+   */
+  public static int repair(Store store, Counters counters) {
+    long tenants = Tenants.count(store);
+    Batch puts = new Batch();
+    int repaired = 0;
+    for (long ord = 1; ord <= tenants && ord <= Fields.MAX_ORDINAL; ord++) {
+      if (counters.read(store, ord).due() <= 0) {
+        continue;
+      }
+      DueRow first = DueIndex.firstDue(store, ord);
+      if (first == null) {
+        continue;
+      }
+      ActiveKey marker = new ActiveKey(ActiveKey.bucketOf(first.key().at()), ord);
+      if (store.get(Format3.INDEX, Deliveries.markerKey(marker)) == null) {
+        Deliveries.putMarker(puts, marker);
+        repaired++;
+      }
+    }
+    if (repaired > 0) {
+      store.write(puts, Durability.SYNC);
+    }
+    return repaired;
+  }
+
+  /** Every marker (tests and verify): the whole {@code 'A'} family, oldest first. */
+  public static List<ActiveKey> all(ReadView view) {
+    KeyRange range = Keys.realKeysOf(KeyFamily.ACTIVE);
+    List<ActiveKey> out = new ArrayList<>();
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        out.add(ActiveKey.decode(scan.next().key()));
+      }
+    }
+    return out;
+  }
+}

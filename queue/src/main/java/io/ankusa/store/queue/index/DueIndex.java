@@ -1,0 +1,149 @@
+package io.ankusa.store.queue.index;
+
+import io.ankusa.store.layout.DueKey;
+import io.ankusa.store.layout.DueValue;
+import io.ankusa.store.layout.KeyRange;
+import io.ankusa.store.layout.Keys;
+import io.ankusa.store.queue.record.DueRow;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Scan;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads of one tenant's due rows, {@code 'D' ord at seq sink}: one range per tenant, ordered by
+ * {@code at}. Never a global scan, so a tenant that floods the queue is nobody else's head of line.
+ */
+public final class DueIndex {
+  private DueIndex() {}
+
+  /**
+   * The due rows of tenant {@code ord} with {@code floorAt <= at <= now}, oldest first, up to {@code
+   * limit} rows or until their sizes reach {@code byteBudget} (the row that crosses the budget is
+   * included, so a row larger than the budget is still claimable). Rows with {@code seq >
+   * visibleSeq} — applied but not yet durable — are skipped: nothing is dispatched before it is
+   * durable (docs/architecture.md, 'Durability and the watermark').
+   */
+  public static List<DueRow> dueForTenant(
+      ReadView view, long ord, long now, long floorAt, int limit, long byteBudget, long visibleSeq) {
+    List<DueRow> rows = new ArrayList<>(Math.min(limit, 256));
+    KeyRange range = Keys.dueOfBetween(ord, floorAt, now);
+    long bytes = 0;
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (rows.size() < limit && bytes < byteBudget && scan.hasNext()) {
+        Entry e = scan.next();
+        DueKey key = DueKey.decode(e.key());
+        if (key.seq() > visibleSeq) {
+          continue;
+        }
+        DueValue value = DueValue.decodeAt(e.key(), e.value());
+        rows.add(new DueRow(key, value));
+        bytes += value.size();
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * What one visit of a dispatcher to a tenant found.
+   *
+   * @param rows the rows to claim, in key order
+   * @param drained true when the scan reached the end of what is due now: nothing claimable is left
+   *     behind the rows returned (rows above the durable watermark may be)
+   * @param resumeAt where the tenant's next scan starts (inclusive): the last row returned, or the first
+   *     row skipped for being above the watermark if that comes first (it is never passed), or where
+   *     this scan started when it returned nothing; null when it started at the tenant's first key and
+   *     returned and skipped nothing
+   * @param skippedAboveWatermark whether a row above the watermark was skipped
+   */
+  public record Visit(List<DueRow> rows, boolean drained, DueKey resumeAt, boolean skippedAboveWatermark) {}
+
+  /**
+   * The due rows of tenant {@code ord} with {@code at <= now}, from {@code from} (inclusive; null: the
+   * tenant's first key) in key order, that one dispatcher visit may claim: at most {@code rowLimit}
+   * rows; each row costs its size plus {@code rowCost}, and rows are taken while their cost fits in
+   * {@code costBudget} (the tenant's deficit); the row whose size crosses {@code byteBudget} (what is
+   * left of the tick's budget) is the last one. Rows with {@code seq > visibleSeq} are skipped, as in
+   * {@link #dueForTenant}. Reads one row past the last one returned, to know whether the tenant drained.
+   */
+  public static Visit claimable(ReadView view, long ord, DueKey from, long now, int rowLimit, long costBudget,
+      long rowCost, long byteBudget, long visibleSeq) {
+    KeyRange range = from == null ? Keys.dueOfBetween(ord, 0, now)
+        : Keys.dueOfFrom(ord, from.at(), from.seq(), from.sink(), now);
+    List<DueRow> rows = new ArrayList<>(Math.min(rowLimit, 64));
+    DueKey firstSkipped = null;
+    long cost = 0;
+    long bytes = 0;
+    boolean drained = true;
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        Entry e = scan.next();
+        DueKey key = DueKey.decode(e.key());
+        if (key.seq() > visibleSeq) {
+          if (firstSkipped == null) {
+            firstSkipped = key;
+          }
+          continue;
+        }
+        DueValue value = DueValue.decodeAt(e.key(), e.value());
+        long rowCostHere = value.size() + rowCost;
+        if (rows.size() >= rowLimit || bytes >= byteBudget || rowCostHere > costBudget - cost) {
+          drained = false;
+          break;
+        }
+        rows.add(new DueRow(key, value));
+        cost += rowCostHere;
+        bytes += value.size();
+      }
+    }
+    DueKey resumeAt = firstSkipped != null ? firstSkipped : rows.isEmpty() ? from : rows.get(rows.size() - 1).key();
+    return new Visit(rows, drained, resumeAt, firstSkipped != null);
+  }
+
+  /** The first due row of tenant {@code ord} (any {@code at}), or null when it has none. */
+  public static DueRow firstDue(ReadView view, long ord) {
+    KeyRange range = Keys.dueOf(ord);
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      if (!scan.hasNext()) {
+        return null;
+      }
+      Entry e = scan.next();
+      return new DueRow(DueKey.decode(e.key()), DueValue.decodeAt(e.key(), e.value()));
+    }
+  }
+
+  /** The first due row of tenant {@code ord} at or after {@code from} (any {@code at}), or null. */
+  public static DueRow firstDueFrom(ReadView view, long ord, DueKey from) {
+    List<DueRow> rows = pendingForTenantFrom(view, ord, from, 1);
+    return rows.isEmpty() ? null : rows.get(0);
+  }
+
+  /**
+   * Every due row of tenant {@code ord}, oldest first, up to {@code limit}: {@code at} up to and
+   * including {@link Long#MAX_VALUE}, the last millisecond of the domain.
+   */
+  public static List<DueRow> pendingForTenant(ReadView view, long ord, int limit) {
+    return dueForTenant(view, ord, Long.MAX_VALUE, 0, limit, Long.MAX_VALUE, Long.MAX_VALUE);
+  }
+
+  /**
+   * {@link #pendingForTenant} from {@code from} included (null: the tenant's first key): how a chunked
+   * reader resumes at the last row of its previous chunk instead of walking what it already moved.
+   */
+  public static List<DueRow> pendingForTenantFrom(ReadView view, long ord, DueKey from, int limit) {
+    if (from == null) {
+      return pendingForTenant(view, ord, limit);
+    }
+    KeyRange range = Keys.dueOfFrom(ord, from.at(), from.seq(), from.sink(), Long.MAX_VALUE);
+    List<DueRow> rows = new ArrayList<>(Math.min(limit, 256));
+    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      while (rows.size() < limit && scan.hasNext()) {
+        Entry e = scan.next();
+        rows.add(new DueRow(DueKey.decode(e.key()), DueValue.decodeAt(e.key(), e.value())));
+      }
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,128 @@
+package io.ankusa.store.queue.record;
+
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreCorruptionException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One received webhook, stored once under its {@code seq} in the hooks family.
+ *
+ * <p>Binary form, version 1 (all integers big-endian): {@code version:8 seq:64 tenant?
+ * source hookId idempotencyKey? receivedAt:64 sinkCount:16 sink:16… payload}, strings and payload
+ * length-prefixed ({@code length:32}), optional strings behind a presence byte. A decoder of this
+ * version refuses any other version with {@link StoreCorruptionException} naming it.
+ *
+ * @param seq commit-order sequence, assigned by the writer
+ * @param tenantId the owner, or {@code null} for none (filed under {@code "default"})
+ * @param sourceId the provider the hook came from
+ * @param hookId the provider's id of the hook
+ * @param idempotencyKey the dedupe key, or {@code null}
+ * @param receivedAt epoch milliseconds
+ * @param sinks destinations, 1..65535 distinct values in 0..65535, in delivery order
+ * @param payload the body; owned by the envelope (not copied: do not change it after construction)
+ */
+public record HookEnvelope(
+    long seq,
+    String tenantId,
+    String sourceId,
+    String hookId,
+    String idempotencyKey,
+    long receivedAt,
+    List<Integer> sinks,
+    byte[] payload) {
+
+  /** The only version this code writes and reads. */
+  public static final int VERSION = 1;
+
+  public HookEnvelope {
+    Objects.requireNonNull(sourceId, "sourceId");
+    Objects.requireNonNull(hookId, "hookId");
+    Objects.requireNonNull(payload, "payload");
+    sinks = List.copyOf(sinks);
+    if (sinks.isEmpty()) {
+      throw new StoreArgumentException("hook " + hookId + " has no sinks; a hook needs at least one");
+    }
+    if (sinks.size() != sinks.stream().distinct().count()) {
+      throw new StoreArgumentException("hook " + hookId + " lists a sink twice: " + sinks);
+    }
+    for (int sink : sinks) {
+      if (sink < 0 || sink > 0xFFFF) {
+        throw new StoreArgumentException("hook " + hookId + ": sink " + sink + " is outside 0..65535");
+      }
+    }
+    if (seq < 0 || receivedAt < 0) {
+      throw new StoreArgumentException("hook " + hookId + ": seq and receivedAt must be non-negative");
+    }
+  }
+
+  /** This envelope with {@code seq} set (the writer assigns it at commit). */
+  public HookEnvelope withSeq(long newSeq) {
+    return new HookEnvelope(newSeq, tenantId, sourceId, hookId, idempotencyKey, receivedAt, sinks, payload);
+  }
+
+  public byte[] encode() {
+    RecordWriter w = new RecordWriter(64 + payload.length);
+    w.u8(VERSION).u64(seq).optionalString(tenantId).string(sourceId).string(hookId)
+        .optionalString(idempotencyKey).u64(receivedAt).u16(sinks.size());
+    sinks.forEach(w::u16);
+    return w.bytes(payload).toByteArray();
+  }
+
+  /**
+   * @throws StoreCorruptionException if {@code bytes} is truncated, of another version, or has bytes
+   *     left over; the message names the field and offset where decoding stopped
+   */
+  public static HookEnvelope decode(byte[] bytes) {
+    RecordReader r = new RecordReader("hook envelope", bytes);
+    int version = r.u8("version");
+    if (version != VERSION) {
+      throw r.error("version", "is " + version + "; this release reads version " + VERSION
+          + " (a newer release wrote it?)");
+    }
+    long seq = r.u64("seq");
+    String tenant = r.optionalString("tenantId");
+    String source = r.string("sourceId");
+    String hook = r.string("hookId");
+    String idem = r.optionalString("idempotencyKey");
+    long receivedAt = r.u64("receivedAt");
+    int n = r.u16("sinkCount");
+    Integer[] sinks = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      sinks[i] = r.u16("sink[" + i + "]");
+    }
+    byte[] payload = r.bytes("payload");
+    r.end();
+    try {
+      return new HookEnvelope(seq, tenant, source, hook, idem, receivedAt, Arrays.asList(sinks), payload);
+    } catch (StoreArgumentException e) {
+      throw new StoreCorruptionException("hook envelope does not decode: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof HookEnvelope h
+        && seq == h.seq
+        && receivedAt == h.receivedAt
+        && Objects.equals(tenantId, h.tenantId)
+        && sourceId.equals(h.sourceId)
+        && hookId.equals(h.hookId)
+        && Objects.equals(idempotencyKey, h.idempotencyKey)
+        && sinks.equals(h.sinks)
+        && Arrays.equals(payload, h.payload);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(seq, tenantId, sourceId, hookId, idempotencyKey, receivedAt, sinks, Arrays.hashCode(payload));
+  }
+
+  @Override
+  public String toString() {
+    return "HookEnvelope[seq=" + seq + ", tenant=" + tenantId + ", source=" + sourceId + ", hook=" + hookId
+        + ", idem=" + idempotencyKey + ", receivedAt=" + receivedAt + ", sinks=" + sinks
+        + ", payload=" + payload.length + " bytes]";
+  }
+}

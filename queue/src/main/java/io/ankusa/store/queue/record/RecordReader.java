@@ -1,0 +1,109 @@
+package io.ankusa.store.queue.record;
+
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.StoreCorruptionException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+
+/**
+ * Reads what {@link RecordWriter} wrote. Every failure — truncated input, a length running past the
+ * end, bytes left over, bad UTF-8 — is a {@link StoreCorruptionException} naming the record, the
+ * field being read, the offset and the input in hex, because a stored record that does not decode
+ * is damaged data, never a caller error.
+ */
+final class RecordReader {
+  private final String record;
+  private final byte[] in;
+  private int pos;
+
+  RecordReader(String record, byte[] in) {
+    this.record = record;
+    this.in = in;
+  }
+
+  int u8(String field) {
+    need(field, 1);
+    return in[pos++] & 0xff;
+  }
+
+  int u16(String field) {
+    need(field, 2);
+    int v = ((in[pos] & 0xff) << 8) | (in[pos + 1] & 0xff);
+    pos += 2;
+    return v;
+  }
+
+  long u32(String field) {
+    need(field, 4);
+    long v = 0;
+    for (int i = 0; i < 4; i++) {
+      v = (v << 8) | (in[pos++] & 0xffL);
+    }
+    return v;
+  }
+
+  long u64(String field) {
+    need(field, 8);
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (in[pos++] & 0xffL);
+    }
+    return v;
+  }
+
+  byte[] bytes(String field) {
+    long len = u32(field + ".length");
+    if (len > in.length - pos) {
+      throw error(field, "declares " + len + " bytes but only " + (in.length - pos) + " remain");
+    }
+    byte[] out = new byte[(int) len];
+    System.arraycopy(in, pos, out, 0, out.length);
+    pos += out.length;
+    return out;
+  }
+
+  String string(String field) {
+    byte[] b = bytes(field);
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(b))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw error(field, "is not valid UTF-8");
+    }
+  }
+
+  String optionalString(String field) {
+    int present = u8(field + ".present");
+    if (present == 0) {
+      return null;
+    }
+    if (present != 1) {
+      throw error(field, "has presence byte " + present + ", expected 0 or 1");
+    }
+    return string(field);
+  }
+
+  /** Fails unless every byte was read. */
+  void end() {
+    if (pos != in.length) {
+      throw error("end", (in.length - pos) + " unexpected trailing bytes");
+    }
+  }
+
+  StoreCorruptionException error(String field, String what) {
+    return new StoreCorruptionException(
+        record + " does not decode: field '" + field + "' at offset " + pos + " " + what
+            + " (record is " + in.length + " bytes: " + Bytes.hex(in) + ")");
+  }
+
+  private void need(String field, int n) {
+    if (in.length - pos < n) {
+      throw error(field, "needs " + n + " bytes but the record is truncated");
+    }
+  }
+}

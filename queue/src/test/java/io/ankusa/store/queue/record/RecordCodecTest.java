@@ -1,0 +1,83 @@
+package io.ankusa.store.queue.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ankusa.store.spi.StoreCorruptionException;
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+class RecordCodecTest {
+
+  @Provide
+  Arbitrary<HookEnvelope> envelopes() {
+    Arbitrary<String> text = Arbitraries.strings().ofMinLength(1).ofMaxLength(40);
+    Arbitrary<String> maybe = text.injectNull(0.3);
+    Arbitrary<List<Integer>> sinks = Arbitraries.integers().between(0, 0xFFFF).set().ofMinSize(1).ofMaxSize(5)
+        .map(s -> List.copyOf(s));
+    Arbitrary<byte[]> payload = Arbitraries.bytes().array(byte[].class).ofMaxSize(300);
+    return Combinators.combine(Arbitraries.longs().between(0, Long.MAX_VALUE), maybe, text, text, maybe,
+            Arbitraries.longs().between(0, Long.MAX_VALUE), sinks, payload)
+        .as(HookEnvelope::new);
+  }
+
+  @Property
+  void envelopeRoundTrips(@ForAll("envelopes") HookEnvelope e) {
+    assertThat(HookEnvelope.decode(e.encode())).isEqualTo(e);
+  }
+
+  @Property
+  void truncatedEnvelopeNamesTheFieldItStoppedAt(@ForAll("envelopes") HookEnvelope e, @ForAll @IntRange(min = 1, max = 400) int cut) {
+    byte[] bytes = e.encode();
+    byte[] truncated = Arrays.copyOf(bytes, Math.max(0, bytes.length - Math.min(cut, bytes.length)));
+    assertThatThrownBy(() -> HookEnvelope.decode(truncated))
+        .isInstanceOf(StoreCorruptionException.class)
+        .hasMessageStartingWith("hook envelope does not decode: field '");
+  }
+
+  @Test
+  void unknownEnvelopeVersionIsNamed() {
+    byte[] bytes = new HookEnvelope(1, null, "s", "h", null, 5, List.of(1), new byte[] {1}).encode();
+    bytes[0] = 9;
+    assertThatThrownBy(() -> HookEnvelope.decode(bytes))
+        .isInstanceOf(StoreCorruptionException.class)
+        .hasMessageContaining("field 'version'")
+        .hasMessageContaining("is 9");
+  }
+
+  @Test
+  void trailingBytesAreRefused() {
+    byte[] bytes = DeliveryRow.first(10, 20).encode();
+    byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+    assertThatThrownBy(() -> DeliveryRow.decode(longer)).hasMessageContaining("1 unexpected trailing bytes");
+  }
+
+  @Property
+  void deliveryRowRoundTrips(
+      @ForAll @IntRange(min = 0) int attempts, @ForAll @IntRange(min = 0) int at, @ForAll @IntRange(min = 0) int size,
+      @ForAll("errors") String error) {
+    DeliveryRow row = new DeliveryRow(attempts, at, error, size);
+    assertThat(DeliveryRow.decode(row.encode())).isEqualTo(row);
+  }
+
+  @Provide
+  Arbitrary<String> errors() {
+    return Arbitraries.strings().ofMaxLength(60).injectNull(0.5);
+  }
+
+  @Test
+  void truncatedRowIsCorruption() {
+    byte[] bytes = new DeliveryRow(3, 99, "timeout", 12).encode();
+    assertThatThrownBy(() -> DeliveryRow.decode(Arrays.copyOf(bytes, bytes.length - 2)))
+        .isInstanceOf(StoreCorruptionException.class)
+        .hasMessageContaining("delivery row does not decode: field 'size'");
+  }
+}
