@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Durability across a crash of the server: a writer thread writes batches (a row and a counter
@@ -37,6 +39,8 @@ class ServerCrashDurabilityTest {
   private static final byte[] TOTAL = {0};
 
   @TempDir Path dir;
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServerCrashDurabilityTest.class);
 
   @Test
   void acknowledgedBatchesSurviveAnImmediateShutdownOfTheServer() throws Exception {
@@ -78,6 +82,8 @@ class ServerCrashDurabilityTest {
             }
           }
           assertThat(rows).as("%s: rows and counter moved together (nothing half-applied)", what).isEqualTo(total);
+          LOG.info("{}: {} batches acknowledged as durable before the crash, {} found after it, none half-applied",
+              what, acked, total);
           checked = acked;
         }
       }
