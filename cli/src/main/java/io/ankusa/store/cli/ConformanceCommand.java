@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code ankusa-store conformance --backend NAME}: the suite against any backend on the classpath. */
 @Command(name = "conformance", description = "Run the conformance suite against a backend and print a per-layer summary.")
 final class ConformanceCommand implements Callable<Integer> {
-  @Option(names = "--backend", defaultValue = "rocksdb", description = "rocksdb, lmdb, memory, or any backend on the classpath (default: ${DEFAULT-VALUE})")
+  @Option(names = "--backend", defaultValue = "rocksdb", description = "rocksdb, lmdb, postgres, memory, or any backend on the classpath (default: ${DEFAULT-VALUE})")
   String backend;
 
   @Override

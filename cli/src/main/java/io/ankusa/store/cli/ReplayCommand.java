@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, description = "Re-run an op log against a backend and the reference model; print the per-step history.")
 final class ReplayCommand implements Callable<Integer> {
-  @Option(names = "--backend", required = true, description = "rocksdb, lmdb, memory, or any backend on the classpath")
+  @Option(names = "--backend", required = true, description = "rocksdb, lmdb, postgres, memory, or any backend on the classpath")
   String backend;
 
   @Parameters(index = "0", paramLabel = "OPS_FILE", description = "the op log (a failing model property names its path)")
