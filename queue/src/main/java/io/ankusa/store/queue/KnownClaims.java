@@ -11,8 +11,8 @@ import java.util.Set;
  *
  * <p>Why that is sound: a claim is recorded only after its batch was written, under the tenant's
  * stripe; every guarded step that consumes an inflight row (the settles, recovery, orphan drop) runs
- * under the same stripe and forgets the row once written, whether it was applied or dropped; and a
- * write that fails forgets every row its steps named, since its outcome is unknown. So a row still
+ * under the same stripe and takes the row out of the set before its batch is written, so a step that
+ * is dropped, or a write that fails with an unknown outcome, leaves nothing known behind. So a row still
  * recorded is in the store with the value the claim gave it. What the guard as a whole does not cover
  * (another process, writes past {@link DeliveryQueue#write}) this does not cover either.
  *
@@ -54,11 +54,6 @@ final class KnownClaims {
    */
   boolean take(int stripe, InflightRow row) {
     return byStripe[stripe].remove(row);
-  }
-
-  /** Forgets {@code row}: a transition consumed it, or tried to. REQUIRES: the caller holds {@code stripe}. */
-  void forget(int stripe, InflightRow row) {
-    byStripe[stripe].remove(row);
   }
 
   /** Rows recorded, over all stripes (tests; not synchronized with writers). */

@@ -92,7 +92,7 @@ public class TransitionGuard {
   }
 
   /**
-   * Whether a written step that consumes an inflight row makes the guard forget the row's claim
+   * Whether a step that consumes an inflight row takes the row's claim out of the known set
    * ({@link KnownClaims}). Always true here; a mutant of the conformance suite overrides it to show a
    * settle trusted on a claim that recovery or an earlier settle already consumed.
    */
@@ -119,6 +119,7 @@ public class TransitionGuard {
     List<Transition.Step> steps = t.steps();
     if (t.readUnderStripes() && heldByCaller(steps)) {
       // read and written under stripes the caller already holds: nothing to take, nothing to re-check
+      steps.forEach(this::consumesKnownClaim); // what the batch consumes is no longer known as claimed
       BitSet none = new BitSet();
       writeRecording(store, t.toBatch(counters), durability, steps, none);
       t.rejected(none);
@@ -145,36 +146,20 @@ public class TransitionGuard {
   }
 
   /**
-   * Writes {@code batch} (null: nothing left to write) and then records in {@link KnownClaims} what its
-   * steps did: the claims among the kept steps are known from now on, and every inflight row a step
-   * consumed, or tried to, is forgotten. A write that throws has an unknown outcome, so it forgets
-   * every inflight row its steps named, the claims included. REQUIRES: the stripes of the steps held.
+   * Writes {@code batch} (null: nothing left to write), then records in {@link KnownClaims} the claims
+   * among the kept steps. Rows that steps consume were taken out of the known set before the write
+   * ({@link #consumesKnownClaim}), so a write that throws leaves nothing stale behind: its claims were
+   * never recorded. REQUIRES: the stripes of the steps held.
    */
   private void writeRecording(
       Store store, Batch batch, Durability durability, List<Transition.Step> steps, BitSet rejected) {
-    try {
-      if (batch != null) {
-        store.write(batch, durability);
-      }
-    } catch (RuntimeException e) {
-      for (Transition.Step s : steps) {
-        if (s.inflight() != null) {
-          claims.forget(stripeOf(s.ord()), s.inflight());
-        }
-      }
-      throw e;
+    if (batch != null) {
+      store.write(batch, durability);
     }
     for (int i = 0; i < steps.size(); i++) {
       Transition.Step s = steps.get(i);
-      if (s.inflight() == null) {
-        continue;
-      }
-      if (s.kind().createsInflight()) {
-        if (!rejected.get(i)) {
-          claims.claimed(stripeOf(s.ord()), s.inflight());
-        }
-      } else if (forgetsConsumedClaims()) {
-        claims.forget(stripeOf(s.ord()), s.inflight());
+      if (s.inflight() != null && s.kind().createsInflight() && !rejected.get(i)) {
+        claims.claimed(stripeOf(s.ord()), s.inflight());
       }
     }
   }
