@@ -72,6 +72,17 @@ final class MutantSuites {
     }
   }
 
+  /**
+   * Control: memory behind a journal committed honestly simulates crashes, so the reopen properties
+   * and the crash case crash it, and pass.
+   */
+  static class HonestCrashSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new CrashableMemoryFixture(CrashableMemoryFixture.Commit.HONEST);
+    }
+  }
+
   /** Control: log damage reported honestly at reopen, so midLogDamageIsReportedNeverSilentlyDropped runs and passes. */
   static class HonestLogDamageSuite extends DurabilityConformance {
     @Override
