@@ -95,6 +95,20 @@ public interface BackendFixture {
     throw new UnsupportedOperationException(provider().name() + " does not simulate a crash");
   }
 
+  // ---------------------------------------------------------------- injected faults
+
+  /**
+   * Wraps {@code store}, just opened by this fixture, in the {@link FaultInjectingStore} through which
+   * the suite fails a write and a sync and then calls {@code reportWriteFailure} (property {@code
+   * reportWriteFailureRecoversFromInjectedFaults}). Default: the failure is thrown before the call
+   * reaches the engine, so what is checked is the recovery {@code reportWriteFailure} makes on every
+   * backend; a fixture whose engine can be made to fail inside (and be left failed until {@code
+   * reportWriteFailure} recovers it) returns a subclass that fails there.
+   */
+  default FaultInjectingStore injectFaults(Store store) {
+    return new FaultInjectingStore(store);
+  }
+
   /** The backend's name as the suite prints it in skip reasons and messages. */
   default String name() {
     return provider().name();

@@ -90,7 +90,12 @@ enum Mutant {
   SYNC_COMMITTED_AT_CLOSE("a SYNC write is acknowledged but committed only by a later sync or a clean close",
       "syncWritesSurviveReopen", UnaryOperator.identity()),
   COMMITS_MID_BATCH("a batch above the 1 MiB write buffer is committed in part when the buffer fills",
-      "crashKeepsAcknowledgedWritesAndWholeBatches", UnaryOperator.identity());
+      "crashKeepsAcknowledgedWritesAndWholeBatches", UnaryOperator.identity()),
+
+  // ---- injected faults: an engine left failed by an I/O error (FailingEngineMemoryFixture)
+  REPORT_WRITE_FAILURE_RECOVERS_NOTHING("reportWriteFailure closes scans and snapshots but never recovers the"
+      + " engine an I/O failure left failed: every later write fails", "reportWriteFailureRecoversFromInjectedFaults",
+      UnaryOperator.identity());
 
   final String breaks;
   final String caughtBy;
@@ -111,6 +116,8 @@ enum Mutant {
         return new CrashableMemoryFixture(CrashableMemoryFixture.Commit.SYNC_COMMITTED_AT_CLOSE);
       case COMMITS_MID_BATCH:
         return new CrashableMemoryFixture(CrashableMemoryFixture.Commit.COMMITS_WHEN_BUFFER_FILLS);
+      case REPORT_WRITE_FAILURE_RECOVERS_NOTHING:
+        return new FailingEngineMemoryFixture(false);
       default:
         break;
     }

@@ -53,11 +53,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>SYNC_WAL_DOES_NOTHING (syncWal() commits nothing) → noSyncWritesSurviveReopenAfterSyncWal
  *   <li>SYNC_COMMITTED_AT_CLOSE (a SYNC write committed only at close) → syncWritesSurviveReopen
  *   <li>COMMITS_MID_BATCH (a batch above the write buffer committed in part) → crashKeepsAcknowledgedWritesAndWholeBatches
+ *   <li>REPORT_WRITE_FAILURE_RECOVERS_NOTHING (an engine an I/O failure left failed is never recovered by
+ *       reportWriteFailure) → reportWriteFailureRecoversFromInjectedFaults
  * </ul>
  *
  * <p>The last three run on {@link CrashableMemoryFixture}, memory behind a pretend journal that
  * simulates crashes; a clean close would commit what each of them left pending, so only a crash shows
- * them. Its honest journal is a control for the crash cases.
+ * them. Its honest journal is a control for the crash cases. REPORT_WRITE_FAILURE_RECOVERS_NOTHING runs on
+ * {@link FailingEngineMemoryFixture}, whose faults are injected inside a pretend engine; the honest one,
+ * recovered by reportWriteFailure, is a control.
  *
  * <p>SYMLINK_BLIND_LOCK and ADOPTING_PROVIDER are provider-level mutants ({@link
  * DirectoryMemoryProvider}): memory stores that claim real directories, so the directory cases apply
@@ -143,6 +147,17 @@ class MutantRejectionTest {
       assertThat(run.named(Outcome.FAILED)).as("memory behind an honest journal must pass %s\n%s", property, TABLE)
           .isEmpty();
       assertThat(run.named(Outcome.PASSED)).as("%s ran after a simulated crash, not skipped", property).contains(property);
+    }
+  }
+
+  @Test
+  void honestlyRecoveredEnginePassesTheReportWriteFailureCases() {
+    for (String property : List.of("reportWriteFailureRecoversFromInjectedFaults",
+        "reportWriteFailureClosesScansAndSnapshots")) {
+      SuiteRun run = SuiteRun.runOnly(MutantSuites.HonestFailingEngineSuite.class, property, NO_SHRINKING);
+      assertThat(run.named(Outcome.FAILED)).as("an engine reportWriteFailure recovers must pass %s\n%s", property, TABLE)
+          .isEmpty();
+      assertThat(run.named(Outcome.PASSED)).as("%s ran", property).contains(property);
     }
   }
 

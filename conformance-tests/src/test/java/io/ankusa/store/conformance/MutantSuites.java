@@ -83,6 +83,14 @@ final class MutantSuites {
     }
   }
 
+  /** Control: an engine left failed by an injected fault that reportWriteFailure recovers. */
+  static class HonestFailingEngineSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new FailingEngineMemoryFixture(true);
+    }
+  }
+
   /** Control: log damage reported honestly at reopen, so midLogDamageIsReportedNeverSilentlyDropped runs and passes. */
   static class HonestLogDamageSuite extends DurabilityConformance {
     @Override
