@@ -21,7 +21,8 @@ public interface CrashCases extends EngineCase {
    * After a crash every {@code SYNC} batch whose write returned and every batch a returned {@code
    * syncWal()} covers is there, and a batch of {@value CrashScript#BIG_BATCH_BYTES} bytes is wholly
    * there or wholly absent — whether the crash came after its {@code NO_SYNC} write returned or (in a
-   * killed child) in the middle of it. What is written is {@link CrashScript}'s.
+   * killed child) in the middle of it. What is written is {@link CrashScript}'s. A killed child is
+   * killed once ({@value #KILLS_PROPERTY} for more) at a moment drawn from {@link Seeds#seed()}.
    */
   @Example
   default void crashKeepsAcknowledgedWritesAndWholeBatches(Reporter reporter) throws InterruptedException {
@@ -42,13 +43,23 @@ public interface CrashCases extends EngineCase {
     requireCapability(capabilities().durableAfterProcessKill(), "durableAfterProcessKill",
         "its stores do not outlive the process and its fixture does not simulate a crash in this JVM");
     long seed = Seeds.seed();
-    try (TempDirStore t = openFresh()) {
-      t.closeStore(); // the child opens it
-      CrashScript.Record record = CrashKill.run(backend(), t.dir(), FAMILIES, seed);
-      String when = "after SIGKILL of the writing process (" + record + "), " + Seeds.replay(seed);
-      int whole = script.check(t.reopen(), record, when);
-      report(reporter, "crashKeepsAcknowledgedWritesAndWholeBatches", "killed at '" + record.last() + "' after "
-          + record + "; " + whole + " big batches whole after it, " + Seeds.replay(seed));
+    int kills = Integer.getInteger(KILLS_PROPERTY, 1);
+    for (int kill = 1; kill <= kills; kill++) {
+      try (TempDirStore t = openFresh()) {
+        t.closeStore(); // the child opens it
+        CrashScript.Record record = CrashKill.run(backend(), t.dir(), FAMILIES, seed + kill);
+        String when = "kill " + kill + " of " + kills + ", after SIGKILL of the writing process (" + record + "), "
+            + Seeds.replay(seed);
+        int whole = script.check(t.reopen(), record, when);
+        report(reporter, "crashKeepsAcknowledgedWritesAndWholeBatches", "kill " + kill + " of " + kills + " at '"
+            + record.last() + "' after " + record + "; " + whole + " big batches whole after it, " + Seeds.replay(seed));
+      }
     }
   }
+
+  /**
+   * The system property giving how many child processes the crash case kills, each on a fresh store
+   * (default 1: a child's JVM start is the expensive part; {@code -Pheavy} raises it).
+   */
+  String KILLS_PROPERTY = "ankusa.crash.kills";
 }
