@@ -68,6 +68,47 @@ public interface BackendFixture {
    */
   default void discard(Path dir) {}
 
+  // ---------------------------------------------------------------- crash simulation
+
+  /**
+   * Whether {@link #crash} can simulate, in this JVM, what a kill of the process leaves of an open
+   * store. When true the engine layer's reopen properties crash the store with it before reopening;
+   * when false they close it and reopen, and the crash case ({@code
+   * crashKeepsAcknowledgedWritesAndWholeBatches}) writes in a child process and kills it instead
+   * (which needs {@link Capabilities#durableAfterProcessKill()}). Default: false.
+   */
+  default boolean simulatesCrash() {
+    return false;
+  }
+
+  /**
+   * Abandons {@code store}, open on a directory this fixture opened it on, the way a kill of the
+   * process would: nothing a clean close does may happen (no commit, no flush of buffers, no final
+   * sync). Afterwards {@link #open} of the same directory must work and must find what the backend's
+   * engine would find after a process kill: every {@code SYNC} write and every write covered by a
+   * returned {@code syncWal()}, and of any other write either all of its batch or none of it. A
+   * backend whose state lives in the JVM forgets what it had not synced; an engine that can be
+   * dropped without closing its files (and release its locks) drops it. Called only when {@link
+   * #simulatesCrash()} is true.
+   */
+  default void crash(Store store) {
+    throw new UnsupportedOperationException(provider().name() + " does not simulate a crash");
+  }
+
+  // ---------------------------------------------------------------- injected faults
+
+  /**
+   * Wraps {@code store}, just opened by this fixture, in the {@link FaultInjectingStore} through which
+   * the suite fails a write and a sync and then calls {@code reportWriteFailure} (property {@code
+   * reportWriteFailureRecoversFromInjectedFaults}). Default: the failure is thrown before the call
+   * reaches the engine, so what is checked is the recovery {@code reportWriteFailure} makes on every
+   * backend; a fixture whose engine can be made to fail inside (and be left failed until {@code
+   * reportWriteFailure} recovers it) returns a subclass that fails there.
+   */
+  default FaultInjectingStore injectFaults(Store store) {
+    return new FaultInjectingStore(store);
+  }
+
   /** The backend's name as the suite prints it in skip reasons and messages. */
   default String name() {
     return provider().name();

@@ -3,18 +3,22 @@ package io.ankusa.store.conformance;
 import static io.ankusa.store.conformance.EngineAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Op;
+import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreWriteFailedException;
 import java.nio.file.Path;
 import java.util.List;
 import net.jqwik.api.Example;
@@ -24,7 +28,8 @@ import net.jqwik.api.Reporter;
 
 /**
  * Open, close, reopen: every call after close throws (getters excepted), writes survive a reopen,
- * unlisted families are refused, a reported write failure closes scans and snapshots.
+ * unlisted families are refused, a reported write failure closes scans and snapshots and recovers the
+ * store from an injected write or sync failure.
  *
  * <p>Part of the engine layer: {@link EngineConformance} runs these cases against the backend its
  * subclass names; the method names are the property names the SPI javadoc refers to.
@@ -97,13 +102,21 @@ public interface LifecycleCases extends EngineCase {
     assertThatThrownBy(r::run).as("%s after close", call).isInstanceOf(StoreClosedException.class);
   }
 
-  /** SYNC writes are all there after close and reopen: both families, every key, every counter. */
+  /**
+   * SYNC writes are all there after a reopen: both families, every key, every counter. The store is
+   * crashed, not closed, when the fixture simulates crashes ({@link BackendFixture#crash}), so a
+   * write committed only by a clean close fails here; otherwise it is closed, and {@link
+   * CrashCases#crashKeepsAcknowledgedWritesAndWholeBatches} kills a writing child process instead.
+   */
   @Property
   default void syncWritesSurviveReopen(@ForAll("smallBatches") List<List<Op>> batches) {
     survivesReopen(batches, Durability.SYNC, false);
   }
 
-  /** NO_SYNC writes followed by a returned syncWal() are all there after close and reopen. */
+  /**
+   * NO_SYNC writes followed by a returned syncWal() are all there after a reopen — after a crash when
+   * the fixture simulates one (a syncWal() that does nothing fails here), else after close.
+   */
   @Property
   default void noSyncWritesSurviveReopenAfterSyncWal(@ForAll("smallBatches") List<List<Op>> batches) {
     survivesReopen(batches, Durability.NO_SYNC, true);
@@ -122,10 +135,11 @@ public interface LifecycleCases extends EngineCase {
       if (syncWal) {
         s.syncWal();
       }
-      Store reopened = t.reopen();
+      boolean crash = backend().simulatesCrash();
+      Store reopened = t.crashOrCloseAndReopen();
       for (FamilySpec f : FAMILIES) {
         assertSameState(reopened, model, f.name(), "after " + durability + " writes"
-            + (syncWal ? ", syncWal()" : "") + ", close and reopen");
+            + (syncWal ? ", syncWal()" : "") + (crash ? ", a simulated crash" : ", close") + " and reopen");
       }
     }
   }
@@ -162,6 +176,64 @@ public interface LifecycleCases extends EngineCase {
       assertThat(s.directory()).as("directory() after close").isEqualTo(directory);
       report(reporter, "descriptiveGettersAnswerAfterClose", "directory " + directory + ", " + families.size() + " families");
     }
+  }
+
+  /**
+   * After a write that failed ({@link StoreWriteFailedException}, injected by the fixture's {@link
+   * BackendFixture#injectFaults}) and reportWriteFailure, the store holds every acknowledged write,
+   * the failed batch wholly or not at all, and writes again; the same after a syncWal() that failed,
+   * for the NO_SYNC batch it did not cover; and what was acknowledged afterwards survives a reopen
+   * (after a crash when the fixture simulates one).
+   */
+  @Example
+  default void reportWriteFailureRecoversFromInjectedFaults(Reporter reporter) {
+    byte[] acked = {0x51};
+    byte[] failed = {0x52};
+    byte[] after = {0x53};
+    byte[] unsynced = {0x54};
+    byte[] last = {0x55};
+    try (TempDirStore t = openFresh()) {
+      FaultInjectingStore s = backend().injectFaults(t.store());
+      s.write(new Batch().put(PLAIN, acked, new byte[] {1}).merge(COUNTERS, acked, 5), Durability.SYNC);
+
+      s.failNextWrite();
+      Throwable writeFailure = catchThrowable(() ->
+          s.write(new Batch().put(PLAIN, failed, new byte[] {2}).merge(COUNTERS, failed, 7), Durability.SYNC));
+      assertThat(writeFailure).as("the write the fixture failed").isInstanceOf(StoreWriteFailedException.class);
+      s.reportWriteFailure(writeFailure);
+      assertWholeOrAbsent(s, failed, 2, 7, "the SYNC batch whose write failed, after reportWriteFailure");
+      assertThat(s.get(PLAIN, acked)).as("a SYNC write acknowledged before the failure, after reportWriteFailure")
+          .isEqualTo(new byte[] {1});
+      assertThat(s.counter(COUNTERS, acked)).as("its merge").isEqualTo(5);
+      s.write(new Batch().put(PLAIN, after, new byte[] {3}), Durability.SYNC);
+      assertThat(s.get(PLAIN, after)).as("a SYNC write after reportWriteFailure").isEqualTo(new byte[] {3});
+
+      s.write(new Batch().put(PLAIN, unsynced, new byte[] {4}).merge(COUNTERS, unsynced, 9), Durability.NO_SYNC);
+      s.failNextSync();
+      Throwable syncFailure = catchThrowable(s::syncWal);
+      assertThat(syncFailure).as("the syncWal() the fixture failed").isInstanceOf(StoreWriteFailedException.class);
+      s.reportWriteFailure(syncFailure);
+      assertWholeOrAbsent(s, unsynced, 4, 9, "the NO_SYNC batch whose syncWal() failed, after reportWriteFailure");
+      s.write(new Batch().put(PLAIN, last, new byte[] {5}), Durability.NO_SYNC);
+      s.syncWal();
+      assertThat(s.injected()).as("failures injected").isEqualTo(2);
+
+      Store reopened = t.crashOrCloseAndReopen();
+      assertThat(reopened.multiGet(PLAIN, List.of(acked, after, last))).as("after the failures, a %s and reopen",
+          backend().simulatesCrash() ? "crash" : "close").extracting(Bytes::hex).containsExactly("01", "03", "05");
+      assertWholeOrAbsent(reopened, failed, 2, 7, "the SYNC batch whose write failed, after reopen");
+      assertWholeOrAbsent(reopened, unsynced, 4, 9, "the NO_SYNC batch whose syncWal() failed, after reopen");
+      report(reporter, "reportWriteFailureRecoversFromInjectedFaults", "a failed write and a failed sync reported;"
+          + " every acknowledged write kept, the store wrote again");
+    }
+  }
+
+  private static void assertWholeOrAbsent(ReadView s, byte[] key, int value, long delta, String what) {
+    byte[] put = s.get(PLAIN, key);
+    long merged = s.counter(COUNTERS, key);
+    assertThat(put == null ? "absent, counter " + merged : "put " + Bytes.hex(put) + ", counter " + merged)
+        .as("%s is wholly there or wholly absent", what)
+        .isIn("absent, counter 0", "put " + Bytes.hex(new byte[] {(byte) value}) + ", counter " + delta);
   }
 
   /**

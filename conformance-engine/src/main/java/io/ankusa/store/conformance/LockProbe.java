@@ -9,9 +9,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -39,20 +37,7 @@ final class LockProbe implements AutoCloseable {
 
   /** Starts the child for the store {@code fixture} opens in {@code dir} with {@code families}. */
   static LockProbe start(BackendFixture fixture, Path dir, List<FamilySpec> families) {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
-        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        "-cp", System.getProperty("java.class.path"), LockProbeChild.class.getName(),
-        fixture.provider().name(), dir.toString(),
-        String.join(",", families.stream().map(f -> f.name() + (f.counters() ? "+" : "")).toList())));
-    for (Map.Entry<String, String> e : fixture.options().properties().entrySet()) {
-      command.add(e.getKey() + "=" + e.getValue());
-    }
-    try {
-      return new LockProbe(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start the lock probe process", e);
-    }
+    return new LockProbe(StoreChildProcess.start(LockProbeChild.class, fixture, dir, families));
   }
 
   /**

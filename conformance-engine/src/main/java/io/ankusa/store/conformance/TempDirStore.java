@@ -103,6 +103,28 @@ public final class TempDirStore implements AutoCloseable {
     return store;
   }
 
+  /**
+   * Crashes the open store with the fixture's {@link BackendFixture#crash} — no close, so nothing a
+   * clean close commits — and opens the same directory again with the same families. REQUIRES: the
+   * fixture {@link BackendFixture#simulatesCrash() simulates crashes} and a store is open.
+   */
+  public Store crashAndReopen() {
+    Store crashed = store();
+    store = null;
+    fixture.crash(crashed);
+    store = fixture.open(dir, families);
+    return store;
+  }
+
+  /**
+   * Reopens the way the reopen properties must: after {@link #crashAndReopen() a simulated crash}
+   * when the fixture can simulate one, else after a clean close (the crash case then kills a child
+   * process instead).
+   */
+  public Store crashOrCloseAndReopen() {
+    return fixture.simulatesCrash() ? crashAndReopen() : reopen();
+  }
+
   /** Closes the store, lets the fixture forget it and deletes the directory. */
   @Override
   public void close() {

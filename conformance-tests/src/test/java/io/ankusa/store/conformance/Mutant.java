@@ -81,7 +81,21 @@ enum Mutant {
   SYMLINK_BLIND_LOCK("the directory lock is keyed by the path as given, so a symlink opens the store twice",
       "secondOpenThroughSymlinkIsRefused", UnaryOperator.identity()),
   ADOPTING_PROVIDER("the provider creates its store in any directory, foreign or not empty",
-      "foreignOrNonEmptyDirectoryIsRefusedUntouched", UnaryOperator.identity());
+      "foreignOrNonEmptyDirectoryIsRefusedUntouched", UnaryOperator.identity()),
+
+  // ---- durability without a clean close: memory behind a pretend journal that simulates crashes
+  // (CrashableMemoryFixture), each committing it wrongly; a clean close would hide every one.
+  SYNC_WAL_DOES_NOTHING("syncWal() returns without committing: NO_SYNC writes are lost by a crash after it",
+      "noSyncWritesSurviveReopenAfterSyncWal", UnaryOperator.identity()),
+  SYNC_COMMITTED_AT_CLOSE("a SYNC write is acknowledged but committed only by a later sync or a clean close",
+      "syncWritesSurviveReopen", UnaryOperator.identity()),
+  COMMITS_MID_BATCH("a batch above the 1 MiB write buffer is committed in part when the buffer fills",
+      "crashKeepsAcknowledgedWritesAndWholeBatches", UnaryOperator.identity()),
+
+  // ---- injected faults: an engine left failed by an I/O error (FailingEngineMemoryFixture)
+  REPORT_WRITE_FAILURE_RECOVERS_NOTHING("reportWriteFailure closes scans and snapshots but never recovers the"
+      + " engine an I/O failure left failed: every later write fails", "reportWriteFailureRecoversFromInjectedFaults",
+      UnaryOperator.identity());
 
   final String breaks;
   final String caughtBy;
@@ -95,6 +109,18 @@ enum Mutant {
 
   /** The fixture running the suite against this mutant. */
   BackendFixture fixture() {
+    switch (this) {
+      case SYNC_WAL_DOES_NOTHING:
+        return new CrashableMemoryFixture(CrashableMemoryFixture.Commit.SYNC_WAL_DOES_NOTHING);
+      case SYNC_COMMITTED_AT_CLOSE:
+        return new CrashableMemoryFixture(CrashableMemoryFixture.Commit.SYNC_COMMITTED_AT_CLOSE);
+      case COMMITS_MID_BATCH:
+        return new CrashableMemoryFixture(CrashableMemoryFixture.Commit.COMMITS_WHEN_BUFFER_FILLS);
+      case REPORT_WRITE_FAILURE_RECOVERS_NOTHING:
+        return new FailingEngineMemoryFixture(false);
+      default:
+        break;
+    }
     if (this == SYMLINK_BLIND_LOCK) {
       return new DirectoryMemoryFixture(new DirectoryMemoryProvider.SymlinkBlindLock(), "memory-in-directory mutant " + name());
     }

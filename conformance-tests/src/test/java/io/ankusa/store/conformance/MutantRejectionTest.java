@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.SuiteRun.Outcome;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,18 @@ import org.junit.jupiter.params.provider.EnumSource;
  *       midLogDamageIsReportedNeverSilentlyDropped
  *   <li>SYMLINK_BLIND_LOCK (the directory lock is keyed by the path as given) → secondOpenThroughSymlinkIsRefused
  *   <li>ADOPTING_PROVIDER (the provider creates its store in any directory) → foreignOrNonEmptyDirectoryIsRefusedUntouched
+ *   <li>SYNC_WAL_DOES_NOTHING (syncWal() commits nothing) → noSyncWritesSurviveReopenAfterSyncWal
+ *   <li>SYNC_COMMITTED_AT_CLOSE (a SYNC write committed only at close) → syncWritesSurviveReopen
+ *   <li>COMMITS_MID_BATCH (a batch above the write buffer committed in part) → crashKeepsAcknowledgedWritesAndWholeBatches
+ *   <li>REPORT_WRITE_FAILURE_RECOVERS_NOTHING (an engine an I/O failure left failed is never recovered by
+ *       reportWriteFailure) → reportWriteFailureRecoversFromInjectedFaults
  * </ul>
+ *
+ * <p>The last three run on {@link CrashableMemoryFixture}, memory behind a pretend journal that
+ * simulates crashes; a clean close would commit what each of them left pending, so only a crash shows
+ * them. Its honest journal is a control for the crash cases. REPORT_WRITE_FAILURE_RECOVERS_NOTHING runs on
+ * {@link FailingEngineMemoryFixture}, whose faults are injected inside a pretend engine; the honest one,
+ * recovered by reportWriteFailure, is a control.
  *
  * <p>SYMLINK_BLIND_LOCK and ADOPTING_PROVIDER are provider-level mutants ({@link
  * DirectoryMemoryProvider}): memory stores that claim real directories, so the directory cases apply
@@ -127,6 +139,31 @@ class MutantRejectionTest {
     assertThat(run.named(Outcome.PASSED)).as("the corruption property ran, not skipped")
         .contains("scanNeverEndsEarlyOnCorruption");
   }
+
+  @Test
+  void honestJournalPassesTheCrashCases() {
+    for (String property : CRASH_CASES) {
+      SuiteRun run = SuiteRun.runOnly(MutantSuites.HonestCrashSuite.class, property, NO_SHRINKING);
+      assertThat(run.named(Outcome.FAILED)).as("memory behind an honest journal must pass %s\n%s", property, TABLE)
+          .isEmpty();
+      assertThat(run.named(Outcome.PASSED)).as("%s ran after a simulated crash, not skipped", property).contains(property);
+    }
+  }
+
+  @Test
+  void honestlyRecoveredEnginePassesTheReportWriteFailureCases() {
+    for (String property : List.of("reportWriteFailureRecoversFromInjectedFaults",
+        "reportWriteFailureClosesScansAndSnapshots")) {
+      SuiteRun run = SuiteRun.runOnly(MutantSuites.HonestFailingEngineSuite.class, property, NO_SHRINKING);
+      assertThat(run.named(Outcome.FAILED)).as("an engine reportWriteFailure recovers must pass %s\n%s", property, TABLE)
+          .isEmpty();
+      assertThat(run.named(Outcome.PASSED)).as("%s ran", property).contains(property);
+    }
+  }
+
+  /** The cases that crash a store when the fixture simulates crashes. */
+  private static final List<String> CRASH_CASES = List.of("syncWritesSurviveReopen",
+      "noSyncWritesSurviveReopenAfterSyncWal", "crashKeepsAcknowledgedWritesAndWholeBatches");
 
   @Test
   void honestlyReportedLogDamagePassesTheLogDamageProperty() {

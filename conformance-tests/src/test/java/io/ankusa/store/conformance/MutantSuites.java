@@ -72,6 +72,25 @@ final class MutantSuites {
     }
   }
 
+  /**
+   * Control: memory behind a journal committed honestly simulates crashes, so the reopen properties
+   * and the crash case crash it, and pass.
+   */
+  static class HonestCrashSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new CrashableMemoryFixture(CrashableMemoryFixture.Commit.HONEST);
+    }
+  }
+
+  /** Control: an engine left failed by an injected fault that reportWriteFailure recovers. */
+  static class HonestFailingEngineSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new FailingEngineMemoryFixture(true);
+    }
+  }
+
   /** Control: log damage reported honestly at reopen, so midLogDamageIsReportedNeverSilentlyDropped runs and passes. */
   static class HonestLogDamageSuite extends DurabilityConformance {
     @Override

@@ -1,11 +1,9 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.conformance.FaultInjectingStore;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
-import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import java.util.List;
@@ -15,10 +13,11 @@ import java.util.List;
  * starts with a given prefix letter (or the next scan of another family) runs an operation when it is closed (or the next point read of a
  * family runs it when it returns) — after the transition that read has its rows and before it writes
  * them. The operation runs once, on the reading thread, holding no lock of the queue (transitions read
- * outside the guard). It also counts {@code multiGet} calls (the guard's re-reads) and can fail the
- * next write, for the cases about what the guard reads and what it forgets.
+ * outside the guard). It also counts {@code multiGet} calls (the guard's re-reads) and, being a
+ * {@link FaultInjectingStore}, can fail the next write, for the cases about what the guard reads and
+ * what it forgets.
  */
-final class InterleavingStore extends ForwardingStore {
+final class InterleavingStore extends FaultInjectingStore {
   private String family;
   private byte prefix;
   private boolean anyPrefix;
@@ -27,7 +26,6 @@ final class InterleavingStore extends ForwardingStore {
   private Runnable afterGet;
   private boolean ran;
   private int multiGets;
-  private RuntimeException nextWriteFailure;
 
   InterleavingStore(Store delegate) {
     super(delegate);
@@ -38,25 +36,10 @@ final class InterleavingStore extends ForwardingStore {
     return multiGets;
   }
 
-  /** The next {@code write} throws {@code failure} without writing anything. */
-  void failNextWrite(RuntimeException failure) {
-    this.nextWriteFailure = failure;
-  }
-
   @Override
   public List<byte[]> multiGet(String family, List<byte[]> keys) {
     multiGets++;
     return delegate.multiGet(family, keys);
-  }
-
-  @Override
-  public void write(Batch batch, Durability durability) {
-    RuntimeException failure = nextWriteFailure;
-    if (failure != null) {
-      nextWriteFailure = null;
-      throw failure;
-    }
-    delegate.write(batch, durability);
   }
 
   /** Runs {@code op} once, when the next index scan starting at prefix {@code letter} is closed. */

@@ -416,7 +416,7 @@ class TransitionGuardTest {
     List<InflightRow> claimed = dispatcher().tick(5_000).claimed();
     Transition failing = new Transition();
     claimed.forEach(row -> Deliveries.delivered(failing, row));
-    store.failNextWrite(new StoreWriteFailedException("injected write failure"));
+    store.failNextWrite();
     assertThatThrownBy(() -> queue.write(failing, Durability.SYNC))
         .isInstanceOf(StoreWriteFailedException.class);
     assertThat(queue.guard().knownClaims()).as("claims known after the failed write").isZero();

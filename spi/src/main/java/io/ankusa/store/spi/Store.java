@@ -16,7 +16,9 @@ public interface Store extends ReadView, AutoCloseable {
   /**
    * Applies {@code batch} atomically and in order (properties {@code batchOpsApplyInOrder}, {@code
    * batchIsAtomicToConcurrentReaders}, {@code modelBasedRandomBatches}). On return the batch is
-   * visible to every later read, and durable as {@code durability} says.
+   * visible to every later read, and durable as {@code durability} says — at once, not at close; and
+   * a crash leaves the whole batch or none of it, however large (property {@code
+   * crashKeepsAcknowledgedWritesAndWholeBatches}).
    *
    * <p>REQUIRES: every op names a family of this store; keys are non-empty and within {@link
    * Capabilities#maxKeyBytes()}; merges target counters families; puts into a counters family carry
@@ -31,8 +33,9 @@ public interface Store extends ReadView, AutoCloseable {
   void write(Batch batch, Durability durability);
 
   /**
-   * Makes every batch whose {@code write} returned before this call durable (properties {@code
-   * noSyncWritesSurviveReopenAfterSyncWal}, and for process kills the durability layer). May run
+   * Makes every batch whose {@code write} returned before this call durable when it returns, not at
+   * close (properties {@code noSyncWritesSurviveReopenAfterSyncWal}, {@code
+   * crashKeepsAcknowledgedWritesAndWholeBatches}, and for process kills the durability layer). May run
    * concurrently with writes; writes made during the call may or may not be covered.
    *
    * @throws StoreWriteFailedException when the sync failed; nothing written since the last good
@@ -47,6 +50,8 @@ public interface Store extends ReadView, AutoCloseable {
    * Tells the backend that a write or sync failed so it can recover: the RocksDB backend reopens its
    * engine, dropping unsynced writes the engine had not persisted. Open scans and snapshots are
    * closed by it, on every backend (property {@code reportWriteFailureClosesScansAndSnapshots}).
+   * Afterwards the store holds every acknowledged write, the batch whose write failed wholly or not
+   * at all, and writes again (property {@code reportWriteFailureRecoversFromInjectedFaults}).
    * Calls made concurrently block until the reopen ends. If the reopen fails, the store is closed and
    * the cause is thrown as {@link StoreWriteFailedException}. A read-only store refuses it with {@link
    * StoreArgumentException}.

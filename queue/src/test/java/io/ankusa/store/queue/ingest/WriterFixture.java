@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.FaultInjectingStore;
+import io.ankusa.store.queue.WriterFaultStore;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.counter.CounterFold;
 import io.ankusa.store.queue.counter.Counters;
@@ -27,15 +27,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-/** A memory store (wrapped in a {@link FaultInjectingStore}), its queue, and helpers for writer tests. */
+/** A memory store (wrapped in a {@link WriterFaultStore}), its queue, and helpers for writer tests. */
 public final class WriterFixture implements AutoCloseable {
   final Path dir = Path.of("/memory", UUID.randomUUID().toString());
-  public final FaultInjectingStore store;
+  public final WriterFaultStore store;
   public final DeliveryQueue queue;
 
   public WriterFixture(QueueConfig config) {
     Store memory = StoreProvider.named("memory").open(dir, StoreOptions.defaults(), Format3.families());
-    store = new FaultInjectingStore(memory);
+    store = new WriterFaultStore(memory);
     queue = DeliveryQueue.open(store, config);
   }
 

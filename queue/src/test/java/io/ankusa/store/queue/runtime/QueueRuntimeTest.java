@@ -11,7 +11,7 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.FaultInjectingStore;
+import io.ankusa.store.queue.WriterFaultStore;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.queue.config.QueueConfig;
@@ -90,7 +90,7 @@ class QueueRuntimeTest {
 
   @Test
   void rowsAboveTheDurableSeqAreNeverClaimed() throws Exception {
-    FaultInjectingStore store = new FaultInjectingStore(memory);
+    WriterFaultStore store = new WriterFaultStore(memory);
     AtomicLong ticks = new AtomicLong();
     List<String> early = Collections.synchronizedList(new ArrayList<>());
     Set<Long> delivered = ConcurrentHashMap.newKeySet();

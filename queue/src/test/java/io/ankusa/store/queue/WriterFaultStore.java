@@ -1,12 +1,12 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.conformance.FaultInjectingStore;
 import io.ankusa.store.queue.ingest.QueueWriter;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -21,16 +21,13 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * A delegating {@link Store} for writer tests: fails the next WAL sync or the next {@code NO_SYNC}
- * write with {@link StoreWriteFailedException}, holds syncs at a gate the test opens, slows syncs, and
+ * A {@link FaultInjectingStore} for writer tests: fails the next WAL sync or the next {@code NO_SYNC}
+ * write of the writer thread with {@link StoreWriteFailedException}, holds syncs at a gate the test opens, slows syncs, and
  * can make {@link #reportWriteFailure} behave like an engine reopen that drops every write made since
  * the start of the last successful sync (what a crash of an unsynced WAL looks like).
  */
-public final class FaultInjectingStore extends ForwardingStore {
+public final class WriterFaultStore extends FaultInjectingStore {
   private final ReentrantReadWriteLock reopen = new ReentrantReadWriteLock();
-  private final AtomicInteger failSyncs = new AtomicInteger();
-  private final AtomicInteger failWrites = new AtomicInteger();
-  private volatile boolean failedWriteApplies;
   private volatile Semaphore syncGate;
   private volatile Semaphore writerWriteGate;
   private final AtomicInteger syncsWaiting = new AtomicInteger();
@@ -41,14 +38,8 @@ public final class FaultInjectingStore extends ForwardingStore {
   /** The state as of the start of the last successful sync (drop mode only). */
   private Snapshot durableState;
 
-  public FaultInjectingStore(Store delegate) {
+  public WriterFaultStore(Store delegate) {
     super(delegate);
-  }
-
-  /** The next {@code syncWal()} (after the gate, if any) throws instead of syncing. */
-  public FaultInjectingStore failNextSync() {
-    failSyncs.set(1);
-    return this;
   }
 
   /**
@@ -56,14 +47,14 @@ public final class FaultInjectingStore extends ForwardingStore {
    * dispatcher's claims are not counted) throws; with {@code applyFirst} it is applied before throwing (a
    * failure reported after the engine took the batch), otherwise not at all.
    */
-  public FaultInjectingStore failNextNoSyncWrite(boolean applyFirst) {
-    failedWriteApplies = applyFirst;
-    failWrites.set(1);
+  public WriterFaultStore failNextNoSyncWrite(boolean applyFirst) {
+    failNextWrite((batch, durability) -> durability == Durability.NO_SYNC
+        && Thread.currentThread().getName().equals(QueueWriter.WRITER_THREAD), applyFirst);
     return this;
   }
 
   /** From now on every {@code syncWal()} waits at a gate until {@link #openSyncGate}. */
-  public FaultInjectingStore holdSyncs() {
+  public WriterFaultStore holdSyncs() {
     syncGate = new Semaphore(0);
     return this;
   }
@@ -78,7 +69,7 @@ public final class FaultInjectingStore extends ForwardingStore {
   }
 
   /** From now on the writer thread's {@code NO_SYNC} writes wait until {@link #openWriterWriteGate}. */
-  public FaultInjectingStore holdWriterWrites() {
+  public WriterFaultStore holdWriterWrites() {
     writerWriteGate = new Semaphore(0);
     return this;
   }
@@ -104,13 +95,13 @@ public final class FaultInjectingStore extends ForwardingStore {
   }
 
   /** Every sync sleeps this long first (a slow disk). */
-  public FaultInjectingStore syncDelay(long nanos) {
+  public WriterFaultStore syncDelay(long nanos) {
     syncDelayNanos.set(nanos);
     return this;
   }
 
   /** {@link #reportWriteFailure} restores the state of the start of the last successful sync. */
-  public FaultInjectingStore dropUnsyncedOnReopen() {
+  public WriterFaultStore dropUnsyncedOnReopen() {
     reopen.writeLock().lock();
     try {
       dropUnsyncedOnReopen = true;
@@ -138,14 +129,7 @@ public final class FaultInjectingStore extends ForwardingStore {
     }
     reopen.readLock().lock();
     try {
-      if (durability == Durability.NO_SYNC && Thread.currentThread().getName().equals(QueueWriter.WRITER_THREAD)
-          && failWrites.getAndUpdate(n -> Math.max(0, n - 1)) == 1) {
-        if (failedWriteApplies) {
-          delegate.write(batch, durability);
-        }
-        throw new StoreWriteFailedException("injected failure of a NO_SYNC write (applied: " + failedWriteApplies + ")");
-      }
-      delegate.write(batch, durability);
+      super.write(batch, durability);
     } finally {
       reopen.readLock().unlock();
     }
@@ -170,13 +154,14 @@ public final class FaultInjectingStore extends ForwardingStore {
     reopen.readLock().lock();
     try {
       Snapshot startOfSync = dropUnsyncedOnReopen ? delegate.snapshot() : null;
-      if (failSyncs.getAndUpdate(n -> Math.max(0, n - 1)) == 1) {
+      try {
+        super.syncWal();
+      } catch (StoreWriteFailedException e) {
         if (startOfSync != null) {
           startOfSync.close();
         }
-        throw new StoreWriteFailedException("injected failure of syncWal()");
+        throw e;
       }
-      delegate.syncWal();
       if (startOfSync != null) {
         synchronized (this) {
           durableState.close();
