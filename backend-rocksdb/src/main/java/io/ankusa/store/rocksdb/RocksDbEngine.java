@@ -163,7 +163,9 @@ final class RocksDbEngine implements AutoCloseable {
     } else {
       o.setCompressionType(f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
     }
-    if (f.writeBufferHint() > 0) {
+    if (settings.writeBufferBytes() > 0) {
+      o.setWriteBufferSize(settings.writeBufferBytes());
+    } else if (f.writeBufferHint() > 0) {
       o.setWriteBufferSize(f.writeBufferHint());
     }
     return o;
