@@ -108,6 +108,7 @@ final class RocksDbEngine implements AutoCloseable {
         .setCreateMissingColumnFamilies(create)
         .setBytesPerSync(settings.bytesPerSync())
         .setMaxBackgroundJobs(settings.maxBackgroundJobs())
+        .setMaxTotalWalSize(settings.maxTotalWalBytes())
         // Every open starts a new info LOG; keep a few old ones, not RocksDB's default thousand.
         .setKeepLogFileNum(KEPT_INFO_LOGS)
         // A record cut short at the end of the WAL (a crash mid-append) is dropped; damage anywhere

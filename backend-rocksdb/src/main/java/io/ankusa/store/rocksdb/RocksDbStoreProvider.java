@@ -42,7 +42,9 @@ import org.rocksdb.RocksDB;
  *   <li>{@code rocksdb.blockSizeBytes} — SST data block size, 512..64 MiB (default 4096);
  *   <li>{@code rocksdb.writeBufferBytes} — memtable size of every family in place of its hint,
  *       0..16 GiB, RocksDB raising anything below 64 KiB to 64 KiB (default 0: the hint, else
- *       RocksDB's default).
+ *       RocksDB's default);
+ *   <li>{@code rocksdb.maxTotalWalBytes} — flush the families the oldest write-ahead log backs once
+ *       the live logs exceed this, 0..1 TiB (default 0: RocksDB's own limit).
  * </ul>
  *
  * <p>Fixed: paranoid checks on (RocksDB's default), checksums verified on every read.

@@ -26,8 +26,8 @@ import org.rocksdb.RocksDBException;
  *
  * <p>Option sets ({@link #optionSets()}): the defaults (merge operands never folded in the memtable),
  * {@value #MERGE_FOLDING} (operands folded once two stack up on a key), and {@value
- * #TINY_WRITE_BUFFER} (64 KiB memtables, RocksDB's smallest, so a longer sequence flushes and
- * compacts on its own). Its {@link #flush} and {@link #compact} hooks flush every family's memtable
+ * #TINY_WRITE_BUFFER} (64 KiB memtables, RocksDB's smallest, and a flush whenever 4 KiB of log is
+ * live, so a transition round flushes and compacts on its own dozens of times). Its {@link #flush} and {@link #compact} hooks flush every family's memtable
  * and compact its whole range.
  */
 public final class RocksDbFixture implements BackendFixture {
@@ -55,7 +55,8 @@ public final class RocksDbFixture implements BackendFixture {
   public List<NamedOptions> optionSets() {
     return List.of(new NamedOptions(NamedOptions.DEFAULT, options()),
         new NamedOptions(MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "2")),
-        new NamedOptions(TINY_WRITE_BUFFER, options().with(RocksDbSettings.WRITE_BUFFER_BYTES, "65536")));
+        new NamedOptions(TINY_WRITE_BUFFER, options().with(RocksDbSettings.WRITE_BUFFER_BYTES, "65536")
+            .with(RocksDbSettings.MAX_TOTAL_WAL_BYTES, "4096")));
   }
 
   @Override
