@@ -6,7 +6,8 @@ import net.jqwik.api.Arbitrary;
 
 /**
  * The engine suite against the {@link WriteBufferMemoryFixture} defect named by {@value
- * #DEFECT_PROPERTY}, four ways: default options or every option set, with or without perturbations.
+ * #DEFECT_PROPERTY}, four ways: default options or every option set, with or without perturbations;
+ * and the transition layer with and without the option sets.
  * Nested classes, so surefire never runs them directly; {@link FlushMutantRejectionTest} runs them.
  */
 final class FlushMutantSuites {
@@ -55,6 +56,22 @@ final class FlushMutantSuites {
 
   /** Both: what a backend's test class runs. */
   static class OptionSetsPerturbed extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new WriteBufferMemoryFixture(selected(), true);
+    }
+  }
+
+  /** The transition layer, default options only. */
+  static class TransitionsUnderDefaultOptions extends TransitionConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new WriteBufferMemoryFixture(selected(), false);
+    }
+  }
+
+  /** The transition layer, its rounds cycling through the default and the tiny-buffer set. */
+  static class TransitionsUnderEachOptionSet extends TransitionConformance {
     @Override
     protected BackendFixture fixture() {
       return new WriteBufferMemoryFixture(selected(), true);
