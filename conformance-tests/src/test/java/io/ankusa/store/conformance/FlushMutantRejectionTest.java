@@ -49,28 +49,24 @@ class FlushMutantRejectionTest {
   @EnumSource(value = Defect.class, names = "FLUSH_LOSES_MERGE_OPERANDS")
   void theTransitionRoundsRunUnderEachOptionSet(Defect defect) {
     String transitions = "conflictingTransitionsKeepCountersExact";
-    String previous = System.setProperty(FlushMutantSuites.DEFECT_PROPERTY, defect.name());
-    try {
-      assertThat(SuiteRun.runOnly(FlushMutantSuites.TransitionsUnderDefaultOptions.class, transitions, Map.of())
-          .named(Outcome.PASSED)).as("%s under default options never flushes", defect).contains(transitions);
-      SuiteRun matrix = SuiteRun.runOnly(FlushMutantSuites.TransitionsUnderEachOptionSet.class, transitions, Map.of());
-      assertThat(matrix.named(Outcome.FAILED)).as("%s: the round under the tiny buffer must fail", defect)
-          .contains(transitions);
-      assertThat(matrix.cases()).as("the failure names the option set")
-          .anyMatch(c -> c.message() != null && c.message().contains(WriteBufferMemoryFixture.TINY_BUFFER));
-    } finally {
-      if (previous == null) {
-        System.clearProperty(FlushMutantSuites.DEFECT_PROPERTY);
-      } else {
-        System.setProperty(FlushMutantSuites.DEFECT_PROPERTY, previous);
-      }
-    }
+    assertThat(run(FlushMutantSuites.TransitionsUnderDefaultOptions.class, transitions, defect).named(Outcome.PASSED))
+        .as("%s under default options never flushes", defect).contains(transitions);
+    SuiteRun matrix = run(FlushMutantSuites.TransitionsUnderEachOptionSet.class, transitions, defect);
+    assertThat(matrix.named(Outcome.FAILED)).as("%s: the round under the tiny buffer must fail", defect)
+        .contains(transitions);
+    assertThat(matrix.cases()).as("the failure names the option set")
+        .anyMatch(c -> c.message() != null && c.message().contains(WriteBufferMemoryFixture.TINY_BUFFER));
   }
 
   private static SuiteRun run(Class<?> suite, Defect defect) {
+    return run(suite, PROPERTY, defect);
+  }
+
+  /** Runs only {@code property} of {@code suite} against {@code defect}, without shrinking. */
+  private static SuiteRun run(Class<?> suite, String property, Defect defect) {
     String previous = System.setProperty(FlushMutantSuites.DEFECT_PROPERTY, defect.name());
     try {
-      return SuiteRun.runOnly(suite, PROPERTY, NO_SHRINKING);
+      return SuiteRun.runOnly(suite, property, NO_SHRINKING);
     } finally {
       if (previous == null) {
         System.clearProperty(FlushMutantSuites.DEFECT_PROPERTY);

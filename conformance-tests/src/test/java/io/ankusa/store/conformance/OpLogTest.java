@@ -78,71 +78,38 @@ class OpLogTest {
    */
   @Test
   void anOpLogRecordsItsOptionSetAndReplaysUnderEachSet() throws Exception {
-    Path dir = Files.createTempDirectory("ankusa-oplog-test-");
-    String previousDir = System.getProperty("ankusa.oplog.dir");
-    String previousDefect = System.getProperty(FlushMutantSuites.DEFECT_PROPERTY);
-    System.setProperty("ankusa.oplog.dir", dir.toString());
     WriteBufferMemoryFixture.Defect defect = WriteBufferMemoryFixture.Defect.FLUSH_LOSES_MERGE_OPERANDS;
-    System.setProperty(FlushMutantSuites.DEFECT_PROPERTY, defect.name());
-    try {
-      SuiteRun run = SuiteRun.runOnly(FlushMutantSuites.OptionSetsWithoutPerturbation.class, "modelBasedRandomBatches", Map.of());
-      assertThat(run.named(Outcome.FAILED)).containsExactly("modelBasedRandomBatches");
-      List<Path> logs;
-      try (var files = Files.list(dir)) {
-        logs = files.toList();
-      }
-      assertThat(logs).hasSize(1);
-      OpLog.Log log = OpLog.readLog(logs.get(0));
-      assertThat(log.optionSet().name()).isEqualTo(WriteBufferMemoryFixture.TINY_BUFFER);
-      assertThat(log.optionSet().options().properties())
-          .containsEntry(WriteBufferMemoryFixture.FLUSH_EVERY, Integer.toString(WriteBufferMemoryFixture.TINY_BUFFER_WRITES));
+    OpLog.Log log = opLogOfAFailingRun(FlushMutantSuites.OptionSetsWithoutPerturbation.class,
+        FlushMutantSuites.DEFECT_PROPERTY, defect.name());
+    assertThat(log.optionSet().name()).isEqualTo(WriteBufferMemoryFixture.TINY_BUFFER);
+    assertThat(log.optionSet().options().properties())
+        .containsEntry(WriteBufferMemoryFixture.FLUSH_EVERY, Integer.toString(WriteBufferMemoryFixture.TINY_BUFFER_WRITES));
 
-      List<ModelReplay.SetReplay> replays =
-          ModelReplay.replayUnderEachOptionSet(new WriteBufferMemoryFixture(defect, true), log.rounds());
-      assertThat(replays).extracting(r -> r.set().name())
-          .containsExactly(NamedOptions.DEFAULT, WriteBufferMemoryFixture.TINY_BUFFER);
-      assertThat(replays.get(0).difference()).as("the default set passes the log").isNull();
-      assertThat(replays.get(1).difference()).as("the tiny buffer fails it").isNotNull();
-      assertThat(ModelReplay.firstDifference(replays.get(0).history(), replays.get(1).history()))
-          .as("the histories of the two sets differ").isNotNull();
-      assertThat(ModelReplay.firstDifference(replays.get(0).history(), replays.get(0).history())).isNull();
-      assertThat(ModelReplay.replay(new ProviderFixture("memory").withOptions(log.optionSet()), log.rounds(), l -> {}))
-          .as("the honest memory store passes it under the logged options").isNull();
-    } finally {
-      restore("ankusa.oplog.dir", previousDir);
-      restore(FlushMutantSuites.DEFECT_PROPERTY, previousDefect);
-      FileTrees.deleteRecursively(dir);
-    }
+    List<ModelReplay.SetReplay> replays =
+        ModelReplay.replayUnderEachOptionSet(new WriteBufferMemoryFixture(defect, true), log.rounds());
+    assertThat(replays).extracting(r -> r.set().name())
+        .containsExactly(NamedOptions.DEFAULT, WriteBufferMemoryFixture.TINY_BUFFER);
+    assertThat(replays.get(0).difference()).as("the default set passes the log").isNull();
+    assertThat(replays.get(1).difference()).as("the tiny buffer fails it").isNotNull();
+    assertThat(ModelReplay.firstDifference(replays.get(0).history(), replays.get(1).history()))
+        .as("the histories of the two sets differ").isNotNull();
+    assertThat(ModelReplay.firstDifference(replays.get(0).history(), replays.get(0).history())).isNull();
+    assertThat(ModelReplay.replay(new ProviderFixture("memory").withOptions(log.optionSet()), log.rounds(), l -> {}))
+        .as("the honest memory store passes it under the logged options").isNull();
   }
 
   /** A mutant that breaks only across a flush leaves an op log whose shrunk steps keep the flush. */
   @Test
   void aPerturbationThatMattersStaysInTheShrunkOpLog() throws Exception {
-    Path dir = Files.createTempDirectory("ankusa-oplog-test-");
-    String previousDir = System.getProperty("ankusa.oplog.dir");
-    String previousDefect = System.getProperty(FlushMutantSuites.DEFECT_PROPERTY);
-    System.setProperty("ankusa.oplog.dir", dir.toString());
     WriteBufferMemoryFixture.Defect defect = WriteBufferMemoryFixture.Defect.RANGE_DELETE_SPARES_FLUSHED_KEYS;
-    System.setProperty(FlushMutantSuites.DEFECT_PROPERTY, defect.name());
-    try {
-      SuiteRun run = SuiteRun.runOnly(FlushMutantSuites.DefaultOptionsPerturbed.class, "modelBasedRandomBatches", Map.of());
-      assertThat(run.named(Outcome.FAILED)).containsExactly("modelBasedRandomBatches");
-      Path log;
-      try (var files = Files.list(dir)) {
-        log = files.findFirst().orElseThrow();
-      }
-      List<ModelRound> rounds = OpLog.read(log);
-      assertThat(rounds).as("the shrunk sequence keeps a flush or a compaction")
-          .anyMatch(r -> r.before() == Perturbation.FLUSH || r.before() == Perturbation.COMPACT);
-      List<String> history = new ArrayList<>();
-      assertThat(ModelReplay.replay(new WriteBufferMemoryFixture(defect, false), rounds, history::add)).isNotNull();
-      assertThat(history).anyMatch(l -> l.startsWith("  perturb "));
-      assertThat(ModelReplay.replay(new MemoryFixture(), rounds, l -> {})).as("the honest memory store passes it").isNull();
-    } finally {
-      restore("ankusa.oplog.dir", previousDir);
-      restore(FlushMutantSuites.DEFECT_PROPERTY, previousDefect);
-      FileTrees.deleteRecursively(dir);
-    }
+    List<ModelRound> rounds = opLogOfAFailingRun(FlushMutantSuites.DefaultOptionsPerturbed.class,
+        FlushMutantSuites.DEFECT_PROPERTY, defect.name()).rounds();
+    assertThat(rounds).as("the shrunk sequence keeps a flush or a compaction")
+        .anyMatch(r -> r.before() == Perturbation.FLUSH || r.before() == Perturbation.COMPACT);
+    List<String> history = new ArrayList<>();
+    assertThat(ModelReplay.replay(new WriteBufferMemoryFixture(defect, false), rounds, history::add)).isNotNull();
+    assertThat(history).anyMatch(l -> l.startsWith("  perturb "));
+    assertThat(ModelReplay.replay(new MemoryFixture(), rounds, l -> {})).as("the honest memory store passes it").isNull();
   }
 
   @Test
@@ -180,28 +147,38 @@ class OpLogTest {
 
   @Test
   void aFailingModelPropertyLeavesAnOpLogThatFailsAgainOnReplay() throws Exception {
+    List<ModelRound> rounds = opLogOfAFailingRun(MutantSuites.MutantEngineSuite.class,
+        MutantSuites.MUTANT_PROPERTY, Mutant.DROPS_EVERY_7TH_BATCH.name()).rounds();
+    List<String> history = new ArrayList<>();
+    AssertionError failure = ModelReplay.replay(Mutant.DROPS_EVERY_7TH_BATCH.fixture(), rounds, history::add);
+    assertThat(failure).as("the replay fails on the mutant that failed the property").isNotNull();
+    assertThat(history).anyMatch(l -> l.contains("DIFFERS"));
+    assertThat(ModelReplay.replay(new MemoryFixture(), rounds, l -> {})).as("the honest memory store passes it").isNull();
+  }
+
+  /**
+   * Runs {@code modelBasedRandomBatches} of {@code suite} with the system property {@code selector}
+   * set to {@code value} and op logs written to a temporary directory; requires the property to fail
+   * and leave exactly one op log, and returns it read back.
+   */
+  private static OpLog.Log opLogOfAFailingRun(Class<?> suite, String selector, String value) throws Exception {
     Path dir = Files.createTempDirectory("ankusa-oplog-test-");
     String previousDir = System.getProperty("ankusa.oplog.dir");
-    String previousMutant = System.getProperty(MutantSuites.MUTANT_PROPERTY);
+    String previousValue = System.getProperty(selector);
     System.setProperty("ankusa.oplog.dir", dir.toString());
-    System.setProperty(MutantSuites.MUTANT_PROPERTY, Mutant.DROPS_EVERY_7TH_BATCH.name());
+    System.setProperty(selector, value);
     try {
-      SuiteRun run = SuiteRun.runOnly(MutantSuites.MutantEngineSuite.class, "modelBasedRandomBatches", Map.of());
+      SuiteRun run = SuiteRun.runOnly(suite, "modelBasedRandomBatches", Map.of());
       assertThat(run.named(Outcome.FAILED)).containsExactly("modelBasedRandomBatches");
       List<Path> logs;
       try (var files = Files.list(dir)) {
         logs = files.toList();
       }
       assertThat(logs).hasSize(1);
-      List<ModelRound> rounds = OpLog.read(logs.get(0));
-      List<String> history = new ArrayList<>();
-      AssertionError failure = ModelReplay.replay(Mutant.DROPS_EVERY_7TH_BATCH.fixture(), rounds, history::add);
-      assertThat(failure).as("the replay fails on the mutant that failed the property").isNotNull();
-      assertThat(history).anyMatch(l -> l.contains("DIFFERS"));
-      assertThat(ModelReplay.replay(new MemoryFixture(), rounds, l -> {})).as("the honest memory store passes it").isNull();
+      return OpLog.readLog(logs.get(0));
     } finally {
       restore("ankusa.oplog.dir", previousDir);
-      restore(MutantSuites.MUTANT_PROPERTY, previousMutant);
+      restore(selector, previousValue);
       FileTrees.deleteRecursively(dir);
     }
   }
