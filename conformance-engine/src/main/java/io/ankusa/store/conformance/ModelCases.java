@@ -49,14 +49,22 @@ public interface ModelCases extends EngineCase {
     }
   }
 
-  /** Which option sets the failing sequence fails under, for the failure message. */
+  /**
+   * Which option sets the failing sequence fails under, for the failure message, and where the
+   * history under the first set that fails first differs from the history under the first that passes.
+   */
   private String underEachSet(List<ModelRound> rounds) {
     try {
+      List<ModelReplay.SetReplay> replays = ModelReplay.replayUnderEachOptionSet(backend(), rounds);
       List<String> verdicts = new java.util.ArrayList<>();
-      for (ModelReplay.SetReplay r : ModelReplay.replayUnderEachOptionSet(backend(), rounds)) {
-        verdicts.add(r.set().name() + (r.difference() == null ? " passes" : " fails"));
-      }
-      return String.join(", ", verdicts);
+      replays.forEach(r -> verdicts.add(r.set().name() + (r.difference() == null ? " passes" : " fails")));
+      var passing = replays.stream().filter(r -> r.difference() == null).findFirst();
+      var failing = replays.stream().filter(r -> r.difference() != null).findFirst();
+      String diff = passing.isPresent() && failing.isPresent()
+          ? "; histories (" + passing.get().set().name() + " | " + failing.get().set().name() + ") first differ at "
+              + ModelReplay.firstDifference(passing.get().history(), failing.get().history())
+          : "";
+      return String.join(", ", verdicts) + diff;
     } catch (RuntimeException e) {
       return "not replayed (" + e + ")";
     }

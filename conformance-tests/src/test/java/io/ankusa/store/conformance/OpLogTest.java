@@ -96,6 +96,18 @@ class OpLogTest {
     assertThat(ModelReplay.firstDifference(replays.get(0).history(), replays.get(0).history())).isNull();
     assertThat(ModelReplay.replay(new ProviderFixture("memory").withOptions(log.optionSet()), log.rounds(), l -> {}))
         .as("the honest memory store passes it under the logged options").isNull();
+
+    String previous = System.setProperty(FlushMutantSuites.DEFECT_PROPERTY, defect.name());
+    try {
+      assertThatThrownBy(() -> new FlushMutantSuites.OptionSetsWithoutPerturbation()
+          .modelBasedRandomBatches(log.optionSet(), log.rounds()))
+          .as("the property's own failure says which sets fail and where their histories part")
+          .hasMessageContaining("under option set tiny-buffer")
+          .hasMessageContaining("default passes, tiny-buffer fails; histories (default | tiny-buffer) first differ at line")
+          .hasMessageContaining("op log: ");
+    } finally {
+      restore(FlushMutantSuites.DEFECT_PROPERTY, previous);
+    }
   }
 
   /** A mutant that breaks only across a flush leaves an op log whose shrunk steps keep the flush. */
