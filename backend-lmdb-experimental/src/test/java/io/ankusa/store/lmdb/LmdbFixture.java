@@ -1,8 +1,10 @@
 package io.ankusa.store.lmdb;
 
 import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.conformance.NamedOptions;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +25,10 @@ import org.lmdbjava.Txn;
  * LMDB may misread those or abort the process, and this backend does not claim to detect them. (The
  * module's {@code CorruptionTest} separately checks the error path of a branch pointer LMDB's bounds
  * checks catch.)
+ *
+ * <p>Option sets ({@link #optionSets()}): the defaults and {@value #SMALL_MAP} (a 256 KiB starting map,
+ * the smallest the backend accepts, so a longer sequence grows the map mid-sequence). LMDB has no
+ * memtable: {@link #flush} syncs the environment ({@code syncWal}), and a compaction is the same.
  */
 final class LmdbFixture implements BackendFixture {
   /** How many consecutive entries in the middle of the family get a damaged value. */
@@ -36,6 +42,20 @@ final class LmdbFixture implements BackendFixture {
   @Override
   public Capabilities capabilities() {
     return LmdbStore.CAPABILITIES;
+  }
+
+  /** The option set with the smallest starting map. */
+  static final String SMALL_MAP = "small-map";
+
+  @Override
+  public List<NamedOptions> optionSets() {
+    return List.of(new NamedOptions(NamedOptions.DEFAULT, options()),
+        new NamedOptions(SMALL_MAP, options().with(LmdbSettings.MAP_SIZE, Long.toString(LmdbSettings.MIN_MAP_SIZE))));
+  }
+
+  @Override
+  public void flush(Store store) {
+    store.syncWal();
   }
 
   @Override

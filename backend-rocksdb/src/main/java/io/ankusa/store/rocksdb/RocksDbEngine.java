@@ -108,6 +108,7 @@ final class RocksDbEngine implements AutoCloseable {
         .setCreateMissingColumnFamilies(create)
         .setBytesPerSync(settings.bytesPerSync())
         .setMaxBackgroundJobs(settings.maxBackgroundJobs())
+        .setMaxTotalWalSize(settings.maxTotalWalBytes())
         // Every open starts a new info LOG; keep a few old ones, not RocksDB's default thousand.
         .setKeepLogFileNum(KEPT_INFO_LOGS)
         // A record cut short at the end of the WAL (a crash mid-append) is dropped; damage anywhere
@@ -163,7 +164,9 @@ final class RocksDbEngine implements AutoCloseable {
     } else {
       o.setCompressionType(f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
     }
-    if (f.writeBufferHint() > 0) {
+    if (settings.writeBufferBytes() > 0) {
+      o.setWriteBufferSize(settings.writeBufferBytes());
+    } else if (f.writeBufferHint() > 0) {
       o.setWriteBufferSize(f.writeBufferHint());
     }
     return o;

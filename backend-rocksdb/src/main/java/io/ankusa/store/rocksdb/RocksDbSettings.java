@@ -21,16 +21,28 @@ import java.util.Map;
  *     write 5–40× slower in the dispatch gate bench (the load fell below its target). Off by default;
  *     the sharded aggregate ({@code counters.sharded_aggregate}) is the other remedy for hot reads
  * @param blockSizeBytes {@code rocksdb.blockSizeBytes}: data block size of SST files (default 4 KiB)
+ * @param writeBufferBytes {@code rocksdb.writeBufferBytes}: memtable size of every family, in place
+ *     of the family's hint and RocksDB's default (default 0: unset). RocksDB raises a value below 64 KiB
+ *     to 64 KiB. A tiny buffer makes the engine flush, and then compact, mid-sequence: the
+ *     conformance suite runs its model property under it
+ * @param maxTotalWalBytes {@code rocksdb.maxTotalWalBytes}: once the live write-ahead logs exceed
+ *     this, RocksDB flushes the families whose memtables the oldest log backs (default 0: RocksDB's
+ *     own limit, four times the total write buffer size). A small value flushes every few KiB of
+ *     writes, whatever the write buffer size: how the suite forces flushes mid-sequence
  */
-record RocksDbSettings(int maxBackgroundJobs, long bytesPerSync, long maxSuccessiveMerges, long blockSizeBytes) {
+record RocksDbSettings(int maxBackgroundJobs, long bytesPerSync, long maxSuccessiveMerges, long blockSizeBytes,
+    long writeBufferBytes, long maxTotalWalBytes) {
   static final String PREFIX = "rocksdb.";
   static final String MAX_BACKGROUND_JOBS = PREFIX + "maxBackgroundJobs";
   static final String BYTES_PER_SYNC = PREFIX + "bytesPerSync";
   static final String MAX_SUCCESSIVE_MERGES = PREFIX + "maxSuccessiveMerges";
   static final String BLOCK_SIZE_BYTES = PREFIX + "blockSizeBytes";
-  static final List<String> KNOWN = List.of(MAX_BACKGROUND_JOBS, BYTES_PER_SYNC, MAX_SUCCESSIVE_MERGES, BLOCK_SIZE_BYTES);
+  static final String WRITE_BUFFER_BYTES = PREFIX + "writeBufferBytes";
+  static final String MAX_TOTAL_WAL_BYTES = PREFIX + "maxTotalWalBytes";
+  static final List<String> KNOWN = List.of(MAX_BACKGROUND_JOBS, BYTES_PER_SYNC, MAX_SUCCESSIVE_MERGES,
+      BLOCK_SIZE_BYTES, WRITE_BUFFER_BYTES, MAX_TOTAL_WAL_BYTES);
 
-  static final RocksDbSettings DEFAULTS = new RocksDbSettings(2, 1L << 20, 0, 4096);
+  static final RocksDbSettings DEFAULTS = new RocksDbSettings(2, 1L << 20, 0, 4096, 0, 0);
 
   /**
    * The settings in {@code options}.
@@ -49,7 +61,9 @@ record RocksDbSettings(int maxBackgroundJobs, long bytesPerSync, long maxSuccess
     long bytesPerSync = range(options, BYTES_PER_SYNC, DEFAULTS.bytesPerSync, 0, 1L << 40);
     long merges = range(options, MAX_SUCCESSIVE_MERGES, DEFAULTS.maxSuccessiveMerges, 0, 1L << 20);
     long block = range(options, BLOCK_SIZE_BYTES, DEFAULTS.blockSizeBytes, 512, 64L << 20);
-    return new RocksDbSettings((int) jobs, bytesPerSync, merges, block);
+    long writeBuffer = range(options, WRITE_BUFFER_BYTES, DEFAULTS.writeBufferBytes, 0, 1L << 34);
+    long totalWal = range(options, MAX_TOTAL_WAL_BYTES, DEFAULTS.maxTotalWalBytes, 0, 1L << 40);
+    return new RocksDbSettings((int) jobs, bytesPerSync, merges, block, writeBuffer, totalWal);
   }
 
   private static long range(StoreOptions options, String key, long fallback, long min, long max) {

@@ -202,6 +202,30 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
     }
   }
 
+  /**
+   * Flushes every family's memtable to an SST file and waits for it; with {@code compact}, then
+   * compacts each family's whole range (operands and tombstones meet the data they cover). What the
+   * engine does on its own when a write buffer fills or levels grow; the conformance fixture calls it
+   * between batches so the suite checks reads across flushed data (not part of {@link Store}).
+   *
+   * @throws StoreWriteFailedException when RocksDB fails to flush or compact
+   */
+  void flush(boolean compact) {
+    RocksDbEngine e = enter();
+    try (org.rocksdb.FlushOptions fo = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+      for (var h : e.handles.values()) {
+        e.db.flush(fo, h);
+        if (compact) {
+          e.db.compactRange(h);
+        }
+      }
+    } catch (RocksDBException ex) {
+      throw RocksDbFailures.write(ex, dir, null, compact ? "compaction" : "flush");
+    } finally {
+      exit();
+    }
+  }
+
   @Override
   public Snapshot snapshot() {
     RocksDbEngine e = enter();

@@ -38,8 +38,13 @@ import org.rocksdb.RocksDB;
  *   <li>{@code rocksdb.bytesPerSync} — sync SST files every this many bytes while writing them, so a
  *       WAL sync never waits behind a whole-file sync; 0 turns it off (default 1048576);
  *   <li>{@code rocksdb.maxSuccessiveMerges} — fold merge operands of one key in the memtable once
- *       this many stack up, on counters families; 0 turns it off (default 64);
- *   <li>{@code rocksdb.blockSizeBytes} — SST data block size, 512..64 MiB (default 4096).
+ *       this many stack up, on counters families; 0 turns it off (default 0);
+ *   <li>{@code rocksdb.blockSizeBytes} — SST data block size, 512..64 MiB (default 4096);
+ *   <li>{@code rocksdb.writeBufferBytes} — memtable size of every family in place of its hint,
+ *       0..16 GiB, RocksDB raising anything below 64 KiB to 64 KiB (default 0: the hint, else
+ *       RocksDB's default);
+ *   <li>{@code rocksdb.maxTotalWalBytes} — flush the families the oldest write-ahead log backs once
+ *       the live logs exceed this, 0..1 TiB (default 0: RocksDB's own limit).
  * </ul>
  *
  * <p>Fixed: paranoid checks on (RocksDB's default), checksums verified on every read.

@@ -1,8 +1,10 @@
 package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.conformance.NamedOptions;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,10 +23,21 @@ import org.rocksdb.RocksDBException;
  * meets a checksum mismatch (property {@code scanNeverEndsEarlyOnCorruption}); and log damage — one
  * bit flipped half-way through the newest write-ahead log (property {@code
  * midLogDamageIsReportedNeverSilentlyDropped}).
+ *
+ * <p>Option sets ({@link #optionSets()}): the defaults (merge operands never folded in the memtable),
+ * {@value #MERGE_FOLDING} (operands folded once two stack up on a key), and {@value
+ * #TINY_WRITE_BUFFER} (64 KiB memtables, RocksDB's smallest, and a flush whenever 4 KiB of log is
+ * live, so a transition round flushes and compacts on its own dozens of times). Its {@link #flush} and {@link #compact} hooks flush every family's memtable
+ * and compact its whole range.
  */
 public final class RocksDbFixture implements BackendFixture {
   /** Where the damage was done, for tests that want to say so in their messages. */
   record Damage(Path file, long offset, int length) {}
+
+  /** The option set that folds merge operands in the memtable. */
+  static final String MERGE_FOLDING = "merge-folding";
+  /** The option set with the smallest memtables RocksDB allows. */
+  static final String TINY_WRITE_BUFFER = "tiny-write-buffer";
 
   private final StoreProvider provider = new RocksDbStoreProvider();
 
@@ -36,6 +49,31 @@ public final class RocksDbFixture implements BackendFixture {
   @Override
   public Capabilities capabilities() {
     return RocksDbStore.CAPABILITIES;
+  }
+
+  @Override
+  public List<NamedOptions> optionSets() {
+    return List.of(new NamedOptions(NamedOptions.DEFAULT, options()),
+        new NamedOptions(MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "2")),
+        new NamedOptions(TINY_WRITE_BUFFER, options().with(RocksDbSettings.WRITE_BUFFER_BYTES, "65536")
+            .with(RocksDbSettings.MAX_TOTAL_WAL_BYTES, "4096")));
+  }
+
+  @Override
+  public void flush(Store store) {
+    rocksDb(store).flush(false);
+  }
+
+  @Override
+  public void compact(Store store) {
+    rocksDb(store).flush(true);
+  }
+
+  private static RocksDbStore rocksDb(Store store) {
+    if (store instanceof RocksDbStore r) {
+      return r;
+    }
+    throw new IllegalArgumentException("not a store this fixture opened: " + store);
   }
 
   @Override

@@ -36,6 +36,26 @@ class ReplayCommandTest {
         .isEqualTo(rocks.out().lines().skip(1).filter(l -> !l.startsWith("RESULT")).toList());
   }
 
+  /**
+   * A log written under an option set with a reopen between steps: the store opens under the logged
+   * options (an unknown rocksdb option would be refused, so they reach the provider) and is reopened
+   * before the second step, keeping every value.
+   */
+  @Test
+  void opensUnderTheLoggedOptionsAndReplaysTheReopen() throws Exception {
+    String logged = OPS.replace("# two steps\n", "# two steps\noptions folding rocksdb.maxSuccessiveMerges=2\n")
+        .replace("step snapshot=yes scan=00..80 probes=7f", "step snapshot=yes scan=00..80 probes=7f perturb=reopen");
+    Path ops = Files.writeString(tmp.resolve("ops.txt"), logged);
+    CommandRun rocks = CommandRun.run("replay", "--backend", "rocksdb", ops.toString());
+    assertThat(rocks.code()).as(rocks.err()).isZero();
+    assertThat(rocks.out()).contains("under option set folding {rocksdb.maxSuccessiveMerges=2}", "  perturb reopen",
+        "  counters: [7f=feffffffffffffff]", "RESULT: rocksdb agrees with the model at every step");
+    Path typo = Files.writeString(tmp.resolve("typo.txt"), logged.replace("maxSuccessiveMerges", "maxSuccesiveMerges"));
+    CommandRun refused = CommandRun.run("replay", "--backend", "rocksdb", typo.toString());
+    assertThat(refused.code()).as("the logged options reach the provider: a typo is refused").isEqualTo(2);
+    assertThat(refused.err()).contains("rocksdb.maxSuccesiveMerges");
+  }
+
   @Test
   void badInputIsRefusedWithExitTwo() throws Exception {
     Path bad = Files.writeString(tmp.resolve("bad.txt"), OPS.replace("merge counters 7f 5", "merge counters 7f five"));

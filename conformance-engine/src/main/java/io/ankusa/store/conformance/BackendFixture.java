@@ -26,7 +26,15 @@ public interface BackendFixture {
 
   /** Opens the store in {@code dir}, creating it when missing; called again on the same dir to reopen. */
   default Store open(Path dir, List<FamilySpec> families) {
-    return provider().open(dir, options(), families);
+    return open(dir, families, options());
+  }
+
+  /**
+   * Opens the store in {@code dir} with {@code options} (one of {@link #optionSets()}); a fixture that
+   * overrides {@link #open(Path, List)} and offers more than its default set overrides this too.
+   */
+  default Store open(Path dir, List<FamilySpec> families, StoreOptions options) {
+    return provider().open(dir, options, families);
   }
 
   /**
@@ -107,6 +115,44 @@ public interface BackendFixture {
    */
   default FaultInjectingStore injectFaults(Store store) {
     return new FaultInjectingStore(store);
+  }
+
+  // ---- option matrices and perturbation -----------------------------------------------------------
+
+  /**
+   * The option sets the model property ({@code modelBasedRandomBatches}) and the transition layer's
+   * concurrent case run under, the first being {@value NamedOptions#DEFAULT} ({@link #options()}).
+   * A backend offers sets that change how its engine stores data (merge operands folded or not, a
+   * tiny write buffer, a small starting map) so those paths meet the same checks; the set's name is in
+   * every failure and in the op log. Default: the default set only.
+   */
+  default List<NamedOptions> optionSets() {
+    return List.of(new NamedOptions(NamedOptions.DEFAULT, options()));
+  }
+
+  /**
+   * This fixture with every store opened under {@code set}: itself for the default set, else a fixture
+   * named {@code NAME[SET]} that opens through {@link #open(Path, List, StoreOptions)}.
+   */
+  default BackendFixture withOptions(NamedOptions set) {
+    return set.isDefault() ? this : new OptionSetFixture(this, set);
+  }
+
+  /**
+   * Moves what {@code store} (opened by this fixture) holds in memory to its data files, as the
+   * engine would when its write buffer fills: a RocksDB memtable flush. The model property calls it
+   * between batches ({@link Perturbation#FLUSH}), so merges and range deletes are checked over flushed
+   * data. Default: nothing (an engine without a write buffer).
+   */
+  default void flush(Store store) {}
+
+  /**
+   * Flushes and compacts {@code store} (opened by this fixture) as the engine would in the background:
+   * operands and tombstones meet the data they cover in one file ({@link Perturbation#COMPACT}).
+   * Default: {@link #flush(Store)}.
+   */
+  default void compact(Store store) {
+    flush(store);
   }
 
   /** The backend's name as the suite prints it in skip reasons and messages. */

@@ -97,7 +97,10 @@ public abstract class EngineGenerators extends ConformanceSuite implements Engin
     return ops().list().ofMinSize(1).ofMaxSize(6).list().ofMinSize(1).ofMaxSize(8);
   }
 
-  /** 1..12 rounds of 1..6 ops, a check range and probe keys each; a fifth of them under a snapshot. */
+  /**
+   * 1..12 rounds of 1..6 ops, a check range and probe keys each; a fifth of them under a snapshot;
+   * about one in four with a {@link #perturbations() perturbation} before its batch.
+   */
   @Provide
   protected Arbitrary<List<ModelRound>> rounds() {
     Arbitrary<byte[]> k = edgeBytes(MODEL_BYTES, 1, 2);
@@ -106,11 +109,43 @@ public abstract class EngineGenerators extends ConformanceSuite implements Engin
         ops().list().ofMinSize(1).ofMaxSize(6),
         Arbitraries.integers().between(0, 4).map(i -> i == 4), // shrinks towards no snapshot
         bound, bound,
-        k.list().ofMinSize(1).ofMaxSize(5))
-        .as((ops, snap, a, b, probes) -> Bytes.compare(a, b) <= 0
-            ? new ModelRound(ops, snap, a, b, probes)
-            : new ModelRound(ops, snap, b, a, probes));
+        k.list().ofMinSize(1).ofMaxSize(5),
+        perturbations())
+        .as((ops, snap, a, b, probes, p) -> Bytes.compare(a, b) <= 0
+            ? new ModelRound(ops, snap, a, b, probes, p)
+            : new ModelRound(ops, snap, b, a, probes, p));
     return round.list().ofMinSize(1).ofMaxSize(12);
+  }
+
+  /**
+   * What the model property does to the store before a batch: nothing three times in four, else a
+   * flush, a compaction or a reopen (shrinks towards nothing). Override with {@code
+   * Arbitraries.just(Perturbation.NONE)} for a run without perturbation.
+   */
+  @Provide
+  protected Arbitrary<Perturbation> perturbations() {
+    return Arbitraries.frequencyOf(
+        Tuple.of(12, Arbitraries.just(Perturbation.NONE)),
+        Tuple.of(2, Arbitraries.just(Perturbation.FLUSH)),
+        Tuple.of(1, Arbitraries.just(Perturbation.COMPACT)),
+        Tuple.of(1, Arbitraries.just(Perturbation.REOPEN)));
+  }
+
+  /**
+   * The option set of one try of the model property: the backend's default set in half the tries,
+   * its other {@link BackendFixture#optionSets() sets} sharing the other half (so each gets fewer
+   * tries than the default; {@code -Pheavy}'s 1 000 tries give each of them hundreds). Shrinks towards
+   * the default set.
+   */
+  @Provide
+  protected Arbitrary<NamedOptions> optionSets() {
+    List<NamedOptions> sets = backend().optionSets();
+    if (sets.size() == 1) {
+      return Arbitraries.just(sets.get(0));
+    }
+    return Arbitraries.frequencyOf(
+        Tuple.of(1, Arbitraries.just(sets.get(0))),
+        Tuple.of(1, Arbitraries.of(sets.subList(1, sets.size()))));
   }
 
   private static Op.DeleteRange range(String family, byte[] a, byte[] b) {

@@ -19,10 +19,16 @@ import java.util.function.Consumer;
  * asks and the store has snapshots — a snapshot taken before the batch. The first difference throws
  * an {@link AssertionError} naming the step, the family and the first differing entry.
  *
+ * <p>Before a round's batch comes its {@link Perturbation}: a flush or compaction through the fixture's
+ * hooks, or a reopen ({@code syncWal}, close, open again through the fixture) — the model keeps its
+ * state across all three, so merges and range deletes are checked over flushed, compacted and reopened
+ * data.
+ *
  * <p>With a history sink, every step also prints what the store answered (the ops, then each check's
- * result), so the histories of two backends on the same op log can be diffed line by line; the model's
- * answer is printed only where it differs. Ownership: the caller owns the store; this class writes to
- * it and closes only the snapshots it takes.
+ * result), so the histories of two backends, or of one backend under two option sets ({@link
+ * #replayUnderEachOptionSet}), on the same op log can be diffed line by line; the model's answer is
+ * printed only where it differs. Ownership: the caller owns the {@link TempDirStore}; this class
+ * writes to its store, may reopen it, and closes only the snapshots it takes.
  */
 public final class ModelReplay {
   /** The families the rounds write: {@code plain} and the counters family {@code counters}. */
@@ -30,20 +36,55 @@ public final class ModelReplay {
 
   private static final byte[] START = new byte[0];
 
-  private final Store store;
+  private final TempDirStore target;
+  private final BackendFixture fixture;
   private final boolean snapshots;
   private final Consumer<String> history;
   private final ReferenceModel model = new ReferenceModel(FAMILIES);
 
   /**
-   * A replay onto {@code store}, which is open with {@link #FAMILIES} and empty. {@code snapshots}:
-   * whether the store claims snapshots. {@code history} receives one line per fact (nothing: {@code
-   * line -> {}}).
+   * A replay onto the store of {@code target}, which {@code fixture} opened with {@link #FAMILIES} and
+   * which is empty; the fixture's hooks flush and compact it, and reopens go through {@code target}.
+   * {@code history} receives one line per fact (nothing: {@code line -> {}}).
    */
-  public ModelReplay(Store store, boolean snapshots, Consumer<String> history) {
-    this.store = store;
-    this.snapshots = snapshots;
+  public ModelReplay(TempDirStore target, BackendFixture fixture, Consumer<String> history) {
+    this.target = target;
+    this.fixture = fixture;
+    this.snapshots = fixture.capabilities().snapshots();
     this.history = history;
+  }
+
+  /** One option set's replay: its history, and its first difference from the model (null: none). */
+  public record SetReplay(NamedOptions set, List<String> history, AssertionError difference) {}
+
+  /**
+   * Replays {@code rounds} under each of {@code fixture}'s {@link BackendFixture#optionSets()}, each on
+   * a fresh store, recording each history. A backend keeps one contract whatever its options, so the
+   * histories must be identical: {@link #firstDifference} names the first line where two differ.
+   */
+  public static List<SetReplay> replayUnderEachOptionSet(BackendFixture fixture, List<ModelRound> rounds) {
+    List<SetReplay> out = new ArrayList<>();
+    for (NamedOptions set : fixture.optionSets()) {
+      List<String> lines = new ArrayList<>();
+      AssertionError difference = replay(fixture.withOptions(set), rounds, lines::add);
+      out.add(new SetReplay(set, List.copyOf(lines), difference));
+    }
+    return out;
+  }
+
+  /**
+   * The first line where two histories differ, as {@code "line N: A | B"} (a missing line is {@code
+   * <end>}), or null when they are the same.
+   */
+  public static String firstDifference(List<String> a, List<String> b) {
+    for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+      String x = i < a.size() ? a.get(i) : "<end>";
+      String y = i < b.size() ? b.get(i) : "<end>";
+      if (!x.equals(y)) {
+        return "line " + (i + 1) + ": " + x + " | " + y;
+      }
+    }
+    return null;
   }
 
   /**
@@ -54,7 +95,7 @@ public final class ModelReplay {
    */
   public static AssertionError replay(BackendFixture fixture, List<ModelRound> rounds, Consumer<String> history) {
     try (TempDirStore t = TempDirStore.open(fixture, EngineConformance.FAMILIES)) {
-      new ModelReplay(t.store(), fixture.capabilities().snapshots(), history).run(rounds);
+      new ModelReplay(t, fixture, history).run(rounds);
       return null;
     } catch (AssertionError e) {
       return e;
@@ -78,7 +119,9 @@ public final class ModelReplay {
     String when = "batch " + i + " (counting from 0) of " + of + ", " + round;
     Durability durability = i % 2 == 0 ? Durability.NO_SYNC : Durability.SYNC;
     history.accept("step " + i + " (" + durability + (round.underSnapshot() ? ", snapshot before the batch" : "") + ")");
+    perturb(round.before());
     round.ops().forEach(op -> history.accept("  " + OpLog.line(op)));
+    Store store = target.store();
     Snapshot snap = null;
     try {
       ReferenceModel modelSnap = null;
@@ -114,6 +157,22 @@ public final class ModelReplay {
         snap.close();
       }
     }
+  }
+
+  /** Does {@code p} to the store before a batch; the model keeps its state. */
+  private void perturb(Perturbation p) {
+    switch (p) {
+      case NONE -> {
+        return;
+      }
+      case FLUSH -> fixture.flush(target.store());
+      case COMPACT -> fixture.compact(target.store());
+      case REOPEN -> {
+        target.store().syncWal();
+        target.reopen();
+      }
+    }
+    history.accept("  perturb " + p.word());
   }
 
   /** Prints the store's answer; throws when it differs from the model's, naming the first difference. */

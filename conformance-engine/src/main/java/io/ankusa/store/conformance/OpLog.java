@@ -3,6 +3,7 @@ package io.ankusa.store.conformance;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,18 +20,23 @@ import java.util.List;
  *
  * <pre>
  * # comment
+ * options tiny-write-buffer rocksdb.writeBufferBytes=65536
  * step snapshot=no scan=00..ff probes=00,7f80
  * put plain 00 ab
  * delete plain 7f
  * deleteRange plain 00 80
  * merge counters 00 -5
- * step snapshot=yes scan=-..- probes=00
+ * step snapshot=yes scan=-..- probes=00 perturb=flush
  * ...
  * </pre>
  *
  * Bytes are lower-case hex, never cut; {@code -} is the empty array. {@code scan=LO..HI} is the
  * reverse scan checked after the batch, {@code probes} the keys of the multiGet and counter checks,
- * {@code snapshot=yes} a snapshot taken before the batch and compared after it. Step {@code i} (from
+ * {@code snapshot=yes} a snapshot taken before the batch and compared after it, {@code perturb=} the
+ * {@link Perturbation} done to the store before the batch ({@code flush}, {@code compact}, {@code
+ * reopen}; absent: none). The optional {@code options NAME KEY=VALUE…} line, before the first step,
+ * names the {@link NamedOptions option set} the log was written under and its store properties
+ * (absent: the default set, no properties). Step {@code i} (from
  * 0) is written with {@code NO_SYNC} when {@code i} is even and {@code SYNC} when odd, as the property
  * does. A line the parser does not understand is refused with its line number.
  */
@@ -39,15 +45,43 @@ public final class OpLog {
 
   private OpLog() {}
 
+  /**
+   * An op log as read: the option set it was written under ({@link NamedOptions#DEFAULT} with no
+   * properties when the file has no {@code options} line) and its rounds.
+   */
+  public record Log(NamedOptions optionSet, List<ModelRound> rounds) {}
+
   /** The text of {@code rounds}, with {@code header} as comment lines first. */
   public static String format(List<ModelRound> rounds, String header) {
+    return format(rounds, null, header);
+  }
+
+  /**
+   * The text of {@code rounds} written under {@code set} (null: no {@code options} line), with {@code
+   * header} as comment lines first.
+   */
+  public static String format(List<ModelRound> rounds, NamedOptions set, String header) {
     StringBuilder sb = new StringBuilder();
     header.lines().forEach(l -> sb.append("# ").append(l).append('\n'));
+    if (set != null) {
+      sb.append("options ").append(set.name());
+      set.options().properties().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey()).forEach(e -> {
+        if (e.getKey().isEmpty() || e.getKey().matches(".*[\\s=].*") || e.getValue().matches(".*\\s.*")) {
+          throw new IllegalArgumentException("option " + e.getKey() + "='" + e.getValue()
+              + "' cannot be written to an op log: keys hold no '=' or space, values no space");
+        }
+        sb.append(' ').append(e.getKey()).append('=').append(e.getValue());
+      });
+      sb.append('\n');
+    }
     for (ModelRound round : rounds) {
       sb.append("step snapshot=").append(round.underSnapshot() ? "yes" : "no")
           .append(" scan=").append(hex(round.lo())).append("..").append(hex(round.hi()))
-          .append(" probes=").append(String.join(",", round.probes().stream().map(OpLog::hex).toList()))
-          .append('\n');
+          .append(" probes=").append(String.join(",", round.probes().stream().map(OpLog::hex).toList()));
+      if (round.before() != Perturbation.NONE) {
+        sb.append(" perturb=").append(round.before().word());
+      }
+      sb.append('\n');
       round.ops().forEach(op -> sb.append(line(op)).append('\n'));
     }
     return sb.toString();
@@ -80,9 +114,17 @@ public final class OpLog {
 
   /** Writes {@code rounds} to {@code file} (its directory is created), replacing what was there. */
   public static Path write(Path file, List<ModelRound> rounds, String header) {
+    return write(file, rounds, null, header);
+  }
+
+  /**
+   * Writes {@code rounds}, written under {@code set} (null: no {@code options} line), to {@code file}
+   * (its directory is created), replacing what was there.
+   */
+  public static Path write(Path file, List<ModelRound> rounds, NamedOptions set, String header) {
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
-      Files.writeString(file, format(rounds, header), StandardCharsets.UTF_8);
+      Files.writeString(file, format(rounds, set, header), StandardCharsets.UTF_8);
       return file;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the op log " + file, e);
@@ -94,8 +136,19 @@ public final class OpLog {
     return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
   }
 
+  /** Reads an op log file with its option set; a bad line is refused as {@link #read} does. */
+  public static Log readLog(Path file) throws IOException {
+    return parseLog(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+  }
+
   /** Parses op log text; {@code source} names it in errors. */
   public static List<ModelRound> parse(String text, String source) {
+    return parseLog(text, source).rounds();
+  }
+
+  /** Parses op log text with its option set; {@code source} names it in errors. */
+  public static Log parseLog(String text, String source) {
+    NamedOptions set = null;
     List<ModelRound> rounds = new ArrayList<>();
     String[] lines = text.split("\n", -1);
     StepHeader step = null;
@@ -108,7 +161,12 @@ public final class OpLog {
       String[] w = line.split("\\s+");
       String where = source + " line " + (n + 1) + " ('" + line + "')";
       try {
-        if (w[0].equals("step")) {
+        if (w[0].equals("options")) {
+          if (set != null || step != null) {
+            throw new IllegalArgumentException("one 'options' line, before the first 'step'");
+          }
+          set = optionSet(w);
+        } else if (w[0].equals("step")) {
           if (step != null) {
             rounds.add(step.round(ops, where));
           }
@@ -130,7 +188,22 @@ public final class OpLog {
     if (rounds.isEmpty()) {
       throw new StoreArgumentException("bad op log: " + source + " holds no 'step' line");
     }
-    return rounds;
+    return new Log(set != null ? set : new NamedOptions(NamedOptions.DEFAULT, StoreOptions.defaults()), rounds);
+  }
+
+  private static NamedOptions optionSet(String[] w) {
+    if (w.length < 2) {
+      throw new IllegalArgumentException("'options' takes the set's name, then KEY=VALUE properties");
+    }
+    StoreOptions options = StoreOptions.defaults();
+    for (String property : Arrays.copyOfRange(w, 2, w.length)) {
+      int eq = property.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("an option is KEY=VALUE, got '" + property + "'");
+      }
+      options = options.with(property.substring(0, eq), property.substring(eq + 1));
+    }
+    return new NamedOptions(w[1], options);
   }
 
   private static Op op(String[] w) {
@@ -162,8 +235,9 @@ public final class OpLog {
   }
 
   /** A step line's checks, waiting for its ops. */
-  private record StepHeader(boolean snapshot, byte[] lo, byte[] hi, List<byte[]> probes) {
+  private record StepHeader(boolean snapshot, byte[] lo, byte[] hi, List<byte[]> probes, Perturbation before) {
     static StepHeader parse(String[] w) {
+      Perturbation before = Perturbation.NONE;
       Boolean snapshot = null;
       byte[] lo = null;
       byte[] hi = null;
@@ -187,7 +261,9 @@ public final class OpLog {
             hi = bytes(value.substring(dots + 2));
           }
           case "probes" -> probes = Arrays.stream(value.split(",")).map(OpLog::bytes).toList();
-          default -> throw new IllegalArgumentException("unknown field '" + name + "'; a step has snapshot=, scan=, probes=");
+          case "perturb" -> before = Perturbation.ofWord(value);
+          default -> throw new IllegalArgumentException("unknown field '" + name
+              + "'; a step has snapshot=, scan=, probes= and perhaps perturb=");
         }
       }
       if (snapshot == null || lo == null || probes == null) {
@@ -196,14 +272,14 @@ public final class OpLog {
       if (Bytes.compare(lo, hi) > 0) {
         throw new IllegalArgumentException("scan= has lo > hi");
       }
-      return new StepHeader(snapshot, lo, hi, probes);
+      return new StepHeader(snapshot, lo, hi, probes, before);
     }
 
     ModelRound round(List<Op> ops, String where) {
       if (ops.isEmpty()) {
         throw new StoreArgumentException("bad op log: the step before " + where + " has no op");
       }
-      return new ModelRound(List.copyOf(ops), snapshot, lo, hi, probes);
+      return new ModelRound(List.copyOf(ops), snapshot, lo, hi, probes, before);
     }
   }
 

@@ -64,7 +64,8 @@ import org.opentest4j.TestAbortedException;
  * </ol>
  *
  * <p>Rounds of the concurrent case come from {@code ankusa.transition.rounds} ({@value
- * #DEFAULT_ROUNDS} in the default build, more with {@code -Pheavy}). Its seed comes from {@code
+ * #DEFAULT_ROUNDS} in the default build, more with {@code -Pheavy}); round {@code r} runs under the
+ * fixture's option set {@code r mod n} ({@link BackendFixture#optionSets()}), named in its failures. Its seed comes from {@code
  * ankusa.seed} (default: the clock) and is printed with the backend in every failure: the seed replays
  * what each thread does, not how the threads interleave, so run a failing seed a few times.
  */
@@ -239,18 +240,21 @@ public abstract class TransitionConformance extends ConformanceSuite {
     }
     long seed = Seeds.seed();
     int rounds = Integer.getInteger("ankusa.transition.rounds", DEFAULT_ROUNDS);
+    List<NamedOptions> sets = backend().optionSets();
     for (int round = 0; round < rounds; round++) {
-      String replay = "backend " + backend().name() + ", " + Seeds.replay(seed) + ", round " + round + " of " + rounds;
+      NamedOptions set = sets.get(round % sets.size());
+      String replay = "backend " + backend().name() + " under " + set + ", " + Seeds.replay(seed) + ", round "
+          + round + " of " + rounds;
       try {
-        runRound(new Random(seed + round), replay);
+        runRound(backend().withOptions(set), new Random(seed + round), replay);
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError(replay + ": " + e.getMessage(), e);
       }
     }
   }
 
-  private void runRound(Random seeds, String replay) throws Exception {
-    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+  private void runRound(BackendFixture fixture, Random seeds, String replay) throws Exception {
+    try (TempDirStore t = TempDirStore.open(fixture, Format3.families())) {
       DeliveryQueue queue = openQueue(t.store(), QueueConfig.defaults().withArchive(true));
       AtomicLong clock = new AtomicLong(QueueDriver.START_MS);
       QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults(), clock::get);
