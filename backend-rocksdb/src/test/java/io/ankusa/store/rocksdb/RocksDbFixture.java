@@ -3,6 +3,7 @@ package io.ankusa.store.rocksdb;
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,7 +21,8 @@ import org.rocksdb.RocksDBException;
  * run of bytes in the middle of the data blocks of its largest SST file, so a read of the family
  * meets a checksum mismatch (property {@code scanNeverEndsEarlyOnCorruption}); and log damage — one
  * bit flipped half-way through the newest write-ahead log (property {@code
- * midLogDamageIsReportedNeverSilentlyDropped}).
+ * midLogDamageIsReportedNeverSilentlyDropped}); and {@link #flush}, the memtables flushed into SST
+ * files (property {@code snapshotHeldAcrossCommitsAndFlushes}).
  */
 public final class RocksDbFixture implements BackendFixture {
   /** Where the damage was done, for tests that want to say so in their messages. */
@@ -41,6 +43,12 @@ public final class RocksDbFixture implements BackendFixture {
   @Override
   public void corrupt(Path dir, List<FamilySpec> families, String family) {
     damage(dir, families, family);
+  }
+
+  /** Flushes the memtables into SST files, so snapshots and merges are checked across a flush. */
+  @Override
+  public void flush(Store store) {
+    ((RocksDbStore) store).flushMemtables();
   }
 
   /** Flips one bit half-way through the newest write-ahead log, where the unflushed batches are. */
