@@ -86,12 +86,12 @@ public interface MergeCases extends EngineCase {
     }
   }
 
-  /** How long, at least, the threads of {@code concurrentMergesLoseNoOperand} race (after 25 rounds). */
+  /** How long, at least, the threads of {@code concurrentMergesLoseNoOperand} race (and 10 rounds). */
   long MERGE_RACE_MILLIS = 500;
 
   /**
    * Eight threads merging into one key lose no operand. They merge in bursts: rounds opened by a
-   * barrier that releases every thread at once, then 24 merges per thread back to back; at least 25
+   * barrier that releases every thread at once, then 24 merges per thread back to back; at least 10
    * rounds, and more until the threads have raced for {@link #MERGE_RACE_MILLIS} ms. Threads
    * started one after the other rarely overlap for long (starting a thread costs more than a few
    * hundred merges), so without the barrier an engine that reads, adds and writes back instead of
@@ -105,7 +105,7 @@ public interface MergeCases extends EngineCase {
     requireCapability(capabilities().concurrentWriters(), "concurrentWriters",
         "Store.write may not be called from several threads at once");
     final int threads = 8;
-    final int minRounds = 25;
+    final int minRounds = 10;
     final long minNanos = TimeUnit.MILLISECONDS.toNanos(MERGE_RACE_MILLIS);
     final int burst = 24;
     byte[] key = {(byte) 0xc0, 0x00, 0x01};
