@@ -211,14 +211,8 @@ enum Mutant {
 
     @Override
     public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
-      if (!unsynced) {
-        return delegate.scan(family, lo, hi, direction);
-      }
-      List<Entry> entries = new ArrayList<>();
-      try (Scan inner = delegate.scan(family, lo, hi, direction)) {
-        inner.forEachRemaining(entries::add);
-      }
-      return new ListScan(entries, () -> {});
+      return unsynced ? new CloseLeavesScansOpen(delegate).scan(family, lo, hi, direction)
+          : delegate.scan(family, lo, hi, direction);
     }
   }
 
