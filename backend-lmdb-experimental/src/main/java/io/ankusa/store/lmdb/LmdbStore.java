@@ -99,7 +99,7 @@ final class LmdbStore extends LmdbReadView implements Store {
    * What this backend claims. Keys up to LMDB's compiled-in maximum of 511 bytes; values up to 16
    * MiB (LMDB's own limit is far higher; values that large belong in another store).
    *
-   * <p>{@code corruptionInjection} is claimed for what this backend detects, and only that:
+   * <p>{@code detectsDamage} is claimed for what this backend detects, and only that:
    *
    * <ul>
    *   <li>a truncated {@code data.mdb} (shorter than its meta pages say) is refused at open ({@link

@@ -28,7 +28,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * with your engine.
  */
 final class MemoryStore extends MemoryView implements Store {
-  /** The memory backend's limits: generous, but finite so the suite can test the refusal. */
+  /**
+   * The memory backend's limits: generous, but finite so the suite can test the refusal. No damage
+   * detection: the store keeps no files, so there is nothing to damage, and the suite reports {@code
+   * scanNeverEndsEarlyOnCorruption} as unverified for it.
+   */
   static final Capabilities CAPABILITIES = new Capabilities(true, true, false, false, false, 64 * 1024, 64 << 20, false);
 
   private final Path dir;

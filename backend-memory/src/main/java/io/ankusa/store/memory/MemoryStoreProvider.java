@@ -66,6 +66,11 @@ public final class MemoryStoreProvider implements StoreProvider {
     }
   }
 
+  /** Whether this JVM holds a memory store named {@code dir} (open or not). */
+  public static boolean holds(Path dir) {
+    return STORES.containsKey(dir.toAbsolutePath().normalize());
+  }
+
   /** Forgets the memory store named {@code dir}, freeing its data. REQUIRES: it is not open. */
   public static void discard(Path dir) {
     Path key = dir.toAbsolutePath().normalize();

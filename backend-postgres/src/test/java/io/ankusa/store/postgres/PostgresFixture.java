@@ -2,16 +2,19 @@ package io.ankusa.store.postgres;
 
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * The postgres backend as the conformance suite sees it: stores on the test JVM's one server ({@link
  * TestServer}), each in a fresh schema, dropped when the suite discards the store. It cannot damage the
- * server's data files or WAL, so the capabilities claim neither kind of injection.
+ * server's data files or WAL: {@link #corrupt} says so (the suite reports the corruption case as
+ * unverified with that reason), and the capabilities claim no log damage injection.
  */
 final class PostgresFixture implements BackendFixture {
   private final StoreProvider provider = new PostgresStoreProvider();
@@ -31,6 +34,16 @@ final class PostgresFixture implements BackendFixture {
   @Override
   public Capabilities capabilities() {
     return PostgresStore.CAPABILITIES;
+  }
+
+  /**
+   * Refuses: the store's directory holds only the marker and the name of its schema, and the rows live
+   * in the server's files, which this fixture does not reach (an external server's least of all).
+   */
+  @Override
+  public void corrupt(Path dir, List<FamilySpec> families, String family) {
+    throw new UnsupportedOperationException("the rows live in the PostgreSQL server's files, which the fixture"
+        + " cannot reach; the store directory holds only the marker and the schema's name");
   }
 
   /** Drops the schema the store in {@code dir} lives in. */

@@ -206,8 +206,10 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    * Flushes every family's memtable to an SST file and waits for it; with {@code compact}, then
    * compacts each family's whole range (operands and tombstones meet the data they cover). What the
    * engine does on its own when a write buffer fills or levels grow; the conformance fixture calls it
-   * between batches so the suite checks reads across flushed data (not part of {@link Store}).
+   * between batches and across a held snapshot (property {@code snapshotHeldAcrossCommitsAndFlushes}), so
+   * the suite checks reads across flushed data (not part of {@link Store}).
    *
+   * @throws StoreClosedException after close
    * @throws StoreWriteFailedException when RocksDB fails to flush or compact
    */
   void flush(boolean compact) {

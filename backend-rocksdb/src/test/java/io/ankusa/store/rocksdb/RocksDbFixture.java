@@ -28,7 +28,7 @@ import org.rocksdb.RocksDBException;
  * {@value #MERGE_FOLDING} (operands folded once two stack up on a key), and {@value
  * #TINY_WRITE_BUFFER} (64 KiB memtables, RocksDB's smallest, and a flush whenever 4 KiB of log is
  * live, so a transition round flushes and compacts on its own dozens of times). Its {@link #flush} and {@link #compact} hooks flush every family's memtable
- * and compact its whole range.
+ * and compact its whole range (also what {@code snapshotHeldAcrossCommitsAndFlushes} flushes with).
  */
 public final class RocksDbFixture implements BackendFixture {
   /** Where the damage was done, for tests that want to say so in their messages. */

@@ -87,6 +87,12 @@ public final class TemplateStore implements Store {
 
   // ---------------------------------------------------------------- step 6: capabilities
 
+  /**
+   * What the backend claims, and only what passes. {@code detectsDamage}: a read that meets damaged
+   * bytes in your files throws {@code StoreCorruptionException}; the suite damages the files of every
+   * store that lives in files whether you claim it or not, and reports what your engine did with the
+   * damage as unverified when you do not.
+   */
   @Override
   public Capabilities capabilities() {
     throw Step.CAPABILITIES.notYet("TemplateStore.capabilities");

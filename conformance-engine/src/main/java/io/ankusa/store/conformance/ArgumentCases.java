@@ -52,6 +52,41 @@ public interface ArgumentCases extends EngineCase {
   }
 
   /**
+   * A value of exactly {@link io.ankusa.store.spi.Capabilities#maxValueBytes()} bytes is written and
+   * read back byte for byte (by get and a scan, and by get after a reopen); a batch holding a
+   * value one byte longer is refused whole with StoreArgumentException, and its other put is not
+   * applied.
+   */
+  @Example
+  default void valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused(Reporter reporter) {
+    int max = capabilities().maxValueBytes();
+    byte[] biggest = new byte[max];
+    new java.util.Random(max).nextBytes(biggest);
+    byte[] key = {(byte) 0x8f, 0x01};
+    byte[] beside = {(byte) 0x8f, 0x02};
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, key, biggest), Durability.SYNC);
+      assertThat(Arrays.equals(s.get(PLAIN, key), biggest)).as("get of a value of maxValueBytes = %d", max).isTrue();
+      List<Entry> scanned = drain(s, PLAIN, START, null, Direction.FORWARD);
+      assertThat(scanned).as("scan of the family holding one value of maxValueBytes").hasSize(1);
+      assertThat(Arrays.equals(scanned.get(0).value(), biggest)).as("scanned value of maxValueBytes").isTrue();
+      scanned = null;
+      Store reopened = t.reopen();
+      assertThat(Arrays.equals(reopened.get(PLAIN, key), biggest)).as("get after reopen of a value of maxValueBytes")
+          .isTrue();
+      byte[] tooBig = Arrays.copyOf(biggest, max + 1);
+      biggest = null;
+      assertThatThrownBy(() -> reopened.write(new Batch().put(PLAIN, beside, new byte[] {1}).put(PLAIN, key, tooBig),
+          Durability.SYNC)).as("a batch holding a value of maxValueBytes + 1 = %d bytes", max + 1)
+          .isInstanceOf(StoreArgumentException.class);
+      assertThat(reopened.get(PLAIN, beside)).as("the other put of the refused batch").isNull();
+      report(reporter, "valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused", max + " bytes round-trip, "
+          + (max + 1) + " refused");
+    }
+  }
+
+  /**
    * Null arguments — family, key, key list, key in a list, bound, direction, batch, durability, cause,
    * and open's directory, options and families — are refused with StoreArgumentException (never a
    * NullPointerException, never a default such as scanning forward), and change nothing.

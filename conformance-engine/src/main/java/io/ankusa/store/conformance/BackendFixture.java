@@ -10,9 +10,11 @@ import java.util.List;
 
 /**
  * What the conformance suite needs from a backend: a way to open (and reopen) a store in a
- * directory, what the backend claims, and — if it claims {@link Capabilities#corruptionInjection()}
- * — a way to damage a closed store's data files. A backend's test class returns one of these from
- * each layer's abstract suite; that is the whole integration.
+ * directory, what the backend claims, and hooks with defaults that fit most backends: a way to damage
+ * a closed store's data files (by default {@link StoreFileDamage}), to force the engine to move
+ * what it holds in memory into its files ({@link #flush}), to damage its write-ahead log and to
+ * forget a store. A backend's test class returns one of these from each layer's abstract suite; that
+ * is the whole integration.
  */
 public interface BackendFixture {
 
@@ -50,13 +52,40 @@ public interface BackendFixture {
 
   /**
    * Damages the data files of the closed store in {@code dir} so that reading {@code family} over
-   * the keys written to it meets corruption. Called only when {@link #capabilities()} claims {@code
-   * corruptionInjection}. The suite wrote enough data before calling this for the backend to have
-   * persisted it to data files (a backend may also compact or flush here, before damaging them).
+   * the keys written to it meets corruption (property {@code scanNeverEndsEarlyOnCorruption}). The
+   * suite calls it for every backend, whatever it claims: an engine that claims {@link
+   * Capabilities#detectsDamage()} must then report the damage; for one that does not, the suite
+   * reports what it did with it as unverified. The suite wrote enough data before calling this for
+   * the backend to have persisted it to data files (a backend may also compact or flush here, before
+   * damaging them).
+   *
+   * <p>Default: when the store lives in files ({@link Capabilities#filesInDirectory()}), {@link
+   * StoreFileDamage#invertBytes} in the largest file under {@code dir}, from {@link
+   * StoreFileDamage#seed()}. Override it with damage aimed at what the engine detects (a data block,
+   * a stored value) when random bytes could hit structures the engine does not check, or when the
+   * data lives elsewhere.
+   *
+   * @throws UnsupportedOperationException when this fixture cannot damage the store's data (it keeps
+   *     no files, or they live on a server); the message says why, and the suite prints it as the
+   *     reason the promise is unverified
    */
   default void corrupt(Path dir, List<FamilySpec> families, String family) {
-    throw new UnsupportedOperationException(provider().name() + " does not inject corruption");
+    if (!capabilities().filesInDirectory()) {
+      throw new UnsupportedOperationException(name() + " keeps no files under its store directory, so there is"
+          + " nothing to damage");
+    }
+    StoreFileDamage.invertBytes(dir, StoreFileDamage.seed());
   }
+
+  /**
+   * Makes the engine move what it holds in memory into its files (a memtable flush, a checkpoint),
+   * so a case can check that its promises hold across that move (property {@code
+   * snapshotHeldAcrossCommitsAndFlushes}; the model property also calls it between batches, {@link
+   * Perturbation#FLUSH}, so merges and range deletes are checked over flushed data). Called on an
+   * open store this fixture opened, from the thread of the case.
+   * Default: nothing, for engines that write their files on every commit (or keep none).
+   */
+  default void flush(Store store) {}
 
   /**
    * Damages the write-ahead log of the closed store in {@code dir} in its middle — not at its end,
@@ -137,14 +166,6 @@ public interface BackendFixture {
   default BackendFixture withOptions(NamedOptions set) {
     return set.isDefault() ? this : new OptionSetFixture(this, set);
   }
-
-  /**
-   * Moves what {@code store} (opened by this fixture) holds in memory to its data files, as the
-   * engine would when its write buffer fills: a RocksDB memtable flush. The model property calls it
-   * between batches ({@link Perturbation#FLUSH}), so merges and range deletes are checked over flushed
-   * data. Default: nothing (an engine without a write buffer).
-   */
-  default void flush(Store store) {}
 
   /**
    * Flushes and compacts {@code store} (opened by this fixture) as the engine would in the background:

@@ -7,6 +7,7 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -17,6 +18,7 @@ import java.util.TreeMap;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Reporter;
 
 /**
  * Consistent views: a snapshot does not see later writes; a scan sees one state while writes go on.
@@ -52,6 +54,75 @@ public interface ConsistencyCases extends EngineCase {
             .containsExactly("80=02", "10=01");
         assertThat(hexEntries(drain(s, PLAIN, START, null, Direction.FORWARD))).as("live store").containsExactly("9001=03");
       }
+    }
+  }
+
+  /**
+   * A snapshot held across many commits and the fixture's flushes ({@link BackendFixture#flush}) keeps
+   * reading the state at its creation: 60 commits of puts, overwrites, deletes, range deletes and
+   * merges over the keys it saw, a flush after every 6th, and after each flush the snapshot's gets,
+   * counters and scans in both directions still give the old state while the live store gives the new
+   * one (compared with the suite's {@link ReferenceModel}).
+   */
+  @Example
+  default void snapshotHeldAcrossCommitsAndFlushes(Reporter reporter) {
+    requireCapability(capabilities().snapshots(), "snapshots", "Store.snapshot() does not give a frozen view");
+    final int commits = 60;
+    final int keys = 60; // keys 0, 4, .., 236: every deleteRange's hi (key + 12) fits one byte
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      ReferenceModel model = new ReferenceModel(ModelReplay.FAMILIES);
+      Batch first = new Batch();
+      for (int k = 0; k < keys; k++) {
+        first.put(PLAIN, new byte[] {(byte) (k * 4)}, new byte[] {(byte) k, 0}).merge(COUNTERS, new byte[] {(byte) (k * 4)}, k);
+      }
+      s.write(first, Durability.SYNC);
+      model.apply(first);
+      ReferenceModel old = model.copy();
+      int flushes = 0;
+      try (Snapshot snap = s.snapshot()) {
+        for (int c = 1; c <= commits; c++) {
+          Batch b = new Batch();
+          int k = (c * 7) % keys;
+          b.put(PLAIN, new byte[] {(byte) (k * 4)}, new byte[] {(byte) k, (byte) c});
+          b.put(PLAIN, new byte[] {(byte) (k * 4 + 1)}, new byte[] {(byte) c});
+          b.merge(COUNTERS, new byte[] {(byte) (k * 4)}, c);
+          if (c % 5 == 0) {
+            b.delete(PLAIN, new byte[] {(byte) (((c * 3) % keys) * 4)});
+          }
+          if (c % 9 == 0) {
+            b.deleteRange(PLAIN, new byte[] {(byte) (k * 4)}, new byte[] {(byte) (k * 4 + 12)});
+          }
+          s.write(b, c % 2 == 0 ? Durability.SYNC : Durability.NO_SYNC);
+          model.apply(b);
+          if (c % 6 == 0) {
+            backend().flush(s);
+            flushes++;
+            String when = "a snapshot held across " + c + " commits and " + flushes + " flushes";
+            assertSameView(snap, old, when, keys);
+            assertSameView(s, model, "the live store after " + c + " commits and " + flushes + " flushes", keys);
+          }
+        }
+      }
+      report(reporter, "snapshotHeldAcrossCommitsAndFlushes", commits + " commits, " + flushes + " flushes");
+    }
+  }
+
+  /** Both families of {@code actual} and {@code model} agree: scans both ways, multiGet and counters of every probed key. */
+  private static void assertSameView(ReadView actual, ReferenceModel model, String when, int keys) {
+    List<byte[]> probes = new ArrayList<>();
+    for (int k = 0; k < keys * 4; k++) {
+      probes.add(new byte[] {(byte) k});
+    }
+    for (String family : List.of(PLAIN, COUNTERS)) {
+      assertSameState(actual, model, family, when);
+      assertSameList(hexEntries(drain(actual, family, START, null, Direction.REVERSE)),
+          hexEntries(drain(model, family, START, null, Direction.REVERSE)), when + ": family '" + family + "' reverse scan");
+      assertSameList(hex(actual.multiGet(family, probes)), hex(model.multiGet(family, probes)),
+          when + ": family '" + family + "' multiGet");
+    }
+    for (byte[] k : probes) {
+      assertThat(actual.counter(COUNTERS, k)).as("%s: counter %s", when, Bytes.hex(k)).isEqualTo(model.counter(COUNTERS, k));
     }
   }
 

@@ -17,6 +17,7 @@ import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreClosedException;
+import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
 import io.ankusa.store.spi.StoreWriteFailedException;
 import java.nio.file.Path;
@@ -95,6 +96,88 @@ public interface LifecycleCases extends EngineCase {
       }
       scan.close();
       reverse.close();
+    }
+  }
+
+  /**
+   * Closing a store while scans are open on it, after {@code NO_SYNC} writes that no sync covered,
+   * closes the scans too: each later call on them throws StoreClosedException, closing them is fine,
+   * and the store lets go of its engine — the same directory opens again at once, in this JVM, three
+   * times over. (What {@link #everyCallAfterCloseThrows} checks after {@code SYNC} writes, here with
+   * unsynced state still held in the engine's memory at close, where an engine may take another path.)
+   */
+  @Example
+  default void closeAfterNoSyncWritesClosesOpenScans(Reporter reporter) {
+    try (TempDirStore t = openFresh()) {
+      boolean snapshots = capabilities().snapshots();
+      for (int round = 0; round < 3; round++) {
+        Store s = round == 0 ? t.store() : t.reopen();
+        for (int b = 0; b < 4; b++) {
+          Batch batch = new Batch();
+          for (int i = 0; i < 16; i++) {
+            batch.put(PLAIN, new byte[] {(byte) round, (byte) b, (byte) i}, new byte[] {(byte) i});
+          }
+          s.write(batch.merge(COUNTERS, new byte[] {(byte) round}, b + 1), Durability.NO_SYNC);
+        }
+        Scan started = s.scan(PLAIN, START, null, Direction.FORWARD);
+        assertThat(started.hasNext()).as("a scan after NO_SYNC writes sees them").isTrue();
+        started.next();
+        Scan unstarted = s.scan(PLAIN, START, null, Direction.REVERSE);
+        Snapshot snap = snapshots ? s.snapshot() : null;
+        Scan snapScan = snapshots ? snap.scan(PLAIN, START, null, Direction.FORWARD) : null;
+        if (snapshots) {
+          snapScan.next();
+        }
+        t.closeStore();
+        String when = "round " + round + ", after NO_SYNC writes and close";
+        assertClosed("a started scan's hasNext, " + when, started::hasNext);
+        assertClosed("a started scan's next, " + when, started::next);
+        assertClosed("an unstarted reverse scan's next, " + when, unstarted::next);
+        if (snapshots) {
+          assertClosed("a snapshot scan's hasNext, " + when, snapScan::hasNext);
+          assertClosed("a snapshot's get, " + when, () -> snap.get(PLAIN, new byte[] {1}));
+          snapScan.close();
+          snap.close();
+        }
+        started.close();
+        unstarted.close();
+      }
+      Store last = t.reopen();
+      last.get(PLAIN, new byte[] {0});
+      report(reporter, "closeAfterNoSyncWritesClosesOpenScans", "3 closes with unsynced writes and open scans"
+          + (snapshots ? " and snapshots" : "") + "; each scan closed, the directory reopened each time");
+    }
+  }
+
+  /**
+   * Opening an existing store with {@code createIfMissing=false} and a family it does not hold is
+   * refused with StoreFormatException naming the family, and creates nothing: the store still opens
+   * with exactly its old families, and (for a store in files) no file under the directory changed.
+   */
+  @Example
+  default void createIfMissingFalseRefusesANewFamily(Reporter reporter) {
+    try (TempDirStore t = openFresh()) {
+      t.store().write(new Batch().put(PLAIN, new byte[] {1}, new byte[] {1}), Durability.SYNC);
+      t.closeStore();
+      List<FamilySpec> withNew = new java.util.ArrayList<>(FAMILIES);
+      withNew.add(FamilySpec.plain("added-later"));
+      FileChecksums before = capabilities().filesInDirectory() ? FileChecksums.of(t.dir()) : null;
+      StoreException refused = openIsRefused("an open with createIfMissing=false listing a family the store lacks",
+          () -> backend().provider().open(t.dir(), backend().options().createIfMissing(false), withNew));
+      assertThat(refused).as("the refusal of a missing family with createIfMissing=false")
+          .isInstanceOf(StoreFormatException.class).hasMessageContaining("added-later");
+      if (before != null) {
+        assertThat(before.differences(FileChecksums.of(t.dir()))).as("files changed by the refused open").isEmpty();
+      }
+      Store again;
+      try {
+        again = t.reopen(FAMILIES);
+      } catch (StoreFormatException e) {
+        throw new AssertionError("the refused open created something: the store no longer opens with its own"
+            + " families (" + firstLine(e) + ")", e);
+      }
+      assertThat(again.get(PLAIN, new byte[] {1})).as("the store after the refused open").isEqualTo(new byte[] {1});
+      report(reporter, "createIfMissingFalseRefusesANewFamily", firstLine(refused));
     }
   }
 

@@ -13,12 +13,15 @@ import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -83,48 +86,92 @@ public interface MergeCases extends EngineCase {
     }
   }
 
-  /** Four threads merging into one key lose no operand. */
+  /** How long, at least, the threads of {@code concurrentMergesLoseNoOperand} race (and 10 rounds). */
+  long MERGE_RACE_MILLIS = 500;
+
+  /**
+   * Eight threads merging into one key lose no operand. They merge in bursts: rounds opened by a
+   * barrier that releases every thread at once, then 24 merges per thread back to back; at least 10
+   * rounds, and more until the threads have raced for {@link #MERGE_RACE_MILLIS} ms. Threads
+   * started one after the other rarely overlap for long (starting a thread costs more than a few
+   * hundred merges), so without the barrier an engine that reads, adds and writes back instead of
+   * merging atomically slipped through one run in two on two cores; in bursts, every round has as
+   * many threads merging the same key at once as there are cores, and more waiting to preempt them
+   * inside the read-to-write window. Each batch also puts into the plain family, so merges and puts
+   * share batches as the queue's do.
+   */
   @Example
   default void concurrentMergesLoseNoOperand() throws Exception {
     requireCapability(capabilities().concurrentWriters(), "concurrentWriters",
         "Store.write may not be called from several threads at once");
-    final int threads = 4;
-    final int mergesPerThread = 400;
+    final int threads = 8;
+    final int minRounds = 10;
+    final long minNanos = TimeUnit.MILLISECONDS.toNanos(MERGE_RACE_MILLIS);
+    final int burst = 24;
     byte[] key = {(byte) 0xc0, 0x00, 0x01};
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
       ExecutorService pool = Executors.newFixedThreadPool(threads);
-      CountDownLatch start = new CountDownLatch(threads);
+      long started = System.nanoTime();
+      AtomicInteger rounds = new AtomicInteger();
+      AtomicBoolean more = new AtomicBoolean(true);
+      // The barrier's action runs once per round, before the threads are released: it decides whether
+      // this round is the last, so every thread runs the same number of rounds.
+      CyclicBarrier lockstep = new CyclicBarrier(threads, () -> more.set(
+          rounds.incrementAndGet() < minRounds || System.nanoTime() - started < minNanos));
       try {
         List<Future<?>> all = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
-          final long delta = (i % 2 == 0) ? (i + 1) * 1_000_003L : -(i + 1);
+          final long delta = deltaOfThread(i);
           all.add(pool.submit(() -> {
-            start.countDown();
-            awaitQuietly(start);
-            for (int m = 0; m < mergesPerThread; m++) {
-              s.write(new Batch().merge(COUNTERS, key, delta).put(PLAIN, key, new byte[] {(byte) m}),
-                  Durability.NO_SYNC);
+            for (int r = 0; more.get(); r++) {
+              lockstep.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+              for (int m = 0; m < burst; m++) {
+                s.write(new Batch().merge(COUNTERS, key, delta).put(PLAIN, key, new byte[] {(byte) r, (byte) m}),
+                    Durability.NO_SYNC);
+              }
             }
             return null;
           }));
         }
+        Exception first = null;
         for (Future<?> f : all) {
-          f.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+          try {
+            f.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+          } catch (ExecutionException e) {
+            Exception cause = unwrap(e);
+            if (first == null || first instanceof BrokenBarrierException) { // the barrier breaks after the real failure
+              first = cause;
+            }
+          }
         }
-      } catch (ExecutionException e) {
-        throw unwrap(e);
+        if (first != null) {
+          throw first;
+        }
       } finally {
         pool.shutdownNow();
         pool.awaitTermination(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
       }
       long expected = 0;
       for (int i = 0; i < threads; i++) {
-        expected += mergesPerThread * ((i % 2 == 0) ? (i + 1) * 1_000_003L : -(i + 1));
+        expected += (long) rounds.get() * burst * deltaOfThread(i);
       }
-      assertThat(s.counter(COUNTERS, key)).as("%d threads x %d merges", threads, mergesPerThread)
-          .isEqualTo(expected);
+      assertThat(s.counter(COUNTERS, key)).as("%d threads x %d rounds x %d merges (a lost operand of thread i shows"
+          + " as a difference of its delta: %s)", threads, rounds.get(), burst, deltasOfThreads(threads)).isEqualTo(expected);
     }
+  }
+
+  /** The delta thread {@code i} merges: large and positive or small and negative, so a lost one is named by its size. */
+  private static long deltaOfThread(int i) {
+    return (i % 2 == 0) ? (i + 1) * 1_000_003L : -(i + 1);
+  }
+
+  private static List<Long> deltasOfThreads(int threads) {
+    List<Long> deltas = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      deltas.add(deltaOfThread(i));
+    }
+    return deltas;
   }
 
   /** counter() on a plain family is refused, not decoded. */

@@ -10,9 +10,10 @@ import java.util.List;
 /**
  * A generic fixture for any backend found by name with {@link StoreProvider#named(String)}: it opens
  * stores with the default options and reads the capabilities from a store it opens once in a
- * temporary directory. It cannot damage data files, so it reports {@code corruptionInjection} as
- * false whatever the backend claims (the backend's own fixture, in its test sources, can do more) and
- * names itself "NAME (generic fixture)" in skip reasons. Memory stores, which live in the JVM, are
+ * temporary directory. It damages data files only the generic way ({@link StoreFileDamage}, in any
+ * store that lives in files; the backend's own fixture, in its test sources, may aim better) and
+ * cannot damage a write-ahead log, so it reports {@code logDamageInjection} as false whatever the
+ * backend claims; it names itself "NAME (generic fixture)" in skip reasons. Memory stores, which live in the JVM, are
  * discarded after use.
  */
 public final class ProviderFixture implements BackendFixture {
@@ -37,7 +38,7 @@ public final class ProviderFixture implements BackendFixture {
     if (capabilities == null) {
       Capabilities claimed = probeCapabilities(this);
       capabilities = new Capabilities(claimed.concurrentWriters(), claimed.snapshots(),
-          claimed.durableAfterProcessKill(), false, claimed.filesInDirectory(), claimed.maxKeyBytes(),
+          claimed.durableAfterProcessKill(), claimed.detectsDamage(), claimed.filesInDirectory(), claimed.maxKeyBytes(),
           claimed.maxValueBytes(), false);
     }
     return capabilities;

@@ -19,12 +19,14 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The memory backend made to claim {@code corruptionInjection}: {@link #corrupt} marks the middle
+ * The memory backend made damageable: {@link #corrupt} marks the middle
  * fifth of a family's keys as damaged, and reads meeting a damaged key throw {@link
  * StoreCorruptionException} ({@link Report#HONESTLY}) — or, in the mutants, a scan ends there as if
  * the range were exhausted ({@link Report#AS_END_OF_SCAN}), or the damaged entries are read back
  * with altered values and no error ({@link Report#AS_DATA}): the bugs {@code
- * scanNeverEndsEarlyOnCorruption} exists for.
+ * scanNeverEndsEarlyOnCorruption} exists for. It claims {@code detectsDamage} unless made with
+ * {@code claimsDetection} false: an engine honest about not detecting damage, whose case the suite
+ * must report as unverified with what it did, neither passed nor failed.
  */
 final class DamageableMemoryFixture implements BackendFixture {
   /** How reads meeting damage behave. */
@@ -47,9 +49,15 @@ final class DamageableMemoryFixture implements BackendFixture {
   private static final Map<Path, Damage> DAMAGE = new ConcurrentHashMap<>();
   private final MemoryFixture memory = new MemoryFixture();
   private final Report report;
+  private final boolean claimsDetection;
 
   DamageableMemoryFixture(Report report) {
+    this(report, true);
+  }
+
+  DamageableMemoryFixture(Report report, boolean claimsDetection) {
     this.report = report;
+    this.claimsDetection = claimsDetection;
   }
 
   @Override
@@ -60,7 +68,7 @@ final class DamageableMemoryFixture implements BackendFixture {
   @Override
   public Capabilities capabilities() {
     Capabilities c = memory.capabilities();
-    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), true, c.filesInDirectory(),
+    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), claimsDetection, c.filesInDirectory(),
         c.maxKeyBytes(), c.maxValueBytes(), c.logDamageInjection());
   }
 
@@ -93,7 +101,7 @@ final class DamageableMemoryFixture implements BackendFixture {
     return switch (report) {
       case HONESTLY -> "damageable memory";
       case AS_END_OF_SCAN -> "memory mutant CORRUPTION_ENDS_SCAN";
-      case AS_DATA -> "memory mutant DAMAGE_READ_AS_DATA";
+      case AS_DATA -> claimsDetection ? "memory mutant DAMAGE_READ_AS_DATA" : "damageable memory, no detection claimed";
     };
   }
 

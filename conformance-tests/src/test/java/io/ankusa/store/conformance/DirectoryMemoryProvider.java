@@ -48,7 +48,11 @@ public class DirectoryMemoryProvider implements StoreProvider {
   static Store onClaimedDirectory(Path key, StoreOptions options, List<FamilySpec> families, AutoCloseable release) {
     Store memory;
     try {
-      memory = MEMORY.open(key, options.createIfMissing(!options.readOnly()), families);
+      // The claim checked the directory: a store is created where the directory held none, and one
+      // whose data this JVM no longer holds (a child process) starts empty; families follow the options.
+      boolean fresh = !MemoryStoreProvider.holds(key);
+      memory = MEMORY.open(key, options.createIfMissing(!options.readOnly() && (fresh || options.createIfMissing())),
+          families);
     } catch (RuntimeException e) {
       closeQuietly(release);
       throw e;
@@ -82,7 +86,7 @@ public class DirectoryMemoryProvider implements StoreProvider {
   /** Memory's capabilities, plus {@code filesInDirectory}. */
   static Capabilities capabilities(Capabilities memory) {
     return new Capabilities(memory.concurrentWriters(), memory.snapshots(), memory.durableAfterProcessKill(),
-        memory.corruptionInjection(), true, memory.maxKeyBytes(), memory.maxValueBytes(),
+        memory.detectsDamage(), true, memory.maxKeyBytes(), memory.maxValueBytes(),
         memory.logDamageInjection());
   }
 

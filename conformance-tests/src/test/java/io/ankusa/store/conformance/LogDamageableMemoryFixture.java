@@ -41,7 +41,7 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
   @Override
   public Capabilities capabilities() {
     Capabilities c = super.capabilities();
-    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), c.corruptionInjection(),
+    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), c.detectsDamage(),
         c.filesInDirectory(), c.maxKeyBytes(), c.maxValueBytes(), true);
   }
 

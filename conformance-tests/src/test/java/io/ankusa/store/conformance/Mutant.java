@@ -15,6 +15,8 @@ import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -95,7 +97,18 @@ enum Mutant {
   // ---- injected faults: an engine left failed by an I/O error (FailingEngineMemoryFixture)
   REPORT_WRITE_FAILURE_RECOVERS_NOTHING("reportWriteFailure closes scans and snapshots but never recovers the"
       + " engine an I/O failure left failed: every later write fails", "reportWriteFailureRecoversFromInjectedFaults",
-      UnaryOperator.identity());
+      UnaryOperator.identity()),
+
+  // ---- the missing contract cases: createIfMissing, close after NO_SYNC, maxValueBytes, snapshots
+  // ---- across flushes
+  CREATE_IF_MISSING_IGNORED("the provider ignores createIfMissing=false and creates a family the store lacks",
+      "createIfMissingFalseRefusesANewFamily", UnaryOperator.identity()),
+  CLOSE_AFTER_NO_SYNC_LEAVES_SCANS_OPEN("while NO_SYNC writes are unsynced, scans read ahead and outlive close",
+      "closeAfterNoSyncWritesClosesOpenScans", ScansOutliveCloseWhileUnsynced::new),
+  MAX_VALUE_REFUSED("a value of exactly maxValueBytes is refused (the limit checked with >=)",
+      "valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused", RefusesMaxValue::new),
+  SNAPSHOT_RELEASED_AT_FLUSH("a flush releases the versions a snapshot holds, so it reads the live store after one",
+      "snapshotHeldAcrossCommitsAndFlushes", UnaryOperator.identity());
 
   final String breaks;
   final String caughtBy;
@@ -164,7 +177,139 @@ enum Mutant {
         }
       };
     }
+    if (this == CREATE_IF_MISSING_IGNORED) {
+      return new WrappingFixture("memory mutant " + name(), UnaryOperator.identity()) {
+        @Override
+        public StoreProvider provider() {
+          return new IgnoresCreateIfMissing(super.provider());
+        }
+      };
+    }
+    if (this == SNAPSHOT_RELEASED_AT_FLUSH) {
+      return new WrappingFixture("memory mutant " + name(), SnapshotReleasedAtFlush::new) {
+        @Override
+        public void flush(Store store) {
+          ((SnapshotReleasedAtFlush) store).flushed();
+        }
+      };
+    }
     return new WrappingFixture("memory mutant " + name(), wrap);
+  }
+
+  // ---------------------------------------------------------------- the missing contract cases' mutants
+
+  /** A provider that opens every read-write store with createIfMissing, whatever it was asked. */
+  private record IgnoresCreateIfMissing(StoreProvider honest) implements StoreProvider {
+    @Override
+    public String name() {
+      return honest.name();
+    }
+
+    @Override
+    public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
+      return honest.open(dir, options.readOnly() ? options : options.createIfMissing(true), families);
+    }
+  }
+
+  /**
+   * While a NO_SYNC write is not yet covered by a sync, scans read their range up front and answer
+   * from that copy, after close too: an engine whose close takes another path while it holds
+   * unsynced state, leaving the iterators it handed out alive.
+   */
+  private static final class ScansOutliveCloseWhileUnsynced extends ForwardingStore {
+    private volatile boolean unsynced;
+
+    ScansOutliveCloseWhileUnsynced(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      delegate.write(batch, durability);
+      unsynced = durability == Durability.NO_SYNC;
+    }
+
+    @Override
+    public void syncWal() {
+      delegate.syncWal();
+      unsynced = false;
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      return unsynced ? new CloseLeavesScansOpen(delegate).scan(family, lo, hi, direction)
+          : delegate.scan(family, lo, hi, direction);
+    }
+  }
+
+  /** Refuses a value of exactly maxValueBytes, as a limit checked with {@code >=} would. */
+  private static final class RefusesMaxValue extends ForwardingStore {
+    RefusesMaxValue(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      int max = delegate.capabilities().maxValueBytes();
+      for (Op op : batch.ops()) {
+        if (op instanceof Op.Put p && p.value().length >= max) {
+          throw new StoreArgumentException("value of " + p.value().length + " bytes in family '" + p.family()
+              + "' at key " + Bytes.hex(p.key()) + "; at most " + max);
+        }
+      }
+      delegate.write(batch, durability);
+    }
+  }
+
+  /**
+   * Snapshots that hold their state only until the next flush (the fixture's {@code flush} hook),
+   * then read the live store: an engine that releases the versions a snapshot pins when it moves
+   * its memtable to files.
+   */
+  private static final class SnapshotReleasedAtFlush extends ForwardingStore {
+    private final java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic.AtomicInteger();
+
+    SnapshotReleasedAtFlush(Store d) {
+      super(d);
+    }
+
+    void flushed() {
+      flushes.incrementAndGet();
+    }
+
+    @Override
+    public Snapshot snapshot() {
+      Snapshot held = delegate.snapshot();
+      int at = flushes.get();
+      Store live = delegate;
+      java.util.function.Supplier<io.ankusa.store.spi.ReadView> view = () -> flushes.get() == at ? held : live;
+      return new Snapshot() {
+        @Override
+        public byte[] get(String family, byte[] key) {
+          return view.get().get(family, key);
+        }
+
+        @Override
+        public List<byte[]> multiGet(String family, List<byte[]> keys) {
+          return view.get().multiGet(family, keys);
+        }
+
+        @Override
+        public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+          return view.get().scan(family, lo, hi, direction);
+        }
+
+        @Override
+        public long counter(String family, byte[] key) {
+          return view.get().counter(family, key);
+        }
+
+        @Override
+        public void close() {
+          held.close();
+        }
+      };
+    }
   }
 
   // ---------------------------------------------------------------- the mutants
@@ -386,6 +531,14 @@ enum Mutant {
     }
   }
 
+  /**
+   * With {@code -Dankusa.mutant.narrowMerge=true} the read-modify-write merge does not yield between its
+   * read and its write: the window of a real racy engine, for measuring the catch rate of {@code
+   * concurrentMergesLoseNoOperand} (docs/testing.md); the self-test runs with the yield, caught on
+   * every run.
+   */
+  static final String NARROW_MERGE_PROPERTY = "ankusa.mutant.narrowMerge";
+
   private static final class ReadModifyWriteMerge extends ForwardingStore {
     ReadModifyWriteMerge(Store d) {
       super(d);
@@ -405,7 +558,9 @@ enum Mutant {
           changed.add(op);
         }
       }
-      Thread.yield(); // widen the window between the read and the write
+      if (!Boolean.getBoolean(NARROW_MERGE_PROPERTY)) {
+        Thread.yield(); // widen the window between the read and the write
+      }
       delegate.write(changed, durability);
     }
   }

@@ -91,6 +91,19 @@ final class MutantSuites {
     }
   }
 
+  // ---- corruption as an engine claim
+
+  /**
+   * An engine honest about not detecting damage (damaged entries read back with altered values, no
+   * claim of detectsDamage): its corruption case must end unverified with what it did.
+   */
+  static class UnclaimedDamageSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_DATA, false);
+    }
+  }
+
   /** Control: log damage reported honestly at reopen, so midLogDamageIsReportedNeverSilentlyDropped runs and passes. */
   static class HonestLogDamageSuite extends DurabilityConformance {
     @Override

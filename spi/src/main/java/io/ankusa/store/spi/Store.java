@@ -21,7 +21,9 @@ public interface Store extends ReadView, AutoCloseable {
    * crashKeepsAcknowledgedWritesAndWholeBatches}).
    *
    * <p>REQUIRES: every op names a family of this store; keys are non-empty and within {@link
-   * Capabilities#maxKeyBytes()}; merges target counters families; puts into a counters family carry
+   * Capabilities#maxKeyBytes()}; values within {@link Capabilities#maxValueBytes()}, which itself is
+   * accepted (property {@code valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused}); merges target
+   * counters families; puts into a counters family carry
    * 8-byte values; deleteRange has {@code lo <= hi}. A batch that breaks one is refused whole with
    * {@link StoreArgumentException} and nothing of it is applied (property {@code
    * badBatchIsRefusedWhole}). An empty batch is a no-op.
@@ -43,7 +45,11 @@ public interface Store extends ReadView, AutoCloseable {
    */
   void syncWal();
 
-  /** A frozen view of the current state (property {@code snapshotDoesNotSeeLaterWrites}). */
+  /**
+   * A frozen view of the current state, held as long as it is open, across any number of later
+   * commits and whatever the engine moves from memory to its files meanwhile (properties {@code
+   * snapshotDoesNotSeeLaterWrites}, {@code snapshotHeldAcrossCommitsAndFlushes}).
+   */
   Snapshot snapshot();
 
   /**
@@ -71,7 +77,9 @@ public interface Store extends ReadView, AutoCloseable {
    * Closes the store and every scan and snapshot still open on it, freeing native resources; no
    * implicit sync beyond what the engine does on a clean close. Idempotent. Afterwards every call
    * that touches the engine throws {@link StoreClosedException} (property {@code
-   * everyCallAfterCloseThrows}); the descriptive {@link #capabilities()}, {@link #families()} and
+   * everyCallAfterCloseThrows}), also for scans left open after {@code NO_SYNC} writes no sync covered,
+   * and the engine is let go so the directory can be opened again (property {@code
+   * closeAfterNoSyncWritesClosesOpenScans}); the descriptive {@link #capabilities()}, {@link #families()} and
    * {@link #directory()} keep answering, so a tool can still say what it had open (property {@code
    * descriptiveGettersAnswerAfterClose}).
    */

@@ -11,7 +11,9 @@ import java.util.TreeMap;
  * StoreArgumentException}, naming the ones it knows.
  *
  * @param createIfMissing create the directory and the families when absent; when false, opening a
- *     directory that holds no store fails with {@link StoreFormatException}
+ *     directory that holds no store, or listing a family the store does not hold, fails with {@link
+ *     StoreFormatException} naming what is missing, and creates nothing (property {@code
+ *     createIfMissingFalseRefusesANewFamily})
  * @param readOnly open the existing store without changing any file under its directory (no WAL
  *     replay written back, no new manifest, no lock file created); every write through the returned
  *     store is refused with {@link StoreArgumentException} ({@link ReadOnlyStore}). Implies {@code

@@ -1,0 +1,51 @@
+package io.ankusa.store.rocksdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.conformance.EngineConformance;
+import io.ankusa.store.conformance.SuiteRun;
+import io.ankusa.store.conformance.SuiteRun.Outcome;
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.StoreProvider;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The suite's default damage ({@code StoreFileDamage}: seeded runs of inverted bytes in the largest
+ * file under the store directory), not the RocksDB fixture's aimed one, on a real engine: RocksDB,
+ * which claims detectsDamage, must report it ({@code scanNeverEndsEarlyOnCorruption} passes). What
+ * an author gets who writes no {@code corrupt} of their own.
+ */
+class DefaultDamageTest {
+
+  @Test
+  void rocksDbDetectsTheSuitesDefaultDamage() {
+    SuiteRun run = SuiteRun.runOnly(DefaultDamageSuite.class, "scanNeverEndsEarlyOnCorruption", Map.of());
+    assertThat(run.cases()).as("the corruption case with the default damage").singleElement()
+        .satisfies(c -> assertThat(c.outcome()).as(c.message()).isEqualTo(Outcome.PASSED));
+  }
+
+  /** The engine layer with a fixture that keeps BackendFixture's default corrupt. Nested: surefire skips it. */
+  static class DefaultDamageSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new BackendFixture() {
+        @Override
+        public StoreProvider provider() {
+          return new RocksDbStoreProvider();
+        }
+
+        @Override
+        public Capabilities capabilities() {
+          return RocksDbStore.CAPABILITIES;
+        }
+
+        @Override
+        public String name() {
+          return "rocksdb (default damage)";
+        }
+      };
+    }
+  }
+}
