@@ -42,7 +42,7 @@ final class LockProbe implements AutoCloseable {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
         "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        "-cp", System.getProperty("java.class.path"), LockProbeChild.class.getName(),
+        "-cp", ChildClasspath.get(), LockProbeChild.class.getName(),
         fixture.provider().name(), dir.toString(),
         String.join(",", families.stream().map(f -> f.name() + (f.counters() ? "+" : "")).toList())));
     for (Map.Entry<String, String> e : fixture.options().properties().entrySet()) {

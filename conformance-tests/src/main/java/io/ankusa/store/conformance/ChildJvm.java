@@ -1,6 +1,5 @@
 package io.ankusa.store.conformance;
 
-import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -18,12 +17,10 @@ import java.util.List;
  * constructor, and must be a named class (not anonymous, not an inner class of a test). The generic
  * {@link ProviderFixture} is passed by its backend's name instead.
  *
- * <p>The child's classpath is the parent's plus the entries of the system property {@value
- * #EXTRA_CLASSPATH_PROPERTY} (what the launcher's {@code --jar} loaded).
+ * <p>The child's classpath is {@link ChildClasspath#get()}: the parent's plus what the launcher's
+ * {@code --jar} loaded.
  */
 public final class ChildJvm {
-  /** Extra classpath entries, separated by the path separator, that a child JVM gets beyond {@code java.class.path}. */
-  public static final String EXTRA_CLASSPATH_PROPERTY = "ankusa.conformance.classpath";
   /** How a {@link ProviderFixture} is named to a child: this prefix and the backend's name. */
   private static final String PROVIDER_PREFIX = "provider:";
 
@@ -38,7 +35,7 @@ public final class ChildJvm {
   public static Process start(Class<?> main, BackendFixture fixture, List<String> arguments) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
-        "--enable-native-access=ALL-UNNAMED", "-cp", classpath(), main.getName(), describe(fixture)));
+        "--enable-native-access=ALL-UNNAMED", "-cp", ChildClasspath.get(), main.getName(), describe(fixture)));
     command.addAll(arguments);
     return new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.DISCARD)
@@ -89,11 +86,5 @@ public final class ChildJvm {
     } catch (NoSuchMethodException e) {
       return null;
     }
-  }
-
-  private static String classpath() {
-    String extra = System.getProperty(EXTRA_CLASSPATH_PROPERTY, "");
-    String own = System.getProperty("java.class.path");
-    return extra.isBlank() ? own : own + File.pathSeparator + extra;
   }
 }

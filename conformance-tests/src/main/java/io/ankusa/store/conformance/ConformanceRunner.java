@@ -148,7 +148,7 @@ public final class ConformanceRunner {
     ClassLoader previousLoader = thread.getContextClassLoader();
     URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), previousLoader);
     Map<String, String> properties = new LinkedHashMap<>();
-    properties.put(ChildJvm.EXTRA_CLASSPATH_PROPERTY, String.join(File.pathSeparator,
+    properties.put(ChildClasspath.PROPERTY, String.join(File.pathSeparator,
         jars.stream().map(j -> Path.of(j).toAbsolutePath().toString()).toList()));
     properties.put(Seeds.PROPERTY, seed);
     Map<String, String> saved = new LinkedHashMap<>();
@@ -232,7 +232,7 @@ public final class ConformanceRunner {
     return failed ? 1 : 0;
   }
 
-  /** The arguments that pick the same backend in a replay command: backend or fixture, and the jars. */
+  /** The arguments that repeat a run in a replay command: backend or fixture, the jars, the tries. */
   private static String replayArguments(Map<String, String> given, List<String> jars) {
     StringBuilder b = new StringBuilder("conformance");
     if (given.containsKey("--fixture")) {
@@ -241,6 +241,9 @@ public final class ConformanceRunner {
       b.append(" --backend ").append(given.getOrDefault("--backend", DEFAULT_BACKEND));
     }
     jars.forEach(j -> b.append(" --jar ").append(Path.of(j).toAbsolutePath()));
+    if (given.containsKey("--tries")) { // the same tries: jqwik's tries follow one another from the seed
+      b.append(" --tries ").append(given.get("--tries"));
+    }
     return b.toString();
   }
 

@@ -60,7 +60,7 @@ class ConformanceRunnerTest {
         .as(out()).isEqualTo(1);
     String replay = out().lines().filter(l -> l.strip().startsWith("replay: ")).findFirst().orElseThrow().strip();
     assertThat(replay).matches("replay: conformance --backend " + MutantStoreProvider.NAME
-        + " --layer engine --only batchOpsApplyInOrder --seed -?[0-9]+");
+        + " --tries 5 --layer engine --only batchOpsApplyInOrder --seed -?[0-9]+");
     String seed = replay.substring(replay.lastIndexOf(' ') + 1);
     out.reset();
 
