@@ -1,5 +1,8 @@
 package io.ankusa.store.conformance;
 
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -7,13 +10,18 @@ import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The child JVMs of the durability and migration layers ({@link DurabilityChild}, {@link
  * MigrationChild}), started with the parent's fixture: the child recreates it by its class name with
- * its no-arg constructor (of any visibility) and opens every store through it, so the fixture's
- * {@link BackendFixture#options()} and {@link BackendFixture#open} hold in the child as they do in
- * the parent. A fixture that the layers of a child JVM run against therefore needs a no-arg
+ * its no-arg constructor (of any visibility) and opens every store through it ({@link #fixtureInChild}),
+ * so the fixture's {@link BackendFixture#options()} and {@link BackendFixture#open} hold in the child
+ * as they do in the parent. The options are the ones the parent's fixture returned, handed to the
+ * child as system properties: a fixture whose options point at a resource of the test JVM (the
+ * postgres fixture's server) gets that resource in the child too, not a new one. A fixture that
+ * overrides {@code open} has it called in the child, with whatever its {@code options()} say there. A fixture that the layers of a child JVM run against therefore needs a no-arg
  * constructor, and must be a named class (not anonymous, not an inner class of a test). The generic
  * {@link ProviderFixture} is passed by its backend's name instead.
  *
@@ -21,6 +29,11 @@ import java.util.List;
  * {@code --jar} loaded.
  */
 public final class ChildJvm {
+  /** The system properties of a child JVM that carry the parent fixture's options: this prefix and the key. */
+  private static final String OPTION_PREFIX = "ankusa.child.option.";
+  /** The system properties of a child JVM that carry the parent fixture's two option flags. */
+  private static final String CREATE_IF_MISSING = "ankusa.child.createIfMissing";
+  private static final String READ_ONLY = "ankusa.child.readOnly";
   /** How a {@link ProviderFixture} is named to a child: this prefix and the backend's name. */
   private static final String PROVIDER_PREFIX = "provider:";
 
@@ -34,8 +47,13 @@ public final class ChildJvm {
    */
   public static Process start(Class<?> main, BackendFixture fixture, List<String> arguments) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String description = describe(fixture);
+    StoreOptions options = fixture.options();
     List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
-        "--enable-native-access=ALL-UNNAMED", "-cp", ChildClasspath.get(), main.getName(), describe(fixture)));
+        "--enable-native-access=ALL-UNNAMED", "-D" + CREATE_IF_MISSING + "=" + options.createIfMissing(),
+        "-D" + READ_ONLY + "=" + options.readOnly()));
+    options.properties().forEach((k, v) -> command.add("-D" + OPTION_PREFIX + k + "=" + v));
+    command.addAll(List.of("-cp", ChildClasspath.get(), main.getName(), description));
     command.addAll(arguments);
     return new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.DISCARD)
@@ -59,7 +77,47 @@ public final class ChildJvm {
     return type.getName();
   }
 
-  /** Recreates the fixture a parent {@link #describe described}, in the child. */
+  /**
+   * In a child JVM {@link #start started}: the parent's fixture, recreated from its {@code description},
+   * with the options the parent's fixture returned.
+   */
+  static BackendFixture fixtureInChild(String description) {
+    BackendFixture fixture = recreate(description);
+    Map<String, String> properties = new TreeMap<>();
+    System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith(OPTION_PREFIX))
+        .forEach(k -> properties.put(k.substring(OPTION_PREFIX.length()), System.getProperty(k)));
+    StoreOptions parent = new StoreOptions(Boolean.parseBoolean(System.getProperty(CREATE_IF_MISSING, "true")),
+        Boolean.parseBoolean(System.getProperty(READ_ONLY, "false")), properties);
+    return overridesOpen(fixture) ? fixture : new WithOptions(fixture, parent);
+  }
+
+  private static boolean overridesOpen(BackendFixture fixture) {
+    try {
+      return fixture.getClass().getMethod("open", Path.class, List.class).getDeclaringClass() != BackendFixture.class;
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException("BackendFixture.open(Path, List) is gone", e);
+    }
+  }
+
+  /** A fixture with the options its parent's copy returned; the rest is the fixture's own. */
+  private record WithOptions(BackendFixture fixture, StoreOptions options) implements BackendFixture {
+    @Override
+    public StoreProvider provider() {
+      return fixture.provider();
+    }
+
+    @Override
+    public Capabilities capabilities() {
+      return fixture.capabilities();
+    }
+
+    @Override
+    public String name() {
+      return fixture.name();
+    }
+  }
+
+  /** Recreates the fixture a parent {@link #describe described}. */
   static BackendFixture recreate(String description) {
     if (description.startsWith(PROVIDER_PREFIX)) {
       return new ProviderFixture(description.substring(PROVIDER_PREFIX.length()));

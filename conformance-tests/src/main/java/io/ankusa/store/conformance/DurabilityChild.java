@@ -37,7 +37,7 @@ public final class DurabilityChild {
   private DurabilityChild() {}
 
   public static void main(String[] args) throws Exception {
-    BackendFixture fixture = ChildJvm.recreate(args[0]);
+    BackendFixture fixture = ChildJvm.fixtureInChild(args[0]);
     Path dir = Path.of(args[1]);
     Path ackFile = Path.of(args[2]);
     int cycle = Integer.parseInt(args[3]);

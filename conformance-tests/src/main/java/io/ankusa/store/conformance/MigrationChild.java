@@ -22,7 +22,7 @@ public final class MigrationChild {
   private MigrationChild() {}
 
   public static void main(String[] args) throws IOException {
-    BackendFixture fixture = ChildJvm.recreate(args[0]);
+    BackendFixture fixture = ChildJvm.fixtureInChild(args[0]);
     Path dir = Path.of(args[1]);
     long startedAt = Long.parseLong(args[2]);
     int rowsPerStep = Integer.parseInt(args[3]);

@@ -66,6 +66,24 @@ class ChildJvmTest {
     }
   }
 
+  /** A fixture with an {@code open} of its own, which leaves a mark next to the store directory. */
+  static final class OpenOverridingFixture implements BackendFixture {
+    @Override
+    public StoreProvider provider() {
+      return new OptionsRecordingProvider();
+    }
+
+    @Override
+    public Store open(Path dir, List<FamilySpec> families) {
+      return provider().open(dir, StoreOptions.defaults().with(MARKER, "from-the-fixture's-open"), families);
+    }
+
+    @Override
+    public Capabilities capabilities() {
+      return new MemoryFixture().capabilities();
+    }
+  }
+
   @AfterEach
   void deleteWork() {
     FileTrees.deleteRecursively(work);
@@ -85,6 +103,14 @@ class ChildJvmTest {
     Process child = ChildJvm.start(MigrationChild.class, new OptionsRecordingFixture(),
         List.of(dir.toString(), "100000000", "10", work.resolve("progress").toString()));
     assertThat(optionsSeenBy(child, dir)).contains(MARKER + "=seen-by-the-child");
+  }
+
+  @Test
+  void aFixturesOwnOpenIsCalledInTheChild() throws Exception {
+    Path dir = work.resolve("store");
+    Process child = ChildJvm.start(DurabilityChild.class, new OpenOverridingFixture(),
+        List.of(dir.toString(), work.resolve("acks").toString(), "1", "1"));
+    assertThat(optionsSeenBy(child, dir)).contains(MARKER + "=from-the-fixture's-open");
   }
 
   @Test
