@@ -10,18 +10,61 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ankusa-store conformance --backend NAME}: the suite against any backend on the classpath. */
-@Command(name = "conformance", description = "Run the conformance suite against a backend and print a per-layer summary.")
+/**
+ * {@code ankusa-store conformance}: the suite against any backend on the classpath, or one in a jar
+ * or class directory given with {@code --jar}; the arguments are {@link ConformanceRunner}'s.
+ */
+@Command(name = "conformance", mixinStandardHelpOptions = true, description = {
+    "Run the conformance suite against a backend and print a per-layer summary: engine, layout, transition,"
+        + " dispatch, migration, durability. A failing case prints the command that replays it"
+        + " (--layer, --only, --seed).",
+    "An outside backend: --jar its jar (or target/classes and target/test-classes, joined with ':') and"
+        + " --backend its provider's name, or --fixture its fixture class (which also gives the suite its"
+        + " options and damage hooks)."})
 final class ConformanceCommand implements Callable<Integer> {
-  @Option(names = "--backend", defaultValue = "rocksdb", description = "rocksdb, lmdb, postgres, memory, or any backend on the classpath (default: ${DEFAULT-VALUE})")
+  @Option(names = "--backend", description = "rocksdb, lmdb, postgres, memory, or any backend on the classpath or in a --jar (default: rocksdb unless --fixture is given)")
   String backend;
+
+  @Option(names = "--fixture", paramLabel = "CLASS", description = "a BackendFixture class (no-arg constructor) to run instead of the generic fixture of --backend")
+  String fixture;
+
+  @Option(names = "--jar", paramLabel = "PATH", description = "extra jar or class directory (repeatable, or joined with ':'), loaded before the backend is looked up; the durability and migration layers' child JVMs get it too")
+  List<String> jars = new ArrayList<>();
+
+  @Option(names = "--layer", paramLabel = "NAME[,NAME]", description = "only these layers: engine, layout, transition, dispatch, migration, durability (default: all)")
+  String layers;
+
+  @Option(names = "--only", paramLabel = "CASES", description = "only these cases, comma-separated: method, Type#method (EngineConformance#modelBasedRandomBatches, Engine#…) or Type (default: the system property ankusa.conformance.only, else all)")
+  String only;
+
+  @Option(names = "--seed", paramLabel = "N", description = "pin every seed of the suite, jqwik's included, to replay a failure (default: the system property ankusa.seed, else random)")
+  String seed;
+
+  @Option(names = "--tries", paramLabel = "N", description = "tries per property (default: 60)")
+  String tries;
 
   @Override
   public Integer call() throws UnsupportedEncodingException {
-    StoreProvider.named(backend); // an unknown backend is bad input, said on this command's stderr
-    List<String> args = new ArrayList<>(List.of("--backend", backend));
+    if (fixture == null && jars.isEmpty()) {
+      StoreProvider.named(backend == null ? "rocksdb" : backend); // an unknown backend is bad input, said on this command's stderr
+    }
+    List<String> args = new ArrayList<>();
+    add(args, "--backend", backend);
+    add(args, "--fixture", fixture);
+    jars.forEach(jar -> add(args, "--jar", jar));
+    add(args, "--layer", layers);
+    add(args, "--only", only);
+    add(args, "--seed", seed);
+    add(args, "--tries", tries);
     PrintStream out = new PrintStream(System.out, true, "UTF-8");
     PrintStream err = new PrintStream(System.err, true, "UTF-8");
     return ConformanceRunner.run(args.toArray(String[]::new), out, err);
+  }
+
+  private static void add(List<String> args, String option, String value) {
+    if (value != null) {
+      args.add(option);
+      args.add(value);
+    }
   }
 }

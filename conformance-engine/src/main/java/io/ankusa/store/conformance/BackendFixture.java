@@ -15,13 +15,19 @@ import java.util.List;
  * what it holds in memory into its files ({@link #flush}), to damage its write-ahead log and to
  * forget a store. A backend's test class returns one of these from each layer's abstract suite; that
  * is the whole integration.
+ *
+ * <p>REQUIRES: a no-arg constructor (of any visibility) and a named class, not an anonymous one or an
+ * inner class of a test, when the durability or migration layer runs against the fixture: their
+ * child JVMs create the fixture again by its class name and open every store through its {@link
+ * #open} with its {@link #options()} (conformance-tests' {@code ChildJvm}). The launcher's {@code
+ * --fixture} creates it the same way.
  */
 public interface BackendFixture {
 
   /** The provider under test. */
   StoreProvider provider();
 
-  /** Options for every store the suite opens; override to tune a backend for tests. */
+  /** Options for every store the suite opens, in the test JVM and in its child JVMs; override to tune a backend for tests. */
   default StoreOptions options() {
     return StoreOptions.defaults();
   }

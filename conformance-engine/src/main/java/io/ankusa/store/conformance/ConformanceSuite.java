@@ -6,6 +6,9 @@ import org.opentest4j.TestAbortedException;
  * What every layer of the suite shares: the backend under test, created once per suite instance, and
  * the visible skip of a case whose capability the backend does not claim. A backend's test class
  * extends a layer (for example {@link EngineConformance}) and implements {@link #fixture()}.
+ *
+ * <p>Every case runs under {@link ReplayHook}: {@code -Dankusa.seed} pins its seed, and a failure
+ * names the case and seed that replay it.
  */
 public abstract class ConformanceSuite {
   private BackendFixture fixture;

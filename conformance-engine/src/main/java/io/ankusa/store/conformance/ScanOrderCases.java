@@ -49,7 +49,7 @@ public interface ScanOrderCases extends EngineCase {
     }
   }
 
-  /** A scan lists exactly the keys k with lo <= k < hi, in unsigned order. */
+  /** A scan lists exactly the keys {@code k} with {@code lo <= k < hi}, in unsigned order. */
   @Property
   default void scanRespectsHalfOpenBounds(
       @ForAll("keySets") List<byte[]> keys, @ForAll("keys") byte[] a, @ForAll("keys") byte[] b) {

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * How the engine layer starts another JVM on a store of the backend under test ({@link LockProbe},
  * {@link CrashKill}) and how that child opens the store: the same provider, directory, families and
- * the fixture's {@link BackendFixture#options() options}, on this JVM's classpath.
+ * the fixture's {@link BackendFixture#options() options}, on this JVM's classpath plus the
+ * launcher's extra jars ({@link ChildClasspath}).
  *
  * <p>The child's arguments are {@code provider dir families [key=value …]}: {@code families} is a
  * comma-separated list of names, a name ending in {@code +} being a counters family.
@@ -30,7 +31,7 @@ final class StoreChildProcess {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
         "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        "-cp", System.getProperty("java.class.path"), main.getName(),
+        "-cp", ChildClasspath.get(), main.getName(),
         fixture.provider().name(), dir.toString(),
         String.join(",", families.stream().map(f -> f.name() + (f.counters() ? "+" : "")).toList())));
     for (Map.Entry<String, String> e : fixture.options().properties().entrySet()) {

@@ -45,7 +45,7 @@ import net.jqwik.api.constraints.IntRange;
 public interface ActiveIndexCases extends LayoutCase {
   /**
    * No due row without a marker: the generated sequences of {@link
-   * #countersEqualAFoldAfterAnySequenceOfTransitions}; after every action every {@code 'D'} row has
+   * CounterCases#countersEqualAFoldAfterAnySequenceOfTransitions}; after every action every {@code 'D'} row has
    * its {@code 'A' (at/1000) ord} marker.
    */
   @Property

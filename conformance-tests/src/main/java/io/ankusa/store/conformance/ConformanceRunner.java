@@ -3,33 +3,59 @@ package io.ankusa.store.conformance;
 import io.ankusa.store.conformance.SuiteRun.CaseResult;
 import io.ankusa.store.conformance.SuiteRun.Outcome;
 import io.ankusa.store.spi.StoreProvider;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The conformance suite as a command: {@code ConformanceRunner --backend NAME [--tries N]} runs every
- * layer of the suite against the backend registered under NAME (default {@code rocksdb}) through the
- * JUnit Platform Launcher, with a {@link ProviderFixture}, and prints a summary per layer: cases run,
- * passed, failed, unverified, each failure's property and first line of message, and one line {@code
- * UNVERIFIED <property>: <reason>} for every promise not checked (a capability not claimed, damage the
- * engine does not claim to detect, with what it did).
+ * The conformance suite as a command: {@code ConformanceRunner [--backend NAME] [--fixture CLASS]
+ * [--jar PATH]... [--layer NAME[,NAME]] [--only CASES] [--seed N] [--tries N]} runs the layers of the
+ * suite against a backend through the JUnit Platform Launcher and prints a summary per layer: cases
+ * run, passed, failed, unverified, each failure's property, first line of message and the command
+ * that replays it, and one line {@code UNVERIFIED <property>: <reason>} for every promise not checked
+ * (a capability not claimed, damage the engine does not claim to detect, with what it did).
+ *
+ * <ul>
+ *   <li>{@code --backend NAME}: the backend registered under NAME (default {@code rocksdb}), run with
+ *       the generic {@link ProviderFixture};
+ *   <li>{@code --fixture CLASS}: a {@link BackendFixture} class instead (created with its no-arg
+ *       constructor), so a backend runs with its own options and damage hooks;
+ *   <li>{@code --jar PATH}: extra jars or class directories (repeatable, or joined with the path
+ *       separator) loaded before the backend is looked up, so an outside backend's provider and fixture
+ *       can run without being built into this classpath; the child JVMs of the durability and migration
+ *       layers get them too;
+ *   <li>{@code --layer}: only these layers (engine, layout, transition, dispatch, migration, durability);
+ *   <li>{@code --only}: only these cases ({@link CaseSelection}: {@code method}, {@code Type#method},
+ *       {@code Type}, comma-separated); layers with none of them are not run;
+ *   <li>{@code --seed N}: pins every seed ({@link Seeds}), as {@code -Dankusa.seed=N} does;
+ *   <li>{@code --tries N}: tries per property (default: the system property {@code
+ *       jqwik.tries.default}, else 60). The system properties {@code ankusa.seed} and {@code
+ *       ankusa.conformance.only} are honoured as defaults of {@code --seed} and {@code --only}.
+ * </ul>
  *
  * <p>Exit code 0 when nothing failed, 1 when a case failed, 2 on bad arguments (one line on stderr;
- * an unknown backend names the available ones). Layers, in order: engine, layout, transition, dispatch, migration, durability. Properties run
- * {@code --tries} tries each (default: the system property {@code jqwik.tries.default}, else 60).
- * The generic fixture damages data files the generic way ({@link StoreFileDamage}), so {@code
- * scanNeverEndsEarlyOnCorruption} runs on every backend whose store lives in files; a backend's own
- * test class may aim its damage better.
+ * an unknown backend names the available ones). Layers, in order: engine, layout, transition, dispatch,
+ * migration, durability. The generic fixture damages data files the generic way ({@link
+ * StoreFileDamage}), so {@code scanNeverEndsEarlyOnCorruption} runs on every backend whose store lives
+ * in files; a backend's own fixture may aim its damage better.
  */
 public final class ConformanceRunner {
   private static final String DEFAULT_BACKEND = "rocksdb";
+  private static final String USAGE = "usage: conformance [--backend NAME] [--fixture CLASS] [--jar PATH]..."
+      + " [--layer NAME[,NAME]] [--only CASES] [--seed N] [--tries N]";
+  private static final List<String> OPTIONS =
+      List.of("--backend", "--fixture", "--jar", "--layer", "--only", "--seed", "--tries");
 
   /** The layers, in order: name to suite class. */
   private static final Map<String, Class<?>> LAYERS = layers();
@@ -53,36 +79,125 @@ public final class ConformanceRunner {
 
   /** Runs the suite as {@link #main} does and returns the exit code instead of exiting. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    String backend = DEFAULT_BACKEND;
-    String tries = System.getProperty("jqwik.tries.default", "60");
+    Map<String, String> given = new LinkedHashMap<>();
+    List<String> jars = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
-      if ((arg.equals("--backend") || arg.equals("--tries")) && i + 1 < args.length) {
-        if (arg.equals("--backend")) {
-          backend = args[++i];
-        } else {
-          tries = args[++i];
-        }
-      } else if (arg.startsWith("--backend=")) {
-        backend = arg.substring("--backend=".length());
-      } else if (arg.startsWith("--tries=")) {
-        tries = arg.substring("--tries=".length());
-      } else {
-        err.println("conformance: unknown or incomplete argument '" + arg
-            + "'; usage: conformance [--backend NAME] [--tries N]");
+      int eq = arg.indexOf('=');
+      String option = eq > 0 ? arg.substring(0, eq) : arg;
+      if (!OPTIONS.contains(option) || (eq < 0 && i + 1 >= args.length)) {
+        err.println("conformance: unknown or incomplete argument '" + arg + "'; " + USAGE);
         return 2;
       }
+      String value = eq > 0 ? arg.substring(eq + 1) : args[++i];
+      if (option.equals("--jar")) {
+        jars.addAll(List.of(value.split(File.pathSeparator)));
+      } else {
+        given.put(option, value);
+      }
     }
+    String tries = given.getOrDefault("--tries", System.getProperty("jqwik.tries.default", "60"));
     if (!tries.matches("[1-9][0-9]{0,6}")) {
       err.println("conformance: --tries must be a whole number from 1 to 9999999, got '" + tries + "'");
       return 2;
     }
-    List<String> available = StoreProvider.available();
-    if (!available.contains(backend)) {
-      err.println("conformance: no backend named '" + backend + "' on the classpath; available: " + available);
+    String seed = given.getOrDefault("--seed", System.getProperty(Seeds.PROPERTY, "")).strip();
+    if (!seed.isEmpty() && !seed.matches("-?[0-9]{1,19}")) {
+      err.println("conformance: --seed must be a whole number (a seed a failure printed), got '" + seed + "'");
       return 2;
     }
+    Optional<CaseSelection> only;
+    try {
+      String text = given.getOrDefault("--only", System.getProperty(CaseSelection.PROPERTY, ""));
+      only = text.isBlank() ? Optional.empty() : Optional.of(CaseSelection.parse(text));
+    } catch (IllegalArgumentException e) {
+      err.println("conformance: --only: " + e.getMessage());
+      return 2;
+    }
+    Map<String, Class<?>> layers = new LinkedHashMap<>();
+    for (String name : given.getOrDefault("--layer", String.join(",", LAYERS.keySet())).split(",")) {
+      Class<?> suite = LAYERS.get(name.strip());
+      if (suite == null) {
+        err.println("conformance: no layer named '" + name.strip() + "'; layers: " + String.join(", ", LAYERS.keySet()));
+        return 2;
+      }
+      layers.put(name.strip(), suite);
+    }
+    if (only.isPresent()) {
+      layers.values().removeIf(suite -> !only.get().matchesAnyCaseOf(suite));
+      if (layers.isEmpty()) {
+        err.println("conformance: --only " + only.get() + " selects no case of the layers run; name a case as"
+            + " method, Type#method or Type (docs/testing.md)");
+        return 2;
+      }
+    }
+    List<URL> urls = new ArrayList<>();
+    for (String jar : jars) {
+      Path path = Path.of(jar);
+      if (!Files.exists(path)) {
+        err.println("conformance: --jar " + jar + " does not exist");
+        return 2;
+      }
+      try {
+        urls.add(path.toUri().toURL());
+      } catch (MalformedURLException e) {
+        err.println("conformance: --jar " + jar + " is not a path to a jar or a directory: " + e.getMessage());
+        return 2;
+      }
+    }
 
+    Thread thread = Thread.currentThread();
+    ClassLoader previousLoader = thread.getContextClassLoader();
+    URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), previousLoader);
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(ChildClasspath.PROPERTY, String.join(File.pathSeparator,
+        jars.stream().map(j -> Path.of(j).toAbsolutePath().toString()).toList()));
+    properties.put(Seeds.PROPERTY, seed);
+    Map<String, String> saved = new LinkedHashMap<>();
+    thread.setContextClassLoader(loader);
+    try {
+      String fixture = given.getOrDefault("--fixture", "");
+      String backend;
+      if (!fixture.isEmpty()) {
+        try {
+          backend = ChildJvm.recreate(fixture).name();
+        } catch (IllegalArgumentException | ClassCastException e) {
+          err.println("conformance: --fixture " + fixture + ": " + e.getMessage());
+          return 2;
+        }
+        properties.put(NamedBackendEngineSuite.FIXTURE_PROPERTY, fixture);
+      } else {
+        backend = given.getOrDefault("--backend", DEFAULT_BACKEND);
+        List<String> available = StoreProvider.available();
+        if (!available.contains(backend)) {
+          err.println("conformance: no backend named '" + backend + "' on the classpath; available: " + available);
+          return 2;
+        }
+        properties.put(NamedBackendEngineSuite.BACKEND_PROPERTY, backend);
+        properties.put(NamedBackendEngineSuite.FIXTURE_PROPERTY, "");
+      }
+      properties.forEach((k, v) -> saved.put(k, System.getProperty(k)));
+      properties.forEach(System::setProperty);
+      return runLayers(backend, tries, layers, only, replayArguments(given, jars), out, err);
+    } finally {
+      saved.forEach((k, v) -> {
+        if (v == null) {
+          System.clearProperty(k);
+        } else {
+          System.setProperty(k, v);
+        }
+      });
+      thread.setContextClassLoader(previousLoader);
+      try {
+        loader.close();
+      } catch (IOException e) {
+        err.println("conformance: could not close the class loader of --jar: " + e.getMessage());
+      }
+    }
+  }
+
+  private static int runLayers(String backend, String tries, Map<String, Class<?>> layers,
+      Optional<CaseSelection> only, String replay, PrintStream out, PrintStream err) {
     Path jqwikDir;
     try {
       jqwikDir = Files.createTempDirectory("ankusa-conformance-jqwik-");
@@ -96,22 +211,18 @@ public final class ConformanceRunner {
     configuration.put("jqwik.database", jqwikDatabase.toString());
     configuration.put("jqwik.reporting.usejunitplatform", "true");
 
-    String previous = System.getProperty(NamedBackendEngineSuite.BACKEND_PROPERTY);
-    System.setProperty(NamedBackendEngineSuite.BACKEND_PROPERTY, backend);
     boolean failed = false;
     try {
-      out.println("ankusa-store conformance: backend " + backend + ", " + tries + " tries per property");
-      for (Map.Entry<String, Class<?>> layer : LAYERS.entrySet()) {
-        SuiteRun run = SuiteRun.run(layer.getValue(), configuration);
+      out.println("ankusa-store conformance: backend " + backend + ", " + tries + " tries per property"
+          + only.map(o -> ", only " + o).orElse("")
+          + (System.getProperty(Seeds.PROPERTY, "").isBlank() ? "" : ", seed " + System.getProperty(Seeds.PROPERTY)));
+      for (Map.Entry<String, Class<?>> layer : layers.entrySet()) {
+        SuiteRun run = only.isPresent() ? SuiteRun.run(layer.getValue(), only.get(), configuration)
+            : SuiteRun.run(layer.getValue(), configuration);
         failed |= run.count(Outcome.FAILED) > 0;
-        print(layer.getKey(), run, out);
+        print(layer.getKey(), run, replay, out);
       }
     } finally {
-      if (previous == null) {
-        System.clearProperty(NamedBackendEngineSuite.BACKEND_PROPERTY);
-      } else {
-        System.setProperty(NamedBackendEngineSuite.BACKEND_PROPERTY, previous);
-      }
       try {
         Files.deleteIfExists(jqwikDatabase);
         Files.deleteIfExists(jqwikDir);
@@ -123,12 +234,31 @@ public final class ConformanceRunner {
     return failed ? 1 : 0;
   }
 
-  private static void print(String layer, SuiteRun run, PrintStream out) {
+  /** The arguments that repeat a run in a replay command: backend or fixture, the jars, the tries. */
+  private static String replayArguments(Map<String, String> given, List<String> jars) {
+    StringBuilder b = new StringBuilder("conformance");
+    if (given.containsKey("--fixture")) {
+      b.append(" --fixture ").append(given.get("--fixture"));
+    } else {
+      b.append(" --backend ").append(given.getOrDefault("--backend", DEFAULT_BACKEND));
+    }
+    jars.forEach(j -> b.append(" --jar ").append(Path.of(j).toAbsolutePath()));
+    if (given.containsKey("--tries")) { // the same tries: jqwik's tries follow one another from the seed
+      b.append(" --tries ").append(given.get("--tries"));
+    }
+    return b.toString();
+  }
+
+  private static void print(String layer, SuiteRun run, String replay, PrintStream out) {
     out.printf("layer %-10s cases run %3d   passed %3d   failed %3d   unverified %3d%n", layer,
         run.cases().size(), run.count(Outcome.PASSED), run.count(Outcome.FAILED), run.count(Outcome.SKIPPED));
     for (CaseResult c : run.cases()) {
       if (c.outcome() == Outcome.FAILED) {
         out.println("  FAILED  " + c.property() + ": " + c.message());
+        if (c.replay() != null) {
+          out.println("          replay: " + replay + " --layer " + layer + " --only " + c.property()
+              + (c.replay().seed() == null ? "" : " --seed " + c.replay().seed()));
+        }
       }
     }
     for (CaseResult c : run.cases()) {

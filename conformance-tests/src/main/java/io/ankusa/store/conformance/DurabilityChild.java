@@ -9,8 +9,6 @@ import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.ingest.QueueWriter;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.spi.Store;
-import io.ankusa.store.spi.StoreOptions;
-import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -31,24 +29,20 @@ import java.util.concurrent.locks.LockSupport;
  * hookId} to the ack file — written straight to the OS (a process kill loses nothing written) and
  * fsynced now and then.
  *
- * <p>Arguments: {@code provider dir ackFile cycle threads [option=value ...]}, the options being the
- * fixture's ({@link BackendFixture#options()}: a server backend's URL, for one). Prints nothing.
+ * <p>Arguments: {@code fixture dir ackFile cycle threads}: the parent's fixture as {@link ChildJvm}
+ * describes it, recreated here so the store opens through its {@link BackendFixture#open} with its
+ * {@link BackendFixture#options()} (a server backend's URL, for one). Prints nothing.
  */
 public final class DurabilityChild {
   private DurabilityChild() {}
 
   public static void main(String[] args) throws Exception {
-    String provider = args[0];
+    BackendFixture fixture = ChildJvm.fixtureInChild(args[0]);
     Path dir = Path.of(args[1]);
     Path ackFile = Path.of(args[2]);
     int cycle = Integer.parseInt(args[3]);
     int threads = Integer.parseInt(args[4]);
-    StoreOptions options = StoreOptions.defaults();
-    for (int i = 5; i < args.length; i++) {
-      int eq = args[i].indexOf('=');
-      options = options.with(args[i].substring(0, eq), args[i].substring(eq + 1));
-    }
-    Store store = StoreProvider.named(provider).open(dir, options, Format3.families());
+    Store store = fixture.open(dir, Format3.families());
     DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
     QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults().withMaxGroupHooks(64));
     try (FileChannel acks = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

@@ -60,12 +60,9 @@ import org.opentest4j.TestAbortedException;
  * <p>The ack file is appended without fsync: a process kill does not lose what the process wrote to
  * the OS, and this layer tests process kills, not power loss.
  */
-public abstract class DurabilityConformance {
+public abstract class DurabilityConformance extends ConformanceSuite {
   static final int DEFAULT_CYCLES = 20;
   private static final int CHILD_THREADS = 4;
-
-  /** The backend under test. */
-  protected abstract BackendFixture fixture();
 
   @Example
   void acknowledgedHooksSurviveSigkill() throws Exception {
@@ -97,16 +94,8 @@ public abstract class DurabilityConformance {
 
   private static void runAndKill(BackendFixture fixture, Path dir, Path acks, int cycle, int killAfterMillis,
       String what) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
-        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        DurabilityChild.class.getName(), fixture.provider().name(), dir.toString(), acks.toString(),
+    Process child = ChildJvm.start(DurabilityChild.class, fixture, List.of(dir.toString(), acks.toString(),
         Integer.toString(cycle), Integer.toString(CHILD_THREADS)));
-    fixture.options().properties().forEach((k, v) -> command.add(k + "=" + v));
-    Process child = new ProcessBuilder(command)
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start();
     try {
       // Let the child open the store and ingest for a while before the kill.
       long before = Files.size(acks);

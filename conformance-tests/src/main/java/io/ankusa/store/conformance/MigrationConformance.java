@@ -565,13 +565,8 @@ public abstract class MigrationConformance extends ConformanceSuite {
   private void runChildAndKill(Path dir, long killAfter, int extraMillis, String what) throws Exception {
     Path progress = Files.createTempFile("ankusa-migration-progress-", ".txt");
     try {
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-          MigrationChild.class.getName(), backend().provider().name(), dir.toString(), Long.toString(STARTED_AT),
-          Integer.toString(CHILD_ROWS_PER_STEP), progress.toString())
-          .redirectError(ProcessBuilder.Redirect.DISCARD)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start();
+      Process child = ChildJvm.start(MigrationChild.class, backend(), List.of(dir.toString(),
+          Long.toString(STARTED_AT), Integer.toString(CHILD_ROWS_PER_STEP), progress.toString()));
       try {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CHILD_WAIT_SECONDS);
         while (steps(progress) < killAfter && child.isAlive() && System.nanoTime() < deadline) {

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.MethodSource;
@@ -16,8 +17,8 @@ import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
@@ -34,10 +35,15 @@ public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
   public enum Outcome { PASSED, FAILED, SKIPPED }
 
   /**
-   * One case: the property (method) name, how it ended, and for a failure or skip the first line of
-   * the message (the skip reason, or the assertion).
+   * One case: the property (method) name, how it ended, for a failure or skip the first line of
+   * the message (the skip reason, or the assertion), and for a failure the {@link ReplayHint} that
+   * replays it (null when none was attached).
    */
-  public record CaseResult(String property, Outcome outcome, String message) {}
+  public record CaseResult(String property, Outcome outcome, String message, ReplayHint replay) {
+    public CaseResult(String property, Outcome outcome, String message) {
+      this(property, outcome, message, null);
+    }
+  }
 
   /**
    * Runs {@code suite} with the given JUnit configuration parameters (system properties apply too,
@@ -45,7 +51,17 @@ public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
    * reporting entries ({@code jqwik.reporting.usejunitplatform}), which are dropped.
    */
   public static SuiteRun run(Class<?> suite, Map<String, String> configuration) {
-    return run(suite, selectClass(suite), configuration);
+    return run(suite, selectClass(suite), Optional.empty(), configuration);
+  }
+
+  /**
+   * Runs the cases of {@code suite} that {@code only} selects ({@link SelectedCasesFilter}), as
+   * {@link #run(Class, Map)} does the whole suite.
+   *
+   * @throws IllegalArgumentException if {@code only} selects no case of {@code suite}
+   */
+  public static SuiteRun run(Class<?> suite, CaseSelection only, Map<String, String> configuration) {
+    return run(suite, selectClass(suite), Optional.of(only), configuration);
   }
 
   /**
@@ -66,12 +82,14 @@ public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
     if (method == null) {
       throw new IllegalArgumentException(suite.getName() + " has no case named " + property);
     }
-    return run(suite, selectMethod(suite, method), configuration);
+    return run(suite, selectMethod(suite, method), Optional.empty(), configuration);
   }
 
-  private static SuiteRun run(Class<?> suite, DiscoverySelector selector, Map<String, String> configuration) {
+  private static SuiteRun run(Class<?> suite, DiscoverySelector selector, Optional<CaseSelection> only,
+      Map<String, String> configuration) {
     LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
         .selectors(selector)
+        .filters(new SelectedCasesFilter(only))
         .configurationParameter("jqwik.reporting.usejunitplatform", "true")
         .configurationParameters(configuration)
         .build();
@@ -94,13 +112,15 @@ public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
           case ABORTED -> Outcome.SKIPPED;
           case FAILED -> Outcome.FAILED;
         };
-        cases.add(new CaseResult(nameOf(id), outcome, message));
+        cases.add(new CaseResult(nameOf(id), outcome, message, result.getThrowable().map(SuiteRun::replayOf).orElse(null)));
       }
     };
-    // No listener found by service file (UnverifiedPromiseReport): this run's outcome is returned, and
-    // whoever runs it prints what it needs (ConformanceRunner prints the unverified promises per layer).
+    // Neither a listener found by service file (UnverifiedPromiseReport: this run's outcome is returned,
+    // and whoever runs it prints what it needs) nor a filter (-Dankusa.conformance.only of an enclosing
+    // run does not reach into this one): only the filter given here.
     Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
-        .enableTestExecutionListenerAutoRegistration(false).build());
+        .enableTestExecutionListenerAutoRegistration(false)
+        .enablePostDiscoveryFilterAutoRegistration(false).build());
     launcher.execute(request, listener);
     return new SuiteRun(suite, List.copyOf(cases));
   }
@@ -117,6 +137,11 @@ public record SuiteRun(Class<?> suite, List<CaseResult> cases) {
   private static String nameOf(TestIdentifier id) {
     return id.getSource().filter(MethodSource.class::isInstance).map(s -> ((MethodSource) s).getMethodName())
         .orElse(id.getDisplayName());
+  }
+
+  private static ReplayHint replayOf(Throwable t) {
+    return Arrays.stream(t.getSuppressed()).filter(ReplayHint.class::isInstance).map(ReplayHint.class::cast)
+        .findFirst().orElse(null);
   }
 
   /** An assertion's (or skip's) first line; for anything else, its class too. */

@@ -56,4 +56,45 @@ class ConformanceRunnerTest {
     assertThat(run("--backend", "memory", "--tries", "0")).isEqualTo(2);
     assertThat(err()).contains("usage").contains("--tries");
   }
+
+  @Test
+  void aFailurePrintsAReplayCommandThatFailsTheSameCaseAgain() {
+    assertThat(run("--backend", MutantStoreProvider.NAME, "--tries", "5", "--layer", "engine", "--only", "batchOpsApplyInOrder"))
+        .as(out()).isEqualTo(1);
+    String replay = out().lines().filter(l -> l.strip().startsWith("replay: ")).findFirst().orElseThrow().strip();
+    assertThat(replay).matches("replay: conformance --backend " + MutantStoreProvider.NAME
+        + " --tries 5 --layer engine --only batchOpsApplyInOrder --seed -?[0-9]+");
+    String seed = replay.substring(replay.lastIndexOf(' ') + 1);
+    out.reset();
+
+    String[] again = replay.substring("replay: conformance ".length()).split(" ");
+    assertThat(run(again)).as(out()).isEqualTo(1);
+    assertThat(out()).contains("seed " + seed).contains("cases run   1").contains("FAILED  batchOpsApplyInOrder: ")
+        .contains("--seed " + seed);
+  }
+
+  @Test
+  void onlyRunsTheLayersHoldingTheSelectedCases() {
+    assertThat(run("--backend", "memory", "--tries", "3", "--only", "DispatchConformance#everyBackloggedTenantGetsItsWeightedShare"))
+        .as(out()).isZero();
+    assertThat(out()).contains("layer dispatch   cases run   1   passed   1").doesNotContain("layer engine");
+  }
+
+  @Test
+  void aFixtureClassRunsInsteadOfTheGenericFixture() {
+    assertThat(run("--fixture", MemoryFixture.class.getName(), "--layer", "dispatch", "--tries", "3")).as(out()).isZero();
+    assertThat(out()).contains("backend memory,").contains("layer dispatch");
+  }
+
+  @Test
+  void selectionsLayersAndJarsThatNameNothingAreBadArguments() {
+    assertThat(run("--backend", "memory", "--only", "noSuchCase")).isEqualTo(2);
+    assertThat(run("--backend", "memory", "--layer", "nosuch")).isEqualTo(2);
+    assertThat(run("--backend", "memory", "--jar", "/nonexistent/ankusa.jar")).isEqualTo(2);
+    assertThat(run("--backend", "memory", "--seed", "x")).isEqualTo(2);
+    assertThat(run("--fixture", "no.such.Fixture")).isEqualTo(2);
+    assertThat(err()).contains("selects no case").contains("no layer named 'nosuch'").contains("does not exist")
+        .contains("--seed must be a whole number").contains("--fixture no.such.Fixture").hasLineCount(5);
+    assertThat(out()).isEmpty();
+  }
 }

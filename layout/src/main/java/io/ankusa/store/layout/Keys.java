@@ -283,7 +283,7 @@ public final class Keys {
   /**
    * One shard of the node aggregate, {@code 0:32 field:8 shard:8} in {@code counters}: the
    * sharding the layout allows for when ord 0's counters are too hot to read under merge load.
-   * A reader sums the 16 shards and the unsharded key. REQUIRES: 0 <= shard < {@link #AGGREGATE_SHARDS}.
+   * A reader sums the 16 shards and the unsharded key. REQUIRES: {@code 0 <= shard <} {@link #AGGREGATE_SHARDS}.
    */
   public static byte[] aggregateShard(CounterField field, int shard) {
     if (shard < 0 || shard >= AGGREGATE_SHARDS) {

@@ -83,7 +83,7 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
    * <p>REQUIRES: no other sink (in any process) appends to {@code dir} while this one is open.
    *
    * @throws StoreArgumentException if {@code dir} or {@code cycle} is null, or {@code dir} or a parent is a file
-   * @throws StoreFormatException if {@code dir} is a non-empty directory that is not an archive ({@link
+   * @throws io.ankusa.store.spi.StoreFormatException if {@code dir} is a non-empty directory that is not an archive ({@link
    *     ArchiveDirectory#requireArchiveOrNew}); nothing is written
    * @throws ArchiveSinkException if the directory cannot be created or the queue cannot be opened
    */

@@ -1,0 +1,12 @@
+package io.ankusa.store.sample;
+
+import io.ankusa.store.conformance.AllLayersConformance;
+import io.ankusa.store.conformance.BackendFixture;
+
+/** Every layer of the conformance suite against the sample backend. */
+class LogStoreConformanceTest extends AllLayersConformance {
+  @Override
+  protected BackendFixture fixture() {
+    return new LogStoreFixture();
+  }
+}
