@@ -68,7 +68,8 @@ import org.rocksdb.WriteOptions;
  *
  * <p>The database is opened with the rocksdb backend's settings (bytes_per_sync 1 MiB, 2 background
  * jobs, 4 KiB blocks, LZ4 on compressed plain families, uint64add and no compression on counters,
- * the families' write buffer hints, max_successive_merges 0).
+ * the families' write buffer hints, max_successive_merges 16 with strict_max_successive_merges on
+ * counters).
  */
 final class RawGroupCommit implements IngestTarget {
   static {
@@ -112,6 +113,20 @@ final class RawGroupCommit implements IngestTarget {
   private long lastSeq;
   private long nextOrd = 1;
 
+  /** The rocksdb backend's default {@code rocksdb.maxSuccessiveMerges}. */
+  private static final long COUNTER_FOLD = 16;
+
+  /** Counters options with {@code strict_max_successive_merges}, as the backend sets them. */
+  private static ColumnFamilyOptions strictFolding() {
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("strict_max_successive_merges", "true");
+    ColumnFamilyOptions o = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(p);
+    if (o == null) {
+      throw new IllegalStateException("this RocksDB build does not know strict_max_successive_merges");
+    }
+    return o;
+  }
+
   private RawGroupCommit(Path dir) throws RocksDBException {
     UInt64AddOperator merge = new UInt64AddOperator();
     DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
@@ -121,10 +136,10 @@ final class RawGroupCommit implements IngestTarget {
     owned.add(noSync);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (FamilySpec f : Format3.families()) {
-      ColumnFamilyOptions o = new ColumnFamilyOptions()
-          .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096));
+      ColumnFamilyOptions o = f.counters() ? strictFolding() : new ColumnFamilyOptions();
+      o.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096));
       if (f.counters()) {
-        o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION).setMaxSuccessiveMerges(0);
+        o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION).setMaxSuccessiveMerges(COUNTER_FOLD);
       } else {
         o.setCompressionType(f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
       }
