@@ -27,6 +27,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -113,18 +115,11 @@ final class RawGroupCommit implements IngestTarget {
   private long lastSeq;
   private long nextOrd = 1;
 
-  /** The rocksdb backend's default {@code rocksdb.maxSuccessiveMerges}. */
-  private static final long COUNTER_FOLD = 16;
+  private static final Properties COUNTER_FOLD = new Properties();
 
-  /** Counters options with {@code strict_max_successive_merges}, as the backend sets them. */
-  private static ColumnFamilyOptions strictFolding() {
-    java.util.Properties p = new java.util.Properties();
-    p.setProperty("strict_max_successive_merges", "true");
-    ColumnFamilyOptions o = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(p);
-    if (o == null) {
-      throw new IllegalStateException("this RocksDB build does not know strict_max_successive_merges");
-    }
-    return o;
+  static {
+    COUNTER_FOLD.setProperty("max_successive_merges", "16");
+    COUNTER_FOLD.setProperty("strict_max_successive_merges", "true");
   }
 
   private RawGroupCommit(Path dir) throws RocksDBException {
@@ -136,10 +131,13 @@ final class RawGroupCommit implements IngestTarget {
     owned.add(noSync);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (FamilySpec f : Format3.families()) {
-      ColumnFamilyOptions o = f.counters() ? strictFolding() : new ColumnFamilyOptions();
+      // The backend's counter fold: 16 operands, reading the base value from disk when not cached.
+      ColumnFamilyOptions o = f.counters()
+          ? Objects.requireNonNull(ColumnFamilyOptions.getColumnFamilyOptionsFromProps(COUNTER_FOLD), "strict fold options")
+          : new ColumnFamilyOptions();
       o.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096));
       if (f.counters()) {
-        o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION).setMaxSuccessiveMerges(COUNTER_FOLD);
+        o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION);
       } else {
         o.setCompressionType(f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
       }
