@@ -154,7 +154,7 @@ final class RocksDbEngine implements AutoCloseable {
   }
 
   private static ColumnFamilyOptions familyOptions(FamilySpec f, UInt64AddOperator merge, RocksDbSettings settings) {
-    ColumnFamilyOptions o = new ColumnFamilyOptions();
+    ColumnFamilyOptions o = f.counters() && settings.maxSuccessiveMerges() > 0 ? strictFolding() : new ColumnFamilyOptions();
     // A table config is a plain Java holder; RocksJava copies it into the native options.
     o.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(settings.blockSizeBytes()));
     if (f.counters()) {
@@ -168,6 +168,23 @@ final class RocksDbEngine implements AutoCloseable {
       o.setWriteBufferSize(settings.writeBufferBytes());
     } else if (f.writeBufferHint() > 0) {
       o.setWriteBufferSize(f.writeBufferHint());
+    }
+    return o;
+  }
+
+  /**
+   * Options whose memtable fold of successive merge operands reads the key's base value wherever it
+   * is ({@code strict_max_successive_merges}; see {@link RocksDbSettings#maxSuccessiveMerges()} for
+   * why). RocksJava has no setter for it; RocksDB's own options parser sets it.
+   *
+   * @throws StoreException when the RocksDB library does not know the option
+   */
+  private static ColumnFamilyOptions strictFolding() {
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("strict_max_successive_merges", "true");
+    ColumnFamilyOptions o = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(p);
+    if (o == null) {
+      throw new StoreException("this RocksDB build does not know the option strict_max_successive_merges");
     }
     return o;
   }

@@ -14,12 +14,17 @@ import java.util.Map;
  * @param maxBackgroundJobs {@code rocksdb.maxBackgroundJobs}: flush and compaction threads (default 2)
  * @param bytesPerSync {@code rocksdb.bytesPerSync}: incremental sync of SST files while they are
  *     written, so a WAL sync never waits behind a whole-file sync (default 1 MiB)
- * @param maxSuccessiveMerges {@code rocksdb.maxSuccessiveMerges}: on counters families, fold merge
- *     operands in the memtable once this many stack up on one key (default 0, off). Folding makes a
- *     counter read under heavy merge load cheaper (≈ 0.15 → 0.05 ms for the gauge tick), but the
- *     fold is a read inside the write path, and while scans hold snapshots it made every merging
- *     write 5–40× slower in the dispatch gate bench (the load fell below its target). Off by default;
- *     the sharded aggregate ({@code counters.sharded_aggregate}) is the other remedy for hot reads
+ * @param maxSuccessiveMerges {@code rocksdb.maxSuccessiveMerges}: on counters families, fold a key's
+ *     merge operands into one value in the memtable once this many stack up on it (default 16; 0
+ *     turns folding off). A read of a counter merges every operand written since the last flush, so
+ *     without folding a hot counter (the node aggregate) read under a few thousand merges per second
+ *     walks thousands of operands (the gauge tick's median was 0.2–0.5 ms under the gate's load).
+ *     The fold is a read inside the write path, of at most this many operands and the key's base
+ *     value, which it reads from an SST file when it must ({@code strict_max_successive_merges}):
+ *     RocksDB's lenient default reads the block cache only, gives up when the base is not cached,
+ *     and then every later merge into that key counts the ever longer chain and retries — in the
+ *     dispatch gate bench that made the load's writes 3–7× slower (property {@code
+ *     aHotCounterReadMergesAFewOperandsEvenWhenItsBaseIsNotCached})
  * @param blockSizeBytes {@code rocksdb.blockSizeBytes}: data block size of SST files (default 4 KiB)
  * @param writeBufferBytes {@code rocksdb.writeBufferBytes}: memtable size of every family, in place
  *     of the family's hint and RocksDB's default (default 0: unset). RocksDB raises a value below 64 KiB
@@ -42,7 +47,7 @@ record RocksDbSettings(int maxBackgroundJobs, long bytesPerSync, long maxSuccess
   static final List<String> KNOWN = List.of(MAX_BACKGROUND_JOBS, BYTES_PER_SYNC, MAX_SUCCESSIVE_MERGES,
       BLOCK_SIZE_BYTES, WRITE_BUFFER_BYTES, MAX_TOTAL_WAL_BYTES);
 
-  static final RocksDbSettings DEFAULTS = new RocksDbSettings(2, 1L << 20, 0, 4096, 0, 0);
+  static final RocksDbSettings DEFAULTS = new RocksDbSettings(2, 1L << 20, 16, 4096, 0, 0);
 
   /**
    * The settings in {@code options}.

@@ -20,7 +20,8 @@ import org.rocksdb.RocksDB;
  * <p>A counters family gets RocksDB's {@code UInt64AddOperator} (8-byte little-endian operands, the
  * {@link io.ankusa.store.spi.Int64Add} encoding), no compression, its {@code writeBufferHint} as
  * {@code write_buffer_size} when positive, and {@code max_successive_merges} from {@code
- * rocksdb.maxSuccessiveMerges} (default 0: see {@link RocksDbSettings} for the trade-off). Other families are LZ4-compressed when {@code compress} is
+ * rocksdb.maxSuccessiveMerges} with {@code strict_max_successive_merges} (default 16: see {@link
+ * RocksDbSettings} for why). Other families are LZ4-compressed when {@code compress} is
  * set. RocksDB's {@code default} column family always exists; it is usable through the store only
  * when the caller lists a family named {@code "default"}.
  *
@@ -38,7 +39,8 @@ import org.rocksdb.RocksDB;
  *   <li>{@code rocksdb.bytesPerSync} — sync SST files every this many bytes while writing them, so a
  *       WAL sync never waits behind a whole-file sync; 0 turns it off (default 1048576);
  *   <li>{@code rocksdb.maxSuccessiveMerges} — fold merge operands of one key in the memtable once
- *       this many stack up, on counters families; 0 turns it off (default 0);
+ *       this many stack up, on counters families, reading the key's base value from disk when it is not
+ *       cached; 0 turns it off (default 16);
  *   <li>{@code rocksdb.blockSizeBytes} — SST data block size, 512..64 MiB (default 4096);
  *   <li>{@code rocksdb.writeBufferBytes} — memtable size of every family in place of its hint,
  *       0..16 GiB, RocksDB raising anything below 64 KiB to 64 KiB (default 0: the hint, else

@@ -24,8 +24,9 @@ import org.rocksdb.RocksDBException;
  * bit flipped half-way through the newest write-ahead log (property {@code
  * midLogDamageIsReportedNeverSilentlyDropped}).
  *
- * <p>Option sets ({@link #optionSets()}): the defaults (merge operands never folded in the memtable),
- * {@value #MERGE_FOLDING} (operands folded once two stack up on a key), and {@value
+ * <p>Option sets ({@link #optionSets()}): the defaults (counters' merge operands folded in the memtable
+ * once 16 stack up on a key), {@value #MERGE_FOLDING} (folded once two stack up, so short sequences
+ * fold too), {@value #NO_MERGE_FOLDING} (never folded), and {@value
  * #TINY_WRITE_BUFFER} (64 KiB memtables, RocksDB's smallest, and a flush whenever 4 KiB of log is
  * live, so a transition round flushes and compacts on its own dozens of times). Its {@link #flush} and {@link #compact} hooks flush every family's memtable
  * and compact its whole range (also what {@code snapshotHeldAcrossCommitsAndFlushes} flushes with).
@@ -36,6 +37,8 @@ public final class RocksDbFixture implements BackendFixture {
 
   /** The option set that folds merge operands in the memtable. */
   static final String MERGE_FOLDING = "merge-folding";
+  /** The option set that never folds merge operands. */
+  static final String NO_MERGE_FOLDING = "no-merge-folding";
   /** The option set with the smallest memtables RocksDB allows. */
   static final String TINY_WRITE_BUFFER = "tiny-write-buffer";
 
@@ -55,6 +58,7 @@ public final class RocksDbFixture implements BackendFixture {
   public List<NamedOptions> optionSets() {
     return List.of(new NamedOptions(NamedOptions.DEFAULT, options()),
         new NamedOptions(MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "2")),
+        new NamedOptions(NO_MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "0")),
         new NamedOptions(TINY_WRITE_BUFFER, options().with(RocksDbSettings.WRITE_BUFFER_BYTES, "65536")
             .with(RocksDbSettings.MAX_TOTAL_WAL_BYTES, "4096")));
   }

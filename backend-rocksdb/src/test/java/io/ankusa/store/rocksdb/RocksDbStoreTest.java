@@ -61,6 +61,53 @@ class RocksDbStoreTest {
     }
   }
 
+  /**
+   * A counter merged thousands of times between flushes keeps a short operand chain, so a read of it
+   * (the gauge tick's aggregate) merges a few operands, not thousands — also when the key's base value
+   * sits in an SST block that is not cached, where RocksDB's lenient fold gives up for good. Counted
+   * with RocksDB's perf context (operands the merge operator saw in one point read), never timed.
+   */
+  @Test
+  void aHotCounterReadMergesAFewOperandsEvenWhenItsBaseIsNotCached() throws Exception {
+    byte[] key = {7};
+    int merges = 2_000;
+    long folded = operandsAfterMerges(StoreOptions.defaults(), key, merges);
+    assertThat(folded).isBetween(1L, RocksDbSettings.DEFAULTS.maxSuccessiveMerges() + 1);
+    long unfolded = operandsAfterMerges(StoreOptions.defaults().with("rocksdb.maxSuccessiveMerges", "0"), key, merges);
+    assertThat(unfolded).isGreaterThanOrEqualTo(merges);
+  }
+
+  /**
+   * In a fresh directory: one merge made durable and flushed into an SST file by the next open's
+   * recovery (its block not cached), then {@code merges} one-merge batches; returns how many operands
+   * one read of the key merged.
+   */
+  private long operandsAfterMerges(StoreOptions options, byte[] key, int merges) throws Exception {
+    Path store = java.nio.file.Files.createTempDirectory(dir, "fold");
+    try (Store s = provider.open(store, options, FAMILIES)) {
+      s.write(new Batch().merge("counts", key, 1), Durability.SYNC);
+    }
+    try (Store s = provider.open(store, options, FAMILIES)) {
+      for (int i = 0; i < merges; i++) {
+        s.write(new Batch().merge("counts", key, 1), Durability.NO_SYNC);
+      }
+      RocksDbStore rs = (RocksDbStore) s;
+      RocksDbEngine e = rs.enter();
+      long operands;
+      try {
+        e.db.setPerfLevel(org.rocksdb.PerfLevel.ENABLE_COUNT);
+        e.db.getPerfContext().reset();
+        e.db.get(e.handle("counts"), key);
+        operands = e.db.getPerfContext().getInternalMergePointLookupCount();
+        e.db.setPerfLevel(org.rocksdb.PerfLevel.DISABLE);
+      } finally {
+        rs.exit();
+      }
+      assertThat(s.counter("counts", key)).isEqualTo(merges + 1);
+      return operands;
+    }
+  }
+
   @Test
   void aSecondOpenOfTheSameDirectoryIsRefusedClearly() {
     try (Store first = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {

@@ -27,6 +27,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -68,7 +70,8 @@ import org.rocksdb.WriteOptions;
  *
  * <p>The database is opened with the rocksdb backend's settings (bytes_per_sync 1 MiB, 2 background
  * jobs, 4 KiB blocks, LZ4 on compressed plain families, uint64add and no compression on counters,
- * the families' write buffer hints, max_successive_merges 0).
+ * the families' write buffer hints, max_successive_merges 16 with strict_max_successive_merges on
+ * counters).
  */
 final class RawGroupCommit implements IngestTarget {
   static {
@@ -112,6 +115,13 @@ final class RawGroupCommit implements IngestTarget {
   private long lastSeq;
   private long nextOrd = 1;
 
+  private static final Properties COUNTER_FOLD = new Properties();
+
+  static {
+    COUNTER_FOLD.setProperty("max_successive_merges", "16");
+    COUNTER_FOLD.setProperty("strict_max_successive_merges", "true");
+  }
+
   private RawGroupCommit(Path dir) throws RocksDBException {
     UInt64AddOperator merge = new UInt64AddOperator();
     DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
@@ -121,10 +131,13 @@ final class RawGroupCommit implements IngestTarget {
     owned.add(noSync);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (FamilySpec f : Format3.families()) {
-      ColumnFamilyOptions o = new ColumnFamilyOptions()
-          .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096));
+      // The backend's counter fold: 16 operands, reading the base value from disk when not cached.
+      ColumnFamilyOptions o = f.counters()
+          ? Objects.requireNonNull(ColumnFamilyOptions.getColumnFamilyOptionsFromProps(COUNTER_FOLD), "strict fold options")
+          : new ColumnFamilyOptions();
+      o.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096));
       if (f.counters()) {
-        o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION).setMaxSuccessiveMerges(0);
+        o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION);
       } else {
         o.setCompressionType(f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
       }

@@ -464,16 +464,15 @@ public final class QueueWriter implements AutoCloseable {
   }
 
   /**
-   * Batch assembly and the write: the allocation's ordinal puts, {@code m:last_seq}, the group's rows
-   * with their counter deltas, in one NO_SYNC batch; the group is remembered as unacknowledged and
+   * Batch assembly and the write: the group's rows with their counter deltas, the allocation's ordinal
+   * puts and {@code m:last_seq}, in one NO_SYNC batch; the group is remembered as unacknowledged and
    * {@code appliedSeq} raised before the write, so a reader that sees the batch sees it as not durable.
    */
   private void write(GroupRows rows, TenantAllocator.Allocation allocation) {
-    Batch batch = new Batch();
+    Batch batch = rows.toBatch(queue.counters());
     Map<TenantId, Long> created = new LinkedHashMap<>(allocation.created());
     allocation.appendTo(batch);
     batch.put(Format3.DEFAULT, Keys.lastSeq(), new LastSeqValue(lastSeq).encode());
-    rows.appendTo(batch, queue.counters());
     unacked.add(new UnackedGroups.AppliedGroup(rows.firstSeq(), lastSeq, rows.ords(), rows.dedupeEntries(), created));
     appliedSeq = lastSeq;
     store.write(batch, Durability.NO_SYNC);
