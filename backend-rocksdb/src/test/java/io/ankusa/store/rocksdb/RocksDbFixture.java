@@ -58,9 +58,9 @@ public final class RocksDbFixture implements BackendFixture {
   public List<NamedOptions> optionSets() {
     return List.of(new NamedOptions(NamedOptions.DEFAULT, options()),
         new NamedOptions(MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "2")),
-        new NamedOptions(NO_MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "0")),
         new NamedOptions(TINY_WRITE_BUFFER, options().with(RocksDbSettings.WRITE_BUFFER_BYTES, "65536")
-            .with(RocksDbSettings.MAX_TOTAL_WAL_BYTES, "4096")));
+            .with(RocksDbSettings.MAX_TOTAL_WAL_BYTES, "4096")),
+        new NamedOptions(NO_MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "0")));
   }
 
   @Override
