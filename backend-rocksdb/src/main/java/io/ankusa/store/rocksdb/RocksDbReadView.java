@@ -192,15 +192,16 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   }
 
   /**
-   * A lazy scan with RocksDB iterate bounds, pinned to one engine snapshot (the view's, or a fresh
-   * one the scan owns), tracked until closed. See {@link RocksDbScan} for the end-of-range rule.
+   * A lazy scan with RocksDB iterate bounds, reading one state (the view's snapshot, or the state the
+   * iterator pins on the live store), read in chunks, tracked until closed. See {@link RocksDbScan}
+   * for the guard and the end-of-range rule.
    */
   @Override
   public final Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     RocksDbEngine engine = enter();
     try {
       catalog().checkScan(family, lo, hi, direction);
-      return RocksDbScan.open(store(), engine, family, lo, hi, direction, frozenAt(), openScans());
+      return RocksDbScan.open(this, engine, family, lo, hi, direction, frozenAt(), openScans());
     } finally {
       exit();
     }

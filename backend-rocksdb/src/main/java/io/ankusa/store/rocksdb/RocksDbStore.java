@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The production {@link Store}: one RocksDB database, one column family per {@link FamilySpec}.
  *
- * <p>Concurrency: every read, write, sync and scan step holds the shared side of a read-write lock
+ * <p>Concurrency: every read, write, sync and scan chunk holds the shared side of a read-write lock
  * around the engine handle, so writes and reads run concurrently (RocksDB is thread-safe; property
  * {@code concurrentMergesLoseNoOperand}); {@link #reportWriteFailure} and {@link #close()} take the
  * exclusive side, so they never free the handle under a running call, and calls made meanwhile wait.
@@ -127,7 +127,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
     return this;
   }
 
-  /** The shared side of the handle lock: scans hold it for each step. */
+  /** The shared side of the handle lock: scans hold it while reading a chunk and while closing. */
   Lock sharedLock() {
     return handleLock.readLock();
   }
