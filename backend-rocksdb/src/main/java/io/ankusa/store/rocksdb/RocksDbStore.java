@@ -24,6 +24,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,7 +141,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
 
   /**
    * One RocksDB {@link WriteBatch} holding every op in order: put, delete, deleteRange (skipped when
-   * {@code lo >= hi}: it removes nothing) and merge with the {@link Int64Add} operand. The batch is
+   * {@code lo >= hi}: it removes nothing) and merge with the {@link Int64Add} operand; a batch of one
+   * op goes straight to the engine's single-op call instead (see {@link #writeOne}). The batch is
    * checked whole by the {@link FamilyCatalog} first, so a bad op refuses it before anything is
    * applied (property {@code badBatchIsRefusedWhole}).
    *
@@ -154,6 +156,11 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       catalog.validate(batch, durability);
       List<Op> ops = batch.ops();
       if (ops.isEmpty()) {
+        return;
+      }
+      WriteOptions options = durability == Durability.SYNC ? e.syncWrite : e.noSyncWrite;
+      if (ops.size() == 1) {
+        writeOne(e, options, ops.get(0));
         return;
       }
       try (WriteBatch wb = new WriteBatch()) {
@@ -180,12 +187,48 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
             wb.merge(e.handle(m.family()), m.key(), Int64Add.encode(m.delta()));
           }
         });
-        e.db.write(durability == Durability.SYNC ? e.syncWrite : e.noSyncWrite, wb);
+        e.db.write(options, wb);
       } catch (RocksDBException ex) {
         throw RocksDbFailures.write(ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");
       }
     } finally {
       exit();
+    }
+  }
+
+  /**
+   * The single-op fast path: the engine's own {@code put}/{@code delete}/{@code deleteRange}/{@code
+   * merge} with the same write options, which RocksDB applies as a one-entry batch, atomically and
+   * with the same durability; no native {@link WriteBatch} is created, filled and closed. REQUIRES:
+   * the op was validated, the caller entered the engine.
+   */
+  private void writeOne(RocksDbEngine e, WriteOptions options, Op op) {
+    try {
+      op.handle(new OpHandler<RocksDBException>() {
+        @Override
+        public void put(Op.Put p) throws RocksDBException {
+          e.db.put(e.handle(p.family()), options, p.key(), p.value());
+        }
+
+        @Override
+        public void delete(Op.Delete d) throws RocksDBException {
+          e.db.delete(e.handle(d.family()), options, d.key());
+        }
+
+        @Override
+        public void deleteRange(Op.DeleteRange r) throws RocksDBException {
+          if (Bytes.compare(r.lo(), r.hi()) < 0) {
+            e.db.deleteRange(e.handle(r.family()), options, r.lo(), r.hi());
+          }
+        }
+
+        @Override
+        public void merge(Op.Merge m) throws RocksDBException {
+          e.db.merge(e.handle(m.family()), options, m.key(), Int64Add.encode(m.delta()));
+        }
+      });
+    } catch (RocksDBException ex) {
+      throw RocksDbFailures.write(ex, dir, op.family(), "write of 1 op");
     }
   }
 
