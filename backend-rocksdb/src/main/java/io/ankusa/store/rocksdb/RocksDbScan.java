@@ -192,6 +192,62 @@ final class RocksDbScan implements Scan, OpenResource {
     }
   }
 
+  /**
+   * Hands every entry left in the range to {@code visitor}, in chunks of at most {@value #MAX_CHUNK}
+   * entries each read and handed over under the view's guard (taken once per chunk, so a close waits
+   * at most one chunk). Key and value are copied into arrays reused while the length matches — no
+   * {@link Entry} and, for fixed-width keys and values, no array per entry; see {@link
+   * io.ankusa.store.spi.EntryVisitor} for the ownership. Throws like {@link #hasNext()}: {@link
+   * StoreCorruptionException} when the iterator stopped on an error, {@link StoreClosedException}
+   * once the scan, its snapshot or its store is closed. REQUIRES: nothing was read with {@link
+   * #next()} yet; the visitor does not close the view or store.
+   */
+  void visitRest(io.ankusa.store.spi.EntryVisitor visitor) {
+    boolean forward = direction == Direction.FORWARD;
+    byte[] keyBuffer = new byte[0];
+    byte[] valueBuffer = new byte[0];
+    while (true) {
+      view.enter();
+      try {
+        checkOpen();
+        Runnable hook = whileReadingChunk;
+        if (hook != null) {
+          hook.run();
+        }
+        for (int n = 0; n < MAX_CHUNK; n++) {
+          if (!iterator.isValid()) {
+            StoreCorruptionException error = statusError();
+            if (error != null) {
+              throw error;
+            }
+            return;
+          }
+          int keyLength = iterator.key(keyBuffer);
+          if (keyLength != keyBuffer.length) {
+            keyBuffer = new byte[keyLength];
+            iterator.key(keyBuffer);
+          }
+          int valueLength = iterator.value(valueBuffer);
+          if (valueLength != valueBuffer.length) {
+            valueBuffer = new byte[valueLength];
+            iterator.value(valueBuffer);
+          }
+          lastKey = keyBuffer;
+          if (!visitor.visit(keyBuffer, valueBuffer)) {
+            return;
+          }
+          if (forward) {
+            iterator.next();
+          } else {
+            iterator.prev();
+          }
+        }
+      } finally {
+        view.exit();
+      }
+    }
+  }
+
   /** Null when the iterator ended at the true end of its range; the error it stopped on otherwise. */
   private StoreCorruptionException statusError() {
     try {

@@ -12,6 +12,7 @@ import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.OpHandler;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreWriteFailedException;
@@ -266,6 +267,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    */
   @Override
   public void reportWriteFailure(Throwable cause) {
+    refuseInsideAVisit("reportWriteFailure");
     handleLock.writeLock().lock();
     try {
       if (engine == null) {
@@ -309,6 +311,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   /** Closes open scans and snapshots, then every native object of the engine. Idempotent. */
   @Override
   public void close() {
+    refuseInsideAVisit("close");
     handleLock.writeLock().lock();
     try {
       if (engine == null) {
@@ -320,6 +323,18 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       claim.close();
     } finally {
       handleLock.writeLock().unlock();
+    }
+  }
+
+  /**
+   * A visitor runs holding the shared lock (see {@link RocksDbReadView#visit}); taking the exclusive
+   * lock from inside it would wait for itself forever, so it is refused.
+   */
+  private void refuseInsideAVisit(String call) {
+    if (handleLock.getReadHoldCount() > 0) {
+      throw new StoreArgumentException(
+          call + " of RocksDB store " + dir + " called from inside a visit of it (or of one of its snapshots),"
+              + " which holds the store open; nothing was done: call it after the visit returns");
     }
   }
 

@@ -13,6 +13,7 @@ import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreOptions;
 import java.nio.file.Path;
@@ -99,6 +100,40 @@ class ScanGuardTest {
     closer.get().join(30_000);
     assertThat(closer.get().isAlive()).as(what + " ended once the chunk was read").isFalse();
     return answered;
+  }
+
+  @Test
+  void closeWaitsForARunningVisitChunk() throws InterruptedException {
+    Store store = open(300);
+    List<Integer> seen = new ArrayList<>();
+    AtomicReference<Thread> closer = new AtomicReference<>();
+    RocksDbScan.whileReadingChunk = () -> {
+      RocksDbScan.whileReadingChunk = null;
+      closer.set(CloseRace.startAndExpectItToWait("store close", store::close));
+    };
+    assertThatThrownBy(() -> store.visit("rows", new byte[0], null, Direction.FORWARD, (key, value) -> seen.add(value[0] & 0xff)))
+        .isInstanceOf(StoreClosedException.class).hasMessageContaining("closed");
+    assertThat(seen).as("the first chunk, read while the close waited").hasSize(RocksDbScan.MAX_CHUNK);
+    closer.get().join(30_000);
+    assertThat(closer.get().isAlive()).isFalse();
+  }
+
+  @Test
+  void closingFromInsideAVisitIsRefusedNotAHang() {
+    try (Store store = open(3); Snapshot snapshot = store.snapshot()) {
+      store.visit("rows", new byte[0], null, Direction.FORWARD, (key, value) -> {
+        assertThatThrownBy(store::close).isInstanceOf(StoreArgumentException.class).hasMessageContaining("inside a visit");
+        assertThatThrownBy(() -> store.reportWriteFailure(new RuntimeException("x")))
+            .isInstanceOf(StoreArgumentException.class);
+        store.write(new Batch().put("rows", key(999), new byte[] {1}), Durability.NO_SYNC); // writes are fine
+        return false;
+      });
+      snapshot.visit("rows", new byte[0], null, Direction.FORWARD, (key, value) -> {
+        assertThatThrownBy(snapshot::close).isInstanceOf(StoreArgumentException.class);
+        return false;
+      });
+      assertThat(store.get("rows", key(999))).containsExactly(1);
+    }
   }
 
   @Test

@@ -27,8 +27,8 @@ import net.jqwik.api.Example;
  */
 public interface CorruptionCases extends EngineCase {
   /**
-   * After the fixture damages the data files of a family, a full scan either returns every key with
-   * its value or throws StoreCorruptionException — never ends early quietly; each get returns the
+   * After the fixture damages the data files of a family, a full scan (and a full visit) either
+   * returns every key with its value or throws StoreCorruptionException — never ends early quietly; each get returns the
    * right value or throws; and the damage is detected at least once.
    */
   @Example
@@ -75,6 +75,16 @@ public interface CorruptionCases extends EngineCase {
         }
         assertThat(got).as("%s scan returns right entries until it stops", dir)
             .isEqualTo(expected.subList(0, got.size()));
+        List<String> visited = new ArrayList<>();
+        try {
+          damaged.visit(PLAIN, START, null, dir, (key, value) -> visited.add(Bytes.hex(key) + "=" + Bytes.hex(value)));
+          assertThat(visited.size()).as("%s visit of the damaged family ended without an exception after %d of %d keys",
+              dir, visited.size(), count).isEqualTo(count);
+        } catch (StoreCorruptionException e) {
+          detected++;
+        }
+        assertThat(visited).as("%s visit sees right entries until it stops", dir)
+            .isEqualTo(expected.subList(0, visited.size()));
       }
       for (Map.Entry<byte[], byte[]> e : written.entrySet()) {
         try {
