@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Point get, unsynced put, a 100-key scan, and a read-mostly mix run by 2 and by 8 threads sharing the
+ * Point get, unsynced put, a 100-key scan (as a {@code Scan} and as a visit), and a read-mostly mix run by 2 and by 8 threads sharing the
  * one store ({@value #RMW_PERCENT} % read-modify-write puts, the rest gets) over {@value #KEYS} loaded
  * keys, through the SPI
  * ({@code memory}, {@code rocksdb}, {@code lmdb}) and through the raw baselines ({@code
@@ -80,6 +80,13 @@ public class EngineBench {
   public long scan100() {
     int from = ThreadLocalRandom.current().nextInt(KEYS - SCAN);
     return target.scan(keys[from], keys[from + SCAN], SCAN);
+  }
+
+  /** {@link #scan100} through the visitor read path ({@code ReadView.visit}); raw targets scan as in scan100. */
+  @Benchmark
+  public long visit100() {
+    int from = ThreadLocalRandom.current().nextInt(KEYS - SCAN);
+    return target.visit(keys[from], keys[from + SCAN], SCAN);
   }
 
   /** The read-mostly mix, two threads sharing the store: contention the SPI adds shows here. */
