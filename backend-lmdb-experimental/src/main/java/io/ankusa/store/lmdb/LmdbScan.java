@@ -52,6 +52,7 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
   private final Object monitor;
   private final LmdbSnapshot snapshot;
   private final LmdbStore.EnvironmentEpoch epoch;
+  private final String where;
   private final String family;
   private final byte[] lo;
   private final byte[] hi;
@@ -74,6 +75,7 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
     this.store = store;
     this.snapshot = snapshot;
     this.epoch = store.epoch();
+    this.where = snapshot == null ? store.describe() : snapshot.describe();
     this.monitor = snapshot == null ? this : snapshot;
     this.family = family;
     this.lo = lo.clone();
@@ -281,7 +283,8 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
     }
   }
 
+  /** What error messages name: the store or the snapshot; built once, not for every entry. */
   private String where() {
-    return snapshot == null ? store.describe() : snapshot.describe();
+    return where;
   }
 }

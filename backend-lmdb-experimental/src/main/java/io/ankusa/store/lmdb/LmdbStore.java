@@ -84,7 +84,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Locking</h2>
  *
  * <p>{@code envLock} (read-write): every use of the environment holds its read side — point reads
- * for their transaction, each scan step, each snapshot read, the write transaction, syncs; its write
+ * for their transaction, each chunk a scan reads, each snapshot read, the write transaction, syncs; its write
  * side is taken to remap, reopen and close. Order: a scan's or snapshot's monitor, then {@code
  * envLock}. Long-lived read transactions are counted by {@link LongLivedReaders}.
  *
