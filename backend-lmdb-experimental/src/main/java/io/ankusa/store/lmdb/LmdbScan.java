@@ -18,36 +18,64 @@ import org.lmdbjava.Txn;
  * <p>A scan of the live store owns its read transaction and is registered with the store's {@link
  * LongLivedReaders}; it releases the transaction as soon as it reaches the end of its range, and at
  * the latest on {@link #close()}. A scan of a snapshot uses the snapshot's transaction and is closed
- * with it; its steps synchronize on the snapshot, because an LMDB transaction serves one thread at a
- * time.
+ * with it.
+ *
+ * <p>Entries are read in chunks ({@value #FIRST_CHUNK} first, doubling up to {@value #MAX_CHUNK}),
+ * each under the scan's monitor (the snapshot's, for a scan of a snapshot, because an LMDB
+ * transaction serves one thread at a time) and the store's shared lock, taken once per chunk: a close
+ * of the scan, its snapshot or its store waits for a running chunk, so the cursor is never freed under
+ * it (property {@code closeWaitsForARunningScanChunk} in {@code ScanGuardTest}). Between chunks each
+ * {@code hasNext}/{@code next} reads one volatile field to learn whether the scan was closed. Entries
+ * are fresh copies. Used by one thread at a time.
  *
  * <p>Bounds are checked here with unsigned byte comparison, which is LMDB's default key order
  * ({@code memcmp}); the cursor is positioned with {@code MDB_SET_RANGE}. A cursor error met on the
  * way throws {@link io.ankusa.store.spi.StoreCorruptionException} naming the family and the last key
- * read, and every later {@code hasNext} throws it again: the scan never ends early (property {@code
+ * read (once the entries read before it were returned), and every later {@code hasNext} throws it
+ * again: the scan never ends early (property {@code
  * scanNeverEndsEarlyOnCorruption}). So does an entry whose checksum does not match ({@link
  * ValueChecksums}), in stores that keep checksums.
  */
 final class LmdbScan implements Scan, LongLivedReaders.Reader {
+  /** Entries read by the first chunk; later chunks double. */
+  static final int FIRST_CHUNK = 8;
+  /** The most entries one chunk reads. */
+  static final int MAX_CHUNK = 256;
+
+  /**
+   * Test seam: run while a chunk is being read, with the monitor and the store's shared lock held,
+   * before the cursor is touched. Null in production.
+   */
+  static volatile Runnable whileReadingChunk;
+
   private final LmdbStore store;
   private final Object monitor;
   private final LmdbSnapshot snapshot;
+  private final LmdbStore.EnvironmentEpoch epoch;
+  private final String where;
   private final String family;
   private final byte[] lo;
   private final byte[] hi;
   private final Direction direction;
   private Txn<byte[]> txn;
   private Cursor<byte[]> cursor;
+  // Read and written under the monitor while a chunk is read; otherwise by the scan's one thread.
   private boolean started;
   private boolean exhausted;
-  private Entry pending;
+  private Entry[] chunk = new Entry[FIRST_CHUNK];
+  private int chunkSize;
+  private int at;
   private byte[] lastKey;
+  /** The error the cursor stopped on, thrown once the entries read before it are consumed, then forever. */
   private StoreException failure;
-  private String closedReason;
+  /** Null while open; otherwise why it was closed. Written under the monitor. */
+  private volatile String closedReason;
 
   private LmdbScan(LmdbStore store, LmdbSnapshot snapshot, String family, byte[] lo, byte[] hi, Direction direction) {
     this.store = store;
     this.snapshot = snapshot;
+    this.epoch = store.epoch();
+    this.where = snapshot == null ? store.describe() : snapshot.describe();
     this.monitor = snapshot == null ? this : snapshot;
     this.family = family;
     this.lo = lo.clone();
@@ -93,43 +121,79 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
 
   @Override
   public boolean hasNext() {
-    synchronized (monitor) {
-      checkOpen();
-      if (failure != null) {
-        throw failure;
-      }
-      if (pending != null) {
-        return true;
-      }
-      if (exhausted) {
-        return false;
-      }
-      store.shared(env -> {
-        advance(env.checksums());
-        return null;
-      });
-      return pending != null;
+    checkOpen();
+    if (at < chunkSize) {
+      return true;
     }
+    if (failure != null) {
+      throw failure;
+    }
+    if (exhausted) {
+      return false;
+    }
+    readChunk();
+    if (at < chunkSize) {
+      return true;
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return false;
   }
 
   @Override
   public Entry next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException("scan of family '" + family + "' is at the end of its range");
+    }
+    Entry e = chunk[at];
+    chunk[at++] = null;
+    return e;
+  }
+
+  /**
+   * Reads the next chunk holding the monitor and the store's shared lock once: {@link #closeBecause}
+   * (from the store's close or reopen, a map growth, or the snapshot's close) waits for it, so the
+   * cursor and transaction are never freed under a running chunk.
+   */
+  private void readChunk() {
     synchronized (monitor) {
-      if (!hasNext()) {
-        throw new NoSuchElementException("scan of family '" + family + "' is at the end of its range");
-      }
-      Entry e = pending;
-      pending = null;
-      return e;
+      checkOpen(); // closed while we waited for the monitor
+      store.shared(env -> {
+        Runnable hook = whileReadingChunk;
+        if (hook != null) {
+          hook.run();
+        }
+        if (chunkSize == chunk.length && chunk.length < MAX_CHUNK) {
+          chunk = new Entry[chunk.length * 2];
+        }
+        chunkSize = 0;
+        at = 0;
+        ValueChecksums checksums = env.checksums();
+        while (chunkSize < chunk.length && !exhausted) {
+          Entry e;
+          try {
+            e = advance(checksums);
+          } catch (StoreException failed) {
+            failure = failed;
+            break;
+          }
+          if (e != null) {
+            chunk[chunkSize++] = e;
+          }
+        }
+        return null;
+      });
     }
   }
 
   /**
-   * One cursor step. The entry met is checked against its checksum before its key is compared with
-   * the range's end, so a damaged key can never pass for the end of the range. REQUIRES: the monitor
-   * and the store's shared lock are held.
+   * One cursor step: the entry met, or null at the end of the range (the transaction is then given
+   * back). The entry met is checked against its checksum before its key is compared with the range's
+   * end, so a damaged key can never pass for the end of the range. REQUIRES: the monitor and the
+   * store's shared lock are held.
    */
-  private void advance(ValueChecksums checksums) {
+  private Entry advance(ValueChecksums checksums) {
     try {
       boolean found;
       if (!started) {
@@ -142,9 +206,8 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
         byte[] key = cursor.key();
         byte[] value = checksums.open(where(), family, key, cursor.val());
         if (inRange(key)) {
-          pending = new Entry(key, value);
           lastKey = key;
-          return;
+          return new Entry(key, value);
         }
       }
       exhausted = true;
@@ -152,9 +215,10 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
       if (snapshot == null) {
         store.readers().deregister(this);
       }
+      return null;
     } catch (RuntimeException e) {
-      failure = LmdbErrors.readFailed(where(), family, lastKey, e);
-      throw failure;
+      exhausted = true;
+      throw LmdbErrors.readFailed(where(), family, lastKey, e);
     }
   }
 
@@ -188,7 +252,6 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
         return;
       }
       closedReason = reason;
-      pending = null;
       store.releasing(this::releaseNative);
       if (snapshot == null) {
         store.readers().deregister(this);
@@ -211,12 +274,17 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
   }
 
   private void checkOpen() {
-    if (closedReason != null) {
-      throw new StoreClosedException(closedReason);
+    String reason = closedReason;
+    if (reason == null) {
+      reason = epoch.endedBecause();
+    }
+    if (reason != null) {
+      throw new StoreClosedException(reason);
     }
   }
 
+  /** What error messages name: the store or the snapshot; built once, not for every entry. */
   private String where() {
-    return snapshot == null ? store.describe() : snapshot.describe();
+    return where;
   }
 }

@@ -84,7 +84,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Locking</h2>
  *
  * <p>{@code envLock} (read-write): every use of the environment holds its read side — point reads
- * for their transaction, each scan step, each snapshot read, the write transaction, syncs; its write
+ * for their transaction, each chunk a scan reads, each snapshot read, the write transaction, syncs; its write
  * side is taken to remap, reopen and close. Order: a scan's or snapshot's monitor, then {@code
  * envLock}. Long-lived read transactions are counted by {@link LongLivedReaders}.
  *
@@ -135,6 +135,8 @@ final class LmdbStore extends LmdbReadView implements Store {
   /** Current map size; written under the write side of {@link #envLock}. */
   private volatile long mapSize;
   private volatile boolean closed;
+  /** The environment's current life; ended (and, on a reopen, replaced) under {@link #writerLock}. */
+  private volatile EnvironmentEpoch epoch = new EnvironmentEpoch();
 
   private LmdbStore(DirectoryClaim claim, LmdbSettings settings, FamilyCatalog catalog,
       LmdbEnvironment environment) {
@@ -437,6 +439,30 @@ final class LmdbStore extends LmdbReadView implements Store {
     return readers;
   }
 
+  /** The environment's current life, which a scan keeps so it learns of a close after its end. */
+  EnvironmentEpoch epoch() {
+    return epoch;
+  }
+
+  /**
+   * One life of the environment, from an open or reopen to the next reopen or the close. A scan that
+   * reached the end of its range has given its transaction back and is no longer among the open
+   * readers the close walks; it checks its epoch instead, so it too throws {@link
+   * StoreClosedException} after the close (property {@code everyCallAfterCloseThrows}).
+   */
+  static final class EnvironmentEpoch {
+    private volatile String endedBecause;
+
+    void end(String reason) {
+      endedBecause = reason;
+    }
+
+    /** Null while the environment lives; why it ended otherwise. */
+    String endedBecause() {
+      return endedBecause;
+    }
+  }
+
   @Override
   String describe() {
     return "lmdb store " + dir;
@@ -471,9 +497,12 @@ final class LmdbStore extends LmdbReadView implements Store {
     try {
       List<LongLivedReaders.Reader> open = readers.blockAndList(false);
       try {
+        String reason = "closed by reportWriteFailure on " + describe()
+            + ": the store reopened its LMDB environment; open a new scan or snapshot";
+        epoch.end(reason);
+        epoch = new EnvironmentEpoch();
         for (LongLivedReaders.Reader r : open) {
-          r.closeBecause("closed by reportWriteFailure on " + describe()
-              + ": the store reopened its LMDB environment; open a new scan or snapshot");
+          r.closeBecause(reason);
         }
         envLock.writeLock().lock();
         try {
@@ -530,8 +559,10 @@ final class LmdbStore extends LmdbReadView implements Store {
     if (!closeStarted.compareAndSet(false, true)) {
       return;
     }
+    String reason = describe() + " is closed; open it again";
+    epoch.end(reason);
     for (LongLivedReaders.Reader r : readers.blockAndList(true)) {
-      r.closeBecause(describe() + " is closed; open it again");
+      r.closeBecause(reason);
     }
     envLock.writeLock().lock();
     try {

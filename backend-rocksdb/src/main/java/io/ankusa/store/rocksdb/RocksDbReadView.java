@@ -1,6 +1,7 @@
 package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.EntryVisitor;
 import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
@@ -192,17 +193,41 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   }
 
   /**
-   * A lazy scan with RocksDB iterate bounds, pinned to one engine snapshot (the view's, or a fresh
-   * one the scan owns), tracked until closed. See {@link RocksDbScan} for the end-of-range rule.
+   * A lazy scan with RocksDB iterate bounds, reading one state (the view's snapshot, or the state the
+   * iterator pins on the live store), read in chunks, tracked until closed. See {@link RocksDbScan}
+   * for the guard and the end-of-range rule.
    */
   @Override
   public final Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     RocksDbEngine engine = enter();
     try {
       catalog().checkScan(family, lo, hi, direction);
-      return RocksDbScan.open(store(), engine, family, lo, hi, direction, frozenAt(), openScans());
+      return RocksDbScan.open(this, engine, family, lo, hi, direction, frozenAt(), openScans());
     } finally {
       exit();
+    }
+  }
+
+  /**
+   * A scan handed straight to the visitor: no {@link io.ankusa.store.spi.Entry} per entry, keys and
+   * values copied into arrays reused while their length matches (see {@link
+   * RocksDbScan#visitRest}). The visitor runs under the view's guard, taken once per chunk: it may
+   * read and write, but closing this view or the store from inside it is refused with {@link
+   * io.ankusa.store.spi.StoreArgumentException} (it would wait for itself).
+   */
+  @Override
+  public final void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+    RocksDbScan scan;
+    RocksDbEngine engine = enter();
+    try {
+      catalog().checkScan(family, lo, hi, direction);
+      FamilyCatalog.checkVisitor(family, visitor);
+      scan = RocksDbScan.open(this, engine, family, lo, hi, direction, frozenAt(), openScans());
+    } finally {
+      exit();
+    }
+    try (scan) {
+      scan.visitRest(visitor);
     }
   }
 

@@ -8,7 +8,6 @@ import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.util.NoSuchElementException;
 import java.util.Set;
-import java.util.concurrent.locks.Lock;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -16,21 +15,41 @@ import org.rocksdb.Slice;
 
 /**
  * A scan over {@code [lo, hi)} of one column family: a RocksDB iterator with {@code
- * iterate_lower_bound}/{@code iterate_upper_bound}, reading one engine snapshot so it sees one state
- * whatever is written meanwhile (property {@code scanSeesOneStateWhileWritesGoOn}).
+ * iterate_lower_bound}/{@code iterate_upper_bound}. A scan of the live store reads the state the
+ * iterator pinned when it was created (RocksDB iterators read one implicit point-in-time state, so no
+ * explicit snapshot is taken); a scan of a {@link RocksDbSnapshot} reads at the snapshot. Either way it
+ * sees one state whatever is written meanwhile (property {@code scanSeesOneStateWhileWritesGoOn}).
+ *
+ * <p>Entries are read in chunks ({@value #FIRST_CHUNK} entries first, doubling up to {@value
+ * #MAX_CHUNK}): a chunk is read while holding the view's guard (the store's shared lock, and a
+ * snapshot's own for a scan of a snapshot) once, so {@link RocksDbStore#close()}, {@link
+ * RocksDbStore#reportWriteFailure} and {@link RocksDbSnapshot#close()} wait for a running chunk and
+ * never free the iterator under it (property {@code closeWaitsForARunningScanChunk} in {@code
+ * ScanGuardTest}). Between chunks the scan holds nothing; each {@code hasNext}/{@code next} reads one
+ * volatile field to learn whether the scan was closed.
  *
  * <p>The end-of-range rule: whenever the iterator stops being valid, {@link RocksIterator#status()}
- * is checked, and a failure is thrown as {@link StoreCorruptionException} — the scan never ends
- * early because of corruption or an I/O error (property {@code scanNeverEndsEarlyOnCorruption},
- * and {@code CorruptionTest}).
+ * is checked, and a failure is thrown as {@link StoreCorruptionException} once the entries read
+ * before it were returned — the scan never ends early because of corruption or an I/O error
+ * (property {@code scanNeverEndsEarlyOnCorruption}, and {@code CorruptionTest}).
  *
- * <p>Owns: the iterator, its read options, the two bound slices and, for a scan of the live store,
- * the engine snapshot; all are freed by {@link #close()} or when the store closes or reopens.
- * Entries are fresh copies. Used by one thread at a time; every call holds the store's shared lock
- * so the engine cannot close underneath it.
+ * <p>Owns: the iterator, its read options and the two bound slices; all are freed by {@link
+ * #close()} or when the store closes or reopens, or its snapshot closes. Entries are fresh copies made
+ * by RocksJava. Used by one thread at a time.
  */
 final class RocksDbScan implements Scan, OpenResource {
-  private final RocksDbStore store;
+  /** Entries read by the first chunk; later chunks double. */
+  static final int FIRST_CHUNK = 8;
+  /** The most entries one chunk reads. */
+  static final int MAX_CHUNK = 256;
+
+  /**
+   * Test seam: run while a chunk is being read, with the view's guard held, before the iterator is
+   * touched. Null in production.
+   */
+  static volatile Runnable whileReadingChunk;
+
+  private final RocksDbReadView view;
   private final RocksDbEngine engine;
   private final String family;
   private final Direction direction;
@@ -39,16 +58,22 @@ final class RocksDbScan implements Scan, OpenResource {
   private final ReadOptions options;
   private final Slice lower;
   private final Slice upper;
-  /** The engine snapshot this scan created and must release; null when it reads a Snapshot's. */
-  private final org.rocksdb.Snapshot owned;
-  /** Null while open; otherwise why it was closed. Guarded by this. */
-  private String closedBecause;
+  /** Null while open; otherwise why it was closed. Written under this object's monitor. */
+  private volatile String closedBecause;
+
+  // Owned by the scan's one thread:
+  private Entry[] chunk = new Entry[FIRST_CHUNK];
+  private int chunkSize;
+  private int at;
+  /** True once the iterator went past the range's end (or failed): nothing more to read. */
+  private boolean drained;
+  /** The error the iterator stopped on, thrown once the chunk before it is consumed. */
+  private StoreCorruptionException failure;
   private byte[] lastKey;
 
-  private RocksDbScan(RocksDbStore store, RocksDbEngine engine, String family, Direction direction,
-      Set<OpenResource> registry, RocksIterator iterator, ReadOptions options, Slice lower, Slice upper,
-      org.rocksdb.Snapshot owned) {
-    this.store = store;
+  private RocksDbScan(RocksDbReadView view, RocksDbEngine engine, String family, Direction direction,
+      Set<OpenResource> registry, RocksIterator iterator, ReadOptions options, Slice lower, Slice upper) {
+    this.view = view;
     this.engine = engine;
     this.family = family;
     this.direction = direction;
@@ -57,20 +82,21 @@ final class RocksDbScan implements Scan, OpenResource {
     this.options = options;
     this.lower = lower;
     this.upper = upper;
-    this.owned = owned;
   }
 
   /**
-   * Opens and positions a scan. REQUIRES: the caller holds the store's shared lock and checked the
-   * arguments; {@code hi == null} means unbounded; {@code frozen} is the snapshot to read, or null to
-   * pin a fresh one.
+   * Opens and positions a scan. REQUIRES: the caller entered {@code view} (holds its guard) and
+   * checked the arguments; {@code hi == null} means unbounded; {@code frozen} is the snapshot to read,
+   * or null to read the state the iterator pins.
    */
-  static RocksDbScan open(RocksDbStore store, RocksDbEngine engine, String family, byte[] lo, byte[] hi,
+  static RocksDbScan open(RocksDbReadView view, RocksDbEngine engine, String family, byte[] lo, byte[] hi,
       Direction direction, org.rocksdb.Snapshot frozen, Set<OpenResource> registry) {
-    org.rocksdb.Snapshot owned = frozen == null ? engine.db.getSnapshot() : null;
-    ReadOptions options = new ReadOptions().setVerifyChecksums(true).setSnapshot(frozen == null ? owned : frozen);
-    Slice lower = lo.length == 0 ? null : new Slice(lo.clone());
-    Slice upper = hi == null ? null : new Slice(hi.clone());
+    ReadOptions options = new ReadOptions().setVerifyChecksums(true);
+    if (frozen != null) {
+      options.setSnapshot(frozen);
+    }
+    Slice lower = lo.length == 0 ? null : new Slice(lo);
+    Slice upper = hi == null ? null : new Slice(hi);
     if (lower != null) {
       options.setIterateLowerBound(lower);
     }
@@ -78,7 +104,7 @@ final class RocksDbScan implements Scan, OpenResource {
       options.setIterateUpperBound(upper);
     }
     RocksIterator it = engine.db.newIterator(engine.handle(family), options);
-    RocksDbScan scan = new RocksDbScan(store, engine, family, direction, registry, it, options, lower, upper, owned);
+    RocksDbScan scan = new RocksDbScan(view, engine, family, direction, registry, it, options, lower, upper);
     if (direction == Direction.FORWARD) {
       if (lo.length == 0) {
         it.seekToFirst();
@@ -97,74 +123,163 @@ final class RocksDbScan implements Scan, OpenResource {
 
   @Override
   public boolean hasNext() {
-    Lock lock = store.sharedLock();
-    lock.lock();
-    try {
-      synchronized (this) {
-        checkOpen();
-        return validOrThrow();
-      }
-    } finally {
-      lock.unlock();
+    checkOpen();
+    if (at < chunkSize) {
+      return true;
     }
+    if (failure != null) {
+      throw failure;
+    }
+    if (drained) {
+      return false;
+    }
+    readChunk();
+    if (at < chunkSize) {
+      return true;
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return false;
   }
 
   @Override
   public Entry next() {
-    Lock lock = store.sharedLock();
-    lock.lock();
+    if (!hasNext()) {
+      throw new NoSuchElementException("scan of family '" + family + "' is at the end of its range");
+    }
+    Entry e = chunk[at];
+    chunk[at++] = null;
+    return e;
+  }
+
+  /**
+   * Reads the next chunk under the view's guard: the store (or snapshot) cannot close the iterator
+   * meanwhile. Sets {@link #drained} at the range's end and {@link #failure} if the iterator stopped on
+   * an error.
+   */
+  private void readChunk() {
+    view.enter();
     try {
-      synchronized (this) {
-        checkOpen();
-        if (!validOrThrow()) {
-          throw new NoSuchElementException("scan of family '" + family + "' is at the end of its range");
-        }
+      checkOpen(); // closed while we waited for the guard
+      Runnable hook = whileReadingChunk;
+      if (hook != null) {
+        hook.run();
+      }
+      if (chunkSize == chunk.length && chunk.length < MAX_CHUNK) {
+        chunk = new Entry[chunk.length * 2];
+      }
+      int n = 0;
+      boolean forward = direction == Direction.FORWARD;
+      while (n < chunk.length && iterator.isValid()) {
         byte[] key = iterator.key();
-        byte[] value = iterator.value();
+        chunk[n++] = new Entry(key, iterator.value()); // both fresh arrays made by RocksJava
         lastKey = key;
-        if (direction == Direction.FORWARD) {
+        if (forward) {
           iterator.next();
         } else {
           iterator.prev();
         }
-        return new Entry(key, value); // both fresh arrays made by RocksJava
+      }
+      chunkSize = n;
+      at = 0;
+      if (n < chunk.length) {
+        drained = true;
+        failure = statusError();
       }
     } finally {
-      lock.unlock();
+      view.exit();
     }
   }
 
-  /** True at an entry; false only at the true end; throws if the iterator stopped on an error. */
-  private boolean validOrThrow() {
-    if (iterator.isValid()) {
-      return true;
+  /**
+   * Hands every entry left in the range to {@code visitor}, in chunks of at most {@value #MAX_CHUNK}
+   * entries each read and handed over under the view's guard (taken once per chunk, so a close waits
+   * at most one chunk). Key and value are copied into arrays reused while the length matches — no
+   * {@link Entry} and, for fixed-width keys and values, no array per entry; see {@link
+   * io.ankusa.store.spi.EntryVisitor} for the ownership. Throws like {@link #hasNext()}: {@link
+   * StoreCorruptionException} when the iterator stopped on an error, {@link StoreClosedException}
+   * once the scan, its snapshot or its store is closed. REQUIRES: nothing was read with {@link
+   * #next()} yet; the visitor does not close the view or store.
+   */
+  void visitRest(io.ankusa.store.spi.EntryVisitor visitor) {
+    boolean forward = direction == Direction.FORWARD;
+    byte[] keyBuffer = new byte[0];
+    byte[] valueBuffer = new byte[0];
+    while (true) {
+      view.enter();
+      try {
+        checkOpen();
+        Runnable hook = whileReadingChunk;
+        if (hook != null) {
+          hook.run();
+        }
+        for (int n = 0; n < MAX_CHUNK; n++) {
+          if (!iterator.isValid()) {
+            StoreCorruptionException error = statusError();
+            if (error != null) {
+              throw error;
+            }
+            return;
+          }
+          int keyLength = iterator.key(keyBuffer);
+          if (keyLength != keyBuffer.length) {
+            keyBuffer = new byte[keyLength];
+            iterator.key(keyBuffer);
+          }
+          int valueLength = iterator.value(valueBuffer);
+          if (valueLength != valueBuffer.length) {
+            valueBuffer = new byte[valueLength];
+            iterator.value(valueBuffer);
+          }
+          lastKey = keyBuffer;
+          if (!visitor.visit(keyBuffer, valueBuffer)) {
+            return;
+          }
+          if (forward) {
+            iterator.next();
+          } else {
+            iterator.prev();
+          }
+        }
+      } finally {
+        view.exit();
+      }
     }
+  }
+
+  /** Null when the iterator ended at the true end of its range; the error it stopped on otherwise. */
+  private StoreCorruptionException statusError() {
     try {
       iterator.status();
+      return null;
     } catch (RocksDBException e) {
-      throw new StoreCorruptionException(
+      return new StoreCorruptionException(
           "scan of family '" + family + "' in RocksDB store " + engine.dir + " stopped "
               + (lastKey == null ? "before its first entry" : "after key " + Bytes.hex(lastKey))
               + " on an error (" + e.getMessage() + "); the range was not read to its end: restore the"
               + " store from a backup or run RocksDB's repair tool (ldb repair)", e);
     }
-    return false;
   }
 
   private void checkOpen() {
-    if (closedBecause != null) {
-      throw new StoreClosedException(closedBecause);
+    String reason = closedBecause;
+    if (reason != null) {
+      throw new StoreClosedException(reason);
     }
   }
 
   @Override
   public void close() {
-    Lock lock = store.sharedLock();
-    lock.lock();
+    if (closedBecause != null) {
+      return;
+    }
+    // The shared lock keeps the engine open while the native objects are freed.
+    view.store().sharedLock().lock();
     try {
       invalidate("scan of family '" + family + "' is closed");
     } finally {
-      lock.unlock();
+      view.store().sharedLock().unlock();
     }
   }
 
@@ -182,9 +297,6 @@ final class RocksDbScan implements Scan, OpenResource {
     }
     if (upper != null) {
       upper.close();
-    }
-    if (owned != null) {
-      engine.db.releaseSnapshot(owned);
     }
   }
 }

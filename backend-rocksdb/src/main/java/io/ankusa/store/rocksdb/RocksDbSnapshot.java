@@ -2,6 +2,7 @@ package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.Snapshot;
+import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import java.util.List;
 import java.util.Set;
@@ -82,6 +83,10 @@ final class RocksDbSnapshot extends RocksDbReadView implements Snapshot, OpenRes
   /** Releases the snapshot and closes its scans. Idempotent; never throws after the store closed. */
   @Override
   public void close() {
+    if (lock.getReadHoldCount() > 0) {
+      throw new StoreArgumentException("close of a snapshot of RocksDB store " + store.directory() + " called from"
+          + " inside a visit of it; nothing was done: close it after the visit returns");
+    }
     store.sharedLock().lock();
     try {
       invalidate("snapshot is closed");

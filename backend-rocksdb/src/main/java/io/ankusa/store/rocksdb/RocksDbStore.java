@@ -12,6 +12,7 @@ import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.OpHandler;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreWriteFailedException;
@@ -24,13 +25,14 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The production {@link Store}: one RocksDB database, one column family per {@link FamilySpec}.
  *
- * <p>Concurrency: every read, write, sync and scan step holds the shared side of a read-write lock
+ * <p>Concurrency: every read, write, sync and scan chunk holds the shared side of a read-write lock
  * around the engine handle, so writes and reads run concurrently (RocksDB is thread-safe; property
  * {@code concurrentMergesLoseNoOperand}); {@link #reportWriteFailure} and {@link #close()} take the
  * exclusive side, so they never free the handle under a running call, and calls made meanwhile wait.
@@ -127,7 +129,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
     return this;
   }
 
-  /** The shared side of the handle lock: scans hold it for each step. */
+  /** The shared side of the handle lock: scans hold it while reading a chunk and while closing. */
   Lock sharedLock() {
     return handleLock.readLock();
   }
@@ -140,7 +142,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
 
   /**
    * One RocksDB {@link WriteBatch} holding every op in order: put, delete, deleteRange (skipped when
-   * {@code lo >= hi}: it removes nothing) and merge with the {@link Int64Add} operand. The batch is
+   * {@code lo >= hi}: it removes nothing) and merge with the {@link Int64Add} operand; a batch of one
+   * op goes straight to the engine's single-op call instead (see {@link #writeOne}). The batch is
    * checked whole by the {@link FamilyCatalog} first, so a bad op refuses it before anything is
    * applied (property {@code badBatchIsRefusedWhole}).
    *
@@ -154,6 +157,11 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       catalog.validate(batch, durability);
       List<Op> ops = batch.ops();
       if (ops.isEmpty()) {
+        return;
+      }
+      WriteOptions options = durability == Durability.SYNC ? e.syncWrite : e.noSyncWrite;
+      if (ops.size() == 1) {
+        writeOne(e, options, ops.get(0));
         return;
       }
       try (WriteBatch wb = new WriteBatch()) {
@@ -180,12 +188,48 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
             wb.merge(e.handle(m.family()), m.key(), Int64Add.encode(m.delta()));
           }
         });
-        e.db.write(durability == Durability.SYNC ? e.syncWrite : e.noSyncWrite, wb);
+        e.db.write(options, wb);
       } catch (RocksDBException ex) {
         throw RocksDbFailures.write(ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");
       }
     } finally {
       exit();
+    }
+  }
+
+  /**
+   * The single-op fast path: the engine's own {@code put}/{@code delete}/{@code deleteRange}/{@code
+   * merge} with the same write options, which RocksDB applies as a one-entry batch, atomically and
+   * with the same durability; no native {@link WriteBatch} is created, filled and closed. REQUIRES:
+   * the op was validated, the caller entered the engine.
+   */
+  private void writeOne(RocksDbEngine e, WriteOptions options, Op op) {
+    try {
+      op.handle(new OpHandler<RocksDBException>() {
+        @Override
+        public void put(Op.Put p) throws RocksDBException {
+          e.db.put(e.handle(p.family()), options, p.key(), p.value());
+        }
+
+        @Override
+        public void delete(Op.Delete d) throws RocksDBException {
+          e.db.delete(e.handle(d.family()), options, d.key());
+        }
+
+        @Override
+        public void deleteRange(Op.DeleteRange r) throws RocksDBException {
+          if (Bytes.compare(r.lo(), r.hi()) < 0) {
+            e.db.deleteRange(e.handle(r.family()), options, r.lo(), r.hi());
+          }
+        }
+
+        @Override
+        public void merge(Op.Merge m) throws RocksDBException {
+          e.db.merge(e.handle(m.family()), options, m.key(), Int64Add.encode(m.delta()));
+        }
+      });
+    } catch (RocksDBException ex) {
+      throw RocksDbFailures.write(ex, dir, op.family(), "write of 1 op");
     }
   }
 
@@ -249,6 +293,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    */
   @Override
   public void reportWriteFailure(Throwable cause) {
+    refuseInsideAVisit("reportWriteFailure");
     handleLock.writeLock().lock();
     try {
       if (engine == null) {
@@ -292,6 +337,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   /** Closes open scans and snapshots, then every native object of the engine. Idempotent. */
   @Override
   public void close() {
+    refuseInsideAVisit("close");
     handleLock.writeLock().lock();
     try {
       if (engine == null) {
@@ -303,6 +349,18 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       claim.close();
     } finally {
       handleLock.writeLock().unlock();
+    }
+  }
+
+  /**
+   * A visitor runs holding the shared lock (see {@link RocksDbReadView#visit}); taking the exclusive
+   * lock from inside it would wait for itself forever, so it is refused.
+   */
+  private void refuseInsideAVisit(String call) {
+    if (handleLock.getReadHoldCount() > 0) {
+      throw new StoreArgumentException(
+          call + " of RocksDB store " + dir + " called from inside a visit of it (or of one of its snapshots),"
+              + " which holds the store open; nothing was done: call it after the visit returns");
     }
   }
 

@@ -38,8 +38,8 @@ import org.opentest4j.TestAbortedException;
  */
 public interface CorruptionCases extends EngineCase {
   /**
-   * After the fixture damages the data files of a family, a full scan either returns every key with
-   * its value or throws StoreCorruptionException — never ends early quietly; each get returns the
+   * After the fixture damages the data files of a family, a full scan and a full visit each either
+   * return every key with its value or throw StoreCorruptionException — never ends early quietly; each get returns the
    * right value or throws; and the damage is detected at least once (a reopen that refuses the store
    * with StoreCorruptionException counts). For an engine not claiming {@code detectsDamage}: what it
    * did, reported as unverified.
@@ -92,7 +92,16 @@ public interface CorruptionCases extends EngineCase {
           detected = true;
           seen.detections++;
         }
-        seen.scan(dir, got, expected, detected);
+        seen.read("scan", dir, got, expected, detected);
+        List<String> visited = new ArrayList<>();
+        boolean visitDetected = false;
+        try {
+          damaged.visit(PLAIN, START, null, dir, (key, value) -> visited.add(Bytes.hex(key) + "=" + Bytes.hex(value)));
+        } catch (StoreCorruptionException e) {
+          visitDetected = true;
+          seen.detections++;
+        }
+        seen.read("visit", dir, visited, expected, visitDetected);
       }
       for (Map.Entry<byte[], byte[]> e : written.entrySet()) {
         try {
@@ -108,7 +117,7 @@ public interface CorruptionCases extends EngineCase {
       if (!claimed) {
         throw unverified(false, "after its fixture damaged the data files, " + seen);
       }
-      assertThat(seen.wrongScans).as("%s scans of the damaged family, which must return every entry or throw"
+      assertThat(seen.wrongScans).as("%s scans and visits of the damaged family, which must return every entry or throw"
           + " StoreCorruptionException", backend().name()).isEmpty();
       assertThat(seen.wrongGets).as("gets of the damaged family that returned damage as data").isEmpty();
       assertThat(seen.detections).as("the damage done by %s's fixture was never detected: the fixture did not"
@@ -133,15 +142,16 @@ public interface CorruptionCases extends EngineCase {
       this.count = count;
     }
 
-    void scan(Direction dir, List<String> got, List<String> expected, boolean detected) {
+    /** Records what a full read ({@code how}: scan or visit) of the damaged family returned. */
+    void read(String how, Direction dir, List<String> got, List<String> expected, boolean detected) {
       int agree = 0;
       while (agree < Math.min(got.size(), expected.size()) && got.get(agree).equals(expected.get(agree))) {
         agree++;
       }
       if (agree < got.size()) {
-        wrongScans.add(dir + " scan returned a wrong entry at position " + agree + ": " + got.get(agree));
+        wrongScans.add(dir + " " + how + " returned a wrong entry at position " + agree + ": " + got.get(agree));
       } else if (!detected && got.size() < count) {
-        wrongScans.add(dir + " scan ended without an exception after " + got.size() + " of " + count + " keys");
+        wrongScans.add(dir + " " + how + " ended without an exception after " + got.size() + " of " + count + " keys");
       }
     }
 
@@ -149,7 +159,7 @@ public interface CorruptionCases extends EngineCase {
     public String toString() {
       String gets = wrongGets.isEmpty() ? "no get returned a wrong value"
           : wrongGets.size() + " of " + count + " gets returned wrong values (first: " + wrongGets.get(0) + ")";
-      String scans = wrongScans.isEmpty() ? "no scan went wrong quietly" : String.join("; ", wrongScans);
+      String scans = wrongScans.isEmpty() ? "no scan or visit went wrong quietly" : String.join("; ", wrongScans);
       return scans + "; " + gets + "; " + detections + " reads threw StoreCorruptionException";
     }
   }

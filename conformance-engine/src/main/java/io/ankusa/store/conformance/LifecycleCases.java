@@ -82,6 +82,7 @@ public interface LifecycleCases extends EngineCase {
       assertClosed("Store.syncWal", s::syncWal);
       assertClosed("Store.snapshot", s::snapshot);
       assertClosed("Store.reportWriteFailure", () -> s.reportWriteFailure(new RuntimeException("test")));
+      assertClosed("Store.visit", () -> s.visit(PLAIN, START, null, Direction.FORWARD, (key, value) -> true));
       assertClosed("an open scan's hasNext", scan::hasNext);
       assertClosed("an open scan's next", scan::next);
       assertClosed("an open reverse scan's next", reverse::next);
@@ -90,6 +91,7 @@ public interface LifecycleCases extends EngineCase {
         assertClosed("an open snapshot's multiGet", () -> snap.multiGet(PLAIN, List.of(k)));
         assertClosed("an open snapshot's scan", () -> snap.scan(PLAIN, START, null, Direction.FORWARD));
         assertClosed("an open snapshot's counter", () -> snap.counter(COUNTERS, k));
+        assertClosed("an open snapshot's visit", () -> snap.visit(PLAIN, START, null, Direction.FORWARD, (key, value) -> true));
         assertClosed("an open snapshot scan's hasNext", snapScan::hasNext);
         snapScan.close();
         snap.close();

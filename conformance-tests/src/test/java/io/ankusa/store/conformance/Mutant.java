@@ -6,6 +6,7 @@ import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.EntryVisitor;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.Scan;
@@ -36,6 +37,8 @@ import java.util.function.UnaryOperator;
 enum Mutant {
   DROPS_LAST_OP("a batch drops its last op", "batchOpsApplyInOrder", DropsLastOp::new),
   SCAN_STOPS_EARLY("a scan silently stops after 3 entries", "scanRespectsHalfOpenBounds", ScanStopsEarly::new),
+  VISIT_IGNORES_STOP("a visit goes on calling the visitor after it returned false", "visitSeesWhatScanSees",
+      VisitIgnoresStop::new),
   BIG_ENDIAN_COUNTERS("counter bytes are big-endian", "mergeBytesIdenticalOnEveryBackend", BigEndianCounters::new),
   INCLUSIVE_DELETE_RANGE("deleteRange also removes hi", "deleteRangeIsHalfOpen", InclusiveDeleteRange::new),
   SNAPSHOT_SEES_LATER_WRITES("a snapshot reads the live store", "snapshotDoesNotSeeLaterWrites", LiveSnapshot::new),
@@ -340,6 +343,20 @@ enum Mutant {
       Batch shorter = new Batch();
       ops.subList(0, Math.max(0, ops.size() - 1)).forEach(shorter::add);
       delegate.write(shorter, durability);
+    }
+  }
+
+  private static final class VisitIgnoresStop extends ForwardingStore {
+    VisitIgnoresStop(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+      delegate.visit(family, lo, hi, direction, (key, value) -> {
+        visitor.visit(key, value);
+        return true;
+      });
     }
   }
 

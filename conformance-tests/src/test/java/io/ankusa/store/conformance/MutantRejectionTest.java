@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <ul>
  *   <li>DROPS_LAST_OP (a batch drops its last op) → batchOpsApplyInOrder
  *   <li>SCAN_STOPS_EARLY (a scan silently stops after 3 entries) → scanRespectsHalfOpenBounds
+ *   <li>VISIT_IGNORES_STOP (a visit goes on calling the visitor after it returned false) → visitSeesWhatScanSees
  *   <li>BIG_ENDIAN_COUNTERS (counter bytes are big-endian) → mergeBytesIdenticalOnEveryBackend
  *   <li>INCLUSIVE_DELETE_RANGE (deleteRange also removes hi) → deleteRangeIsHalfOpen
  *   <li>SNAPSHOT_SEES_LATER_WRITES (a snapshot reads the live store) → snapshotDoesNotSeeLaterWrites

@@ -119,6 +119,13 @@ public final class FamilyCatalog {
     }
   }
 
+  /** Refuses a null visitor of {@link ReadView#visit}. */
+  public static void checkVisitor(String family, EntryVisitor visitor) {
+    if (visitor == null) {
+      throw new StoreArgumentException("null visitor passed to visit of family '" + family + "'; nothing read");
+    }
+  }
+
   /** A cause for {@link Store#reportWriteFailure}: never null. */
   public static void checkCause(Throwable cause) {
     if (cause == null) {

@@ -7,7 +7,8 @@ import java.util.List;
  *
  * <p>Keys compare as unsigned bytes (property {@code keysCompareAsUnsignedBytes}). Ownership: arrays
  * passed in are only read during the call and never retained; arrays returned are fresh copies the
- * caller owns.
+ * caller owns (the arrays a {@link #visit} hands its callback are the exception: see {@link
+ * EntryVisitor}).
  *
  * <p>Common REQUIRES for every method: {@code family} is one the store was opened with, otherwise
  * {@link StoreArgumentException}; keys are 1..{@link Capabilities#maxKeyBytes()} bytes. Every method
@@ -36,6 +37,32 @@ public interface ReadView {
    * scanSeesOneStateWhileWritesGoOn}, {@code scanNeverEndsEarlyOnCorruption}.
    */
   Scan scan(String family, byte[] lo, byte[] hi, Direction direction);
+
+  /**
+   * Calls {@code visitor} with the entries of {@code [lo, hi)} in {@code direction} order, the same
+   * entries a {@link #scan} with these arguments returns, until the range ends or the visitor returns
+   * {@code false} (property {@code visitSeesWhatScanSees}). The read path for hot internal callers
+   * that decode each entry at once: a backend may skip the fresh copies a {@link Scan} promises (see
+   * {@link EntryVisitor} for who owns the arrays). Like a scan it reads one consistent state, never
+   * ends early on corruption ({@link StoreCorruptionException}, property {@code
+   * scanNeverEndsEarlyOnCorruption}) and throws {@link StoreClosedException} on a closed store
+   * (property {@code everyCallAfterCloseThrows}). REQUIRES: as {@link #scan}; {@code visitor} is not
+   * null, and does not close this view or its store, nor call {@link Store#reportWriteFailure}, while
+   * it runs (it may read and write). Exceptions the visitor throws end the visit and propagate.
+   *
+   * <p>The default walks a {@link #scan}; backends override it when they can do better.
+   */
+  default void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+    FamilyCatalog.checkVisitor(family, visitor);
+    try (Scan scan = scan(family, lo, hi, direction)) {
+      while (scan.hasNext()) {
+        Entry e = scan.next();
+        if (!visitor.visit(e.key(), e.value())) {
+          return;
+        }
+      }
+    }
+  }
 
   /**
    * The value of a counter in a counters family: {@link Int64Add#decode} of the stored bytes, or 0

@@ -33,13 +33,15 @@
  * because of corruption or an I/O error</strong>: it throws {@link
  * io.ankusa.store.spi.StoreCorruptionException}. (A binding that reported corruption as a clean end
  * of scan is the bug this contract was written to rule out: a short scan of the due index silently
- * loses deliveries.)
+ * loses deliveries.) {@link io.ankusa.store.spi.ReadView#visit} reads a range like a scan but hands
+ * each entry to a callback, for hot callers that decode entries at once.
  *
  * <h2>Ownership of byte arrays</h2>
  *
  * <p>Arrays passed to reads are not retained. Arrays put into a {@code Batch} are referenced, not
  * copied: the caller must not change them until the write returns. Arrays returned by reads are fresh
- * copies owned by the caller.
+ * copies owned by the caller; the one exception is a visit, whose callback's arrays are the
+ * backend's and valid only during the call ({@link io.ankusa.store.spi.EntryVisitor}).
  *
  * <h2>Errors</h2>
  *

@@ -18,10 +18,13 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Point get, unsynced put and a 100-key scan over {@value #KEYS} loaded keys, through the SPI
+ * Point get, unsynced put, a 100-key scan (as a {@code Scan} and as a visit), and a read-mostly mix run by 2 and by 8 threads sharing the
+ * one store ({@value #RMW_PERCENT} % read-modify-write puts, the rest gets) over {@value #KEYS} loaded
+ * keys, through the SPI
  * ({@code memory}, {@code rocksdb}, {@code lmdb}) and through the raw baselines ({@code
  * raw-rocksdb}, {@code raw-lmdb}) in the same run. Average time per operation; {@link
  * SpiOverheadReport} divides each SPI backend's time by its raw baseline's.
@@ -37,6 +40,8 @@ public class EngineBench {
   public static final int KEYS = 100_000;
   /** Keys per scan. */
   public static final int SCAN = 100;
+  /** Share of the mixed operations that read a value and put it back changed; the rest are gets. */
+  public static final int RMW_PERCENT = 5;
 
   @Param({"memory", "rocksdb", "lmdb", "raw-rocksdb", "raw-lmdb"})
   public String engine;
@@ -75,5 +80,39 @@ public class EngineBench {
   public long scan100() {
     int from = ThreadLocalRandom.current().nextInt(KEYS - SCAN);
     return target.scan(keys[from], keys[from + SCAN], SCAN);
+  }
+
+  /** {@link #scan100} through the visitor read path ({@code ReadView.visit}); raw targets scan as in scan100. */
+  @Benchmark
+  public long visit100() {
+    int from = ThreadLocalRandom.current().nextInt(KEYS - SCAN);
+    return target.visit(keys[from], keys[from + SCAN], SCAN);
+  }
+
+  /** The read-mostly mix, two threads sharing the store: contention the SPI adds shows here. */
+  @Benchmark
+  @Threads(2)
+  public byte[] mixedReadMostly2Threads() {
+    return mixedReadMostly();
+  }
+
+  /** The read-mostly mix, eight threads sharing the store. */
+  @Benchmark
+  @Threads(8)
+  public byte[] mixedReadMostly8Threads() {
+    return mixedReadMostly();
+  }
+
+  /** A get of a random key; {@value #RMW_PERCENT} % of the time followed by a put of the value with its first byte changed. */
+  private byte[] mixedReadMostly() {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    byte[] key = keys[random.nextInt(KEYS)];
+    byte[] read = target.get(key);
+    if (random.nextInt(100) < RMW_PERCENT) {
+      byte[] changed = read.clone();
+      changed[0]++;
+      target.put(key, changed);
+    }
+    return read;
   }
 }

@@ -60,6 +60,14 @@ public sealed interface EngineTarget extends AutoCloseable
    */
   long scan(byte[] lo, byte[] hi, int n);
 
+  /**
+   * The same reading as {@link #scan}, through the SPI's visitor read path ({@code ReadView.visit});
+   * a raw baseline has no other path and reads as in {@link #scan}.
+   */
+  default long visit(byte[] lo, byte[] hi, int n) {
+    return scan(lo, hi, n);
+  }
+
   /** Adds {@code delta} to the counter at {@code key} in {@link #COUNTERS}, not synced. */
   void merge(byte[] key, long delta);
 

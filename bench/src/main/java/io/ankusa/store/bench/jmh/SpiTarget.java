@@ -62,6 +62,16 @@ public final class SpiTarget implements EngineTarget {
   }
 
   @Override
+  public long visit(byte[] lo, byte[] hi, int n) {
+    long[] sumAndCount = new long[2];
+    store.visit(PLAIN, lo, hi, Direction.FORWARD, (key, value) -> {
+      sumAndCount[0] += value.length;
+      return ++sumAndCount[1] < n;
+    });
+    return sumAndCount[0];
+  }
+
+  @Override
   public void merge(byte[] key, long delta) {
     store.write(new Batch().merge(COUNTERS, key, delta), Durability.NO_SYNC);
   }

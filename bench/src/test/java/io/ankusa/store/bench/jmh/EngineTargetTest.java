@@ -31,6 +31,9 @@ class EngineTargetTest {
       assertThat(t.scan(keys[100], keys[200], 100)).isEqualTo(100L * BenchKeys.VALUE_BYTES);
       assertThat(t.scan(keys[100], keys[150], 100)).isEqualTo(50L * BenchKeys.VALUE_BYTES);
       assertThat(t.scan(keys[100], keys[900], 10)).isEqualTo(10L * BenchKeys.VALUE_BYTES);
+      assertThat(t.visit(keys[100], keys[200], 100)).isEqualTo(100L * BenchKeys.VALUE_BYTES);
+      assertThat(t.visit(keys[100], keys[150], 100)).isEqualTo(50L * BenchKeys.VALUE_BYTES);
+      assertThat(t.visit(keys[100], keys[900], 10)).isEqualTo(10L * BenchKeys.VALUE_BYTES);
 
       byte[][] batch = {keys[1], keys[2]};
       t.putAll(batch, new byte[][] {v, v}, true);

@@ -47,11 +47,14 @@ public final class ActiveIndex {
   public static List<ActiveKey> activeTenants(ReadView view, long now, int limit) {
     KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
     List<ActiveKey> out = new ArrayList<>(Math.min(limit, 1024));
-    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
-      while (out.size() < limit && scan.hasNext()) {
-        out.add(ActiveKey.decode(scan.next().key()));
-      }
+    if (limit <= 0) {
+      return out;
     }
+    // A visit, not a scan: each key is decoded at once, so the backend need not copy it.
+    view.visit(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD, (key, value) -> {
+      out.add(ActiveKey.decode(key));
+      return out.size() < limit;
+    });
     return out;
   }
 

@@ -30,19 +30,20 @@ public final class DueIndex {
       ReadView view, long ord, long now, long floorAt, int limit, long byteBudget, long visibleSeq) {
     List<DueRow> rows = new ArrayList<>(Math.min(limit, 256));
     KeyRange range = Keys.dueOfBetween(ord, floorAt, now);
-    long bytes = 0;
-    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
-      while (rows.size() < limit && bytes < byteBudget && scan.hasNext()) {
-        Entry e = scan.next();
-        DueKey key = DueKey.decode(e.key());
-        if (key.seq() > visibleSeq) {
-          continue;
-        }
-        DueValue value = DueValue.decodeAt(e.key(), e.value());
-        rows.add(new DueRow(key, value));
-        bytes += value.size();
-      }
+    if (limit <= 0 || byteBudget <= 0) {
+      return rows;
     }
+    long[] bytes = {0};
+    // A visit, not a scan: each entry is decoded at once, so the backend need not copy it.
+    view.visit(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD, (k, v) -> {
+      DueKey key = DueKey.decode(k);
+      if (key.seq() <= visibleSeq) {
+        DueValue value = DueValue.decodeAt(k, v);
+        rows.add(new DueRow(key, value));
+        bytes[0] += value.size();
+      }
+      return rows.size() < limit && bytes[0] < byteBudget;
+    });
     return rows;
   }
 
