@@ -11,9 +11,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
+import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
+import org.xml.sax.helpers.DefaultHandler;
 
 /**
  * Prints the mutation table of a {@code -Pmutation} run: per mutated module, the mutants PIT generated
@@ -84,14 +88,21 @@ public final class MutationTable {
     List<Row> rows = new ArrayList<>();
     List<String> survivors = new ArrayList<>();
     Set<String> listedAndUndetected = new TreeSet<>();
-    Map<String, Path> missing = new LinkedHashMap<>();
+    Map<String, String> missing = new LinkedHashMap<>();
     for (String module : MODULES) {
       Path xml = root.resolve(module).resolve("target/pit-reports/mutations.xml");
       if (!Files.isRegularFile(xml)) {
-        missing.put(module, xml);
+        missing.put(module, "not mutated in this run (no " + root.relativize(xml) + ")");
         continue;
       }
-      List<Mutant> mutants = read(xml);
+      List<Mutant> mutants;
+      try {
+        mutants = read(xml);
+      } catch (SAXException e) {
+        // PIT writes the file as it goes: an interrupted run leaves it cut short.
+        missing.put(module, "unreadable " + root.relativize(xml) + " (a run cut short?): " + e.getMessage());
+        continue;
+      }
       int equivalentHere = 0;
       for (Mutant m : mutants) {
         if (!m.undetected()) {
@@ -110,7 +121,7 @@ public final class MutationTable {
           count(mutants, "MEMORY_ERROR") + count(mutants, "RUN_ERROR"), equivalentHere));
     }
     print(System.out, rows);
-    missing.forEach((module, xml) -> System.out.println(module + ": not mutated in this run (no " + root.relativize(xml) + ")"));
+    missing.forEach((module, why) -> System.out.println(module + ": " + why));
     Set<String> stale = new TreeSet<>(equivalent);
     stale.removeAll(listedAndUndetected);
     stale.removeIf(key -> missing.containsKey(key.substring(0, key.indexOf(' '))));
@@ -141,7 +152,14 @@ public final class MutationTable {
   static List<Mutant> read(Path xml) throws Exception {
     DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
     factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-    NodeList nodes = factory.newDocumentBuilder().parse(xml.toFile()).getElementsByTagName("mutation");
+    DocumentBuilder builder = factory.newDocumentBuilder();
+    builder.setErrorHandler(new DefaultHandler() {
+      @Override
+      public void fatalError(SAXParseException e) throws SAXException {
+        throw e; // reported by the caller, not printed here
+      }
+    });
+    NodeList nodes = builder.parse(xml.toFile()).getElementsByTagName("mutation");
     List<Mutant> mutants = new ArrayList<>(nodes.getLength());
     for (int i = 0; i < nodes.getLength(); i++) {
       Element e = (Element) nodes.item(i);
