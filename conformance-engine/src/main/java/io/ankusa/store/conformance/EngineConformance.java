@@ -24,7 +24,7 @@ import org.opentest4j.TestAbortedException;
  * <p>The cases live in one interface per promise, each a file of its own: {@link BatchCases},
  * {@link ReadOwnershipCases}, {@link MergeCases}, {@link ScanOrderCases}, {@link ConsistencyCases},
  * {@link LifecycleCases}, {@link CrashCases}, {@link ArgumentCases}, {@link DirectoryCases}, {@link
- * CorruptionCases}, {@link ModelCases} and {@link VisitCases}; the generators are {@link EngineGenerators}, the shared assertions {@link
+ * CorruptionCases}, {@link ModelCases}, {@link VisitCases} and {@link OpenStoreCases}; the generators are {@link EngineGenerators}, the shared assertions {@link
  * EngineAssertions}. This class ties them to one backend, so a backend author still writes one class.
  *
  * <p>The keystone is {@code modelBasedRandomBatches}: random, shrinkable sequences of batches
@@ -34,7 +34,8 @@ import org.opentest4j.TestAbortedException;
  */
 public abstract class EngineConformance extends EngineGenerators
     implements BatchCases, ReadOwnershipCases, MergeCases, ScanOrderCases, ConsistencyCases, LifecycleCases,
-    ArgumentCases, DirectoryCases, CorruptionCases, ModelCases, CrashCases, VisitCases {
+    ArgumentCases, DirectoryCases, CorruptionCases, ModelCases, CrashCases, VisitCases,
+    OpenStoreCases {
   /** A new store of the backend under test with {@link #FAMILIES}, in a fresh temporary directory. */
   @Override
   public final TempDirStore openFresh() {

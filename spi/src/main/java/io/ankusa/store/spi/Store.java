@@ -70,14 +70,15 @@ public interface Store extends ReadView, AutoCloseable {
   /** The families the store was opened with, in the order given. */
   List<FamilySpec> families();
 
-  /** The directory the store lives in. */
+  /** The directory the store lives in: the one it was opened on (property {@code directoryIsTheOneOpened}). */
   Path directory();
 
   /**
    * Closes the store and every scan and snapshot still open on it, freeing native resources; no
    * implicit sync beyond what the engine does on a clean close. Idempotent. Afterwards every call
    * that touches the engine throws {@link StoreClosedException} (property {@code
-   * everyCallAfterCloseThrows}), also for scans left open after {@code NO_SYNC} writes no sync covered,
+   * everyCallAfterCloseThrows}), also one whose arguments would be refused (property {@code
+   * aClosedStoreSaysSoBeforeJudgingArguments}) and scans left open after {@code NO_SYNC} writes no sync covered,
    * and the engine is let go so the directory can be opened again (property {@code
    * closeAfterNoSyncWritesClosesOpenScans}); the descriptive {@link #capabilities()}, {@link #families()} and
    * {@link #directory()} keep answering, so a tool can still say what it had open (property {@code

@@ -18,8 +18,9 @@ public interface StoreProvider {
    * Opens (or, with {@link StoreOptions#createIfMissing()}, creates) the store in {@code dir} with
    * exactly {@code families}.
    *
-   * <p>REQUIRES: family names are distinct. Only one open store per directory at a time, whatever
-   * path names it (property {@code secondOpenThroughSymlinkIsRefused}); a refused open leaves the
+   * <p>REQUIRES: family names are distinct. Only one open store per directory at a time, on every
+   * backend (property {@code aSecondOpenOfAnOpenStoreIsRefused}), whatever path names it (property
+   * {@code secondOpenThroughSymlinkIsRefused}); a refused open leaves the
    * open store's lock in force (property {@code refusedSecondOpenKeepsTheLock}). A backend that keeps
    * files claims {@code dir} through {@link DirectoryClaim}. With {@link StoreOptions#readOnly()} the
    * store is returned behind {@link ReadOnlyStore} and no file changes (properties {@code
