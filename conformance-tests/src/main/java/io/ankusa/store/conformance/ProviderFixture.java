@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * A generic fixture for any backend found by name with {@link StoreProvider#named(String)}: it opens
  * stores with the default options and reads the capabilities from a store it opens once in a
- * temporary directory. It damages data files only the generic way ({@link StoreFileDamage}, in any
- * store that lives in files; the backend's own fixture, in its test sources, may aim better) and
+ * temporary directory. It damages no files ({@link #corrupt} says why, so the corruption case is
+ * reported unverified: the backend's own fixture, with {@code --fixture}, checks damage detection) and
  * cannot damage a write-ahead log, so it reports {@code logDamageInjection} as false whatever the
  * backend claims; it names itself "NAME (generic fixture)" in skip reasons. Memory stores, which live in the JVM, are
  * discarded after use.
@@ -42,6 +42,19 @@ public final class ProviderFixture implements BackendFixture {
           claimed.maxValueBytes(), false);
     }
     return capabilities;
+  }
+
+  /**
+   * Refuses: the launcher runs the suite in its own JVM, and random bytes in an engine's files
+   * ({@link StoreFileDamage}) can abort that JVM when the engine trusts its files' structure — LMDB's
+   * page pointers do (a get met a damaged branch page in native code and the process died of
+   * SIGABRT). A backend's own fixture aims its damage at what its engine checks.
+   */
+  @Override
+  public void corrupt(Path dir, List<FamilySpec> families, String family) {
+    throw new UnsupportedOperationException(name() + " does not damage files in the launcher's JVM: random bytes"
+        + " can abort an engine that trusts its files' structure (LMDB does); the backend's own fixture checks"
+        + " damage detection (its conformance test class, or --fixture for a backend loaded with --jar)");
   }
 
   @Override

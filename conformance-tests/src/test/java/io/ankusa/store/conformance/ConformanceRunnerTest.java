@@ -30,7 +30,8 @@ class ConformanceRunnerTest {
     assertThat(run("--backend", "memory", "--tries", "5")).as(out()).isZero();
     assertThat(out()).contains("layer engine").contains("failed   0").contains("RESULT: PASSED")
         .contains("UNVERIFIED scanNeverEndsEarlyOnCorruption: memory (generic fixture) does not claim detectsDamage;"
-            + " its fixture cannot damage the store's data: memory (generic fixture) keeps no files")
+            + " its fixture cannot damage the store's data: memory (generic fixture) does not damage files in the"
+            + " launcher's JVM")
         .contains("UNVERIFIED secondOpenThroughSymlinkIsRefused: memory (generic fixture) does not claim filesInDirectory")
         .doesNotContain("skipped ");
     assertThat(err()).isEmpty();
