@@ -44,7 +44,7 @@ public interface ArchiveCases extends LayoutCase {
   }
 
   /**
-   * Issue 9's at-least-once guarantee: with syncs refused and restarts that lose unsynced appends,
+   * The archive's at-least-once guarantee: with syncs refused and restarts that lose unsynced appends,
    * after every action each hook ever ingested is still an {@code 'a'} obligation or in what the sink
    * synced, with the bytes it was stored with; a final drain leaves no obligation, every seq archived
    * once (as a de-duplicating reader sees it) and {@code archive_pending} zero.
