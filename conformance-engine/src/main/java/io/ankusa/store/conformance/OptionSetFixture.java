@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * A fixture that opens every store under one of its delegate's option sets ({@link
- * BackendFixture#withOptions}) and otherwise is the delegate: same provider, capabilities, damage
- * and perturbation hooks. Its name is {@code BACKEND[SET]}, so every message under it names the set.
+ * BackendFixture#withOptions}) and otherwise is the delegate: same provider, capabilities, damage,
+ * perturbation, crash and fault hooks. Its name is {@code BACKEND[SET]}, so every message under it names the set.
  */
 final class OptionSetFixture implements BackendFixture {
   private final BackendFixture delegate;
@@ -80,6 +80,21 @@ final class OptionSetFixture implements BackendFixture {
   @Override
   public void compact(Store store) {
     delegate.compact(store);
+  }
+
+  @Override
+  public boolean simulatesCrash() {
+    return delegate.simulatesCrash();
+  }
+
+  @Override
+  public void crash(Store store) {
+    delegate.crash(store);
+  }
+
+  @Override
+  public FaultInjectingStore injectFaults(Store store) {
+    return delegate.injectFaults(store);
   }
 
   @Override
