@@ -98,6 +98,10 @@ class WriterFencingTest {
     dispatch.start();
     if (failure.equals("sync")) {
       fx.store.awaitHeldSync();
+      // The writer applies the groups queued behind the held sync at its own pace; fail the sync
+      // only once other-new's group is applied, so the fence has two allocated ordinals to retire.
+      eventually("every group is applied behind the held sync",
+          () -> Tenants.ord(fx.store, TenantId.of("other-new")).isPresent());
       fx.store.failNextSync();
     }
     fx.store.openWriterWriteGate();
