@@ -37,6 +37,14 @@ class RocksDbStoreTest {
     assertThat(StoreProvider.available()).contains("rocksdb");
   }
 
+  /** What a log line or a debugger shows of a store: the engine, its directory and its families. */
+  @Test
+  void toStringNamesTheEngineDirectoryAndFamilies() {
+    try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
+      assertThat(s.toString()).isEqualTo("RocksDbStore[" + dir + ", [rows, counts]]");
+    }
+  }
+
   @Test
   void unknownRocksDbOptionsAreRefusedNamingTheKnownOnes() {
     assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().with("rocksdb.maxBackgroundJob", "2"), FAMILIES))

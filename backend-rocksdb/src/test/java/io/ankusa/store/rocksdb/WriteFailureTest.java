@@ -125,6 +125,7 @@ class WriteFailureTest {
     s.write(new Batch().put("rows", new byte[] {1}, new byte[] {1}), Durability.SYNC);
     Scan scan = s.scan("rows", new byte[0], null, Direction.FORWARD);
     // RocksDB reads CURRENT only at open: without it the reopen finds no store to open.
+    byte[] current = Files.readAllBytes(dir.resolve("CURRENT"));
     Files.delete(dir.resolve("CURRENT"));
     assertThatThrownBy(() -> s.reportWriteFailure(new IOException("simulated")))
         .isInstanceOf(StoreWriteFailedException.class)
@@ -137,5 +138,11 @@ class WriteFailureTest {
     assertThatThrownBy(() -> s.reportWriteFailure(new IOException("again"))).isInstanceOf(StoreClosedException.class);
     s.close();
     scan.close();
+    // The closed store let go of its directory: with CURRENT put back, the directory opens again in
+    // this process, with the synced write in it.
+    Files.write(dir.resolve("CURRENT"), current);
+    try (Store again = provider.open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
+      assertThat(again.get("rows", new byte[] {1})).isEqualTo(new byte[] {1});
+    }
   }
 }

@@ -22,6 +22,12 @@ import io.ankusa.store.spi.StoreFormatException;
 import io.ankusa.store.spi.StoreWriteFailedException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -255,11 +261,73 @@ public interface LifecycleCases extends EngineCase {
       List<FamilySpec> families = s.families();
       Path directory = s.directory();
       assertThat(families).as("families() of an open store").isEqualTo(FAMILIES);
+      assertThat(capabilities).as("capabilities() of an open store").isNotNull();
+      // The limits and snapshots the fixture claims are the store's own; a test fixture may claim
+      // more of what it can do to files (damage injection) than the store it wraps says.
+      assertThat(List.of(capabilities.maxKeyBytes(), capabilities.maxValueBytes(), capabilities.snapshots()))
+          .as("capabilities() of an open store: maxKeyBytes, maxValueBytes and snapshots as the fixture claims them")
+          .isEqualTo(List.of(capabilities().maxKeyBytes(), capabilities().maxValueBytes(), capabilities().snapshots()));
       t.closeStore();
       assertThat(s.capabilities()).as("capabilities() after close").isEqualTo(capabilities);
       assertThat(s.families()).as("families() after close").isEqualTo(families);
       assertThat(s.directory()).as("directory() after close").isEqualTo(directory);
       report(reporter, "descriptiveGettersAnswerAfterClose", "directory " + directory + ", " + families.size() + " families");
+    }
+  }
+
+  /**
+   * reportWriteFailure and close let go of whatever they hold: after a reported failure another
+   * thread reads and writes the recovered store, and after close another thread is told the store is
+   * closed, in both cases at once rather than waiting on a lock the caller kept. (Each call here
+   * comes from a fresh thread; a thread that is still blocked after 10 s is reported as stuck.)
+   */
+  @Example
+  default void otherThreadsProceedAfterReportWriteFailureAndClose(Reporter reporter) {
+    byte[] k = {0x61};
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, k, new byte[] {1}), Durability.SYNC);
+      s.reportWriteFailure(new StoreWriteFailedException("a failure the suite reports; no write failed"));
+      assertThat(onAnotherThread("a get after reportWriteFailure", () -> s.get(PLAIN, k)))
+          .as("an acknowledged write, read by another thread after reportWriteFailure").isEqualTo(new byte[] {1});
+      onAnotherThread("a write after reportWriteFailure", () -> {
+        s.write(new Batch().put(PLAIN, k, new byte[] {2}), Durability.SYNC);
+        return null;
+      });
+      assertThat(s.get(PLAIN, k)).as("the write another thread made after reportWriteFailure").isEqualTo(new byte[] {2});
+      t.closeStore();
+      Throwable afterClose = onAnotherThread("a get after close", () -> {
+        try {
+          s.get(PLAIN, k);
+          return null;
+        } catch (StoreException e) {
+          return e;
+        }
+      });
+      assertThat(afterClose).as("another thread's get after close").isInstanceOf(StoreClosedException.class);
+      report(reporter, "otherThreadsProceedAfterReportWriteFailureAndClose",
+          "another thread read and wrote after reportWriteFailure, and was told the store is closed after close");
+    }
+  }
+
+  private static <T> T onAnotherThread(String call, Callable<T> body) {
+    ExecutorService other = Executors.newSingleThreadExecutor(r -> {
+      Thread thread = new Thread(r, "conformance-other-thread");
+      thread.setDaemon(true);
+      return thread;
+    });
+    try {
+      return other.submit(body).get(10, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError(call + " from another thread was still blocked after 10 s: the calling thread kept a"
+          + " lock the store takes (release it in a finally block)", e);
+    } catch (ExecutionException e) {
+      throw new AssertionError(call + " from another thread threw " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while waiting for " + call, e);
+    } finally {
+      other.shutdownNow();
     }
   }
 

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.UnaryOperator;
 
 /**
@@ -111,7 +112,10 @@ enum Mutant {
   MAX_VALUE_REFUSED("a value of exactly maxValueBytes is refused (the limit checked with >=)",
       "valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused", RefusesMaxValue::new),
   SNAPSHOT_RELEASED_AT_FLUSH("a flush releases the versions a snapshot holds, so it reads the live store after one",
-      "snapshotHeldAcrossCommitsAndFlushes", UnaryOperator.identity());
+      "snapshotHeldAcrossCommitsAndFlushes", UnaryOperator.identity()),
+  LOCK_KEPT_AFTER_FAILURE_REPORT("reportWriteFailure and close take the store's exclusive lock and never release it:"
+      + " the calling thread goes on (the lock is reentrant), every other thread waits for ever",
+      "otherThreadsProceedAfterReportWriteFailureAndClose", KeepsExclusiveLock::new);
 
   final String breaks;
   final String caughtBy;
@@ -513,6 +517,47 @@ enum Mutant {
     @Override
     public List<byte[]> multiGet(String family, List<byte[]> keys) {
       return delegate.multiGet(family, keys).stream().filter(v -> v != null).toList();
+    }
+  }
+
+  /** Guards calls with a read-write lock as RocksDB's backend does, and forgets one unlock. */
+  private static final class KeepsExclusiveLock extends ForwardingStore {
+    private final ReentrantReadWriteLock handle = new ReentrantReadWriteLock();
+
+    KeepsExclusiveLock(Store d) {
+      super(d);
+    }
+
+    @Override
+    public byte[] get(String family, byte[] key) {
+      handle.readLock().lock();
+      try {
+        return super.get(family, key);
+      } finally {
+        handle.readLock().unlock();
+      }
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      handle.readLock().lock();
+      try {
+        super.write(batch, durability);
+      } finally {
+        handle.readLock().unlock();
+      }
+    }
+
+    @Override
+    public void reportWriteFailure(Throwable cause) {
+      handle.writeLock().lock();
+      super.reportWriteFailure(cause);
+    }
+
+    @Override
+    public void close() {
+      handle.writeLock().lock();
+      super.close();
     }
   }
 

@@ -63,6 +63,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *       closeAfterNoSyncWritesClosesOpenScans
  *   <li>MAX_VALUE_REFUSED (a value of exactly maxValueBytes is refused) → valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused
  *   <li>SNAPSHOT_RELEASED_AT_FLUSH (a snapshot reads the live store after a flush) → snapshotHeldAcrossCommitsAndFlushes
+ *   <li>LOCK_KEPT_AFTER_FAILURE_REPORT (reportWriteFailure and close never release the exclusive lock they take)
+ *       → otherThreadsProceedAfterReportWriteFailureAndClose
  * </ul>
  *
  * <p>SYNC_WAL_DOES_NOTHING, SYNC_COMMITTED_AT_CLOSE and COMMITS_MID_BATCH run on {@link CrashableMemoryFixture}, memory behind a pretend journal that

@@ -58,7 +58,9 @@ public interface Store extends ReadView, AutoCloseable {
    * closed by it, on every backend (property {@code reportWriteFailureClosesScansAndSnapshots}).
    * Afterwards the store holds every acknowledged write, the batch whose write failed wholly or not
    * at all, and writes again (property {@code reportWriteFailureRecoversFromInjectedFaults}).
-   * Calls made concurrently block until the reopen ends. If the reopen fails, the store is closed and
+   * Calls made concurrently block until the reopen ends, then proceed (property {@code
+   * otherThreadsProceedAfterReportWriteFailureAndClose}, which also checks that another thread is told
+   * the store is closed after {@link #close()}). If the reopen fails, the store is closed and
    * the cause is thrown as {@link StoreWriteFailedException}. A read-only store refuses it with {@link
    * StoreArgumentException}.
    */
