@@ -213,21 +213,24 @@ public final class ActiveIndex {
    */
   public static long oldestDueAgeMs(ReadView view, long now) {
     KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
-    int skipped = 0;
-    try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
-      while (scan.hasNext()) {
-        ActiveKey marker = ActiveKey.decode(scan.next().key());
-        DueRow first = DueIndex.firstDue(view, marker.ord());
-        if (first != null && ActiveKey.bucketOf(first.key().at()) == marker.bucket()) {
-          return Math.max(0, now - first.key().at());
-        }
-        if (skipped == STALE_MARKER_SKIP) {
-          return Math.max(0, now - marker.bucket() * ActiveKey.BUCKET_MILLIS);
-        }
-        skipped++;
+    // A visit: each marker is decoded at once, and the tenant's first due row is read inside it.
+    long[] age = {0};
+    int[] skipped = {0};
+    view.visit(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD, (key, value) -> {
+      ActiveKey marker = ActiveKey.decode(key);
+      DueRow first = DueIndex.firstDue(view, marker.ord());
+      if (first != null && ActiveKey.bucketOf(first.key().at()) == marker.bucket()) {
+        age[0] = Math.max(0, now - first.key().at());
+        return false;
       }
-    }
-    return 0;
+      if (skipped[0] == STALE_MARKER_SKIP) {
+        age[0] = Math.max(0, now - marker.bucket() * ActiveKey.BUCKET_MILLIS);
+        return false;
+      }
+      skipped[0]++;
+      return true;
+    });
+    return age[0];
   }
 
   /**
