@@ -26,10 +26,16 @@ public final class ReplayHint extends RuntimeException {
     return seed;
   }
 
+  /** A seed replays a property's samples only under the same number of tries: the hint carries it. */
+  static final String TRIES_PROPERTY = "ankusa.conformance.tries";
+
   private static String message(String caseName, String seed) {
     String seedArg = seed == null ? "" : " -D" + Seeds.PROPERTY + "=" + seed;
+    String tries = System.getProperty(TRIES_PROPERTY);
+    boolean triesSet = tries != null && !tries.isBlank();
     return "replay this case: mvn verify -D" + CaseSelection.PROPERTY + "=" + caseName + seedArg
+        + (triesSet ? " -D" + TRIES_PROPERTY + "=" + tries : "")
         + " (in the module of the test class; ankusa-store conformance takes --only " + caseName
-        + (seed == null ? "" : " --seed " + seed) + ")";
+        + (seed == null ? "" : " --seed " + seed) + (triesSet ? " --tries " + tries : "") + ")";
   }
 }

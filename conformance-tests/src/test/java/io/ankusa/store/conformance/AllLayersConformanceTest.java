@@ -65,6 +65,11 @@ class AllLayersConformanceTest {
     assertThat(failed.replay().caseName()).isEqualTo("Engine#batchOpsApplyInOrder");
     assertThat(failed.replay().getMessage()).contains("-Dankusa.conformance.only=Engine#batchOpsApplyInOrder")
         .contains("-Dankusa.seed=" + failed.replay().seed());
+    String tries = System.getProperty("ankusa.conformance.tries");
+    if (tries != null) {
+      // A seed replays the same samples only under the same tries, so the hint carries them.
+      assertThat(failed.replay().getMessage()).contains("-Dankusa.conformance.tries=" + tries).contains("--tries " + tries);
+    }
 
     // What the hint says, done: the one case with the printed seed fails again, with the same seed.
     String previous = System.getProperty(Seeds.PROPERTY);
