@@ -6,6 +6,7 @@ import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreCorruptionException;
+import java.util.Arrays;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import org.rocksdb.ReadOptions;
@@ -70,6 +71,11 @@ final class RocksDbScan implements Scan, OpenResource {
   /** The error the iterator stopped on, thrown once the chunk before it is consumed. */
   private StoreCorruptionException failure;
   private byte[] lastKey;
+  /** Values longer than this are not read through a scratch array (see {@link #freshValue()}). */
+  private static final int MAX_SCRATCH_BYTES = 64 << 10;
+  /** Scratch arrays {@link #freshKey()} and {@link #freshValue()} read into; grown up to {@link #MAX_SCRATCH_BYTES}. */
+  private byte[] keyScratch = new byte[64];
+  private byte[] valueScratch = new byte[256];
 
   private RocksDbScan(RocksDbReadView view, RocksDbEngine engine, String family, Direction direction,
       Set<OpenResource> registry, RocksIterator iterator, ReadOptions options, Slice lower, Slice upper) {
@@ -172,8 +178,8 @@ final class RocksDbScan implements Scan, OpenResource {
       int n = 0;
       boolean forward = direction == Direction.FORWARD;
       while (n < chunk.length && iterator.isValid()) {
-        byte[] key = iterator.key();
-        chunk[n++] = new Entry(key, iterator.value()); // both fresh arrays made by RocksJava
+        byte[] key = freshKey();
+        chunk[n++] = new Entry(key, freshValue());
         lastKey = key;
         if (forward) {
           iterator.next();
@@ -246,6 +252,33 @@ final class RocksDbScan implements Scan, OpenResource {
         view.exit();
       }
     }
+  }
+
+  /**
+   * The iterator's key in a fresh array the caller owns. Read into a scratch array reused for the
+   * scan, then copied on the Java side: RocksJava's {@code key()} makes its array in native code,
+   * which costs more per entry than the copy.
+   */
+  private byte[] freshKey() {
+    int length = iterator.key(keyScratch);
+    if (length > keyScratch.length) { // keys are at most maxKeyBytes (8 KiB)
+      keyScratch = new byte[length];
+      iterator.key(keyScratch);
+    }
+    return Arrays.copyOf(keyScratch, length);
+  }
+
+  /** The iterator's value in a fresh array the caller owns; read as {@link #freshKey()} reads keys. */
+  private byte[] freshValue() {
+    int length = iterator.value(valueScratch);
+    if (length > valueScratch.length) {
+      if (length > MAX_SCRATCH_BYTES) {
+        return iterator.value(); // a large value: one native copy, and no scratch of its size kept
+      }
+      valueScratch = new byte[length];
+      iterator.value(valueScratch);
+    }
+    return Arrays.copyOf(valueScratch, length);
   }
 
   /** Null when the iterator ended at the true end of its range; the error it stopped on otherwise. */

@@ -19,7 +19,11 @@ import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +39,49 @@ class RocksDbStoreTest {
   void foundByNameThroughServiceLoader() {
     assertThat(StoreProvider.named("rocksdb")).isInstanceOf(RocksDbStoreProvider.class);
     assertThat(StoreProvider.available()).contains("rocksdb");
+  }
+
+  /**
+   * A scan reads keys and values through scratch arrays it grows, and values above 64 KiB without
+   * one: every length around those edges comes back whole, in a fresh array per entry.
+   */
+  @Test
+  void scansReturnEveryLengthWholeAroundTheScratchEdges() {
+    int[] keyLengths = {1, 63, 64, 65, 300, 8192};
+    int[] valueLengths = {0, 255, 256, 257, 65_535, 65_536, 65_537, 1 << 20, 3};
+    try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
+      TreeMap<String, byte[]> expected = new TreeMap<>();
+      Batch batch = new Batch();
+      for (int i = 0; i < keyLengths.length * valueLengths.length; i++) {
+        byte[] key = new byte[keyLengths[i % keyLengths.length]];
+        Arrays.fill(key, (byte) 0x20);
+        key[0] = (byte) i; // distinct, and sorted by i
+        byte[] value = new byte[valueLengths[i % valueLengths.length]];
+        Arrays.fill(value, (byte) i);
+        batch.put("rows", key, value);
+        expected.put(HexFormat.of().formatHex(key), value);
+      }
+      s.write(batch, Durability.NO_SYNC);
+      for (Direction direction : Direction.values()) {
+        List<String> keysSeen = new ArrayList<>();
+        try (Scan scan = s.scan("rows", new byte[0], null, direction)) {
+          byte[] previousValue = null;
+          while (scan.hasNext()) {
+            Entry e = scan.next();
+            String hex = HexFormat.of().formatHex(e.key());
+            assertThat(e.value()).as("value of the %d-byte key %s…, %s", e.key().length, hex.substring(0, 2), direction).isEqualTo(expected.get(hex));
+            assertThat(e.value()).as("a fresh array per entry").isNotSameAs(previousValue);
+            previousValue = e.value();
+            keysSeen.add(hex);
+          }
+        }
+        List<String> order = new java.util.ArrayList<>(expected.keySet());
+        if (direction == Direction.REVERSE) {
+          Collections.reverse(order);
+        }
+        assertThat(keysSeen).as("keys of a %s scan", direction).isEqualTo(order);
+      }
+    }
   }
 
   /** What a log line or a debugger shows of a store: the engine, its directory and its families. */
