@@ -1,5 +1,6 @@
 package io.ankusa.store.bench.ingest;
 
+import io.ankusa.store.bench.RawRocksCounters;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.DedupeValue;
@@ -27,8 +28,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -115,13 +114,6 @@ final class RawGroupCommit implements IngestTarget {
   private long lastSeq;
   private long nextOrd = 1;
 
-  private static final Properties COUNTER_FOLD = new Properties();
-
-  static {
-    COUNTER_FOLD.setProperty("max_successive_merges", "16");
-    COUNTER_FOLD.setProperty("strict_max_successive_merges", "true");
-  }
-
   private RawGroupCommit(Path dir) throws RocksDBException {
     UInt64AddOperator merge = new UInt64AddOperator();
     DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
@@ -132,9 +124,7 @@ final class RawGroupCommit implements IngestTarget {
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (FamilySpec f : Format3.families()) {
       // The backend's counter fold: 16 operands, reading the base value from disk when not cached.
-      ColumnFamilyOptions o = f.counters()
-          ? Objects.requireNonNull(ColumnFamilyOptions.getColumnFamilyOptionsFromProps(COUNTER_FOLD), "strict fold options")
-          : new ColumnFamilyOptions();
+      ColumnFamilyOptions o = f.counters() ? RawRocksCounters.foldingOptions() : new ColumnFamilyOptions();
       o.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096));
       if (f.counters()) {
         o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION);

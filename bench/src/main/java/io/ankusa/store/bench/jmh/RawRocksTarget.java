@@ -1,5 +1,6 @@
 package io.ankusa.store.bench.jmh;
 
+import io.ankusa.store.bench.RawRocksCounters;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +25,7 @@ import org.rocksdb.WriteOptions;
 /**
  * The raw RocksJava baseline: the same engine and settings as the rocksdb backend (bytes_per_sync 1
  * MiB, 2 background jobs, 4 KiB blocks, LZ4 on the plain family; uint64add with
- * max_successive_merges 64 and a 1 MiB write buffer on counters), called directly, no wrapper.
+ * max_successive_merges 16, strict, and a 1 MiB write buffer on counters), called directly, no wrapper.
  */
 public final class RawRocksTarget implements EngineTarget {
   static {
@@ -47,11 +48,10 @@ public final class RawRocksTarget implements EngineTarget {
     ColumnFamilyOptions plainOptions = new ColumnFamilyOptions()
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096))
         .setCompressionType(CompressionType.LZ4_COMPRESSION);
-    ColumnFamilyOptions counterOptions = new ColumnFamilyOptions()
+    ColumnFamilyOptions counterOptions = RawRocksCounters.foldingOptions()
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096))
         .setMergeOperator(merge)
         .setCompressionType(CompressionType.NO_COMPRESSION)
-        .setMaxSuccessiveMerges(64)
         .setWriteBufferSize(1L << 20);
     owned.add(merge);
     owned.add(dbOptions);
