@@ -230,6 +230,50 @@ public abstract class DispatchConformance extends ConformanceSuite {
   }
 
   /**
+   * A dispatcher resumes each tenant's scan where its last tick stopped, past the tombstones of the
+   * rows it claimed. A row put behind that point afterwards is still claimed, also in the same second
+   * (where the second's marker does not help): a hook received before every row left, ingested late,
+   * and a claimed row retried at a time before the rows left.
+   * Then, with every row claimed and the tenant drained, a new row is claimed by the next tick.
+   */
+  @Example
+  public void aRowPutBehindWhereTheLastTickStoppedIsClaimed() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      long acme = ingestBacklogs(queue, List.of(new Backlog(1, List.of(10, 10, 10, 10, 10, 10)))).get(0);
+      String on = backend().name();
+      List<InflightRow> first = dispatcher(queue, 2, 1L << 20).tick(NOW).claimed();
+      assertThat(first).as("%s: the first tick's claims (row limit 2)", on).hasSize(2);
+
+      new DirectIngest(queue).ingest(List.of(new HookEnvelope(0, "t0", "src", "h-early", null,
+          QueueDriver.START_MS, List.of(1), new byte[10])));
+      long lateSeq = queue.lastSeq();
+      QueueDriver driver = new QueueDriver(queue);
+      InflightRow retried = first.get(1);
+      Transition retry = new Transition();
+      Deliveries.retry(retry, retried, driver.deliveryRow(retried.key().seq(), retried.key().sink()),
+          QueueDriver.START_MS + 1, "503");
+      queue.write(retry, Durability.SYNC);
+
+      List<InflightRow> rest = dispatcher(queue, 100, 1L << 20).tick(NOW).claimed();
+      assertThat(rest).as("%s: the next tick claims the 4 rows left, the late hook and the retried row", on)
+          .hasSize(6);
+      assertThat(rest.get(0).key().seq()).as("%s: the late hook, received first, is claimed first", on)
+          .isEqualTo(lateSeq);
+      assertThat(rest).extracting(r -> r.key().seq()).as("%s: the retried row is claimed again", on)
+          .contains(retried.key().seq());
+      assertThat(queue.counters().read(t.store(), acme).pending()).as("%s: acme's due rows after that tick", on)
+          .isZero();
+
+      // Drained: a row put now is claimed by the next tick.
+      new DirectIngest(queue).ingest(List.of(new HookEnvelope(0, "t0", "src", "h-after-drain", null,
+          QueueDriver.START_MS - 90_000, List.of(1), new byte[10])));
+      assertThat(dispatcher(queue, 100, 1L << 20).tick(NOW).claimed()).as("%s: a row put after the tenant drained", on)
+          .hasSize(1);
+    }
+  }
+
+  /**
    * A store holding limits keys, read as format 3 read it before they existed: the keys are point
    * reads under {@code m:tenant_limits:}, a name no older release asks for, and nothing of format 3
    * scans the {@code default} family. So an older reader ignores them — it opens the store, verifies it
