@@ -8,6 +8,7 @@ import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -15,8 +16,10 @@ import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +28,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,6 +85,65 @@ class RocksDbStoreTest {
         }
         assertThat(keysSeen).as("keys of a %s scan", direction).isEqualTo(order);
       }
+    }
+  }
+
+  /** Each numeric option is accepted at both ends of its range and refused one past either end. */
+  @Test
+  void numericOptionsAreAcceptedAtTheirBoundsAndRefusedPastThem() {
+    String option = "rocksdb.blockSizeBytes";
+    for (long accepted : new long[] {512, 64L << 20}) {
+      RocksDbSettings settings = RocksDbSettings.from(StoreOptions.defaults().with(option, Long.toString(accepted)));
+      assertThat(settings.blockSizeBytes()).isEqualTo(accepted);
+    }
+    for (long refused : new long[] {511, (64L << 20) + 1}) {
+      assertThatThrownBy(() -> RocksDbSettings.from(StoreOptions.defaults().with(option, Long.toString(refused))))
+          .isInstanceOf(StoreArgumentException.class)
+          .hasMessage("option " + option + "=" + refused + " is out of range; use 512.." + (64L << 20));
+    }
+  }
+
+  /**
+   * A family named {@code default} — the name RocksDB gives its own first column family, and the
+   * layout's name for its metadata family — is the caller's family like any other: written, read, and
+   * kept across a reopen, with no second {@code default} family opened beside it.
+   */
+  @Test
+  void aFamilyNamedDefaultIsRocksDbsOwnDefaultFamily() {
+    List<FamilySpec> withDefault = List.of(FamilySpec.plain("default"), FamilySpec.plain("rows"));
+    try (Store s = provider.open(dir, StoreOptions.defaults(), withDefault)) {
+      s.write(new Batch().put("default", new byte[] {1}, new byte[] {7}).put("rows", new byte[] {1}, new byte[] {8}),
+          Durability.SYNC);
+    }
+    try (Store s = provider.open(dir, StoreOptions.defaults().createIfMissing(false), withDefault)) {
+      assertThat(s.get("default", new byte[] {1})).isEqualTo(new byte[] {7});
+      assertThat(s.get("rows", new byte[] {1})).isEqualTo(new byte[] {8});
+    }
+  }
+
+  /**
+   * A directory whose store marker names RocksDB but whose RocksDB files are gone (deleted by hand,
+   * say) holds no store to open: an open without createIfMissing, or a read-only one, says so and
+   * which of the two it was, and creates nothing.
+   */
+  @Test
+  void aMarkedDirectoryWithoutItsRocksDbFilesSaysWhyNoStoreWasCreated() throws Exception {
+    provider.open(dir, StoreOptions.defaults(), FAMILIES).close();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        if (!p.getFileName().toString().equals(StoreMarker.FILE)) {
+          FileTrees.deleteRecursively(p);
+        }
+      }
+    }
+    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().readOnly(true), FAMILIES))
+        .isInstanceOf(StoreFormatException.class).hasMessageContaining("no RocksDB store in " + dir + " to open read-only");
+    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES))
+        .isInstanceOf(StoreFormatException.class)
+        .hasMessageContaining("no RocksDB store in " + dir + " and createIfMissing is false");
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).as("files after the refused opens: no RocksDB file")
+          .allMatch(name -> name.startsWith("ankusa-store."));
     }
   }
 

@@ -65,4 +65,28 @@ class StoreDirectoryTest {
       assertThat(before.differences(FileChecksums.of(dir))).as("files changed by the refused open").isEmpty();
     }
   }
+
+  /**
+   * What counts as a RocksDB store made before markers: a {@code CURRENT} file of at most 256 bytes
+   * naming a {@code MANIFEST-<digits>} file that exists. Anything else is a foreign directory, which
+   * the provider refuses untouched.
+   */
+  @Test
+  void aStoreBeforeMarkersIsRecognisedByACurrentFileNamingAManifestThatExists() throws IOException {
+    assertThat(RocksDbEngine.holdsStore(dir)).as("an empty directory").isFalse();
+    Files.writeString(dir.resolve("CURRENT"), "MANIFEST-000005\n");
+    assertThat(RocksDbEngine.holdsStore(dir)).as("CURRENT naming a manifest that does not exist").isFalse();
+    Files.writeString(dir.resolve("MANIFEST-000005"), "");
+    assertThat(RocksDbEngine.holdsStore(dir)).as("CURRENT naming a manifest that exists").isTrue();
+    Files.writeString(dir.resolve("CURRENT"), "MANIFEST-x\n");
+    Files.writeString(dir.resolve("MANIFEST-x"), "");
+    assertThat(RocksDbEngine.holdsStore(dir)).as("CURRENT naming a file that is no manifest").isFalse();
+
+    String longest = "MANIFEST-" + "0".repeat(245) + "7"; // 255 bytes: the longest file name
+    Files.writeString(dir.resolve(longest), "");
+    Files.writeString(dir.resolve("CURRENT"), longest + "\n"); // 256 bytes
+    assertThat(RocksDbEngine.holdsStore(dir)).as("a CURRENT file of exactly 256 bytes").isTrue();
+    Files.writeString(dir.resolve("CURRENT"), longest + "\n\n"); // 257 bytes
+    assertThat(RocksDbEngine.holdsStore(dir)).as("a CURRENT file of 257 bytes").isFalse();
+  }
 }

@@ -31,7 +31,7 @@ import net.jqwik.api.Reporter;
  * subclass names; the method names are the property names the SPI javadoc refers to.
  */
 public interface ArgumentCases extends EngineCase {
-  /** Bad read arguments are refused: unknown family, empty or oversized key, a range with lo > hi. */
+  /** Bad read arguments are refused: unknown family, empty or oversized key, a range with lo > hi, a null visitor. */
   @Example
   default void badReadArgumentsAreRefused() {
     try (TempDirStore t = openFresh()) {
@@ -48,6 +48,12 @@ public interface ArgumentCases extends EngineCase {
           .isInstanceOf(StoreArgumentException.class);
       assertThatThrownBy(() -> s.scan("no-such-family", START, null, Direction.FORWARD))
           .isInstanceOf(StoreArgumentException.class);
+      assertThatThrownBy(() -> s.visit(PLAIN, new byte[] {2}, new byte[] {1}, Direction.FORWARD, (k, v) -> true))
+          .as("a visit of [2, 1)").isInstanceOf(StoreArgumentException.class);
+      assertThatThrownBy(() -> s.visit("no-such-family", START, null, Direction.FORWARD, (k, v) -> true))
+          .as("a visit of an unlisted family").isInstanceOf(StoreArgumentException.class);
+      assertThatThrownBy(() -> s.visit(PLAIN, START, null, Direction.FORWARD, null))
+          .as("a visit with a null visitor").isInstanceOf(StoreArgumentException.class);
     }
   }
 

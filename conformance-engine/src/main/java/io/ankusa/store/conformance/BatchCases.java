@@ -223,6 +223,45 @@ public interface BatchCases extends EngineCase {
     }
   }
 
+  /**
+   * A batch of one op applies like any other batch, with either durability: a put, a delete, a
+   * deleteRange (an empty one included) and a merge, each alone. A backend may take a shorter path for
+   * a single op (the RocksDB backend calls the engine's own put, delete, deleteRange and merge); this
+   * is where that path is checked op by op.
+   */
+  @Example
+  default void aBatchOfOneOpAppliesLikeAnyOther() {
+    byte[] a = {0x31, 0x01};
+    byte[] b = {0x31, 0x02};
+    byte[] c = {0x31, 0x03};
+    byte[] counter = {0x32};
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      long expectedCounter = 0;
+      for (Durability d : Durability.values()) {
+        s.write(new Batch().put(PLAIN, a, new byte[] {1}), d);
+        s.write(new Batch().put(PLAIN, b, new byte[] {2}), d);
+        s.write(new Batch().put(PLAIN, c, new byte[] {3}), d);
+        assertThat(s.get(PLAIN, a)).as("a one-put batch, %s", d).isEqualTo(new byte[] {1});
+        s.write(new Batch().delete(PLAIN, a), d);
+        assertThat(s.get(PLAIN, a)).as("a one-delete batch, %s", d).isNull();
+        assertThat(s.get(PLAIN, b)).as("the delete's neighbour, %s", d).isEqualTo(new byte[] {2});
+        s.write(new Batch().deleteRange(PLAIN, b, b), d);
+        assertThat(s.get(PLAIN, b)).as("after a one-op batch deleting the empty range [b, b), %s", d)
+            .isEqualTo(new byte[] {2});
+        s.write(new Batch().deleteRange(PLAIN, b, c), d);
+        assertThat(s.get(PLAIN, b)).as("a one-deleteRange batch [b, c), %s", d).isNull();
+        assertThat(s.get(PLAIN, c)).as("its exclusive end c, %s", d).isEqualTo(new byte[] {3});
+        s.write(new Batch().merge(COUNTERS, counter, 5), d);
+        s.write(new Batch().merge(COUNTERS, counter, -2), d);
+        expectedCounter += 3;
+        assertThat(s.counter(COUNTERS, counter)).as("two one-merge batches, %s", d).isEqualTo(expectedCounter);
+        s.write(new Batch().delete(PLAIN, c), d);
+      }
+      assertThat(drain(s, PLAIN, START, null, Direction.FORWARD)).as("the plain family at the end").isEmpty();
+    }
+  }
+
   /** An empty batch is a no-op, with either durability. */
   @Example
   default void emptyBatchIsANoOp() {

@@ -115,7 +115,11 @@ enum Mutant {
       "snapshotHeldAcrossCommitsAndFlushes", UnaryOperator.identity()),
   LOCK_KEPT_AFTER_FAILURE_REPORT("reportWriteFailure and close take the store's exclusive lock and never release it:"
       + " the calling thread goes on (the lock is reentrant), every other thread waits for ever",
-      "otherThreadsProceedAfterReportWriteFailureAndClose", KeepsExclusiveLock::new);
+      "otherThreadsProceedAfterReportWriteFailureAndClose", KeepsExclusiveLock::new),
+  SINGLE_DELETE_DROPPED("a batch of exactly one delete takes a short path that forgets to apply it",
+      "aBatchOfOneOpAppliesLikeAnyOther", DropsSingleDelete::new),
+  VISIT_UNCHECKED("visit skips the argument checks: a range with lo > hi, or a null visitor, visits nothing",
+      "badReadArgumentsAreRefused", UncheckedVisit::new);
 
   final String breaks;
   final String caughtBy;
@@ -347,6 +351,34 @@ enum Mutant {
       Batch shorter = new Batch();
       ops.subList(0, Math.max(0, ops.size() - 1)).forEach(shorter::add);
       delegate.write(shorter, durability);
+    }
+  }
+
+  private static final class DropsSingleDelete extends ForwardingStore {
+    DropsSingleDelete(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      if (batch.ops().size() == 1 && batch.ops().get(0) instanceof Op.Delete) {
+        return; // the mutant's short path; an honest one would call the engine's delete
+      }
+      delegate.write(batch, durability);
+    }
+  }
+
+  private static final class UncheckedVisit extends ForwardingStore {
+    UncheckedVisit(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+      if (visitor == null || (hi != null && Bytes.compare(lo, hi) > 0)) {
+        return;
+      }
+      delegate.visit(family, lo, hi, direction, visitor);
     }
   }
 

@@ -65,6 +65,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>SNAPSHOT_RELEASED_AT_FLUSH (a snapshot reads the live store after a flush) → snapshotHeldAcrossCommitsAndFlushes
  *   <li>LOCK_KEPT_AFTER_FAILURE_REPORT (reportWriteFailure and close never release the exclusive lock they take)
  *       → otherThreadsProceedAfterReportWriteFailureAndClose
+ *   <li>SINGLE_DELETE_DROPPED (a batch of one delete is not applied) → aBatchOfOneOpAppliesLikeAnyOther
+ *   <li>VISIT_UNCHECKED (visit skips its argument checks) → badReadArgumentsAreRefused
  * </ul>
  *
  * <p>SYNC_WAL_DOES_NOTHING, SYNC_COMMITTED_AT_CLOSE and COMMITS_MID_BATCH run on {@link CrashableMemoryFixture}, memory behind a pretend journal that

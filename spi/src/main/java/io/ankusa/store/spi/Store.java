@@ -15,7 +15,8 @@ public interface Store extends ReadView, AutoCloseable {
 
   /**
    * Applies {@code batch} atomically and in order (properties {@code batchOpsApplyInOrder}, {@code
-   * batchIsAtomicToConcurrentReaders}, {@code modelBasedRandomBatches}). On return the batch is
+   * batchIsAtomicToConcurrentReaders}, {@code modelBasedRandomBatches}; a batch of one op, {@code
+   * aBatchOfOneOpAppliesLikeAnyOther}). On return the batch is
    * visible to every later read, and durable as {@code durability} says — at once, not at close; and
    * a crash leaves the whole batch or none of it, however large (property {@code
    * crashKeepsAcknowledgedWritesAndWholeBatches}).
