@@ -16,9 +16,11 @@ import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreOptions;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -133,6 +135,114 @@ class ScanGuardTest {
         return false;
       });
       assertThat(store.get("rows", key(999))).containsExactly(1);
+    }
+  }
+
+  /**
+   * A scan that has passed its own open check and waits for the store's guard while a reopen after a
+   * write failure runs: the reopen invalidates the scan, and once the scan gets the guard it must see
+   * that and throw, not read its iterator, which the reopen freed with the old engine. Forced: a
+   * visit holds the guard, the reopen queues for it, the scan queues behind the reopen, then the visit
+   * lets go.
+   */
+  @Test
+  void aScanWaitingForTheGuardDuringAReopenSeesItWasInvalidated() throws Exception {
+    try (Store store = open(100); Scan scan = store.scan("rows", new byte[0], null, Direction.FORWARD)) {
+      for (int i = 0; i < 8; i++) {
+        scan.next(); // the first chunk (8 entries) is read; the next hasNext reads another under the guard
+      }
+      CountDownLatch visiting = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      Thread holder = new Thread(() -> store.visit("rows", new byte[0], null, Direction.FORWARD, (k, v) -> {
+        visiting.countDown();
+        awaitQuietly(release);
+        return false;
+      }), "guard-holder");
+      holder.start();
+      visiting.await();
+      AtomicReference<Throwable> reopenFailure = new AtomicReference<>();
+      Thread reopen = new Thread(() -> {
+        try {
+          store.reportWriteFailure(new IOException("simulated"));
+        } catch (Throwable t) {
+          reopenFailure.set(t);
+        }
+      }, "reopen");
+      reopen.start();
+      awaitWaiting(reopen);
+      AtomicReference<Throwable> scanOutcome = new AtomicReference<>();
+      Thread reader = new Thread(() -> {
+        try {
+          scanOutcome.set(new AssertionError("hasNext returned " + scan.hasNext()));
+        } catch (Throwable t) {
+          scanOutcome.set(t);
+        }
+      }, "reader");
+      reader.start();
+      awaitWaiting(reader);
+      release.countDown();
+      holder.join();
+      reopen.join();
+      reader.join();
+      assertThat(reopenFailure.get()).isNull();
+      assertThat(scanOutcome.get()).isInstanceOf(StoreClosedException.class)
+          .hasMessageContaining("reopened after a write failure");
+      assertThat(store.get("rows", key(1))).containsExactly(1);
+    }
+  }
+
+  /**
+   * A visit lets go of the guard between chunks; a reopen after a write failure that queued for it
+   * meanwhile runs there and invalidates the visit, which must then throw rather than read on with
+   * the iterator the reopen freed. Forced: at the last entry of the first chunk the visitor starts the
+   * reopen and waits until it queues.
+   */
+  @Test
+  void aVisitResumingAfterAReopenSeesItWasInvalidated() throws Exception {
+    try (Store store = open(600)) {
+      AtomicReference<Throwable> reopenFailure = new AtomicReference<>();
+      Thread reopen = new Thread(() -> {
+        try {
+          store.reportWriteFailure(new IOException("simulated"));
+        } catch (Throwable t) {
+          reopenFailure.set(t);
+        }
+      }, "reopen");
+      int[] visited = {0};
+      assertThatThrownBy(() -> store.visit("rows", new byte[0], null, Direction.FORWARD, (k, v) -> {
+        if (++visited[0] == RocksDbScan.MAX_CHUNK) {
+          reopen.start();
+          try {
+            awaitWaiting(reopen);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return true;
+      })).isInstanceOf(StoreClosedException.class).hasMessageContaining("reopened after a write failure");
+      reopen.join();
+      assertThat(reopenFailure.get()).isNull();
+      assertThat(visited[0]).as("entries visited before the reopen").isEqualTo(RocksDbScan.MAX_CHUNK);
+      assertThat(store.get("rows", key(1))).containsExactly(1);
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Until {@code t} blocks on a lock (it queued for the store's guard). */
+  private static void awaitWaiting(Thread t) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(t.getName() + " never blocked; state " + t.getState());
+      }
+      Thread.sleep(1);
     }
   }
 
