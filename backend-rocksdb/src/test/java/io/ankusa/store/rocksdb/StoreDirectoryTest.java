@@ -88,5 +88,7 @@ class StoreDirectoryTest {
     assertThat(RocksDbEngine.holdsStore(dir)).as("a CURRENT file of exactly 256 bytes").isTrue();
     Files.writeString(dir.resolve("CURRENT"), longest + "\n\n"); // 257 bytes
     assertThat(RocksDbEngine.holdsStore(dir)).as("a CURRENT file of 257 bytes").isFalse();
+    Files.write(dir.resolve("CURRENT"), new byte[] {'M', (byte) 0xff, (byte) 0xfe, '\n'});
+    assertThat(RocksDbEngine.holdsStore(dir)).as("a CURRENT file that is not text").isFalse();
   }
 }
