@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
@@ -77,7 +78,9 @@ class CorruptionTest {
           }
         }).as("a %s scan over a damaged block must throw, it returned %d of %d rows quietly", d, seen.size(), N)
             .isInstanceOf(StoreCorruptionException.class)
-            .hasMessageContaining("family '" + ROWS + "'");
+            .hasMessageContaining("family '" + ROWS + "'")
+            .hasMessageContaining(seen.isEmpty() ? "stopped before its first entry"
+                : "stopped after key " + Bytes.hex(seen.get(seen.size() - 1)));
         assertThat(seen.size()).as("rows before the damage, %s", d).isLessThan(N);
       }
     }
