@@ -30,8 +30,9 @@ import org.lmdbjava.Txn;
  * Damage to {@code data.mdb} the way a bad disk or a bad copy does it: a truncated file is refused at
  * open with {@link StoreCorruptionException} (never mapped, so never a SIGBUS); a flipped byte in a
  * stored value or key is reported by every read that meets it — get, multiGet, scans both ways,
- * snapshots — through the values' checksums. Stores written without checksums (metadata format 1,
- * as every store was before checksums existed) keep reading as they were written.
+ * snapshots — through the values' checksums, in a message naming the store or snapshot read. Stores
+ * written without checksums (metadata format 1, as every store was before checksums existed) keep
+ * reading as they were written.
  */
 class DamagedDataFileTest {
   private static final String FAMILY = "rows";
@@ -132,21 +133,23 @@ class DamagedDataFileTest {
   private void assertEveryReadReports(int damaged) {
     try (Store store = new LmdbStoreProvider().open(dir, REOPEN, FAMILIES)) {
       assertThat(catchThrowable(() -> store.get(FAMILY, key(damaged)))).as("get")
-          .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("'" + FAMILY + "'");
+          .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("'" + FAMILY + "'")
+          .hasMessageContaining("checksum mismatch").hasMessageContaining("of lmdb store " + dir);
       assertThat(catchThrowable(() -> store.multiGet(FAMILY, List.of(key(0), key(damaged))))).as("multiGet")
           .isInstanceOf(StoreCorruptionException.class);
       for (Direction direction : Direction.values()) {
         try (Scan scan = store.scan(FAMILY, new byte[0], null, direction)) {
           Throwable t = catchThrowable(() -> scan.forEachRemaining(e -> { }));
-          assertThat(t).as("%s scan", direction).isInstanceOf(StoreCorruptionException.class);
+          assertThat(t).as("%s scan", direction).isInstanceOf(StoreCorruptionException.class)
+              .hasMessageContaining("of lmdb store " + dir);
         }
       }
       try (Snapshot snap = store.snapshot()) {
         assertThat(catchThrowable(() -> snap.get(FAMILY, key(damaged)))).as("snapshot get")
-            .isInstanceOf(StoreCorruptionException.class);
+            .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("of snapshot of lmdb store " + dir);
         try (Scan scan = snap.scan(FAMILY, new byte[0], null, Direction.FORWARD)) {
           assertThat(catchThrowable(() -> scan.forEachRemaining(e -> { }))).as("snapshot scan")
-              .isInstanceOf(StoreCorruptionException.class);
+              .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("of snapshot of lmdb store " + dir);
         }
       }
       assertThat(store.get(FAMILY, key(0))).isEqualTo(value(0));

@@ -150,4 +150,32 @@ class FormatRefusalTest {
     assertThat(dir.resolve("data.mdb")).doesNotExist();
     PROVIDER.open(dir, StoreOptions.defaults().with("rocksdb.whatever", "x"), List.of(A)).close();
   }
+
+  @Test
+  void aReadOnlyOpenRefusesUnlistedFamiliesAndCountersMismatchesToo() {
+    createWithData(List.of(A, B));
+    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.readOnlyExisting(), List.of(A)))
+        .isInstanceOf(StoreFormatException.class)
+        .hasMessageContaining("[beta]")
+        .hasMessageContaining("newer release");
+    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.readOnlyExisting(), List.of(A, FamilySpec.plain("beta"))))
+        .isInstanceOf(StoreFormatException.class)
+        .hasMessageContaining("counters=true");
+    assertIntact(List.of(A, B));
+  }
+
+  @Test
+  void aStoreWhoseDataFileIsGoneIsRefusedSayingWhy() throws IOException {
+    createWithData(List.of(A));
+    Files.delete(dir.resolve("data.mdb"));
+    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults().createIfMissing(false), List.of(A)))
+        .isInstanceOf(StoreFormatException.class)
+        .hasMessageContaining("no data.mdb")
+        .hasMessageContaining("createIfMissing is false");
+    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.readOnlyExisting(), List.of(A)))
+        .isInstanceOf(StoreFormatException.class)
+        .hasMessageContaining("no data.mdb")
+        .hasMessageContaining("to open read-only");
+    assertThat(dir.resolve("data.mdb")).as("no refused open created one").doesNotExist();
+  }
 }
