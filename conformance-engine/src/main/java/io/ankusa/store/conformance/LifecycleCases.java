@@ -278,7 +278,8 @@ public interface LifecycleCases extends EngineCase {
   /**
    * reportWriteFailure and close let go of whatever they hold: after a reported failure another
    * thread reads and writes the recovered store, and after close another thread is told the store is
-   * closed, in both cases at once rather than waiting on a lock the caller kept. (Each call here
+   * closed (by a get, and by a scan that had read to its end before the close, which it then closes),
+   * in both cases at once rather than waiting on a lock the caller kept. (Each call here
    * comes from a fresh thread; a thread that is still blocked after 10 s is reported as stuck.)
    */
   @Example
@@ -295,7 +296,23 @@ public interface LifecycleCases extends EngineCase {
         return null;
       });
       assertThat(s.get(PLAIN, k)).as("the write another thread made after reportWriteFailure").isEqualTo(new byte[] {2});
+      Scan finished = s.scan(PLAIN, START, null, Direction.FORWARD);
+      while (finished.hasNext()) {
+        finished.next();
+      }
       t.closeStore();
+      Throwable scanAfterClose = onAnotherThread("a scan that had reached its end, used and closed after close", () -> {
+        try {
+          finished.hasNext();
+          return null;
+        } catch (StoreException e) {
+          return e;
+        } finally {
+          finished.close();
+        }
+      });
+      assertThat(scanAfterClose).as("a finished scan's hasNext on another thread after close")
+          .isInstanceOf(StoreClosedException.class);
       Throwable afterClose = onAnotherThread("a get after close", () -> {
         try {
           s.get(PLAIN, k);

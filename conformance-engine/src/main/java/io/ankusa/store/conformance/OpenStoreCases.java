@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
@@ -68,17 +71,40 @@ public interface OpenStoreCases extends EngineCase {
 
   /**
    * A closed store answers every call that touches the engine with {@link StoreClosedException}, also
-   * a call whose arguments it would refuse: a batch naming an unlisted family, a get of one.
+   * a call whose arguments it would refuse: a batch naming an unlisted family, a get, multiGet, scan,
+   * visit or counter of one (a counter of a plain family too), a reportWriteFailure without a cause;
+   * and so does a closed snapshot (when the backend claims snapshots).
    */
   @Example
   default void aClosedStoreSaysSoBeforeJudgingArguments() {
+    byte[] k = {1};
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
+      Snapshot snapshot = capabilities().snapshots() ? s.snapshot() : null;
+      if (snapshot != null) {
+        snapshot.close();
+        assertClosedForAnyArguments("a closed snapshot", snapshot);
+      }
       t.closeStore();
-      assertThatThrownBy(() -> s.write(new Batch().put("unlisted", new byte[] {1}, new byte[] {1}), Durability.SYNC))
+      assertThatThrownBy(() -> s.write(new Batch().put("unlisted", k, k), Durability.SYNC))
           .as("a write to an unlisted family on a closed store").isInstanceOf(StoreClosedException.class);
-      assertThatThrownBy(() -> s.get("unlisted", new byte[] {1}))
-          .as("a get of an unlisted family on a closed store").isInstanceOf(StoreClosedException.class);
+      assertThatThrownBy(() -> s.reportWriteFailure(null))
+          .as("reportWriteFailure(null) on a closed store").isInstanceOf(StoreClosedException.class);
+      assertClosedForAnyArguments("a closed store", s);
     }
+  }
+
+  private static void assertClosedForAnyArguments(String what, ReadView view) {
+    byte[] k = {1};
+    assertThatThrownBy(() -> view.get("unlisted", k)).as("a get of an unlisted family on %s", what)
+        .isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> view.multiGet("unlisted", List.of(k, new byte[0])))
+        .as("a multiGet of an unlisted family, with an empty key, on %s", what).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> view.scan("unlisted", new byte[] {2}, k, Direction.FORWARD))
+        .as("a scan of an unlisted family, lo > hi, on %s", what).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> view.visit("unlisted", k, null, Direction.FORWARD, null))
+        .as("a visit of an unlisted family without a visitor on %s", what).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> view.counter(PLAIN, k)).as("a counter of a plain family on %s", what)
+        .isInstanceOf(StoreClosedException.class);
   }
 }

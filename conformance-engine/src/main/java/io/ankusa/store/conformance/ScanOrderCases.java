@@ -84,7 +84,10 @@ public interface ScanOrderCases extends EngineCase {
     }
   }
 
-  /** lo == hi is an empty range in both directions, even when lo is a key. */
+  /**
+   * lo == hi is an empty range in both directions, even when lo is a key; a family with nothing in it
+   * scans empty to its unbounded end, both ways.
+   */
   @Property
   default void emptyRangeScansNothing(@ForAll("keySets") List<byte[]> keys, @ForAll("keys") byte[] at) {
     try (TempDirStore t = openFresh()) {
@@ -94,6 +97,12 @@ public interface ScanOrderCases extends EngineCase {
       assertThat(drain(s, PLAIN, at, at, Direction.FORWARD)).as("forward [%s, %s)", Bytes.hex(at), Bytes.hex(at)).isEmpty();
       assertThat(drain(s, PLAIN, at, at, Direction.REVERSE)).as("reverse [%s, %s)", Bytes.hex(at), Bytes.hex(at)).isEmpty();
       assertThat(drain(s, PLAIN, START, START, Direction.FORWARD)).as("forward [, )").isEmpty();
+      // A family with nothing in it, read to its unbounded end either way, from its start or a key.
+      for (Direction d : Direction.values()) {
+        assertThat(drain(s, COUNTERS, START, null, d)).as("%s scan of an empty family, unbounded", d).isEmpty();
+        assertThat(drain(s, COUNTERS, at, null, d)).as("%s scan of an empty family from %s, unbounded", d, Bytes.hex(at))
+            .isEmpty();
+      }
     }
   }
 

@@ -119,7 +119,9 @@ enum Mutant {
   SINGLE_DELETE_DROPPED("a batch of exactly one delete takes a short path that forgets to apply it",
       "aBatchOfOneOpAppliesLikeAnyOther", DropsSingleDelete::new),
   VISIT_UNCHECKED("visit skips the argument checks: a range with lo > hi, or a null visitor, visits nothing",
-      "badReadArgumentsAreRefused", UncheckedVisit::new);
+      "badReadArgumentsAreRefused", UncheckedVisit::new),
+  VISIT_JUDGES_BEFORE_CLOSE("visit refuses a null visitor before it looks whether the store is closed",
+      "aClosedStoreSaysSoBeforeJudgingArguments", VisitorCheckedFirst::new);
 
   final String breaks;
   final String caughtBy;
@@ -365,6 +367,20 @@ enum Mutant {
         return; // the mutant's short path; an honest one would call the engine's delete
       }
       delegate.write(batch, durability);
+    }
+  }
+
+  private static final class VisitorCheckedFirst extends ForwardingStore {
+    VisitorCheckedFirst(Store d) {
+      super(d);
+    }
+
+    @Override
+    public void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+      if (visitor == null) {
+        throw new StoreArgumentException("null visitor passed to visit of family '" + family + "'");
+      }
+      delegate.visit(family, lo, hi, direction, visitor);
     }
   }
 

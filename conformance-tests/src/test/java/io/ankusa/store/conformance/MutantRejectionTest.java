@@ -67,6 +67,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *       → otherThreadsProceedAfterReportWriteFailureAndClose
  *   <li>SINGLE_DELETE_DROPPED (a batch of one delete is not applied) → aBatchOfOneOpAppliesLikeAnyOther
  *   <li>VISIT_UNCHECKED (visit skips its argument checks) → badReadArgumentsAreRefused
+ *   <li>VISIT_JUDGES_BEFORE_CLOSE (visit refuses a null visitor before it says the store is closed) →
+ *       aClosedStoreSaysSoBeforeJudgingArguments
  * </ul>
  *
  * <p>SYNC_WAL_DOES_NOTHING, SYNC_COMMITTED_AT_CLOSE and COMMITS_MID_BATCH run on {@link CrashableMemoryFixture}, memory behind a pretend journal that

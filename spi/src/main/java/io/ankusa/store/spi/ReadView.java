@@ -53,8 +53,9 @@ public interface ReadView {
    * <p>The default walks a {@link #scan}; backends override it when they can do better.
    */
   default void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
-    FamilyCatalog.checkVisitor(family, visitor);
+    // The scan first: a closed view says so before its arguments are judged, the visitor's included.
     try (Scan scan = scan(family, lo, hi, direction)) {
+      FamilyCatalog.checkVisitor(family, visitor);
       while (scan.hasNext()) {
         Entry e = scan.next();
         if (!visitor.visit(e.key(), e.value())) {
