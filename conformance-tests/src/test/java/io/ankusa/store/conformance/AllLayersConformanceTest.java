@@ -53,7 +53,7 @@ class AllLayersConformanceTest {
     SuiteRun run = SuiteRun.run(MemoryAllLayers.class, CaseSelection.parse("Dispatch"), FEW_TRIES);
     assertThat(run.named(Outcome.PASSED)).containsExactlyInAnyOrder("everyBackloggedTenantGetsItsWeightedShare",
         "aTenantAtItsInflightLimitIsSkippedAndResumesWhenRowsComplete",
-        "tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree");
+        "tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree", "aRowPutBehindWhereTheLastTickStoppedIsClaimed");
   }
 
   @Test
