@@ -87,7 +87,6 @@ public final class Deliveries {
       t.ops().put(Format3.INDEX, Keys.archive(hook.seq()), new ArchiveValue(size, ord).encode());
       t.deltas().add(ord, CounterField.ARCHIVE_PENDING, 1);
     }
-    t.counted();
   }
 
   /**
@@ -131,7 +130,6 @@ public final class Deliveries {
       t.ops().delete(Format3.INDEX, archiveKey);
       t.deltas().add(ArchiveValue.decodeAt(archiveKey, archive).ord(), CounterField.ARCHIVE_PENDING, -1);
     }
-    t.counted();
   }
 
   /**
@@ -159,7 +157,6 @@ public final class Deliveries {
     }
     t.deltas().add(ord, CounterField.PENDING, added.size());
     t.deltas().add(ord, CounterField.BYTES, size * added.size());
-    t.counted();
   }
 
   /** Claim: a due row becomes inflight; returns the inflight row the claim writes. */
@@ -178,7 +175,6 @@ public final class Deliveries {
     t.ops().put(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()), inflight.value().encode());
     t.deltas().add(k.ord(), due.value().kind().counter(), -1);
     t.deltas().add(k.ord(), CounterField.INFLIGHT, 1);
-    t.counted();
   }
 
   /** Delivered: the inflight row and its delivery row go; the hook is marked cleared for reclaim. */
@@ -193,7 +189,6 @@ public final class Deliveries {
     t.ops().put(Format3.INDEX, Keys.cleared(k.seq()), EmptyValue.encode());
     t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
     t.deltas().add(k.ord(), CounterField.BYTES, -row.size());
-    t.counted();
   }
 
   /** Retry: the inflight row is due again at {@code at} as kind 1, one attempt more. */
@@ -209,7 +204,6 @@ public final class Deliveries {
         new DeliveryRow(state.attempts() + 1, at, error, state.size()).encode());
     t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
     t.deltas().add(k.ord(), CounterField.SCHEDULED, 1);
-    t.counted();
   }
 
   /** Dead-letter: the inflight row is given up at {@code at}: {@code 'x'} with the ord, and {@code 'X'}. */
@@ -228,7 +222,6 @@ public final class Deliveries {
         new DeliveryRow(state.attempts() + 1, 0, error, state.size()).encode());
     t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
     t.deltas().add(k.ord(), CounterField.DEAD, 1);
-    t.counted();
   }
 
   /** Revive (replay): a dead row is due again at {@code now} as kind 0. */
@@ -248,7 +241,6 @@ public final class Deliveries {
     newDue(t, ord, now, k.seq(), k.sink(), new DeliveryRow(state.attempts(), now, state.lastError(), state.size()));
     t.deltas().add(ord, CounterField.DEAD, -1);
     t.deltas().add(ord, CounterField.PENDING, 1);
-    t.counted();
   }
 
   /** Recover inflight (boot): a row claimed by a dispatcher that died is due again at {@code now}, kind 0. */
@@ -262,7 +254,6 @@ public final class Deliveries {
     putDue(t, k.ord(), now, k.seq(), k.sink(), new DueValue(row.size(), DueKind.FIRST_ATTEMPT));
     t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
     t.deltas().add(k.ord(), CounterField.PENDING, 1);
-    t.counted();
   }
 
   /** Orphan drop: an inflight row whose hook is gone is removed with its delivery row. */
@@ -276,7 +267,6 @@ public final class Deliveries {
     t.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
     t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
     t.deltas().add(k.ord(), CounterField.BYTES, -row.size());
-    t.counted();
   }
 
   /** Purge of a due row (pending or scheduled): gone with its delivery row; the hook is marked cleared. */
@@ -293,7 +283,6 @@ public final class Deliveries {
     t.ops().put(Format3.INDEX, Keys.cleared(k.seq()), EmptyValue.encode());
     t.deltas().add(k.ord(), due.value().kind().counter(), -1);
     t.deltas().add(k.ord(), CounterField.BYTES, -due.value().size());
-    t.counted();
   }
 
   /**
@@ -314,7 +303,6 @@ public final class Deliveries {
     t.ops().put(Format3.INDEX, Keys.cleared(dead.seq()), EmptyValue.encode());
     t.deltas().add(dead.ord(), CounterField.DEAD, -1);
     t.deltas().add(dead.ord(), CounterField.BYTES, -size);
-    t.counted();
   }
 
   /** Archive settle (the hook reached the archive) or drop (its hook is gone): the obligation goes. */
@@ -333,7 +321,6 @@ public final class Deliveries {
         List.of(Expected.equalTo(Format3.INDEX, key, obligation.encode(), "archive obligation")), tt -> {
           tt.ops().delete(Format3.INDEX, key);
           tt.deltas().add(obligation.ord(), CounterField.ARCHIVE_PENDING, -1);
-          tt.counted();
         });
   }
 

@@ -124,7 +124,6 @@ public final class Transition {
   private BitSet rejected;
   private boolean guarded;
   private boolean readUnderStripes;
-  private int transitions;
 
   /** The row and index ops so far, without the counter merges. */
   Batch ops() {
@@ -155,10 +154,6 @@ public final class Transition {
    */
   Map<ActiveKey, Long> markersPut() {
     return markers;
-  }
-
-  void counted() {
-    transitions++;
   }
 
   /** Adds a step and builds it into this batch; a step that expects nothing always holds. */
@@ -231,11 +226,6 @@ public final class Transition {
       }
     }
     return sb.toString();
-  }
-
-  /** How many transitions this batch carries. */
-  public int transitions() {
-    return transitions;
   }
 
   public boolean isEmpty() {
