@@ -180,6 +180,36 @@ public abstract class TransitionConformance extends ConformanceSuite {
     }
   }
 
+  /**
+   * Two steps of one batch that consume the same inflight row — a sink reporting one delivery twice
+   * within one settle batch — move it once: the later step is dropped, the batch's other steps apply,
+   * and the counters equal a fold. Settled through a queue that did not make the claims, so nothing
+   * but the batch itself can tell the two steps apart.
+   */
+  @Example
+  public void twoStepsOfOneBatchConsumingOneRowMoveItOnce() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = openQueue(t.store(), QueueConfig.defaults());
+      long acme = threeDueRowsOfAcme(queue);
+      List<InflightRow> claimed = dispatcher(queue).tick(5_000).claimed();
+      // Settled through a queue that did not claim the rows (another process, or after a restart), so
+      // its guard checks each row as stored rather than trusting the claims it made.
+      DeliveryQueue handler = openQueue(t.store(), QueueConfig.defaults());
+      Transition settle = new Transition();
+      Deliveries.delivered(settle, claimed.get(0));
+      Deliveries.delivered(settle, claimed.get(0));
+      Deliveries.delivered(settle, claimed.get(1));
+      int dropped = handler.write(settle, Durability.SYNC);
+
+      String when = backend().name() + ": one settle batch delivering row 0 twice and row 1 once";
+      assertThat(claimed).as("%s: rows the tick claimed", when).hasSize(3);
+      assertThat(dropped).as("%s: steps dropped", when).isEqualTo(1);
+      assertThat(queue.counters().read(t.store(), acme).inflight()).as("%s: acme's rows still inflight", when)
+          .isEqualTo(1);
+      assertExact(t.store(), when);
+    }
+  }
+
   /** Starts {@code t} and returns once it waits on a lock or has finished. */
   private static void startAndWaitUntilWaitingOrDone(Thread t) {
     t.start();
