@@ -161,25 +161,15 @@ class ScanGuardTest {
       holder.start();
       visiting.await();
       AtomicReference<Throwable> reopenFailure = new AtomicReference<>();
-      Thread reopen = new Thread(() -> {
-        try {
-          store.reportWriteFailure(new IOException("simulated"));
-        } catch (Throwable t) {
-          reopenFailure.set(t);
-        }
-      }, "reopen");
-      reopen.start();
-      awaitWaiting(reopen);
+      Thread reopen = CloseRace.startAndExpectItToBlock("a reopen after a write failure", () -> reopen(store, reopenFailure));
       AtomicReference<Throwable> scanOutcome = new AtomicReference<>();
-      Thread reader = new Thread(() -> {
+      Thread reader = CloseRace.startAndExpectItToBlock("the scan's next chunk", () -> {
         try {
           scanOutcome.set(new AssertionError("hasNext returned " + scan.hasNext()));
         } catch (Throwable t) {
           scanOutcome.set(t);
         }
-      }, "reader");
-      reader.start();
-      awaitWaiting(reader);
+      });
       release.countDown();
       holder.join();
       reopen.join();
@@ -201,26 +191,15 @@ class ScanGuardTest {
   void aVisitResumingAfterAReopenSeesItWasInvalidated() throws Exception {
     try (Store store = open(600)) {
       AtomicReference<Throwable> reopenFailure = new AtomicReference<>();
-      Thread reopen = new Thread(() -> {
-        try {
-          store.reportWriteFailure(new IOException("simulated"));
-        } catch (Throwable t) {
-          reopenFailure.set(t);
-        }
-      }, "reopen");
+      Thread[] reopen = new Thread[1];
       int[] visited = {0};
       assertThatThrownBy(() -> store.visit("rows", new byte[0], null, Direction.FORWARD, (k, v) -> {
         if (++visited[0] == RocksDbScan.MAX_CHUNK) {
-          reopen.start();
-          try {
-            awaitWaiting(reopen);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
+          reopen[0] = CloseRace.startAndExpectItToBlock("a reopen after a write failure", () -> reopen(store, reopenFailure));
         }
         return true;
       })).isInstanceOf(StoreClosedException.class).hasMessageContaining("reopened after a write failure");
-      reopen.join();
+      reopen[0].join();
       assertThat(reopenFailure.get()).isNull();
       assertThat(visited[0]).as("entries visited before the reopen").isEqualTo(RocksDbScan.MAX_CHUNK);
       assertThat(store.get("rows", key(1))).containsExactly(1);
@@ -235,14 +214,12 @@ class ScanGuardTest {
     }
   }
 
-  /** Until {@code t} blocks on a lock (it queued for the store's guard). */
-  private static void awaitWaiting(Thread t) throws InterruptedException {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(t.getName() + " never blocked; state " + t.getState());
-      }
-      Thread.sleep(1);
+  /** reportWriteFailure, run on a racing thread: what it throws is kept for the test to check. */
+  private static void reopen(Store store, AtomicReference<Throwable> failure) {
+    try {
+      store.reportWriteFailure(new IOException("simulated"));
+    } catch (Throwable t) {
+      failure.set(t);
     }
   }
 

@@ -21,22 +21,36 @@ public final class CloseRace {
    *     did not hold it off, and the caller must not touch its cursor again
    */
   public static Thread startAndExpectItToWait(String what, Runnable close) {
-    Thread closer = new Thread(close, "close-racing-a-scan");
-    closer.setDaemon(true);
-    closer.start();
+    return startAndAwaitBlocked(what, close, " finished while a scan was reading a chunk: it did not wait for"
+        + " the scan's guard, so it could free the cursor under the scan");
+  }
+
+  /**
+   * Starts {@code action} on a new thread and returns the thread once it waits for a lock or monitor:
+   * how a test queues one call behind a guard another thread holds, to force an interleaving.
+   *
+   * @throws AssertionError if the action finished (or failed) instead of waiting
+   */
+  public static Thread startAndExpectItToBlock(String what, Runnable action) {
+    return startAndAwaitBlocked(what, action, " finished instead of waiting for the guard another thread holds");
+  }
+
+  private static Thread startAndAwaitBlocked(String what, Runnable action, String finishedInstead) {
+    Thread thread = new Thread(action, "racing-a-guard");
+    thread.setDaemon(true);
+    thread.start();
     long deadline = System.nanoTime() + PATIENCE_NANOS;
     while (true) {
-      Thread.State state = closer.getState();
+      Thread.State state = thread.getState();
       if (state == Thread.State.BLOCKED
-          || (state == Thread.State.WAITING && LockSupport.getBlocker(closer) != null)) {
-        return closer;
+          || (state == Thread.State.WAITING && LockSupport.getBlocker(thread) != null)) {
+        return thread;
       }
       if (state == Thread.State.TERMINATED) {
-        throw new AssertionError(what + " finished while a scan was reading a chunk: it did not wait for the"
-            + " scan's guard, so it could free the cursor under the scan");
+        throw new AssertionError(what + finishedInstead);
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(what + " neither waited for the scan's guard nor finished within 30 s");
+        throw new AssertionError(what + " neither waited for the guard nor finished within 30 s");
       }
       Thread.onSpinWait();
     }
