@@ -3,10 +3,9 @@ package io.ankusa.store.lmdb;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.ChunkedScan;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
-import java.util.NoSuchElementException;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.GetOp;
 import org.lmdbjava.Txn;
@@ -20,8 +19,8 @@ import org.lmdbjava.Txn;
  * the latest on {@link #close()}. A scan of a snapshot uses the snapshot's transaction and is closed
  * with it.
  *
- * <p>Entries are read in chunks ({@value #FIRST_CHUNK} first, doubling up to {@value #MAX_CHUNK}),
- * each under the scan's monitor (the snapshot's, for a scan of a snapshot, because an LMDB
+ * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} first, doubling
+ * up to {@value ChunkedScan#MAX_CHUNK}), each under the scan's monitor (the snapshot's, for a scan of a snapshot, because an LMDB
  * transaction serves one thread at a time) and the store's shared lock, taken once per chunk: a close
  * of the scan, its snapshot or its store waits for a running chunk, so the cursor is never freed under
  * it (property {@code closeWaitsForARunningScanChunk} in {@code ScanGuardTest}). Between chunks each
@@ -36,12 +35,7 @@ import org.lmdbjava.Txn;
  * scanNeverEndsEarlyOnCorruption}). So does an entry whose checksum does not match ({@link
  * ValueChecksums}), in stores that keep checksums.
  */
-final class LmdbScan implements Scan, LongLivedReaders.Reader {
-  /** Entries read by the first chunk; later chunks double. */
-  static final int FIRST_CHUNK = 8;
-  /** The most entries one chunk reads. */
-  static final int MAX_CHUNK = 256;
-
+final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
   /**
    * Test seam: run while a chunk is being read, with the monitor and the store's shared lock held,
    * before the cursor is touched. Null in production.
@@ -62,16 +56,12 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
   // Read and written under the monitor while a chunk is read; otherwise by the scan's one thread.
   private boolean started;
   private boolean exhausted;
-  private Entry[] chunk = new Entry[FIRST_CHUNK];
-  private int chunkSize;
-  private int at;
   private byte[] lastKey;
-  /** The error the cursor stopped on, thrown once the entries read before it are consumed, then forever. */
-  private StoreException failure;
   /** Null while open; otherwise why it was closed. Written under the monitor. */
   private volatile String closedReason;
 
   private LmdbScan(LmdbStore store, LmdbSnapshot snapshot, String family, byte[] lo, byte[] hi, Direction direction) {
+    super(family);
     this.store = store;
     this.snapshot = snapshot;
     this.epoch = store.epoch();
@@ -119,70 +109,36 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
     return scan;
   }
 
-  @Override
-  public boolean hasNext() {
-    checkOpen();
-    if (at < chunkSize) {
-      return true;
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    if (exhausted) {
-      return false;
-    }
-    readChunk();
-    if (at < chunkSize) {
-      return true;
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    return false;
-  }
-
-  @Override
-  public Entry next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException("scan of family '" + family + "' is at the end of its range");
-    }
-    Entry e = chunk[at];
-    chunk[at++] = null;
-    return e;
-  }
-
   /**
    * Reads the next chunk holding the monitor and the store's shared lock once: {@link #closeBecause}
    * (from the store's close or reopen, a map growth, or the snapshot's close) waits for it, so the
-   * cursor and transaction are never freed under a running chunk.
+   * cursor and transaction are never freed under a running chunk. A cursor error ends the chunk and
+   * is recorded with {@link #stoppedOn}.
    */
-  private void readChunk() {
+  @Override
+  protected int readChunk(Entry[] into) {
     synchronized (monitor) {
       checkOpen(); // closed while we waited for the monitor
-      store.shared(env -> {
+      return store.shared(env -> {
         Runnable hook = whileReadingChunk;
         if (hook != null) {
           hook.run();
         }
-        if (chunkSize == chunk.length && chunk.length < MAX_CHUNK) {
-          chunk = new Entry[chunk.length * 2];
-        }
-        chunkSize = 0;
-        at = 0;
+        int n = 0;
         ValueChecksums checksums = env.checksums();
-        while (chunkSize < chunk.length && !exhausted) {
+        while (n < into.length && !exhausted) {
           Entry e;
           try {
             e = advance(checksums);
           } catch (StoreException failed) {
-            failure = failed;
+            stoppedOn(failed);
             break;
           }
           if (e != null) {
-            chunk[chunkSize++] = e;
+            into[n++] = e;
           }
         }
-        return null;
+        return n;
       });
     }
   }
@@ -273,7 +229,8 @@ final class LmdbScan implements Scan, LongLivedReaders.Reader {
     }
   }
 
-  private void checkOpen() {
+  @Override
+  protected void checkOpen() {
     String reason = closedReason;
     if (reason == null) {
       reason = epoch.endedBecause();

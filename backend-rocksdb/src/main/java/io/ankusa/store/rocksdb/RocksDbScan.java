@@ -3,11 +3,10 @@ package io.ankusa.store.rocksdb;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.ChunkedScan;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.util.Arrays;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
@@ -21,8 +20,8 @@ import org.rocksdb.Slice;
  * explicit snapshot is taken); a scan of a {@link RocksDbSnapshot} reads at the snapshot. Either way it
  * sees one state whatever is written meanwhile (property {@code scanSeesOneStateWhileWritesGoOn}).
  *
- * <p>Entries are read in chunks ({@value #FIRST_CHUNK} entries first, doubling up to {@value
- * #MAX_CHUNK}): a chunk is read while holding the view's guard (the store's shared lock, and a
+ * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} entries first,
+ * doubling up to {@value ChunkedScan#MAX_CHUNK}): a chunk is read while holding the view's guard (the store's shared lock, and a
  * snapshot's own for a scan of a snapshot) once, so {@link RocksDbStore#close()}, {@link
  * RocksDbStore#reportWriteFailure} and {@link RocksDbSnapshot#close()} wait for a running chunk and
  * never free the iterator under it (property {@code closeWaitsForARunningScanChunk} in {@code
@@ -38,12 +37,7 @@ import org.rocksdb.Slice;
  * #close()} or when the store closes or reopens, or its snapshot closes. Entries are fresh copies made
  * by RocksJava. Used by one thread at a time.
  */
-final class RocksDbScan implements Scan, OpenResource {
-  /** Entries read by the first chunk; later chunks double. */
-  static final int FIRST_CHUNK = 8;
-  /** The most entries one chunk reads. */
-  static final int MAX_CHUNK = 256;
-
+final class RocksDbScan extends ChunkedScan implements OpenResource {
   /**
    * Test seam: run while a chunk is being read, with the view's guard held, before the iterator is
    * touched. Null in production.
@@ -63,13 +57,6 @@ final class RocksDbScan implements Scan, OpenResource {
   private volatile String closedBecause;
 
   // Owned by the scan's one thread:
-  private Entry[] chunk = new Entry[FIRST_CHUNK];
-  private int chunkSize;
-  private int at;
-  /** True once the iterator went past the range's end (or failed): nothing more to read. */
-  private boolean drained;
-  /** The error the iterator stopped on, thrown once the chunk before it is consumed. */
-  private StoreCorruptionException failure;
   private byte[] lastKey;
   /** Values longer than this are not read through a scratch array (see {@link #freshValue()}). */
   private static final int MAX_SCRATCH_BYTES = 64 << 10;
@@ -79,6 +66,7 @@ final class RocksDbScan implements Scan, OpenResource {
 
   private RocksDbScan(RocksDbReadView view, RocksDbEngine engine, String family, Direction direction,
       Set<OpenResource> registry, RocksIterator iterator, ReadOptions options, Slice lower, Slice upper) {
+    super(family);
     this.view = view;
     this.engine = engine;
     this.family = family;
@@ -127,44 +115,13 @@ final class RocksDbScan implements Scan, OpenResource {
     return scan;
   }
 
-  @Override
-  public boolean hasNext() {
-    checkOpen();
-    if (at < chunkSize) {
-      return true;
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    if (drained) {
-      return false;
-    }
-    readChunk();
-    if (at < chunkSize) {
-      return true;
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    return false;
-  }
-
-  @Override
-  public Entry next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException("scan of family '" + family + "' is at the end of its range");
-    }
-    Entry e = chunk[at];
-    chunk[at++] = null;
-    return e;
-  }
-
   /**
    * Reads the next chunk under the view's guard: the store (or snapshot) cannot close the iterator
-   * meanwhile. Sets {@link #drained} at the range's end and {@link #failure} if the iterator stopped on
-   * an error.
+   * meanwhile. A chunk shorter than {@code into} means the iterator went past the range's end or
+   * stopped on an error, which is then recorded with {@link #stoppedOn}.
    */
-  private void readChunk() {
+  @Override
+  protected int readChunk(Entry[] into) {
     view.enter();
     try {
       checkOpen(); // closed while we waited for the guard
@@ -172,14 +129,11 @@ final class RocksDbScan implements Scan, OpenResource {
       if (hook != null) {
         hook.run();
       }
-      if (chunkSize == chunk.length && chunk.length < MAX_CHUNK) {
-        chunk = new Entry[chunk.length * 2];
-      }
       int n = 0;
       boolean forward = direction == Direction.FORWARD;
-      while (n < chunk.length && iterator.isValid()) {
+      while (n < into.length && iterator.isValid()) {
         byte[] key = freshKey();
-        chunk[n++] = new Entry(key, freshValue());
+        into[n++] = new Entry(key, freshValue());
         lastKey = key;
         if (forward) {
           iterator.next();
@@ -187,12 +141,13 @@ final class RocksDbScan implements Scan, OpenResource {
           iterator.prev();
         }
       }
-      chunkSize = n;
-      at = 0;
-      if (n < chunk.length) {
-        drained = true;
-        failure = statusError();
+      if (n < into.length) {
+        StoreCorruptionException error = statusError();
+        if (error != null) {
+          stoppedOn(error);
+        }
       }
+      return n;
     } finally {
       view.exit();
     }
@@ -295,7 +250,8 @@ final class RocksDbScan implements Scan, OpenResource {
     }
   }
 
-  private void checkOpen() {
+  @Override
+  protected void checkOpen() {
     String reason = closedBecause;
     if (reason != null) {
       throw new StoreClosedException(reason);
