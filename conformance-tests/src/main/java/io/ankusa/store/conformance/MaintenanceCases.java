@@ -65,6 +65,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -343,13 +344,19 @@ public interface MaintenanceCases extends LayoutCase {
       QueueDriver d = new QueueDriver(store, queueConfig().withArchive(true));
       Map<String, List<Long>> seqs = new LinkedHashMap<>();
       try (QueueWriter writer = QueueWriter.start(d.queue(), writerConfig, clock::get)) {
-        for (String tenant : tenants) {
+        Map<String, List<CompletableFuture<IngestResult>>> pending = new LinkedHashMap<>();
+        for (String tenant : tenants) { // submitted at once, so the writer commits them in few groups
           for (int i = 1; i <= 5; i++) {
             long at = i == 5 ? START + DAY_MS : START; // the fifth hook is not due at the tick: pending
-            IngestResult r = writer.ingest(new IngestRequest(tenant, "src", tenant + "-h" + i, tenant + "-k" + i, at,
-                List.of(1), new byte[i])).get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
-            assertThat(r.outcome()).as("ingest of %s's hook %s", tenant, i).isEqualTo(IngestResult.Outcome.CREATED);
-            seqs.computeIfAbsent(tenant, k -> new ArrayList<>()).add(r.seq());
+            pending.computeIfAbsent(tenant, k -> new ArrayList<>()).add(writer.ingest(new IngestRequest(tenant, "src",
+                tenant + "-h" + i, tenant + "-k" + i, at, List.of(1), new byte[i])));
+          }
+        }
+        for (Map.Entry<String, List<CompletableFuture<IngestResult>>> e : pending.entrySet()) {
+          for (CompletableFuture<IngestResult> f : e.getValue()) {
+            IngestResult r = f.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+            assertThat(r.outcome()).as("ingest of a hook of %s", e.getKey()).isEqualTo(IngestResult.Outcome.CREATED);
+            seqs.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(r.seq());
           }
         }
       }
