@@ -48,10 +48,21 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #topTenantsByPending};
  *   <li>{@link #reclaimProgressesPastOwedHooksAtTheHead} — owing hooks at the head of {@code 'c'} never
  *       block newer ones;
+ *   <li>{@link #reclaimDeletesExactlyTheHooksNothingOwes} — owed by delivery rows (in a span dense
+ *       with rows in flight) or by the archive; passes move a cursor and end laps;
+ *   <li>{@link #recoveryDropsAnInflightRowWhoseHookIsGone};
+ *   <li>{@link #recoveryCountsOnlyTheRowsItMoved} — a settle forced between recovery's scan and its batch;
+ *   <li>{@link #verifierNamesEachBreachAndNothingOnACleanQueue} — each kind of damage, written through
+ *       the store, reported exactly;
+ *   <li>{@link #eraseRemovesOneTenantAndNothingOfItsNeighbours} — the store differs only in the erased
+ *       tenant's keys; a returning tenant gets a new ordinal and dedupes afresh;
  *   <li>{@link #archiveNeverGetsAHookAboveDurableSeq} — generated ingest and archiver runs under a
  *       moving watermark (the archive scan stops at the writer's {@code durableSeq});
  *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts that
- *       lose unsynced appends: every hook is always an obligation or in the synced archive.
+ *       lose unsynced appends: every hook is always an obligation or in the synced archive;
+ *   <li>{@link #archiverReportsAddUpToWhatItArchived} — chunk reports and drain totals against the
+ *       appends, gone hooks, the watermark;
+ *   <li>{@link #aFailingSinkOrStoreSettlesNothingOfItsChunk} — refused syncs and a failing read.
  * </ol>
  *
  * <p>The cases live in one interface per promise, each a file of its own: {@link CounterCases},

@@ -2,38 +2,49 @@ package io.ankusa.store.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.ankusa.store.conformance.fixtures.StoreArchive;
 import io.ankusa.store.conformance.fixtures.StoreFixtures;
+import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.ArchiveKey;
+import io.ankusa.store.layout.ArchiveValue;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.DeadKey;
 import io.ankusa.store.layout.DeadValue;
+import io.ankusa.store.layout.DueKind;
+import io.ankusa.store.layout.DueValue;
+import io.ankusa.store.layout.EmptyValue;
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.counter.CounterFold;
 import io.ankusa.store.queue.counter.Counters;
-import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.record.DeliveryRow;
-import io.ankusa.store.queue.record.HookEnvelope;
-import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.record.FormatStamp;
-import io.ankusa.store.queue.maintenance.QueueVerifier;
 import io.ankusa.store.queue.counter.TenantCounts;
-import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.queue.maintenance.QueueVerifier;
 import io.ankusa.store.queue.migration.FormatTwo;
 import io.ankusa.store.queue.migration.FormatTwoWriter;
 import io.ankusa.store.queue.migration.Migrate;
+import io.ankusa.store.queue.migration.QueueFormat;
+import io.ankusa.store.queue.record.DeliveryRow;
+import io.ankusa.store.queue.record.FormatStamp;
+import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import io.ankusa.store.spi.StoreFormatException;
 import java.io.IOException;
@@ -385,6 +396,226 @@ public abstract class MigrationConformance extends ConformanceSuite {
             .isGreaterThanOrEqualTo(2);
       }
       assertUpgraded(store, expected);
+    }
+  }
+
+  /**
+   * Every kind of format-2 row migrates with all its fields, and a run's result counts what it moved:
+   * due rows before, exactly at and after the migration start (pending, pending, retrying: kind 0, 0,
+   * 1) under their tenant's ordinal with their size and an active marker; inflight rows with their size;
+   * dead rows keeping their source and hook ids byte for byte (also empty ones, and a source id that
+   * fills the value) with the ordinal added and an {@code 'X'} key; archive obligations with their size
+   * and ordinal. With 3 rows per step the 9 rows take 3 steps and the result says so (from 2 to 3,
+   * rows 9, finished, its nanos within the call and its rows/s their quotient); counters equal a
+   * fold of the format-2 rows. A migration of one row per step stopped after 4 steps reports 4 rows,
+   * unfinished, still at format 2, a dry run says it resumes; after a reopen a new runner does the
+   * other 5 and the store equals the uninterrupted run's byte for byte. Running again finds nothing to
+   * do.
+   */
+  @Example
+  public void everyRowKindMigratesWithAllItsFieldsAndTheResultCountsTheRows() {
+    try (TempDirStore reference = scratch(); TempDirStore stopped = scratch()) {
+      Store a = reference.hold(everyRowKindV2(reference));
+      byte[] emptyIds = a.get(Format3.INDEX, FormatTwo.deadKey(5_000, 2, 2));
+      assertThat(FormatTwo.DeadValueV2.decodeAt(FormatTwo.deadKey(5_000, 2, 2), emptyIds)).as("a format-2 dead value read back")
+          .isEqualTo(FormatTwo.DeadValueV2.of("", "")).isNotEqualTo(FormatTwo.DeadValueV2.of("s", ""));
+      Map<String, long[]> expected = foldV2(a, STARTED_AT);
+      long t0 = System.nanoTime();
+      Migrate.Result whole = migrate(3).run(a);
+      long elapsed = System.nanoTime() - t0;
+      assertThat(List.of(whole.fromFormat(), whole.toFormat(), whole.steps(), whole.rows(), whole.finished()))
+          .as("from, to, steps, rows, finished of the uninterrupted run").isEqualTo(List.of(2, 3, 3L, 9L, true));
+      assertThat(whole.nanos()).as("nanos of the run").isPositive().isLessThanOrEqualTo(elapsed);
+      assertThat(whole.rowsPerSecond()).as("rows/s").isCloseTo(9 * 1e9 / whole.nanos(), within(1e-6));
+
+      long acme = Tenants.ord(a, TenantId.of(StoreFixtures.ACME)).orElseThrow();
+      long globex = Tenants.ord(a, TenantId.of(StoreFixtures.GLOBEX)).orElseThrow();
+      assertThat(List.of(acme, globex)).as("ordinals in first-sight order").isEqualTo(List.of(1L, 2L));
+      assertRow(a, Keys.due(acme, STARTED_AT - 1_000, 1, 1), new DueValue(11, DueKind.FIRST_ATTEMPT).encode());
+      assertRow(a, Keys.due(globex, STARTED_AT, 2, 1), new DueValue(12, DueKind.FIRST_ATTEMPT).encode());
+      assertRow(a, Keys.due(acme, STARTED_AT + 1, 3, 1), new DueValue(13, DueKind.RETRY).encode());
+      for (long[] marker : new long[][] {{STARTED_AT - 1_000, acme}, {STARTED_AT, globex}, {STARTED_AT + 1, acme}}) {
+        assertRow(a, Keys.active(ActiveKey.bucketOf(marker[0]), marker[1]), EmptyValue.encode());
+      }
+      assertRow(a, Keys.inflight(acme, 4, 1), new InflightValue(14).encode());
+      assertRow(a, Keys.inflight(acme, 4, 2), new InflightValue(15).encode());
+      assertRow(a, Keys.dead(5_000, 2, 2), new DeadValue(globex, new byte[0], new byte[0]).encode());
+      assertRow(a, Keys.deadByTenant(globex, 5_000, 2, 2), EmptyValue.encode());
+      assertRow(a, Keys.dead(5_100, 1, 2), DeadValue.of(acme, "s", "").encode());
+      assertRow(a, Keys.deadByTenant(acme, 5_100, 1, 2), EmptyValue.encode());
+      assertRow(a, Keys.archive(1), new ArchiveValue(40, acme).encode());
+      assertRow(a, Keys.archive(2), new ArchiveValue(30, globex).encode());
+      assertUpgraded(a, expected);
+
+      Store b = stopped.hold(everyRowKindV2(stopped));
+      long t1 = System.nanoTime();
+      Migrate.Result part = migrate(1).run(b, 4);
+      assertThat(part.nanos()).as("nanos of the stopped run").isPositive().isLessThanOrEqualTo(System.nanoTime() - t1);
+      assertThat(List.of(part.fromFormat(), part.toFormat(), part.steps(), part.rows(), part.finished()))
+          .as("from, to, steps, rows, finished of a run stopped after 4 steps").isEqualTo(List.of(2, 2, 4L, 4L, false));
+      assertThat(migrate(1).needed(b)).as("needed after an interrupted run").isTrue();
+      assertThat(migrate(1).dryRun(b)).singleElement().asString().contains("resuming");
+      b = stopped.reopen();
+      Migrate.Result rest = migrate(1).run(b);
+      assertThat(List.of(rest.fromFormat(), rest.toFormat(), rest.steps(), rest.rows(), rest.finished()))
+          .as("from, to, steps, rows, finished of the resumed run").isEqualTo(List.of(2, 3, 5L, 5L, true));
+      assertSameStore(b, a, "a migration of one row per step stopped after 4 steps and resumed after a reopen");
+
+      assertThat(migrate(3).needed(a)).as("needed after the migration").isFalse();
+      Migrate.Result again = migrate(3).run(a);
+      assertThat(again).as("a run on a migrated store").isEqualTo(new Migrate.Result(3, 3, 0, 0, 0, true));
+      assertThat(again.rowsPerSecond()).as("rows/s of a run that moved nothing").isZero();
+    }
+  }
+
+  /**
+   * Bad input gets a clear error and loses nothing: a format-2 store opened without the format-3
+   * families is refused by the migration naming the family and the migration; a dead value that does
+   * not decode is refused naming its key, and the step that met it writes nothing; a store with hooks
+   * but no format stamp is refused on open; a release format below 1 is refused and a format-1 runner
+   * refuses a format-2 store as newer; a format-3 store opened with the other {@code
+   * counters.sharded_aggregate} setting is refused naming both, also when a stray migration cursor
+   * sends it through the migration runner. Each refused store is unchanged. An
+   * empty store needs no migration and a run on it does nothing.
+   */
+  @Example
+  public void aMigrationRefusesBadInputAndChangesNothing() {
+    try (TempDirStore s = scratch()) {
+      Store v2 = s.hold(backend().open(s.dir(), FormatTwo.families()));
+      new FormatTwoWriter(v2).layout().hook(StoreFixtures.hook(1, StoreFixtures.ACME, 1_000, 1))
+          .due(1, 1, 1_000, DeliveryRow.first(1_000, 11)).commit();
+      List<String> v2Families = names(FormatTwo.families());
+      Map<String, List<String>> before = dump(v2, v2Families);
+      assertThatThrownBy(() -> migrate(500).run(v2)).as("migrating a store opened with the format-2 families")
+          .isInstanceOf(StoreFormatException.class).hasMessageContaining("without family")
+          .hasMessageContaining("2 -> 3");
+      assertThat(dump(v2, v2Families)).as("the store after the refused migration").isEqualTo(before);
+
+      Store store = s.reopen(Format3.families());
+      byte[] badKey = FormatTwo.deadKey(5_000, 1, 2);
+      byte[] badValue = {0, 0, 0, 5, 's', 0, 0, 0, 0, 0};
+      store.write(new Batch().put(Format3.INDEX, badKey, badValue), Durability.SYNC);
+      Map<String, List<String>> damaged = dump(store, names(Format3.families()));
+      assertThatThrownBy(() -> migrate(500).run(store)).as("migrating a dead value that does not decode")
+          .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("does not decode")
+          .hasMessageContaining(Bytes.hex(badKey));
+      assertThat(dump(store, names(Format3.families()))).as("the store after the refused step").isEqualTo(damaged);
+
+      assertThatThrownBy(() -> new Migrate(0, QueueConfig.defaults(), () -> STARTED_AT, 500))
+          .isInstanceOf(StoreArgumentException.class).hasMessageContaining("release format 0");
+      assertThatThrownBy(() -> new Migrate(1, QueueConfig.defaults(), () -> STARTED_AT, 500).run(store))
+          .isInstanceOf(StoreFormatException.class).hasMessageContaining("store format 2 is newer than 1");
+    }
+    try (TempDirStore s = scratch()) {
+      Store store = s.hold(backend().open(s.dir(), Format3.families()));
+      assertThat(migrate(500).needed(store)).as("an empty store needs a migration").isFalse();
+      assertThat(migrate(500).run(store)).as("a run on an empty store").isEqualTo(new Migrate.Result(-1, -1, 0, 0, 0, true));
+      store.write(new Batch().put(Format3.HOOKS, Keys.hook(1), StoreFixtures.hook(1, null, 1_000, 1).encode()), Durability.SYNC);
+      Map<String, List<String>> stampless = dump(store, names(Format3.families()));
+      assertThatThrownBy(() -> QueueFormat.openOrCreate(store)).as("opening a store with a hook and no stamp")
+          .isInstanceOf(StoreFormatException.class).hasMessageContaining("no format stamp");
+      assertThat(dump(store, names(Format3.families()))).as("the refused stampless store").isEqualTo(stampless);
+    }
+    try (TempDirStore s = scratch()) {
+      Store store = s.hold(openV3Fixture(s.dir()));
+      boolean sharded = FormatStamp.shardedAggregate(store);
+      Map<String, List<String>> v3 = dump(store, names(Format3.families()));
+      assertThatThrownBy(() -> DeliveryQueue.open(store, QueueConfig.defaults().withShardedAggregate(!sharded)))
+          .as("opening the v3 fixture with counters.sharded_aggregate = %s", !sharded)
+          .isInstanceOf(StoreFormatException.class)
+          .hasMessageContaining("created with counters.sharded_aggregate = " + sharded)
+          .hasMessageContaining("configured with counters.sharded_aggregate = " + !sharded);
+      assertThat(dump(store, names(Format3.families()))).as("the refused v3 store").isEqualTo(v3);
+      store.write(new Batch().put(Format3.DEFAULT, Keys.migrating(Format3.FORMAT), new byte[] {5}), Durability.SYNC);
+      assertThatThrownBy(() -> DeliveryQueue.open(store, QueueConfig.defaults().withShardedAggregate(!sharded)))
+          .as("opening it, with a stray migration cursor, with counters.sharded_aggregate = %s", !sharded)
+          .isInstanceOf(StoreFormatException.class)
+          .hasMessageContaining("created with counters.sharded_aggregate = " + sharded);
+    }
+  }
+
+  /**
+   * An empty format-2 store (its layout only) migrates to exactly what a new format-3 store holds,
+   * byte for byte: sentinels, stamp, {@code m:next_ord}, {@code m:last_seq} and the aggregate layout,
+   * and no format-2 sentinel left.
+   */
+  @Example
+  public void anEmptyFormat2StoreMigratesToWhatANewStoreHolds() {
+    try (TempDirStore fresh = scratch(); TempDirStore migrated = scratch()) {
+      Store created = fresh.hold(backend().open(fresh.dir(), Format3.families()));
+      QueueFormat.openOrCreate(created);
+      Store v2 = migrated.hold(backend().open(migrated.dir(), FormatTwo.families()));
+      new FormatTwoWriter(v2).layout().commit();
+      Store store = migrated.reopen(Format3.families());
+      assertThat(migrate(500).run(store).rows()).as("rows of an empty format-2 store").isZero();
+      assertSameStore(store, created, "an empty format-2 store after its migration");
+    }
+  }
+
+  /**
+   * A format-2 store with one row of every kind, opened with the format-3 families: hooks 1-4 (acme,
+   * globex, acme, acme), due rows before, at and after {@link #STARTED_AT}, two inflight rows, two
+   * dead rows (empty ids; a source id filling the value) and two archive obligations; 9 rows.
+   */
+  private Store everyRowKindV2(TempDirStore s) {
+    Store v2 = s.hold(backend().open(s.dir(), FormatTwo.families()));
+    new FormatTwoWriter(v2).layout()
+        .hook(StoreFixtures.hook(1, StoreFixtures.ACME, 1_000, 1, 2))
+        .hook(StoreFixtures.hook(2, StoreFixtures.GLOBEX, 1_100, 1, 2))
+        .hook(StoreFixtures.hook(3, StoreFixtures.ACME, 1_200, 1))
+        .hook(StoreFixtures.hook(4, StoreFixtures.ACME, 1_300, 1, 2))
+        .due(1, 1, STARTED_AT - 1_000, DeliveryRow.first(1_000, 11))
+        .due(2, 1, STARTED_AT, DeliveryRow.first(1_100, 12))
+        .due(3, 1, STARTED_AT + 1, new DeliveryRow(1, STARTED_AT + 1, "503", 13))
+        .inflight(4, 1, DeliveryRow.first(1_300, 14))
+        .inflight(4, 2, DeliveryRow.first(1_300, 15))
+        .dead(5_000, 2, 2, "", "", new DeliveryRow(5, 0, "410 Gone", 16))
+        .dead(5_100, 1, 2, "s", "", new DeliveryRow(5, 0, "410 Gone", 17))
+        .archive(1, 40)
+        .archive(2, 30)
+        .commit();
+    return s.reopen(Format3.families());
+  }
+
+  private static void assertRow(ReadView view, byte[] key, byte[] value) {
+    assertThat(view.get(Format3.INDEX, key)).as("index row %s", Bytes.hex(key)).isEqualTo(value);
+  }
+
+  /**
+   * An interrupted migration resumes only with the aggregate layout it started with: two steps under
+   * {@code counters.sharded_aggregate = true}, then a runner and a queue with the setting off are both
+   * refused, naming both settings, and the store is unchanged; resumed with the setting on, the
+   * migration finishes and the node aggregate a sharded queue reads equals the sum of the tenants'
+   * counters and a fold of the rows.
+   */
+  @Example
+  public void anInterruptedMigrationResumesOnlyWithItsAggregateLayout() {
+    QueueConfig sharded = QueueConfig.defaults().withShardedAggregate(true);
+    try (TempDirStore s = scratch()) {
+      Store store = s.hold(everyRowKindV2(s));
+      assertThat(new Migrate(Format3.FORMAT, sharded, () -> STARTED_AT, 2).run(store, 2).finished())
+          .as("finished after 2 steps of 2 rows").isFalse();
+      Map<String, List<String>> part = dump(store, names(Format3.families()));
+      assertThatThrownBy(() -> new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> STARTED_AT, 2).run(store))
+          .as("resuming with counters.sharded_aggregate = false").isInstanceOf(StoreFormatException.class)
+          .hasMessageContaining("started with counters.sharded_aggregate = true")
+          .hasMessageContaining("configured with counters.sharded_aggregate = false");
+      assertThatThrownBy(() -> DeliveryQueue.open(store, QueueConfig.defaults()))
+          .as("opening the queue with counters.sharded_aggregate = false").isInstanceOf(StoreFormatException.class);
+      assertThat(dump(store, names(Format3.families()))).as("the store after the refused resumes").isEqualTo(part);
+
+      DeliveryQueue queue = DeliveryQueue.open(store, sharded);
+      assertThat(FormatStamp.stamp(store)).isEqualTo(Format3.FORMAT);
+      Map<Long, TenantCounts> stored = Counters.readAll(store);
+      long[] sum = new long[6];
+      stored.forEach((ord, c) -> {
+        for (CounterField f : CounterField.values()) {
+          sum[f.code() - 1] += ord == 0 ? 0 : c.get(f);
+        }
+      });
+      assertThat(queue.counters().aggregate(store)).as("the aggregate a sharded queue reads").isEqualTo(counts(sum));
+      assertThat(stored).as("stored counters equal a fold").isEqualTo(CounterFold.fold(store));
+      assertThat(QueueVerifier.verify(store)).isEmpty();
     }
   }
 

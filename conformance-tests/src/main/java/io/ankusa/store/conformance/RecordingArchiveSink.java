@@ -11,7 +11,7 @@ import java.util.TreeMap;
 /**
  * The archive the layout layer checks the {@link io.ankusa.store.queue.archive.Archiver} against: it keeps
  * every append in order and, separately, what a {@link #sync()} made durable — the first copy of each
- * seq, as a de-duplicating reader would return it. {@link #failSyncs(int)} makes the next syncs throw
+ * seq, as a de-duplicating reader would return it. {@link #failSyncs(int)} makes the next syncs throw (and {@link #failSyncAfter(int)} a later one)
  * {@link ArchiveSinkException}, as a full disk would; {@link #crash()} forgets the appends no sync
  * covered, as a process kill does. Not thread-safe; one property try owns it.
  */
@@ -21,6 +21,8 @@ public final class RecordingArchiveSink implements ArchiveSink {
   private final TreeMap<Long, byte[]> synced = new TreeMap<>();
   private int syncedUpTo;
   private int failingSyncs;
+  private int syncsBeforeFailing = -1;
+  private int syncs;
 
   @Override
   public void append(long seq, byte[] envelope) {
@@ -30,10 +32,17 @@ public final class RecordingArchiveSink implements ArchiveSink {
 
   @Override
   public void sync() {
+    if (syncsBeforeFailing == 0) {
+      syncsBeforeFailing = -1;
+      failingSyncs++;
+    } else if (syncsBeforeFailing > 0) {
+      syncsBeforeFailing--;
+    }
     if (failingSyncs > 0) {
       failingSyncs--;
       throw new ArchiveSinkException("recording archive: sync refused on purpose (the suite simulates a full disk)");
     }
+    syncs++;
     for (int i = syncedUpTo; i < appended.size(); i++) {
       synced.putIfAbsent(appended.get(i), envelopes.get(i));
     }
@@ -43,6 +52,16 @@ public final class RecordingArchiveSink implements ArchiveSink {
   /** The next {@code syncs} calls of {@link #sync()} throw. */
   public void failSyncs(int syncs) {
     failingSyncs = syncs;
+  }
+
+  /** The sync after the next {@code succeeding} successful ones throws, once. */
+  public void failSyncAfter(int succeeding) {
+    syncsBeforeFailing = succeeding;
+  }
+
+  /** How many syncs succeeded. */
+  public int syncs() {
+    return syncs;
   }
 
   /** Forgets every append after the last successful sync. */

@@ -8,6 +8,7 @@ import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.record.FormatStamp;
 import io.ankusa.store.queue.tenant.Tenants;
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.ReadView;
@@ -36,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * in one more. A run killed at any moment leaves the store at a committed step; the next run (the
  * next open of the queue) resumes from it and ends with the same store as an uninterrupted run,
  * byte for byte (property {@code resumesAnInterruptedMigrationWithoutDoubleCounting}).
+ *
+ * <p>Each step also records the queue's {@code counters.sharded_aggregate} setting ({@code
+ * m:aggregate_shards}), whose layout its counter merges used; a run resuming with the other setting
+ * is refused (property {@code anInterruptedMigrationResumesOnlyWithItsAggregateLayout}).
  *
  * <p>REQUIRES: nothing else writes to the store while a migration runs (it runs at open, before
  * anything serves); the store was opened with {@link Format3#families()} (the backend creates the
@@ -147,6 +152,9 @@ public final class Migrate {
       requireFamilies(store, m);
       byte[] cursorKey = Keys.migrating(m.toFormat());
       byte[] cursor = store.get(Format3.DEFAULT, cursorKey);
+      if (cursor != null && m.toFormat() == Format3.FORMAT) {
+        requireStartedLayout(store, m);
+      }
       long phaseStarted = System.nanoTime();
       long phaseRows = 0;
       LOG.info("store {}: {} migration {} -> {} ({})", store.directory(), cursor == null ? "starting" : "resuming",
@@ -158,12 +166,13 @@ public final class Migrate {
         }
         Migration.Step step = m.step(store, cursor);
         Batch batch = step.ops();
+        if (m.toFormat() == Format3.FORMAT) {
+          // Each step's counter merges use config's aggregate layout: record it with them, as a new store
+          // does, so a resumed run can refuse the other layout (requireStartedLayout).
+          batch.put(Format3.DEFAULT, Keys.aggregateShards(), AggregateShardsValue.of(config.shardedAggregate()).encode());
+        }
         if (step.done()) {
           batch.put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(m.toFormat()).encode());
-          if (m.toFormat() == Format3.FORMAT) {
-            // The migration's counter merges used config's aggregate layout: record it, as a new store does.
-            batch.put(Format3.DEFAULT, Keys.aggregateShards(), AggregateShardsValue.of(config.shardedAggregate()).encode());
-          }
           batch.delete(Format3.DEFAULT, cursorKey);
         } else {
           batch.put(Format3.DEFAULT, cursorKey, step.cursor());
@@ -210,6 +219,28 @@ public final class Migrate {
           + " release that reads format " + format + " first");
     }
     return m;
+  }
+
+  /**
+   * Refuses to resume a migration to format 3 with the other {@code counters.sharded_aggregate} setting
+   * than the one its committed steps merged the node aggregate with (recorded in {@code
+   * m:aggregate_shards} by each step): finished under the other setting, the aggregate a queue reads
+   * would miss the deltas of the steps before. A run interrupted by a release that did not record the
+   * setting is resumed unchecked.
+   */
+  private void requireStartedLayout(ReadView view, Migration m) {
+    byte[] recorded = view.get(Format3.DEFAULT, Keys.aggregateShards());
+    if (recorded == null) {
+      return;
+    }
+    boolean sharded = AggregateShardsValue.decodeAt(Keys.aggregateShards(), recorded).sharded();
+    if (sharded != config.shardedAggregate()) {
+      throw new StoreFormatException("the interrupted migration " + m.fromFormat() + " -> " + m.toFormat()
+          + " of this store started with counters.sharded_aggregate = " + sharded + " (" + Bytes.hex(Keys.aggregateShards())
+          + "), but the queue is configured with counters.sharded_aggregate = " + config.shardedAggregate()
+          + "; the steps already committed merged the node aggregate in the first layout: resume it with"
+          + " counters.sharded_aggregate = " + sharded);
+    }
   }
 
   private static void requireFamilies(Store store, Migration m) {

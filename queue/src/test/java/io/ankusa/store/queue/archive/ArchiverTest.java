@@ -15,14 +15,10 @@ import io.ankusa.store.queue.ingest.DirectIngest;
 import io.ankusa.store.queue.maintenance.QueueVerifier;
 import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.queue.runtime.QueueLifecycleTest;
-import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
-import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.ForwardingStore;
-import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
-import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
@@ -32,11 +28,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The drain's reading thread: a drain whose sink fails part-way waits for the read of the next chunk
+ * it started, so no read of the store outlives the call. What the archiver promises on every backend
+ * (reports, the watermark, refused syncs, failing reads, settling only what the sink synced) is checked
+ * by the layout layer's {@code ArchiveCases}; this test pauses inside a read, which only an
+ * implementation-aware test can place.
+ */
 class ArchiverTest {
   private Path dir;
   private Store store;
@@ -54,81 +56,6 @@ class ArchiverTest {
   void close() {
     store.close();
     MemoryStoreProvider.discard(dir);
-  }
-
-  @Test
-  void settlesEveryObligationInSeqOrderWithTheHooksExactBytes() {
-    List<Long> seqs = ingest(10);
-    Archiver archiver = new Archiver(queue, () -> Long.MAX_VALUE, sink, 3);
-
-    Archiver.ChunkReport first = archiver.archiveChunk();
-    assertThat(first.settled()).isEqualTo(3);
-    assertThat(first.lastSeq()).isEqualTo(seqs.get(2));
-    Archiver.ChunkReport rest = archiver.drain();
-
-    assertThat(rest.settled()).isEqualTo(7);
-    assertThat(rest.dropped()).isZero();
-    assertThat(sink.synced.keySet()).containsExactlyElementsOf(seqs);
-    for (long seq : seqs) {
-      assertThat(sink.synced.get(seq)).as("archived bytes of seq %s", seq).isEqualTo(store.get(Format3.HOOKS, Keys.hook(seq)));
-    }
-    assertThat(sink.syncs).as("one sync per chunk of 3: 3 + 3 + 3 + 1").isEqualTo(4);
-    assertThat(obligations()).isEmpty();
-    assertThat(queue.counters().aggregate(store).archivePending()).isZero();
-    assertThat(QueueVerifier.verify(store)).isEmpty();
-    assertThat(archiver.drain().obligations()).as("nothing left to archive").isZero();
-  }
-
-  @Test
-  void neverArchivesAHookAboveTheDurableWatermark() {
-    List<Long> seqs = ingest(10);
-    AtomicLong durable = new AtomicLong(seqs.get(5));
-    Archiver archiver = new Archiver(queue, durable::get, sink, 4);
-
-    assertThat(archiver.drain().settled()).isEqualTo(6);
-    assertThat(sink.appended).allSatisfy(seq -> assertThat(seq).isLessThanOrEqualTo(seqs.get(5)));
-    assertThat(obligations()).containsExactlyElementsOf(seqs.subList(6, 10));
-    assertThat(queue.counters().aggregate(store).archivePending()).isEqualTo(4);
-    assertThat(QueueVerifier.verify(store)).isEmpty();
-
-    durable.set(seqs.get(9));
-    assertThat(archiver.drain().settled()).isEqualTo(4);
-    assertThat(sink.synced.keySet()).containsExactlyElementsOf(seqs);
-    assertThat(queue.counters().aggregate(store).archivePending()).isZero();
-  }
-
-  @Test
-  void dropsAnObligationWhoseHookIsGone() {
-    List<Long> seqs = ingest(5);
-    long gone = seqs.get(2);
-    store.write(new Batch().delete(Format3.HOOKS, Keys.hook(gone)), Durability.SYNC);
-
-    Archiver.ChunkReport report = new Archiver(queue, () -> Long.MAX_VALUE, sink, 16).drain();
-
-    assertThat(report.settled()).isEqualTo(4);
-    assertThat(report.dropped()).isEqualTo(1);
-    assertThat(sink.appended).doesNotContain(gone).hasSize(4);
-    assertThat(obligations()).isEmpty();
-    assertThat(queue.counters().aggregate(store).archivePending()).isZero();
-  }
-
-  @Test
-  void aFailedSyncSettlesNothingAndTheNextRunAppendsAgain() {
-    List<Long> seqs = ingest(6);
-    sink.failSync = true;
-    Archiver archiver = new Archiver(queue, () -> Long.MAX_VALUE, sink, 4);
-
-    assertThatThrownBy(archiver::archiveChunk).isInstanceOf(ArchiveSinkException.class);
-    assertThat(obligations()).containsExactlyElementsOf(seqs);
-    assertThat(queue.counters().aggregate(store).archivePending()).isEqualTo(6);
-
-    sink.failSync = false;
-    assertThat(archiver.drain().settled()).isEqualTo(6);
-    assertThat(sink.appended).as("the failed chunk's seqs were appended twice: at least once, never lost")
-        .containsExactly(seqs.get(0), seqs.get(1), seqs.get(2), seqs.get(3),
-            seqs.get(0), seqs.get(1), seqs.get(2), seqs.get(3), seqs.get(4), seqs.get(5));
-    assertThat(sink.synced.keySet()).containsExactlyElementsOf(seqs);
-    assertThat(obligations()).isEmpty();
   }
 
   @Test
@@ -168,46 +95,6 @@ class ArchiverTest {
     assertThat(QueueVerifier.verify(store)).isEmpty();
   }
 
-  @Test
-  void theSettleBatchIsWrittenOnlyAfterTheSinkSynced() {
-    ingest(9);
-    Store checking = new ForwardingStore(store) {
-      @Override
-      public void write(Batch batch, Durability durability) {
-        for (Op op : batch.ops()) {
-          if (op instanceof Op.Delete d && Keys.realKeysOf(KeyFamily.ARCHIVE).contains(d.key())) {
-            long seq = ArchiveKey.decode(d.key()).seq();
-            assertThat(sink.synced).as("obligation of seq %s settled before the sink synced it", seq).containsKey(seq);
-          }
-        }
-        super.write(batch, durability);
-      }
-    };
-    DeliveryQueue viaChecking = DeliveryQueue.open(checking, QueueConfig.defaults().withArchive(true));
-
-    assertThat(new Archiver(viaChecking, () -> Long.MAX_VALUE, sink, 4).drain().settled()).isEqualTo(9);
-  }
-
-  @Test
-  void aLaterArchiverTakesUpWhereAnEarlierWatermarkStoppedAndAChunkMustHoldAHook() {
-    List<Long> seqs = ingest(3);
-    new Archiver(queue, () -> seqs.get(0), sink, 8).drain();
-    assertThat(new Archiver(queue, () -> Long.MAX_VALUE, sink, 8).drain().settled()).isEqualTo(2);
-    assertThat(sink.synced.keySet()).containsExactlyElementsOf(seqs);
-
-    assertThatThrownBy(() -> new Archiver(queue, () -> Long.MAX_VALUE, sink, 0))
-        .isInstanceOf(StoreArgumentException.class)
-        .hasMessageContaining("at least 1");
-  }
-
-  @Test
-  void withTheArchiveOffThereIsNothingToArchive() {
-    DeliveryQueue off = DeliveryQueue.open(store, QueueConfig.defaults());
-    new DirectIngest(off).ingest(List.of(QueueLifecycleTest.hook("acme", 1_000, 1)));
-    assertThat(new Archiver(off, () -> Long.MAX_VALUE, sink, 8).drain().obligations()).isZero();
-    assertThat(sink.syncs).isZero();
-  }
-
   private static void pause() {
     try {
       Thread.sleep(200);
@@ -240,8 +127,6 @@ class ArchiverTest {
     final List<Long> appended = new ArrayList<>();
     final List<byte[]> envelopes = new ArrayList<>();
     final Map<Long, byte[]> synced = new LinkedHashMap<>();
-    int syncs;
-    boolean failSync;
     /** When positive, the sync with this number (1 = the first) throws. */
     int failSyncNumber;
     private int syncCalls;
@@ -255,10 +140,9 @@ class ArchiverTest {
     @Override
     public void sync() {
       syncCalls++;
-      if (failSync || syncCalls == failSyncNumber) {
+      if (syncCalls == failSyncNumber) {
         throw new ArchiveSinkException("test sink: sync refused");
       }
-      syncs++;
       for (int i = 0; i < appended.size(); i++) {
         synced.putIfAbsent(appended.get(i), envelopes.get(i));
       }
