@@ -16,8 +16,10 @@ import io.ankusa.store.queue.index.DueIndex;
 import io.ankusa.store.queue.record.DueRow;
 import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.StoreWriteFailedException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.Example;
 
 /**
@@ -32,10 +34,10 @@ import net.jqwik.api.Example;
  */
 public interface KnownClaimCases extends TransitionCase {
   /**
-   * A dispatcher tick reads acme's due rows once and writes its claims without reading them again (it
-   * holds the tenant's stripe from the scan to the write), and the settle of the three rows the tick
-   * claimed is written without reading them either; a second queue on the same store, which made no
-   * claim, reads them before its settle.
+   * A dispatcher tick reads acme's and initech's due rows once and writes its claims of both tenants
+   * in one batch without reading them again (it holds the tenants' stripes from the scan to the write),
+   * and the settle of the rows the tick claimed is written without reading them either; a second queue
+   * on the same store, which made no claim, reads them before its settle.
    */
   @Example
   default void theClaimAndSettleOfARowReadItOnce() {
@@ -43,11 +45,17 @@ public interface KnownClaimCases extends TransitionCase {
       RecordingStore store = new RecordingStore(t.store());
       DeliveryQueue queue = openQueue(store, QueueConfig.defaults());
       long acme = threeDueRowsOfAcme(queue);
-      String when = backend().name() + ": acme's 3 due rows claimed by a tick and settled";
+      long initech = dueRowsOf(queue, "initech", 2);
+      String when = backend().name() + ": acme's 3 and initech's 2 due rows claimed by a tick and settled";
 
       store.clearReads();
+      AtomicInteger writes = new AtomicInteger();
+      store.beforeWrite(b -> b.ops().stream().anyMatch(op -> op instanceof Op.Put put
+          && startsWith(put.key(), KeyFamily.INFLIGHT.prefix())) && writes.incrementAndGet() < 0, () -> {});
       List<InflightRow> claimed = dispatcher(queue).tick(5_000).claimed();
-      assertThat(claimed).as("%s: rows claimed", when).hasSize(3);
+      store.beforeWrite(b -> false, () -> {});
+      assertThat(claimed).as("%s: rows claimed", when).hasSize(5);
+      assertThat(writes.get()).as("%s: batches of the tick that put inflight rows", when).isEqualTo(1);
       assertThat(pointReadsOf(store, KeyFamily.DUE)).as("%s: point reads of due rows by the tick", when).isEmpty();
 
       Transition settle = new Transition();
@@ -57,6 +65,7 @@ public interface KnownClaimCases extends TransitionCase {
       assertThat(pointReadsOf(store, KeyFamily.INFLIGHT)).as("%s: point reads of inflight rows by the settle", when)
           .isEmpty();
       assertThat(queue.counters().read(store, acme)).as("%s: acme's counters", when).isEqualTo(TenantCounts.ZERO);
+      assertThat(queue.counters().read(store, initech)).as("%s: initech's counters", when).isEqualTo(TenantCounts.ZERO);
 
       long globex = dueRowsOf(queue, "globex", 2);
       List<InflightRow> more = dispatcher(queue).tick(5_000).claimed();

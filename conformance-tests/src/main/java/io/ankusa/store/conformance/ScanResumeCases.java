@@ -48,7 +48,8 @@ public interface ScanResumeCases {
   /**
    * acme has five due rows; a tick with a row limit of 2 claims the first two, and the next tick's
    * scan of acme starts at the last row the first one claimed (not at acme's first key, behind two
-   * tombstones) and claims the next two.
+   * tombstones) and claims the next two; no scan of that tick (its clean-up of acme's markers
+   * included) starts before that row.
    */
   @Example
   default void aTickResumesItsScanAtTheLastRowItClaimed() {
@@ -65,14 +66,19 @@ public interface ScanResumeCases {
 
       assertThat(seqs(dispatcher.tick(CURSOR_NOW))).as("%s: the second tick's claims", on)
           .containsExactly(seqs.get(2), seqs.get(3));
-      assertThat(dueScanStarts(store, acme)).as("%s: where the second tick's scans of acme's due rows start", on)
-          .first().isEqualTo(Keys.dueOfFrom(acme, 1_501, seqs.get(1), 1, CURSOR_NOW).lo());
+      byte[] cursor = Keys.dueOfFrom(acme, 1_501, seqs.get(1), 1, CURSOR_NOW).lo();
+      List<byte[]> starts = dueScanStarts(store, acme);
+      assertThat(starts).as("%s: where the second tick's scans of acme's due rows start", on)
+          .first().isEqualTo(cursor);
+      assertThat(starts).as("%s: the second tick's scans of acme's due rows (its marker clean-up too) starting before"
+          + " its cursor", on).noneMatch(lo -> Arrays.compareUnsigned(lo, cursor) < 0);
     }
   }
 
   /**
-   * A row of acme put while a tick scans acme's due rows, behind the point the scan reached (forced
-   * between the scan and the tick's move of acme's cursor), is claimed by the next tick.
+   * Two rows of acme put while a tick scans acme's due rows, behind the point the scan reached (forced
+   * between the scan and the tick's move of acme's cursor), the later one second: the next tick's scan
+   * starts at the earlier of them (not at acme's first key) and claims both.
    */
   @Example
   default void aRowPutWhileATickScansIsClaimedByTheNextTick() {
@@ -82,16 +88,23 @@ public interface ScanResumeCases {
       acme(queue, 1_500, 1_501, 1_502);
       long acme = acmeOrd(queue);
       Dispatcher dispatcher = new Dispatcher(queue, () -> Long.MAX_VALUE, 2, 1 << 20);
-      long[] behind = {-1};
+      long[] behind = {-1, -1};
       byte[] dueOfAcme = Keys.dueOf(acme).lo();
       store.afterScan(scan -> scan.family().equals(Format3.INDEX) && TransitionCase.startsWith(scan.lo(), dueOfAcme),
-          () -> behind[0] = acme(queue, 1_000).get(0));
+          () -> {
+            behind[0] = acme(queue, 1_000).get(0);
+            behind[1] = acme(queue, 1_200).get(0);
+          });
 
       dispatcher.tick(CURSOR_NOW);
 
-      String on = backend().name() + ": a row put at 1 000 while a tick scanned acme's rows from 1 500";
-      assertThat(behind[0]).as("%s: the put ran inside the tick", on).isPositive();
-      assertThat(seqs(dispatcher.tick(CURSOR_NOW))).as("%s: the next tick's claims", on).contains(behind[0]);
+      String on = backend().name() + ": rows put at 1 000 and then 1 200 while a tick scanned acme's rows from 1 500";
+      assertThat(behind[1]).as("%s: the puts ran inside the tick", on).isPositive();
+      store.clearReads();
+      assertThat(seqs(new Dispatcher(queue, () -> Long.MAX_VALUE, 10, 1 << 20).tick(CURSOR_NOW)))
+          .as("%s: the next tick's claims", on).contains(behind[0], behind[1]);
+      assertThat(dueScanStarts(store, acme)).as("%s: where the next tick's scan of acme starts", on)
+          .first().isEqualTo(Keys.dueOfFrom(acme, 1_000, 0, 0, CURSOR_NOW).lo());
     }
   }
 

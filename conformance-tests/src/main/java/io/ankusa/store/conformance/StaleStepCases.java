@@ -25,6 +25,7 @@ import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.queue.tenant.Tenants;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Op;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.EnumSet;
@@ -238,7 +239,8 @@ public interface StaleStepCases extends TransitionCase {
   /**
    * A batch marked as read under its tenants' stripes ({@link Transition#readUnderStripes}) but written
    * without them held is checked like any other: a claim of a due row that a tick claimed in between is
-   * dropped, and acme's rows are inflight once.
+   * dropped, and acme's rows are inflight once; so is a marked expand written by a caller that holds
+   * acme's stripe but not the hook's, after another expand added the same sink.
    */
   @Example
   default void aBatchMarkedReadUnderStripesButWrittenWithoutThemIsRechecked() {
@@ -255,6 +257,23 @@ public interface StaleStepCases extends TransitionCase {
       assertThat(queue.write(claims, Durability.SYNC)).as("%s: steps dropped", when).isEqualTo(3);
       assertThat(queue.counters().read(t.store(), acme)).as("%s: acme's counters", when)
           .isEqualTo(new TenantCounts(0, 0, 3, 0, 30, 0));
+
+      HookEnvelope h = new QueueDriver(queue).hooks().get(0);
+      HookEnvelope wider = new HookEnvelope(h.seq(), h.tenantId(), h.sourceId(), h.hookId(), h.idempotencyKey(),
+          h.receivedAt(), List.of(1, 2), h.payload());
+      Transition first = new Transition();
+      Deliveries.expand(first, wider, acme, List.of(2), 6_000);
+      Transition stale = new Transition().readUnderStripes(true);
+      Deliveries.expand(stale, wider, acme, List.of(2), 6_000);
+      queue.write(first, Durability.SYNC);
+      int staleDropped;
+      try (TransitionGuard.Held held = queue.guard().lockTenant(acme)) {
+        staleDropped = queue.write(stale, Durability.SYNC);
+      }
+      assertThat(staleDropped).as("%s: steps dropped of a marked expand written holding acme's stripe but not the"
+          + " hook's, after the same expand", when).isEqualTo(1);
+      assertThat(queue.counters().read(t.store(), acme)).as("%s: acme's counters after the expands", when)
+          .isEqualTo(new TenantCounts(1, 0, 3, 0, 40, 0));
       assertExact(t.store(), when);
     }
   }
@@ -352,12 +371,14 @@ public interface StaleStepCases extends TransitionCase {
 
   /**
    * Two hooks of one tenant, each expanded by one sink in one batch (one tenant's stripe, two hooks'
-   * stripes): both expansions are written, with a due row and a delivery row per added sink.
+   * stripes): both expansions are written, with a due row and a delivery row per added sink, and the
+   * batch puts the tenant's active marker for their second once.
    */
   @Example
   default void twoHooksOfOneTenantExpandedInOneBatchBothApply() {
     try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
-      DeliveryQueue queue = openQueue(t.store(), QueueConfig.defaults());
+      RecordingStore store = new RecordingStore(t.store());
+      DeliveryQueue queue = openQueue(store, QueueConfig.defaults());
       long acme = dueRowsOf(queue, "acme", 2);
       QueueDriver d = new QueueDriver(queue);
       Transition expand = new Transition();
@@ -368,10 +389,17 @@ public interface StaleStepCases extends TransitionCase {
       }
 
       String when = backend().name() + ": acme's two hooks expanded by sink 2 in one batch";
+      List<byte[]> markerPuts = new ArrayList<>();
+      store.beforeWrite(b -> {
+        b.ops().stream().filter(op -> op instanceof Op.Put put && startsWith(put.key(), KeyFamily.ACTIVE.prefix()))
+            .forEach(op -> markerPuts.add(((Op.Put) op).key()));
+        return false;
+      }, () -> {});
       assertThat(queue.write(expand, Durability.SYNC)).as("%s: steps dropped", when).isZero();
-      assertThat(queue.counters().read(t.store(), acme)).as("%s: acme's counters", when)
+      assertThat(markerPuts).as("%s: active marker puts in the batch", when).hasSize(1);
+      assertThat(queue.counters().read(store, acme)).as("%s: acme's counters", when)
           .isEqualTo(new TenantCounts(4, 0, 0, 0, 40, 0));
-      assertExact(t.store(), when);
+      assertExact(store, when);
     }
   }
 
