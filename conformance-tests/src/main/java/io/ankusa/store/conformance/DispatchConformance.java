@@ -46,10 +46,17 @@ import net.jqwik.api.Provide;
  *   <li>{@link #aTenantAtItsInflightLimitIsSkippedAndResumesWhenRowsComplete} — the inflight limit,
  *       and the rows-per-tick limit, read from the store;
  *   <li>{@link #tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree} — what a reader that does
- *       not know the limits key does with a store that holds it: never sees it.
+ *       not know the limits key does with a store that holds it: never sees it;
+ *   <li>where scans that move rows resume ({@link ScanResumeCases}): the dispatcher's cursors in {@link
+ *       #aTickResumesItsScanAtTheLastRowItClaimed}, {@link
+ *       #aRowPutWhileATickScansIsClaimedByTheNextTick} (forced between the scan and the cursor's move),
+ *       {@link #aRowAboveTheWatermarkIsNeverPassed}, {@link
+ *       #aDrainedTenantResumesAtItsLastClaimAndStillSeesRowsPutBehind}, {@link
+ *       #rowsPutBehindTheCursorInItsSecondAreClaimed}; purge and recovery chunks in
+ *       {@link #eachPurgeChunkResumesAtThePreviousOne}, {@link #eachRecoveryChunkResumesAtThePreviousOne}.
  * </ol>
  */
-public abstract class DispatchConformance extends ConformanceSuite {
+public abstract class DispatchConformance extends ConformanceSuite implements ScanResumeCases {
   /** The quantum the properties use: small, so a window of a few ticks spans many rounds. */
   static final long QUANTUM = 512;
   /** The row cost the properties use. */

@@ -21,8 +21,9 @@ import java.util.function.Predicate;
  * check which ranges a queue operation touches ({@code pendingDeadAndPurgeTouchOneTenant}, {@code
  * queueGaugesReadCounters}), and to drive one interleaving: {@link #beforeWrite} runs an action
  * just before a chosen batch is applied ({@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}), {@link
- * #afterScan} when a chosen scan is closed — after a transition read its rows, before it writes them
- * ({@code purgeBesideADispatcherTickKeepsCountersExact}).
+ * #afterScan} when a chosen scan is closed, {@link #afterGet} when a chosen point read returns — after a
+ * transition read its rows, before it writes them ({@code purgeBesideADispatcherTickKeepsCountersExact},
+ * {@code aReviveAfterPurgeAndReclaimWritesNothing}).
  *
  * <p>Reads through {@link #snapshot()} are not recorded. Recorded keys are copies, owned by the
  * record. Thread-safe: records are kept in synchronized lists; {@link #reads()} returns a copy.
@@ -33,6 +34,8 @@ public final class RecordingStore extends ForwardingStore {
   private Runnable interposed;
   private Predicate<ScanRead> afterScanOf;
   private Runnable afterScan;
+  private Predicate<PointRead> afterGetOf;
+  private Runnable afterGet;
 
   /** Wraps {@code delegate}; closing this store closes it. */
   public RecordingStore(Store delegate) {
@@ -122,10 +125,33 @@ public final class RecordingStore extends ForwardingStore {
     this.afterScan = action;
   }
 
+  /**
+   * Runs {@code action} once, when the first later {@code get} that {@code getMatches} has returned
+   * (on the reading thread, before the caller sees the value). The action may read and write this
+   * store itself.
+   */
+  public synchronized void afterGet(Predicate<PointRead> getMatches, Runnable action) {
+    this.afterGetOf = getMatches;
+    this.afterGet = action;
+  }
+
   @Override
   public byte[] get(String family, byte[] key) {
-    reads.add(new PointRead(family, "get", List.of(key.clone())));
-    return delegate.get(family, key);
+    PointRead read = new PointRead(family, "get", List.of(key.clone()));
+    reads.add(read);
+    byte[] value = delegate.get(family, key);
+    Runnable action = null;
+    synchronized (this) {
+      if (afterGetOf != null && afterGetOf.test(read)) {
+        action = afterGet;
+        afterGetOf = null;
+        afterGet = null;
+      }
+    }
+    if (action != null) {
+      action.run();
+    }
+    return value;
   }
 
   @Override

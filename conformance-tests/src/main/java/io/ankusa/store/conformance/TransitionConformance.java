@@ -1,5 +1,6 @@
 package io.ankusa.store.conformance;
 
+import static io.ankusa.store.conformance.TransitionCase.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.ArchiveKey;
@@ -59,9 +60,30 @@ import org.opentest4j.TestAbortedException;
  *       started between the first's scan and its claims;
  *   <li>{@link #aSettleAfterItsClaimWasConsumedMovesNothing} — settles of claims that recovery, or
  *       an earlier settle, already consumed (the guard skips the re-read only for claims nothing consumed);
+ *   <li>{@link #twoStepsOfOneBatchConsumingOneRowMoveItOnce} — a sink reporting one delivery twice
+ *       within one settle batch, settled through a queue that made no claim;
  *   <li>{@link #conflictingTransitionsKeepCountersExact} — {@value #THREADS} threads issuing random
- *       transitions on the same tenants and rows, the ingest through a running {@link QueueWriter}.
+ *       transitions on the same tenants and rows, the ingest through a running {@link QueueWriter};
+ *   <li>transitions built from rows that moved before the write ({@link StaleStepCases}): {@link
+ *       #everyStepKindIsDroppedExactlyWhenItsRowMoved} (a step of every kind, on two tenants, with
+ *       none, every other or all of their rows moved first), {@link
+ *       #aStaleClaimBesideAnIngestInOneBatchWritesTheIngestOnly}, {@link
+ *       #aBatchMarkedReadUnderStripesButWrittenWithoutThemIsRechecked}, {@link
+ *       #aReviveBetweenAPurgesScanAndItsBatchIsLeftDue}, {@link
+ *       #aReviveAfterPurgeAndReclaimWritesNothing}, {@link
+ *       #aRowSettledTwiceInOneBatchMovesOnceWhereverTheStepsStand}, {@link
+ *       #twoHooksOfOneTenantExpandedInOneBatchBothApply}, {@link
+ *       #aBatchConsumingNoRowTakesNoStripeAndAnEmptyOneWritesNothing};
+ *   <li>the lock stripes, a second thread forced into a write's window ({@link GuardStripeCases}):
+ *       {@link #aConflictingTransitionWaitsForAWriteUnderWayAndATransitionOfAnotherStripeDoesNot},
+ *       {@link #anExpandWaitsOutReclaimsCheckAndDeleteOfItsHook};
+ *   <li>the claims the guard trusts without a read ({@link KnownClaimCases}): {@link
+ *       #theClaimAndSettleOfARowReadItOnce}, {@link #twoSettlesOfOneClaimedRowInOneBatchWriteOne},
+ *       {@link #aSettleWrittenUnderTheCallersStripeConsumesTheClaim}, {@link
+ *       #aDroppedClaimIsNotTrustedAsAClaim}, {@link #aSettleRetriedAfterAFailedWriteReadsItsRows}.
  * </ol>
+ *
+ * <p>The shared set-ups and end-state checks are {@link TransitionCase}'s.
  *
  * <p>Rounds of the concurrent case come from {@code ankusa.transition.rounds} ({@value
  * #DEFAULT_ROUNDS} in the default build, more with {@code -Pheavy}); round {@code r} runs under the
@@ -69,21 +91,21 @@ import org.opentest4j.TestAbortedException;
  * ankusa.seed} (default: the clock) and is printed with the backend in every failure: the seed replays
  * what each thread does, not how the threads interleave, so run a failing seed a few times.
  */
-public abstract class TransitionConformance extends ConformanceSuite {
+public abstract class TransitionConformance extends ConformanceSuite
+    implements TransitionCase, StaleStepCases, GuardStripeCases, KnownClaimCases {
   /** Threads of the concurrent case. */
   public static final int THREADS = 4;
   /** Rounds of the concurrent case when {@code ankusa.transition.rounds} is not set. */
   public static final int DEFAULT_ROUNDS = 3;
   /** Actions per thread per round. */
   static final int ACTIONS_PER_THREAD = 120;
-  private static final long THREAD_WAIT_SECONDS = 120;
-
 
   /**
    * The queue under test on {@code store}. The suite's own mutants override this to open a queue whose
    * guard lets some transitions through unchecked; a backend's test class does not.
    */
-  protected DeliveryQueue openQueue(Store store, QueueConfig config) {
+  @Override
+  public DeliveryQueue openQueue(Store store, QueueConfig config) {
     return DeliveryQueue.open(store, config);
   }
 
@@ -131,9 +153,8 @@ public abstract class TransitionConformance extends ConformanceSuite {
           () -> startAndWaitUntilWaitingOrDone(other));
 
       List<InflightRow> first = dispatcher(queue).tick(5_000).claimed();
-      other.join(TimeUnit.SECONDS.toMillis(THREAD_WAIT_SECONDS));
-
       String when = backend().name() + ": a second dispatcher ticked between the first's scan and its claims";
+      joinOrFail(other, when);
       assertThat(first).as("%s: rows the first claimed", when).hasSize(3);
       assertThat(second).as("%s: rows the second claimed as well", when).isEmpty();
       assertThat(queue.counters().read(store, acme)).as("%s: acme's counters", when)
@@ -210,28 +231,6 @@ public abstract class TransitionConformance extends ConformanceSuite {
     }
   }
 
-  /** Starts {@code t} and returns once it waits on a lock or has finished. */
-  private static void startAndWaitUntilWaitingOrDone(Thread t) {
-    t.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(THREAD_WAIT_SECONDS);
-    while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(t.getName() + " neither finished nor waited on a lock: " + t.getState());
-      }
-      Thread.onSpinWait();
-    }
-  }
-
-  /** Three hooks of acme, 10 bytes, sink 1, received at 1 000 … 1 002; returns acme's ordinal. */
-  private static long threeDueRowsOfAcme(DeliveryQueue queue) {
-    List<HookEnvelope> hooks = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      hooks.add(new HookEnvelope(0, "acme", "src", "hook-" + i, null, 1_000 + i, List.of(1), new byte[10]));
-    }
-    new DirectIngest(queue).ingest(hooks);
-    return Tenants.ord(queue.store(), TenantId.of("acme")).getAsLong();
-  }
-
   /**
    * Makes a dispatcher tick run when the next scan of tenant {@code ord}'s due rows is closed, after
    * whoever scanned has its rows and before it writes; returns the list the tick's claims go into.
@@ -242,14 +241,6 @@ public abstract class TransitionConformance extends ConformanceSuite {
     store.afterScan(scan -> scan.family().equals(Format3.INDEX) && startsWith(scan.lo(), dueOf),
         () -> claimed.addAll(dispatcher(queue).tick(5_000).claimed()));
     return claimed;
-  }
-
-  private static Dispatcher dispatcher(DeliveryQueue queue) {
-    return new Dispatcher(queue, () -> Long.MAX_VALUE, 100, 1L << 20);
-  }
-
-  private static boolean startsWith(byte[] key, byte[] prefix) {
-    return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   /**
@@ -317,31 +308,6 @@ public abstract class TransitionConformance extends ConformanceSuite {
       }
       assertExact(t.store(), "after " + THREADS + " threads of " + ACTIONS_PER_THREAD + " racing transitions");
     }
-  }
-
-  /** The end state of a round: counters, markers, the verifier, and nothing owed without its hook. */
-  private static void assertExact(Store store, String when) {
-    LayoutAssertions.assertCountersEqualFold(store, when);
-    LayoutAssertions.assertEveryDueRowHasAMarker(store, when);
-    assertThat(QueueVerifier.verify(store)).as("%s: the verifier's breaches", when).isEmpty();
-    assertEverythingOwedHasItsHook(store, when);
-  }
-
-  private static void assertEverythingOwedHasItsHook(ReadView view, String when) {
-    List<String> lost = new ArrayList<>();
-    CounterFold.foldFamily(view, KeyFamily.DELIVERY, e -> {
-      long seq = DeliveryKey.decode(e.key()).seq();
-      if (view.get(Format3.HOOKS, Keys.hook(seq)) == null) {
-        lost.add("delivery row " + DeliveryKey.decode(e.key()) + " owes hook " + seq + ", which is gone");
-      }
-    });
-    CounterFold.foldFamily(view, KeyFamily.ARCHIVE, e -> {
-      long seq = ArchiveKey.decode(e.key()).seq();
-      if (view.get(Format3.HOOKS, Keys.hook(seq)) == null) {
-        lost.add("archive obligation of seq " + seq + " owes a hook that is gone");
-      }
-    });
-    assertThat(lost).as("%s: no hook that a row still owes was deleted", when).isEmpty();
   }
 
   /** One thread's random transitions, through its own {@link QueueDriver} on the shared queue. */

@@ -19,7 +19,7 @@ class ClaimsNeverForgottenMutantSuite extends TransitionConformance {
   }
 
   @Override
-  protected DeliveryQueue openQueue(Store store, QueueConfig config) {
+  public DeliveryQueue openQueue(Store store, QueueConfig config) {
     return DeliveryQueue.open(store, config, new NeverForgets());
   }
 

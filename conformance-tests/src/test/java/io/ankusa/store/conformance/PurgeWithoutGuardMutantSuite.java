@@ -19,7 +19,7 @@ class PurgeWithoutGuardMutantSuite extends TransitionConformance {
   }
 
   @Override
-  protected DeliveryQueue openQueue(Store store, QueueConfig config) {
+  public DeliveryQueue openQueue(Store store, QueueConfig config) {
     return DeliveryQueue.open(store, config, new PurgeUnguarded());
   }
 
@@ -27,7 +27,7 @@ class PurgeWithoutGuardMutantSuite extends TransitionConformance {
   static final class PurgeUnguarded extends TransitionGuard {
     @Override
     protected boolean rechecks(Transition.Kind kind) {
-      return !kind.isPurge();
+      return kind != Transition.Kind.PURGE_DUE && kind != Transition.Kind.PURGE_DEAD;
     }
   }
 }

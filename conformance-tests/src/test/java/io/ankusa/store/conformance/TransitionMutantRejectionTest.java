@@ -3,6 +3,7 @@ package io.ankusa.store.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.SuiteRun.Outcome;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.Test;
  *       purgeBesideADispatcherTickKeepsCountersExact
  *   <li>{@link ClaimsNeverForgottenMutantSuite} (a settle trusted on a claim already consumed) →
  *       aSettleAfterItsClaimWasConsumedMovesNothing
+ *   <li>{@link GuardlessMutantSuite} (nothing re-checked, no stripe taken: the queue before the guard) →
+ *       every case that forces a transition into another's window ({@link #GUARD_CASES})
  * </ul>
  *
  * <p>The control is {@link MemoryTransitionConformanceTest}: the same suite on the honest queue passes.
@@ -23,6 +26,20 @@ import org.junit.jupiter.api.Test;
  * here: it may or may not catch this mutant, and the deterministic case must.
  */
 class TransitionMutantRejectionTest {
+  /** The cases that force a transition between another's read and its write. */
+  static final List<String> GUARD_CASES = List.of("purgeBesideADispatcherTickKeepsCountersExact",
+      "twoDispatchersClaimEachRowOnce", "everyStepKindIsDroppedExactlyWhenItsRowMoved",
+      "aStaleClaimBesideAnIngestInOneBatchWritesTheIngestOnly",
+      "aBatchMarkedReadUnderStripesButWrittenWithoutThemIsRechecked", "aReviveBetweenAPurgesScanAndItsBatchIsLeftDue",
+      "aReviveAfterPurgeAndReclaimWritesNothing", "aConflictingTransitionWaitsForAWriteUnderWayAndATransitionOfAnotherStripeDoesNot",
+      "anExpandWaitsOutReclaimsCheckAndDeleteOfItsHook");
+
+  @Test
+  void theQueueWithoutItsGuardIsRejectedByEveryForcedInterleaving() {
+    SuiteRun run = runOneRound(GuardlessMutantSuite.class);
+    assertThat(run.named(Outcome.FAILED)).as("the transition suite must fail GuardlessMutantSuite in every case that"
+        + " forces an interleaving").containsAll(GUARD_CASES);
+  }
   @Test
   void purgeWithoutTheGuardIsRejected() {
     SuiteRun run = runOneRound(PurgeWithoutGuardMutantSuite.class);

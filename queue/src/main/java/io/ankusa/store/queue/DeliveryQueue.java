@@ -24,7 +24,6 @@ public final class DeliveryQueue {
   private final Store store;
   private final QueueConfig config;
   private final Counters counters;
-  private final OrdinalCache ordinalCache = new OrdinalCache();
   private final TenantAllocator allocator;
   /** Where the next {@link Reclaim#pass} starts (a seq; 0 = the head of {@code 'c'}). In memory only. */
   private final AtomicLong reclaimCursor = new AtomicLong();
@@ -37,7 +36,7 @@ public final class DeliveryQueue {
     this.config = config;
     this.guard = guard;
     this.counters = new Counters(config);
-    this.allocator = new TenantAllocator(ordinalCache, config.tenantsMax());
+    this.allocator = new TenantAllocator(new OrdinalCache(), config.tenantsMax());
   }
 
   /**
@@ -71,10 +70,6 @@ public final class DeliveryQueue {
 
   public Counters counters() {
     return counters;
-  }
-
-  public OrdinalCache ordinalCache() {
-    return ordinalCache;
   }
 
   /** The allocator; only the writer (or {@link DirectIngest}) may use it, from one thread. */

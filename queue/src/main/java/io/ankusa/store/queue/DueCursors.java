@@ -130,11 +130,6 @@ public final class DueCursors {
     }
   }
 
-  /** How many tenants have an entry (tests). */
-  public int size() {
-    return cursors.size();
-  }
-
   /** The lower of two positions; null is the head, below every key. */
   private static DueKey lower(DueKey a, DueKey b) {
     if (a == null || b == null) {

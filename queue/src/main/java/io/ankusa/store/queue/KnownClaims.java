@@ -55,13 +55,4 @@ final class KnownClaims {
   boolean take(int stripe, InflightRow row) {
     return byStripe[stripe].remove(row);
   }
-
-  /** Rows recorded, over all stripes (tests; not synchronized with writers). */
-  int size() {
-    int n = 0;
-    for (Set<InflightRow> rows : byStripe) {
-      n += rows.size();
-    }
-    return n;
-  }
 }

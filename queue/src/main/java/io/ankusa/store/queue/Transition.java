@@ -37,11 +37,6 @@ public final class Transition {
     INGEST, REVERT_INGEST, CLAIM, DELIVERED, RETRY, DEAD_LETTER, REVIVE, RECOVER_INFLIGHT, ORPHAN_DROP, EXPAND, PURGE_DUE, PURGE_DEAD,
     ARCHIVE_SETTLE, ARCHIVE_DROP;
 
-    /** Whether this is a purge of a due or dead row. */
-    public boolean isPurge() {
-      return this == PURGE_DUE || this == PURGE_DEAD;
-    }
-
     /** Whether this transition makes an inflight row (a claim) rather than consuming one. */
     boolean createsInflight() {
       return this == CLAIM;

@@ -70,11 +70,6 @@ public class TransitionGuard {
       this.locks = locks;
     }
 
-    /** Nothing held: what a test's guard without hook stripes returns. */
-    static Held nothing() {
-      return new Held(List.of());
-    }
-
     @Override
     public void close() {
       for (int i = locks.size() - 1; i >= 0; i--) {
@@ -162,11 +157,6 @@ public class TransitionGuard {
         claims.claimed(stripeOf(s.ord()), s.inflight());
       }
     }
-  }
-
-  /** Inflight rows currently known from claims (tests). */
-  int knownClaims() {
-    return claims.size();
   }
 
   /**
