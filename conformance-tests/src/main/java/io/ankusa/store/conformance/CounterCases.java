@@ -9,7 +9,9 @@ import io.ankusa.store.layout.DeadValue;
 import io.ankusa.store.layout.DueKey;
 import io.ankusa.store.layout.DueKind;
 import io.ankusa.store.layout.DueValue;
+import io.ankusa.store.layout.FamilySentinels;
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.InflightKey;
 import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.Keys;
@@ -26,9 +28,11 @@ import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.queue.maintenance.QueueVerifier;
 import io.ankusa.store.queue.counter.TenantCounts;
 import io.ankusa.store.queue.Transition;
+import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreCorruptionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -187,6 +191,30 @@ public interface CounterCases extends LayoutCase {
         assertThat(counts.get(field)).as("%s: acme's %s read by its field", on, field).isEqualTo(byName);
       }
       assertCountersEqualFold(t.store(), on + ": after the transitions");
+    }
+  }
+
+  /**
+   * A fold that does not see a family's sentinels is refused, never read as low counts: with the due
+   * rows' hi sentinel deleted, and then the inflight rows' lo sentinel, {@link CounterFold#fold} fails
+   * with {@code StoreCorruptionException} naming the family and the missing sentinel's key.
+   */
+  @Example
+  default void aFoldMissingASentinelIsRefused() {
+    try (TempDirStore t = openQueueStore()) {
+      QueueDriver d = new QueueDriver(t.store(), queueConfig());
+      d.ingest().ingest(hook(d, "acme"));
+      String on = backend().name();
+      for (KeyFamily family : List.of(KeyFamily.DUE, KeyFamily.INFLIGHT)) {
+        FamilySentinels s = Keys.family(family);
+        byte[] gone = family == KeyFamily.DUE ? s.hi() : s.lo();
+        t.store().write(new Batch().delete(family.columnFamily(), gone), Durability.SYNC);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CounterFold.fold(t.store()))
+            .as("%s: a fold without the %s sentinel %s", on, family, Bytes.hex(gone))
+            .isInstanceOf(StoreCorruptionException.class)
+            .hasMessageContaining("key family " + family)
+            .hasMessageContaining(Bytes.hex(gone));
+      }
     }
   }
 

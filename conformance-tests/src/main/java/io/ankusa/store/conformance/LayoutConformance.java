@@ -53,6 +53,7 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts that
  *       lose unsynced appends: every hook is always an obligation or in the synced archive;
  *   <li>{@link #everyCounterIsReadByItsField} — six different counters, each read by its field;
+ *   <li>{@link #aFoldMissingASentinelIsRefused};
  *   <li>{@link #dueRowsAreReadFromTheFloorToNowInclusive} — the due index's range reads at their edges;
  *   <li>{@link #activeTenantsHonourTheLimitAndTheOldestAgeSkipsStaleMarkers};
  *   <li>{@link #repairAndCleanupRestoreAMissingHeadMarker};
