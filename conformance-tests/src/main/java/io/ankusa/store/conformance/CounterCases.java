@@ -196,8 +196,9 @@ public interface CounterCases extends LayoutCase {
 
   /**
    * A fold that does not see a family's sentinels is refused, never read as low counts: with the due
-   * rows' hi sentinel deleted, and then the inflight rows' lo sentinel, {@link CounterFold#fold} fails
-   * with {@code StoreCorruptionException} naming the family and the missing sentinel's key.
+   * rows' hi sentinel deleted, and then (the first put back) the inflight rows' lo sentinel, {@link
+   * CounterFold#fold} fails with {@code StoreCorruptionException} naming the family and the missing
+   * sentinel's key; with both back it equals the counters again.
    */
   @Example
   default void aFoldMissingASentinelIsRefused() {
@@ -214,7 +215,9 @@ public interface CounterCases extends LayoutCase {
             .isInstanceOf(StoreCorruptionException.class)
             .hasMessageContaining("key family " + family)
             .hasMessageContaining(Bytes.hex(gone));
+        t.store().write(new Batch().put(family.columnFamily(), gone, new byte[0]), Durability.SYNC);
       }
+      assertCountersEqualFold(t.store(), on + ": with both sentinels back");
     }
   }
 
