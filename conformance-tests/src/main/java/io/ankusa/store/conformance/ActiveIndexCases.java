@@ -365,7 +365,8 @@ public interface ActiveIndexCases extends LayoutCase {
   /**
    * A tenant's due rows are read from a floor to now, both included, and within the limits asked: acme
    * has rows at +0, +1, +2, +3 and +4 s (seqs ascending, 10 bytes each). From +1 s to +3 s, exactly,
-   * are 3 rows; a limit of 2 gives 2; a byte budget of 15 gives the 2 rows whose sizes cross it; a
+   * are 3 rows; a limit of 2 gives 2; a byte budget of 15 gives the 2 rows whose sizes cross it, one of
+   * 20 the 2 that reach it; a
    * durable watermark at the third row's seq gives the rows up to it; a limit or budget of 0 gives
    * none. Read on from a row's key, the rows from that one on; acme's first due row from a key past
    * its last is none. Everything due lists the tenant's rows up to {@code Long.MAX_VALUE}.
@@ -391,6 +392,8 @@ public interface ActiveIndexCases extends LayoutCase {
           .as("%s: limit 2", on).hasSize(2);
       assertThat(DueIndex.dueForTenant(store, acme, START + 3_000, 0, 10, 15, Long.MAX_VALUE))
           .as("%s: byte budget 15 (rows of 10 bytes)", on).hasSize(2);
+      assertThat(DueIndex.dueForTenant(store, acme, START + 3_000, 0, 10, 20, Long.MAX_VALUE))
+          .as("%s: byte budget 20, reached by the second row", on).hasSize(2);
       assertThat(DueIndex.dueForTenant(store, acme, START + 4_000, 0, 10, Long.MAX_VALUE, seqs.get(2)))
           .as("%s: durable watermark at the third row's seq", on).hasSize(3);
       assertThat(DueIndex.dueForTenant(store, acme, START + 4_000, 0, 0, Long.MAX_VALUE, Long.MAX_VALUE))

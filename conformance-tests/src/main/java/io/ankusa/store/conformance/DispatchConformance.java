@@ -64,6 +64,8 @@ import net.jqwik.api.Provide;
  *   <li>{@link #oneRoundOfSeveralTenantsIsOneClaimBatch} and {@link
  *       #aBusyStripeMakesTheRoundWriteWhatItHasAndLetGoBeforeWaiting} — one write per round, and no
  *       wait while holding a stripe (forced: the case holds the stripe);
+ *   <li>{@link #aRowAnotherQueuePutBehindTheCursorIsClaimed} — a put that did not lower the cursor;
+ *   <li>{@link #settlingAClaimedRowWaitsForItsTenantsStripe};
  *   <li>{@link #dispatchSettingsOutOfRangeAreRefused}.
  * </ol>
  */
@@ -337,7 +339,9 @@ public abstract class DispatchConformance extends ConformanceSuite {
    * kept, no new quantum) t2×4 | t0×4 t1×2 (t2 resumed with nothing left of its quantum) | t1×2 t2×4 |
    * t0×2 t1×2 t2×2 (t0 and t1 drain; t2, the last with work, takes what is left) | nothing. Serving
    * in ordinal order, not oldest first, is what makes t0 first. Every claim is in the store when the
-   * tick returns, and an idle tick writes nothing.
+   * tick returns, and an idle tick writes nothing. With 2 rows each and ticks of 4 rows: t0×2 t1×2
+   * (t1 drains as the tick fills); t0 and t1 get 2 more rows; the next tick starts after t1: t2×2
+   * t0×2, then t1×2.
    */
   @Example
   public void roundRobinResumesWhereTheLastTickStopped() {
@@ -363,6 +367,26 @@ public abstract class DispatchConformance extends ConformanceSuite {
       dispatcher.tick(NOW);
       assertThat(store.anyWrites.get()).as("%s: writes of a tick with nothing due", on).isZero();
       assertThat(writes).as("%s: batches that wrote claims", on).isPositive();
+    }
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      Map<Long, String> names = ingestNewestFirst(queue, 3, 2, 96);
+      Dispatcher dispatcher = dispatcher(queue, 4, 1L << 20);
+      List<String> ticks = new ArrayList<>();
+      ticks.add(runs(dispatcher.tick(NOW).claimed(), names));
+      List<HookEnvelope> more = new ArrayList<>();
+      for (String tenant : List.of("t0", "t1")) {
+        for (int r = 0; r < 2; r++) {
+          more.add(new HookEnvelope(0, tenant, "src", tenant + "-more-" + r, null, QueueDriver.START_MS + 10_000 + r,
+              List.of(1), new byte[96]));
+        }
+      }
+      new DirectIngest(queue).ingest(more);
+      ticks.add(runs(dispatcher.tick(NOW).claimed(), names));
+      ticks.add(runs(dispatcher.tick(NOW).claimed(), names));
+      assertThat(ticks).as("%s: ticks of 4 rows over 2-row backlogs, t0 and t1 given 2 more rows after the first;"
+          + " a tick whose last tenant drained as it filled starts after that tenant", backend().name())
+          .containsExactly("t0×2 t1×2", "t2×2 t0×2", "t1×2");
     }
   }
 
@@ -552,6 +576,58 @@ public abstract class DispatchConformance extends ConformanceSuite {
       assertThat(queue.counters().read(store, bolt).inflight()).as("%s: bolt's inflight", on).isEqualTo(2);
       assertThat(store.claimWrites.get()).as("%s: batches that wrote inflight rows", on).isEqualTo(2);
       assertThat(QueueVerifier.verify(store)).as("%s: the verifier", on).isEmpty();
+    }
+  }
+
+  /**
+   * A row that another queue on the same store puts behind this dispatcher's cursor is claimed: the
+   * dispatcher claimed acme's rows up to +5 s (its cursor is there); a second {@link DeliveryQueue}
+   * opened on the store, whose writes do not lower this queue's cursors, ingests an acme hook received
+   * at +1 s. The tick sees that second's marker before its cursor and scans from there, so it claims
+   * the row.
+   */
+  @Example
+  public void aRowAnotherQueuePutBehindTheCursorIsClaimed() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      DirectIngest ingest = new DirectIngest(queue);
+      for (int i = 0; i < 3; i++) {
+        ingest.ingest(new HookEnvelope(0, "acme", "src", "h" + i, null, QueueDriver.START_MS + 5_000 + i, List.of(1),
+            new byte[10]));
+      }
+      Dispatcher dispatcher = dispatcher(queue, 2, 1L << 20);
+      String on = backend().name();
+      assertThat(dispatcher.tick(NOW).claimed()).as("%s: the first tick's claims (row limit 2)", on).hasSize(2);
+      DeliveryQueue other = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      long early = new DirectIngest(other).ingest(new HookEnvelope(0, "acme", "src", "early", null,
+          QueueDriver.START_MS + 1_000, List.of(1), new byte[10]));
+      assertThat(dispatcher.tick(NOW).claimed()).extracting(r -> r.key().seq())
+          .as("%s: the next tick's claims, the row put behind the cursor by the other queue first", on)
+          .startsWith(early).hasSize(2);
+      assertThat(queue.counters().read(t.store(), Tenants.ord(t.store(), TenantId.of("acme")).getAsLong()).due())
+          .as("%s: acme's rows left due", on).isZero();
+    }
+  }
+
+  /**
+   * Settling a claimed row takes its tenant's stripe: while another transition holds acme's stripe, a
+   * delivered write of an acme row the tick claimed waits for it (forced: the case holds the stripe),
+   * and completes once it is let go.
+   */
+  @Example
+  public void settlingAClaimedRowWaitsForItsTenantsStripe() throws Exception {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      long acme = ingestBacklogs(queue, List.of(new Backlog(1, List.of(10)))).get(0);
+      InflightRow row = dispatcher(queue, 10, 1L << 20).tick(NOW).claimed().get(0);
+      String on = backend().name();
+      Thread settle;
+      try (TransitionGuard.Held held = queue.guard().lockTenant(acme)) {
+        settle = CloseRace.startAndExpectItToBlock(on + ": delivering acme's row while acme's stripe is held",
+            () -> deliver(queue, row));
+      }
+      settle.join(java.util.concurrent.TimeUnit.SECONDS.toMillis(LayoutAssertions.THREAD_WAIT_SECONDS));
+      assertThat(queue.counters().read(t.store(), acme).inflight()).as("%s: acme's inflight once delivered", on).isZero();
     }
   }
 

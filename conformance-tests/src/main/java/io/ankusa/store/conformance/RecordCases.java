@@ -138,7 +138,8 @@ public interface RecordCases extends LayoutCase {
       List<String> why = new ArrayList<>();
       for (int cut = 0; cut < hook.length; cut++) {
         damagedHooks.add(Arrays.copyOf(hook, cut));
-        why.add(cut == 0 ? "needs 1 bytes" : "truncated|remain");
+        why.add(cut == 0 ? "needs 1 bytes" : cut == hook.length - 1 ? "field 'payload' at offset \\d+ declares 2 bytes but only"
+            + " 1 remain" : "truncated|remain");
       }
       damagedHooks.add(Arrays.copyOf(hook, hook.length + 1));
       why.add("1 unexpected trailing bytes");
