@@ -53,7 +53,12 @@ class AllLayersConformanceTest {
     SuiteRun run = SuiteRun.run(MemoryAllLayers.class, CaseSelection.parse("Dispatch"), FEW_TRIES);
     assertThat(run.named(Outcome.PASSED)).containsExactlyInAnyOrder("everyBackloggedTenantGetsItsWeightedShare",
         "aTenantAtItsInflightLimitIsSkippedAndResumesWhenRowsComplete",
-        "tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree", "aRowPutBehindWhereTheLastTickStoppedIsClaimed");
+        "tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree", "aRowPutBehindWhereTheLastTickStoppedIsClaimed",
+        "roundRobinResumesWhereTheLastTickStopped", "theTicksByteBudgetAndRowLimitsAreExact",
+        "oldestFirstServesTheOldestBacklogUpToTheWholeTick", "aRowAboveTheWatermarkIsClaimedOnceItIsDurable",
+        "aFailedClaimWriteLeavesTheRowsDueForTheNextTick", "oneRoundOfSeveralTenantsIsOneClaimBatch",
+        "aBusyStripeMakesTheRoundWriteWhatItHasAndLetGoBeforeWaiting", "aRowAnotherQueuePutBehindTheCursorIsClaimed",
+        "settlingAClaimedRowWaitsForItsTenantsStripe", "dispatchSettingsOutOfRangeAreRefused");
   }
 
   @Test
