@@ -362,6 +362,132 @@ public interface ActiveIndexCases extends LayoutCase {
     }
   }
 
+  /**
+   * A tenant's due rows are read from a floor to now, both included, and within the limits asked: acme
+   * has rows at +0, +1, +2, +3 and +4 s (seqs ascending, 10 bytes each). From +1 s to +3 s, exactly,
+   * are 3 rows; a limit of 2 gives 2; a byte budget of 15 gives the 2 rows whose sizes cross it, one of
+   * 20 the 2 that reach it; a
+   * durable watermark at the third row's seq gives the rows up to it; a limit or budget of 0 gives
+   * none. Read on from a row's key, the rows from that one on; acme's first due row from a key past
+   * its last is none. Everything due lists the tenant's rows up to {@code Long.MAX_VALUE}.
+   */
+  @Example
+  default void dueRowsAreReadFromTheFloorToNowInclusive() {
+    try (TempDirStore t = openQueueStore()) {
+      Store store = t.store();
+      QueueDriver d = new QueueDriver(store, queueConfig());
+      List<HookEnvelope> hooks = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        hooks.add(d.newHook("acme", START + i * 1_000L, 1, 10));
+      }
+      List<Long> seqs = d.ingest().ingest(hooks);
+      d.ingest().ingest(d.newHook("acme", Long.MAX_VALUE, 1, 10));
+      long acme = ordOf(store, "acme");
+      String on = backend().name();
+      java.util.function.Function<List<io.ankusa.store.queue.record.DueRow>, List<Long>> ats =
+          rows -> rows.stream().map(r -> r.key().at() - START).toList();
+      assertThat(ats.apply(DueIndex.dueForTenant(store, acme, START + 3_000, START + 1_000, 10, Long.MAX_VALUE, Long.MAX_VALUE)))
+          .as("%s: acme's rows due from +1 s to +3 s", on).containsExactly(1_000L, 2_000L, 3_000L);
+      assertThat(DueIndex.dueForTenant(store, acme, START + 3_000, 0, 2, Long.MAX_VALUE, Long.MAX_VALUE))
+          .as("%s: limit 2", on).hasSize(2);
+      assertThat(DueIndex.dueForTenant(store, acme, START + 3_000, 0, 10, 15, Long.MAX_VALUE))
+          .as("%s: byte budget 15 (rows of 10 bytes)", on).hasSize(2);
+      assertThat(DueIndex.dueForTenant(store, acme, START + 3_000, 0, 10, 20, Long.MAX_VALUE))
+          .as("%s: byte budget 20, reached by the second row", on).hasSize(2);
+      assertThat(DueIndex.dueForTenant(store, acme, START + 4_000, 0, 10, Long.MAX_VALUE, seqs.get(2)))
+          .as("%s: durable watermark at the third row's seq", on).hasSize(3);
+      assertThat(DueIndex.dueForTenant(store, acme, START + 4_000, 0, 0, Long.MAX_VALUE, Long.MAX_VALUE))
+          .as("%s: limit 0", on).isEmpty();
+      assertThat(DueIndex.dueForTenant(store, acme, START + 4_000, 0, 10, 0, Long.MAX_VALUE))
+          .as("%s: byte budget 0", on).isEmpty();
+      var all = DueIndex.pendingForTenant(store, acme, 10);
+      assertThat(all).as("%s: every due row of acme, the one at Long.MAX_VALUE included", on).hasSize(6);
+      assertThat(ats.apply(DueIndex.pendingForTenantFrom(store, acme, all.get(2).key(), 2)))
+          .as("%s: 2 rows read on from the third", on).containsExactly(2_000L, 3_000L);
+      assertThat(DueIndex.firstDueFrom(store, acme, new DueKey(acme, Long.MAX_VALUE, Long.MAX_VALUE, 0xFFFF)))
+          .as("%s: the first due row from past the last", on).isNull();
+      assertThat(DueIndex.firstDueFrom(store, acme, all.get(5).key())).as("%s: the first due row from the last", on)
+          .isEqualTo(all.get(5));
+    }
+  }
+
+  /**
+   * Who has work is listed up to a limit: three tenants with rows due, a limit of 2 lists the first 2
+   * markers, oldest second first, and a limit of 0 none. The age of the oldest due row stays exact to
+   * a second however many stale markers a slow cleanup left: acme's 40 rows, one a second, were claimed
+   * without a cleanup, so 40 stale markers lead; after skipping {@value ActiveIndex#STALE_MARKER_SKIP}
+   * of them the age is that of the next stale marker's second.
+   */
+  @Example
+  default void activeTenantsHonourTheLimitAndTheOldestAgeSkipsStaleMarkers() {
+    try (TempDirStore t = openQueueStore()) {
+      Store store = t.store();
+      QueueDriver d = new QueueDriver(store, queueConfig());
+      String on = backend().name();
+      long now = START + 100_000;
+      d.ingest().ingest(List.of(d.newHook("a", START, 1, 4), d.newHook("b", START + 1_000, 1, 4),
+          d.newHook("c", START + 2_000, 1, 4)));
+      assertThat(ActiveIndex.activeTenants(store, now, 2)).extracting(ActiveKey::ord)
+          .as("%s: markers listed with a limit of 2", on).containsExactly(ordOf(store, "a"), ordOf(store, "b"));
+      assertThat(ActiveIndex.activeTenants(store, now, 0)).as("%s: markers listed with a limit of 0", on).isEmpty();
+
+      try (TempDirStore t2 = openQueueStore()) {
+        QueueDriver d2 = new QueueDriver(t2.store(), queueConfig());
+        List<HookEnvelope> hooks = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+          hooks.add(d2.newHook("acme", START + i * 1_000L, 1, 4));
+        }
+        hooks.add(d2.newHook("late", START + 60_000, 1, 4));
+        d2.ingest().ingest(hooks);
+        claimAllOf(d2, ordOf(t2.store(), "acme"));
+        long skipped = ActiveIndex.STALE_MARKER_SKIP;
+        assertThat(ActiveIndex.oldestDueAgeMs(t2.store(), now)).as("%s: oldest due age behind 40 stale markers", on)
+            .isEqualTo(now - (ActiveKey.bucketOf(START) + skipped) * ActiveKey.BUCKET_MILLIS);
+      }
+    }
+  }
+
+  /**
+   * Boot's repair restores the marker of each tenant's first due row when it is missing, the last
+   * tenant's included, and says how many it restored; a second repair restores none and writes
+   * nothing. A cleanup that finds the tenant's first due row in the current second with its marker
+   * missing, and not among the markers the tick saw, puts it back.
+   */
+  @Example
+  default void repairAndCleanupRestoreAMissingHeadMarker() {
+    try (TempDirStore t = openQueueStore()) {
+      WriteCountingStore store = new WriteCountingStore(t.store());
+      QueueDriver d = new QueueDriver(store, queueConfig());
+      String on = backend().name();
+      d.ingest().ingest(List.of(d.newHook("a", START, 1, 4), d.newHook("b", START + 1_000, 1, 4),
+          d.newHook("c", START + 2_000, 1, 4)));
+      Batch lose = new Batch();
+      ActiveIndex.all(store).forEach(m -> Deliveries.deleteMarker(lose, m));
+      store.write(lose, io.ankusa.store.spi.Durability.SYNC);
+      assertThat(ActiveIndex.repair(store, d.queue().counters())).as("%s: markers repair restored", on).isEqualTo(3);
+      assertEveryDueRowHasAMarker(store, on + ": after the repair");
+      store.anyWrites.set(0);
+      assertThat(ActiveIndex.repair(store, d.queue().counters())).as("%s: markers a second repair restored", on).isZero();
+      assertThat(store.anyWrites.get()).as("%s: writes of a repair with nothing to restore", on).isZero();
+
+      long nowBucket = ActiveKey.bucketOf(START) + 50;
+      long now = nowBucket * ActiveKey.BUCKET_MILLIS + 500;
+      d.ingest().ingest(List.of(d.newHook("acme", START + 10_000, 1, 4), d.newHook("acme", nowBucket * 1_000 + 10, 1, 4)));
+      long acme = ordOf(store, "acme");
+      Transition claim = new Transition();
+      DueIndex.pendingForTenant(store, acme, 1).forEach(r -> Deliveries.claim(claim, r));
+      d.write(claim);
+      ActiveKey head = new ActiveKey(nowBucket, acme);
+      Batch loseHead = new Batch();
+      Deliveries.deleteMarker(loseHead, head);
+      store.write(loseHead, io.ankusa.store.spi.Durability.SYNC);
+      ActiveIndex.cleanup(store, acme, List.of(ActiveKey.bucketOf(START + 10_000)), now);
+      assertThat(ActiveIndex.all(store)).as("%s: markers after the cleanup", on).contains(head)
+          .doesNotContain(new ActiveKey(ActiveKey.bucketOf(START + 10_000), acme));
+      assertEveryDueRowHasAMarker(store, on + ": after the cleanup");
+    }
+  }
+
   private static List<Long> scannedBuckets(ReadView view, long ord, long now) {
     List<Long> out = new ArrayList<>();
     for (ActiveKey m : ActiveIndex.activeTenants(view, now, ActiveIndex.DEFAULT_LIMIT)) {

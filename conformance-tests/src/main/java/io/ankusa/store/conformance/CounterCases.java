@@ -3,12 +3,15 @@ package io.ankusa.store.conformance;
 import static io.ankusa.store.conformance.LayoutAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.DeadKey;
 import io.ankusa.store.layout.DeadValue;
 import io.ankusa.store.layout.DueKey;
 import io.ankusa.store.layout.DueKind;
 import io.ankusa.store.layout.DueValue;
+import io.ankusa.store.layout.FamilySentinels;
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.InflightKey;
 import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.Keys;
@@ -25,9 +28,11 @@ import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.queue.maintenance.QueueVerifier;
 import io.ankusa.store.queue.counter.TenantCounts;
 import io.ankusa.store.queue.Transition;
+import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreCorruptionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -137,6 +142,82 @@ public interface CounterCases extends LayoutCase {
       assertThat(fold.get(ord)).as("only the revived quarter is left, due as first attempts")
           .isEqualTo(new TenantCounts(revived.size(), 0, 0, 0, revivedBytes, 0));
       assertThat(QueueVerifier.verify(store)).as("verifier after the concurrent transitions").isEmpty();
+    }
+  }
+
+  /**
+   * Each of a tenant's six counters is read by its field as by its name, and the node aggregate sums
+   * its tenants: acme ingests 10 hooks of 7 bytes (archive on), 8 are claimed, 3 retried a minute
+   * later and 1 dead-lettered, so it has 2 pending, 3 scheduled, 4 inflight, 1 dead, 70 bytes and 10
+   * archive obligations — six different numbers — and 5 due; globex's one hook adds to the aggregate.
+   */
+  @Example
+  default void everyCounterIsReadByItsField() {
+    try (TempDirStore t = openQueueStore()) {
+      QueueDriver d = new QueueDriver(t.store(), queueConfig().withArchive(true));
+      List<HookEnvelope> hooks = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        hooks.add(d.newHook("acme", START + i, 1, 7));
+      }
+      hooks.add(d.newHook("globex", START, 1, 5));
+      d.ingest().ingest(hooks);
+      long acme = ordOf(t.store(), "acme");
+      List<DueRow> due = DueIndex.pendingForTenant(t.store(), acme, 8);
+      Transition claim = new Transition();
+      List<InflightRow> inflight = new ArrayList<>();
+      due.forEach(r -> inflight.add(Deliveries.claim(claim, r)));
+      d.write(claim);
+      Transition settle = new Transition();
+      for (int i = 0; i < 3; i++) {
+        Deliveries.retry(settle, inflight.get(i), d.deliveryRow(inflight.get(i).key().seq(), 1), START + 60_000, "503");
+      }
+      Deliveries.deadLetter(settle, inflight.get(3), d.deliveryRow(inflight.get(3).key().seq(), 1), START, "src", "h", "410");
+      d.write(settle);
+      String on = backend().name();
+      TenantCounts counts = d.queue().counters().read(t.store(), acme);
+      assertThat(counts).as("%s: acme's counters", on).isEqualTo(new TenantCounts(2, 3, 4, 1, 70, 10));
+      assertThat(counts.due()).as("%s: acme's due rows (pending + scheduled)", on).isEqualTo(5);
+      TenantCounts aggregate = d.queue().counters().aggregate(t.store());
+      assertThat(aggregate).as("%s: the node aggregate", on).isEqualTo(new TenantCounts(3, 3, 4, 1, 75, 11));
+      for (CounterField field : CounterField.values()) {
+        long byName = switch (field) {
+          case PENDING -> counts.pending();
+          case SCHEDULED -> counts.scheduled();
+          case INFLIGHT -> counts.inflight();
+          case DEAD -> counts.dead();
+          case BYTES -> counts.bytes();
+          case ARCHIVE_PENDING -> counts.archivePending();
+        };
+        assertThat(counts.get(field)).as("%s: acme's %s read by its field", on, field).isEqualTo(byName);
+      }
+      assertCountersEqualFold(t.store(), on + ": after the transitions");
+    }
+  }
+
+  /**
+   * A fold that does not see a family's sentinels is refused, never read as low counts: with the due
+   * rows' hi sentinel deleted, and then (the first put back) the inflight rows' lo sentinel, {@link
+   * CounterFold#fold} fails with {@code StoreCorruptionException} naming the family and the missing
+   * sentinel's key; with both back it equals the counters again.
+   */
+  @Example
+  default void aFoldMissingASentinelIsRefused() {
+    try (TempDirStore t = openQueueStore()) {
+      QueueDriver d = new QueueDriver(t.store(), queueConfig());
+      d.ingest().ingest(hook(d, "acme"));
+      String on = backend().name();
+      for (KeyFamily family : List.of(KeyFamily.DUE, KeyFamily.INFLIGHT)) {
+        FamilySentinels s = Keys.family(family);
+        byte[] gone = family == KeyFamily.DUE ? s.hi() : s.lo();
+        t.store().write(new Batch().delete(family.columnFamily(), gone), Durability.SYNC);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CounterFold.fold(t.store()))
+            .as("%s: a fold without the %s sentinel %s", on, family, Bytes.hex(gone))
+            .isInstanceOf(StoreCorruptionException.class)
+            .hasMessageContaining("key family " + family)
+            .hasMessageContaining(Bytes.hex(gone));
+        t.store().write(new Batch().put(family.columnFamily(), gone, new byte[0]), Durability.SYNC);
+      }
+      assertCountersEqualFold(t.store(), on + ": with both sentinels back");
     }
   }
 

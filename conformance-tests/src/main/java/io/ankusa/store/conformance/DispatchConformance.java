@@ -1,7 +1,9 @@
 package io.ankusa.store.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.layout.Fields;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
@@ -19,6 +21,9 @@ import io.ankusa.store.queue.maintenance.QueueVerifier;
 import io.ankusa.store.queue.dispatch.TenantLimits;
 import io.ankusa.store.queue.tenant.Tenants;
 import io.ankusa.store.queue.Transition;
+import io.ankusa.store.queue.TransitionGuard;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreWriteFailedException;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import java.util.ArrayList;
@@ -45,6 +50,7 @@ import net.jqwik.api.Provide;
  *       every other backlogged tenant has exactly one (no tenant goes a round without a claim);
  *   <li>{@link #aTenantAtItsInflightLimitIsSkippedAndResumesWhenRowsComplete} — the inflight limit,
  *       and the rows-per-tick limit, read from the store;
+ *   <li>{@link #aRowPutBehindWhereTheLastTickStoppedIsClaimed} — a late row behind a tenant's cursor;
  *   <li>{@link #tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree} — what a reader that does
  *       not know the limits key does with a store that holds it: never sees it;
  *   <li>where scans that move rows resume ({@link ScanResumeCases}): the dispatcher's cursors in {@link
@@ -53,7 +59,21 @@ import net.jqwik.api.Provide;
  *       {@link #aRowAboveTheWatermarkIsNeverPassed}, {@link
  *       #aDrainedTenantResumesAtItsLastClaimAndStillSeesRowsPutBehind}, {@link
  *       #rowsPutBehindTheCursorInItsSecondAreClaimed}; purge and recovery chunks in
- *       {@link #eachPurgeChunkResumesAtThePreviousOne}, {@link #eachRecoveryChunkResumesAtThePreviousOne}.
+ *       {@link #eachPurgeChunkResumesAtThePreviousOne}, {@link #eachRecoveryChunkResumesAtThePreviousOne};
+ *   <li>{@link #roundRobinResumesWhereTheLastTickStopped} — the exact claim order of five ticks, a
+ *       visit cut short resuming without a new quantum, and an idle tick that writes nothing;
+ *   <li>{@link #theTicksByteBudgetAndRowLimitsAreExact} — the byte budget, the row limit and a
+ *       tenant's rows-per-tick limit across rounds, to the row;
+ *   <li>{@link #oldestFirstServesTheOldestBacklogUpToTheWholeTick} — the other claim order;
+ *   <li>{@link #aRowAboveTheWatermarkIsClaimedOnceItIsDurable} — nothing above the durable watermark,
+ *       and nothing behind it skipped for good;
+ *   <li>{@link #aFailedClaimWriteLeavesTheRowsDueForTheNextTick} — an injected write failure;
+ *   <li>{@link #oneRoundOfSeveralTenantsIsOneClaimBatch} and {@link
+ *       #aBusyStripeMakesTheRoundWriteWhatItHasAndLetGoBeforeWaiting} — one write per round, and no
+ *       wait while holding a stripe (forced: the case holds the stripe);
+ *   <li>{@link #aRowAnotherQueuePutBehindTheCursorIsClaimed} — a put that did not lower the cursor;
+ *   <li>{@link #settlingAClaimedRowWaitsForItsTenantsStripe};
+ *   <li>{@link #dispatchSettingsOutOfRangeAreRefused}.
  * </ol>
  */
 public abstract class DispatchConformance extends ConformanceSuite implements ScanResumeCases {
@@ -316,6 +336,370 @@ public abstract class DispatchConformance extends ConformanceSuite implements Sc
         }
       }
     }
+  }
+
+  /**
+   * Round-robin resumes where the last tick stopped. Tenants t0, t1, t2 (ordinals in that order, t2's
+   * rows the oldest, t0's the newest) have 10 rows each of cost 128 (96 payload bytes plus the row
+   * cost), so a quantum of 512 buys 4 rows; each tick claims at most 6 rows. The ticks claim, in order:
+   * t0×4 t1×2 (t1's visit cut short by the tick's row limit) | t1×2 (resumed with what its deficit
+   * kept, no new quantum) t2×4 | t0×4 t1×2 (t2 resumed with nothing left of its quantum) | t1×2 t2×4 |
+   * t0×2 t1×2 t2×2 (t0 and t1 drain; t2, the last with work, takes what is left) | nothing. Serving
+   * in ordinal order, not oldest first, is what makes t0 first. Every claim is in the store when the
+   * tick returns, and an idle tick writes nothing. With 2 rows each and ticks of 4 rows: t0×2 t1×2
+   * (t1 drains as the tick fills); t0 and t1 get 2 more rows; the next tick starts after t1: t2×2
+   * t0×2, then t1×2.
+   */
+  @Example
+  public void roundRobinResumesWhereTheLastTickStopped() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      WriteCountingStore store = new WriteCountingStore(t.store());
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      Map<Long, String> names = ingestNewestFirst(queue, 3, 10, 96);
+      Dispatcher dispatcher = dispatcher(queue, 6, 1L << 20);
+      List<String> ticks = new ArrayList<>();
+      long claimed = 0;
+      for (int i = 0; i < 6; i++) {
+        List<InflightRow> rows = dispatcher.tick(NOW).claimed();
+        claimed += rows.size();
+        ticks.add(runs(rows, names));
+      }
+      String on = backend().name();
+      assertThat(ticks).as("%s: each tick's claims, in order (tenant×rows)", on).containsExactly(
+          "t0×4 t1×2", "t1×2 t2×4", "t0×4 t1×2", "t1×2 t2×4", "t0×2 t1×2 t2×2", "");
+      assertThat(queue.counters().aggregate(store).inflight()).as("%s: rows inflight after the ticks", on)
+          .isEqualTo(claimed).isEqualTo(30);
+      int writes = store.claimWrites.get();
+      store.anyWrites.set(0);
+      dispatcher.tick(NOW);
+      assertThat(store.anyWrites.get()).as("%s: writes of a tick with nothing due", on).isZero();
+      assertThat(writes).as("%s: batches that wrote claims", on).isPositive();
+    }
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      Map<Long, String> names = ingestNewestFirst(queue, 3, 2, 96);
+      Dispatcher dispatcher = dispatcher(queue, 4, 1L << 20);
+      List<String> ticks = new ArrayList<>();
+      ticks.add(runs(dispatcher.tick(NOW).claimed(), names));
+      List<HookEnvelope> more = new ArrayList<>();
+      for (String tenant : List.of("t0", "t1")) {
+        for (int r = 0; r < 2; r++) {
+          more.add(new HookEnvelope(0, tenant, "src", tenant + "-more-" + r, null, QueueDriver.START_MS + 10_000 + r,
+              List.of(1), new byte[96]));
+        }
+      }
+      new DirectIngest(queue).ingest(more);
+      ticks.add(runs(dispatcher.tick(NOW).claimed(), names));
+      ticks.add(runs(dispatcher.tick(NOW).claimed(), names));
+      assertThat(ticks).as("%s: ticks of 4 rows over 2-row backlogs, t0 and t1 given 2 more rows after the first;"
+          + " a tick whose last tenant drained as it filled starts after that tenant", backend().name())
+          .containsExactly("t0×2 t1×2", "t2×2 t0×2", "t1×2");
+    }
+  }
+
+  /**
+   * The tick's byte budget and row limit are exact. t0 and t1 have 10 rows of 96 bytes: with a budget
+   * of 384 bytes t0's fourth row spends it exactly, so the tick ends there and visits no other tenant
+   * ({@link Dispatcher.TickReport#tenantsVisited()} is 1); a lone tenant takes what is left of the tick
+   * past its quantum but no more than the budget (4 rows) or the row limit (3 rows, then 10 rows with
+   * a limit of 10). A tenant limited to 3 rows per tick keeps that limit across the tick's rounds (2
+   * rows in the first, 1 in the second), and with a row cost of 0 the quantum counts payload bytes only.
+   */
+  @Example
+  public void theTicksByteBudgetAndRowLimitsAreExact() {
+    String on = backend().name();
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      Map<Long, String> names = ingestNewestFirst(queue, 2, 10, 96);
+      Dispatcher.TickReport spent = dispatcher(queue, 100, 384).tick(NOW);
+      assertThat(runs(spent.claimed(), names)).as("%s: a tick with a budget of 4 rows' bytes", on)
+          .isEqualTo("t0×4");
+      assertThat(spent.tenantsVisited()).as("%s: tenants visited by a tick whose budget the first spent", on)
+          .isEqualTo(1);
+      assertThat(spent.activeTenants()).as("%s: tenants with rows due", on).isEqualTo(2);
+    }
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      Map<Long, String> names = ingestNewestFirst(queue, 1, 20, 96);
+      assertThat(runs(dispatcher(queue, 100, 384).tick(NOW).claimed(), names))
+          .as("%s: a lone tenant, byte budget 384", on).isEqualTo("t0×4");
+      assertThat(runs(dispatcher(queue, 3, 1L << 20).tick(NOW).claimed(), names))
+          .as("%s: a lone tenant, row limit 3", on).isEqualTo("t0×3");
+      assertThat(runs(dispatcher(queue, 10, 1L << 20).tick(NOW).claimed(), names))
+          .as("%s: a lone tenant, row limit 10", on).isEqualTo("t0×10");
+    }
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      Map<Long, String> names = ingestNewestFirst(queue, 2, 10, 96);
+      long t0 = names.entrySet().stream().filter(e -> e.getValue().equals("t0")).findFirst().orElseThrow().getKey();
+      TenantLimits.set(queue, t0, new TenantLimitsValue(1, 0, 3));
+      Dispatcher twoRowQuantum = new Dispatcher(queue, () -> Long.MAX_VALUE, 100, 1L << 20,
+          new DispatchPolicy(DispatchPolicy.ClaimOrder.DEFICIT_ROUND_ROBIN, 192, 0));
+      assertThat(runs(twoRowQuantum.tick(NOW).claimed(), names))
+          .as("%s: quantum 192 bytes, row cost 0 (2 rows a visit), t0 limited to 3 rows per tick", on)
+          .isEqualTo("t0×2 t1×2 t0×1 t1×8");
+    }
+  }
+
+  /**
+   * Oldest second first ({@link DispatchPolicy#oldestFirst()}): t2, whose rows are the oldest, takes
+   * the whole first tick (6 rows) and the first 4 of the second, then t1; the claims are in the store
+   * when the tick returns.
+   */
+  @Example
+  public void oldestFirstServesTheOldestBacklogUpToTheWholeTick() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      Map<Long, String> names = ingestNewestFirst(queue, 3, 10, 96);
+      Dispatcher oldestFirst = new Dispatcher(queue, () -> Long.MAX_VALUE, 6, 1L << 20, DispatchPolicy.oldestFirst());
+      String on = backend().name();
+      assertThat(runs(oldestFirst.tick(NOW).claimed(), names)).as("%s: the first tick, oldest first", on)
+          .isEqualTo("t2×6");
+      assertThat(runs(oldestFirst.tick(NOW).claimed(), names)).as("%s: the second tick, oldest first", on)
+          .isEqualTo("t2×4 t1×2");
+      assertThat(queue.counters().aggregate(t.store()).inflight()).as("%s: rows inflight after two ticks", on)
+          .isEqualTo(12);
+    }
+  }
+
+  /**
+   * A row above the durable watermark is never claimed, and is claimed once the watermark passes it,
+   * even when a row behind it in key order was claimed meanwhile: acme's hook b (seq 1) is received at
+   * +5 ms, hook a (seq 2) at +0 ms. With the watermark at 1 the tick claims b only (a row whose seq is
+   * the watermark is durable); with it at 2, the next tick claims a.
+   */
+  @Example
+  public void aRowAboveTheWatermarkIsClaimedOnceItIsDurable() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      DirectIngest ingest = new DirectIngest(queue);
+      long b = ingest.ingest(new HookEnvelope(0, "acme", "src", "b", null, QueueDriver.START_MS + 5, List.of(1), new byte[10]));
+      long a = ingest.ingest(new HookEnvelope(0, "acme", "src", "a", null, QueueDriver.START_MS, List.of(1), new byte[10]));
+      long c = ingest.ingest(new HookEnvelope(0, "acme", "src", "c", null, QueueDriver.START_MS + 1, List.of(1), new byte[10]));
+      java.util.concurrent.atomic.AtomicLong watermark = new java.util.concurrent.atomic.AtomicLong(b);
+      Dispatcher dispatcher = new Dispatcher(queue, watermark::get, 100, 1L << 20,
+          new DispatchPolicy(DispatchPolicy.ClaimOrder.DEFICIT_ROUND_ROBIN, QUANTUM, ROW_COST));
+      String on = backend().name();
+      assertThat(dispatcher.tick(NOW).claimed()).extracting(r -> r.key().seq())
+          .as("%s: claims with the watermark at seq %d (a = %d, c = %d above it)", on, b, a, c).containsExactly(b);
+      watermark.set(Math.max(a, c));
+      assertThat(dispatcher.tick(NOW).claimed()).extracting(r -> r.key().seq())
+          .as("%s: claims once the watermark passed a and c", on).containsExactly(a, c);
+    }
+  }
+
+  /**
+   * A claim write that fails loses no row: the tick throws the store's failure, every row it tried to
+   * claim is still due, and later ticks claim each row exactly once — the dispatcher does not skip the
+   * rows its failed tick had scanned past.
+   */
+  @Example
+  public void aFailedClaimWriteLeavesTheRowsDueForTheNextTick() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      FaultInjectingStore store = new FaultInjectingStore(t.store());
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      ingestNewestFirst(queue, 2, 10, 96);
+      Dispatcher dispatcher = dispatcher(queue, 6, 1L << 20);
+      String on = backend().name();
+      java.util.Set<String> claimed = new java.util.HashSet<>();
+      dispatcher.tick(NOW).claimed().forEach(r -> claimed.add(r.key().toString()));
+      store.failNextWrite((batch, durability) -> WriteCountingStore.writesClaims(batch), false);
+      assertThatThrownBy(() -> dispatcher.tick(NOW)).as("%s: a tick whose claim write fails", on)
+          .isInstanceOf(StoreWriteFailedException.class);
+      assertThat(store.injected()).as("%s: failures injected", on).isEqualTo(1);
+      assertThat(queue.counters().aggregate(store).pending()).as("%s: rows due after the failed tick", on)
+          .isEqualTo(20 - claimed.size());
+      for (int i = 0; i < 10; i++) {
+        for (InflightRow row : dispatcher.tick(NOW).claimed()) {
+          assertThat(claimed.add(row.key().toString())).as("%s: %s claimed once", on, row.key()).isTrue();
+        }
+      }
+      assertThat(claimed).as("%s: rows claimed in all", on).hasSize(20);
+      assertThat(QueueVerifier.verify(store)).as("%s: the verifier after the failed tick", on).isEmpty();
+    }
+  }
+
+  /**
+   * A round of a tick writes the claims of every tenant it visited as one batch: acme's and bolt's
+   * rows, claimed in one round, are one write.
+   */
+  @Example
+  public void oneRoundOfSeveralTenantsIsOneClaimBatch() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      WriteCountingStore store = new WriteCountingStore(t.store());
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      List<Long> ords = ingestBacklogs(queue, List.of(new Backlog(1, List.of(10, 10)), new Backlog(1, List.of(10, 10))));
+      store.claimWrites.set(0);
+      Dispatcher.TickReport report = new Dispatcher(queue, () -> Long.MAX_VALUE, 100, 1L << 20).tick(NOW);
+      String on = backend().name();
+      assertThat(report.rowsClaimed()).as("%s: rows claimed", on).isEqualTo(4);
+      assertThat(store.claimWrites.get()).as("%s: batches that wrote inflight rows", on).isEqualTo(1);
+      for (long ord : ords) {
+        assertThat(queue.counters().read(store, ord).inflight()).as("%s: tenant %d's inflight", on, ord).isEqualTo(2);
+      }
+      assertThat(QueueVerifier.verify(store)).as("%s: the verifier", on).isEmpty();
+    }
+  }
+
+  /**
+   * A tick never waits while it holds a tenant's stripe: bolt's stripe is held by another transition
+   * when the tick visits it after acme, so the tick writes acme's claims and lets acme's stripe go
+   * before it waits (another thread can take acme's stripe then); once bolt's stripe is free it claims
+   * bolt's rows too, in a second write.
+   */
+  @Example
+  public void aBusyStripeMakesTheRoundWriteWhatItHasAndLetGoBeforeWaiting() throws Exception {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      WriteCountingStore store = new WriteCountingStore(t.store());
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      List<Long> ords = ingestBacklogs(queue, List.of(new Backlog(1, List.of(10, 10)), new Backlog(1, List.of(10, 10))));
+      long acme = ords.get(0);
+      long bolt = ords.get(1);
+      String on = backend().name();
+      assertThat(acme).as("%s: the first round visits acme, then bolt", on).isLessThan(bolt);
+      store.claimWrites.set(0);
+      java.util.concurrent.atomic.AtomicReference<Dispatcher.TickReport> report = new java.util.concurrent.atomic.AtomicReference<>();
+      Thread tick;
+      try (TransitionGuard.Held boltHeld = queue.guard().lockTenant(bolt)) {
+        tick = CloseRace.startAndExpectItToBlock("a tick visiting bolt while bolt's stripe is held",
+            () -> report.set(new Dispatcher(queue, () -> Long.MAX_VALUE, 100, 1L << 20).tick(NOW)));
+        assertThat(queue.counters().read(store, acme).inflight()).as("%s: acme's claims, written before the wait", on)
+            .isEqualTo(2);
+        java.util.concurrent.atomic.AtomicBoolean acmeFree = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread probe = new Thread(() -> {
+          TransitionGuard.Held h = queue.guard().tryLockTenant(acme);
+          acmeFree.set(h != null);
+          if (h != null) {
+            h.close();
+          }
+        });
+        probe.start();
+        probe.join();
+        assertThat(acmeFree.get()).as("%s: acme's stripe is let go while the tick waits", on).isTrue();
+      }
+      tick.join(java.util.concurrent.TimeUnit.SECONDS.toMillis(LayoutAssertions.THREAD_WAIT_SECONDS));
+      assertThat(report.get()).as("%s: the tick's report once bolt's stripe was let go", on).isNotNull();
+      assertThat(report.get().rowsClaimed()).as("%s: rows claimed", on).isEqualTo(4);
+      assertThat(queue.counters().read(store, bolt).inflight()).as("%s: bolt's inflight", on).isEqualTo(2);
+      assertThat(store.claimWrites.get()).as("%s: batches that wrote inflight rows", on).isEqualTo(2);
+      assertThat(QueueVerifier.verify(store)).as("%s: the verifier", on).isEmpty();
+    }
+  }
+
+  /**
+   * A row that another queue on the same store puts behind this dispatcher's cursor is claimed: the
+   * dispatcher claimed acme's rows up to +5 s (its cursor is there); a second {@link DeliveryQueue}
+   * opened on the store, whose writes do not lower this queue's cursors, ingests an acme hook received
+   * at +1 s. The tick sees that second's marker before its cursor and scans from there, so it claims
+   * the row.
+   */
+  @Example
+  public void aRowAnotherQueuePutBehindTheCursorIsClaimed() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      DirectIngest ingest = new DirectIngest(queue);
+      for (int i = 0; i < 3; i++) {
+        ingest.ingest(new HookEnvelope(0, "acme", "src", "h" + i, null, QueueDriver.START_MS + 5_000 + i, List.of(1),
+            new byte[10]));
+      }
+      Dispatcher dispatcher = dispatcher(queue, 2, 1L << 20);
+      String on = backend().name();
+      assertThat(dispatcher.tick(NOW).claimed()).as("%s: the first tick's claims (row limit 2)", on).hasSize(2);
+      DeliveryQueue other = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      long early = new DirectIngest(other).ingest(new HookEnvelope(0, "acme", "src", "early", null,
+          QueueDriver.START_MS + 1_000, List.of(1), new byte[10]));
+      assertThat(dispatcher.tick(NOW).claimed()).extracting(r -> r.key().seq())
+          .as("%s: the next tick's claims, the row put behind the cursor by the other queue first", on)
+          .startsWith(early).hasSize(2);
+      assertThat(queue.counters().read(t.store(), Tenants.ord(t.store(), TenantId.of("acme")).getAsLong()).due())
+          .as("%s: acme's rows left due", on).isZero();
+    }
+  }
+
+  /**
+   * Settling a claimed row takes its tenant's stripe: while another transition holds acme's stripe, a
+   * delivered write of an acme row the tick claimed waits for it (forced: the case holds the stripe),
+   * and completes once it is let go.
+   */
+  @Example
+  public void settlingAClaimedRowWaitsForItsTenantsStripe() throws Exception {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
+      long acme = ingestBacklogs(queue, List.of(new Backlog(1, List.of(10)))).get(0);
+      InflightRow row = dispatcher(queue, 10, 1L << 20).tick(NOW).claimed().get(0);
+      String on = backend().name();
+      Thread settle;
+      try (TransitionGuard.Held held = queue.guard().lockTenant(acme)) {
+        settle = CloseRace.startAndExpectItToBlock(on + ": delivering acme's row while acme's stripe is held",
+            () -> deliver(queue, row));
+      }
+      settle.join(java.util.concurrent.TimeUnit.SECONDS.toMillis(LayoutAssertions.THREAD_WAIT_SECONDS));
+      assertThat(queue.counters().read(t.store(), acme).inflight()).as("%s: acme's inflight once delivered", on).isZero();
+    }
+  }
+
+  /**
+   * The dispatch settings refuse what they cannot mean, naming it, and take every value in range: a
+   * quantum of 0 bytes or a negative row cost ({@link DispatchPolicy}); {@code tenants.max} of 0 or
+   * past the largest ordinal ({@link QueueConfig}). A quantum of 1, a row cost of 0 and {@code
+   * tenants.max} of 1 or the largest ordinal are accepted.
+   */
+  @Example
+  public void dispatchSettingsOutOfRangeAreRefused() {
+    DispatchPolicy.ClaimOrder drr = DispatchPolicy.ClaimOrder.DEFICIT_ROUND_ROBIN;
+    assertThatThrownBy(() -> new DispatchPolicy(drr, 0, 0)).isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("quantum 0 bytes");
+    assertThatThrownBy(() -> new DispatchPolicy(drr, 1, -1)).isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("row cost -1 bytes");
+    assertThat(new DispatchPolicy(drr, 1, 0).quantumBytes()).as("a quantum of 1 byte").isEqualTo(1);
+    assertThatThrownBy(() -> new QueueConfig(0, false, false)).isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("tenants.max = 0");
+    assertThatThrownBy(() -> new QueueConfig(Fields.MAX_ORDINAL + 1, false, false))
+        .isInstanceOf(StoreArgumentException.class).hasMessageContaining("tenants.max = " + (Fields.MAX_ORDINAL + 1));
+    assertThat(QueueConfig.defaults().withTenantsMax(1).tenantsMax()).as("tenants.max 1").isEqualTo(1);
+    assertThat(QueueConfig.defaults().withTenantsMax(Fields.MAX_ORDINAL).tenantsMax()).as("tenants.max at the largest"
+        + " ordinal").isEqualTo(Fields.MAX_ORDINAL);
+  }
+
+  /**
+   * Tenants {@code t0 … t(n-1)} with {@code rows} rows of {@code payload} bytes each, ingested in that
+   * order (so their ordinals ascend) but tenant i's rows received in second {@code n - 1 - i}: the last
+   * tenant's rows are the oldest. Returns each ordinal's name.
+   */
+  static Map<Long, String> ingestNewestFirst(DeliveryQueue queue, int tenants, int rows, int payload) {
+    List<HookEnvelope> hooks = new ArrayList<>();
+    for (int i = 0; i < tenants; i++) {
+      for (int r = 0; r < rows; r++) {
+        hooks.add(new HookEnvelope(0, "t" + i, "src", "h-" + i + "-" + r, null,
+            QueueDriver.START_MS + (tenants - 1 - i) * 1_000L + r, List.of(1), new byte[payload]));
+      }
+    }
+    new DirectIngest(queue).ingest(hooks);
+    Map<Long, String> names = new HashMap<>();
+    long previous = 0;
+    for (int i = 0; i < tenants; i++) {
+      long ord = Tenants.ord(queue.store(), TenantId.of("t" + i)).getAsLong();
+      assertThat(ord).as("ordinal of t%d, ingested after t%d", i, i - 1).isGreaterThan(previous);
+      previous = ord;
+      names.put(ord, "t" + i);
+    }
+    return names;
+  }
+
+  /** The claims as runs of one tenant: {@code "t0×4 t1×2"}. */
+  static String runs(List<InflightRow> claimed, Map<Long, String> names) {
+    StringBuilder sb = new StringBuilder();
+    int i = 0;
+    while (i < claimed.size()) {
+      long ord = claimed.get(i).key().ord();
+      int j = i;
+      while (j < claimed.size() && claimed.get(j).key().ord() == ord) {
+        j++;
+      }
+      sb.append(sb.length() == 0 ? "" : " ").append(names.get(ord)).append('×').append(j - i);
+      i = j;
+    }
+    return sb.toString();
   }
 
   private static boolean inRange(byte[] key, byte[] lo, byte[] hi) {

@@ -62,12 +62,23 @@ import org.opentest4j.TestAbortedException;
  *       lose unsynced appends: every hook is always an obligation or in the synced archive;
  *   <li>{@link #archiverReportsAddUpToWhatItArchived} — chunk reports and drain totals against the
  *       appends, gone hooks, the watermark;
- *   <li>{@link #aFailingSinkOrStoreSettlesNothingOfItsChunk} — refused syncs and a failing read.
+ *   <li>{@link #aFailingSinkOrStoreSettlesNothingOfItsChunk} — refused syncs and a failing read;
+ *   <li>{@link #everyCounterIsReadByItsField} — six different counters, each read by its field;
+ *   <li>{@link #aFoldMissingASentinelIsRefused};
+ *   <li>{@link #dueRowsAreReadFromTheFloorToNowInclusive} — the due index's range reads at their edges;
+ *   <li>{@link #activeTenantsHonourTheLimitAndTheOldestAgeSkipsStaleMarkers};
+ *   <li>{@link #repairAndCleanupRestoreAMissingHeadMarker};
+ *   <li>{@link #deadLettersPageNewestFirstAndRevivedRowsLeaveThem} — the DLQ's pages, across tenants
+ *       and per tenant, and reviving;
+ *   <li>{@link #everyHookFieldReadsBackAsIngested} and {@link #deliveryRowFieldsReadBackAtTheirExtremes}
+ *       — the queue's records at their edges;
+ *   <li>{@link #aDamagedRecordIsRefusedNamingItsFamilyAndKey} — damaged records refused, naming their
+ *       family and key.
  * </ol>
  *
  * <p>The cases live in one interface per promise, each a file of its own: {@link CounterCases},
  * {@link TenantDirectoryCases}, {@link ActiveIndexCases}, {@link ReadScopeCases}, {@link
- * MaintenanceCases} and {@link ArchiveCases}; the generators are {@link LayoutGenerators}, the shared
+ * MaintenanceCases}, {@link ArchiveCases} and {@link RecordCases}; the generators are {@link LayoutGenerators}, the shared
  * checks {@link LayoutAssertions}. This class ties them to one backend, so a backend author still
  * writes one class.
  *
@@ -77,7 +88,7 @@ import org.opentest4j.TestAbortedException;
  */
 public abstract class LayoutConformance extends LayoutGenerators
     implements CounterCases, TenantDirectoryCases, ActiveIndexCases,
-    ReadScopeCases, MaintenanceCases, ArchiveCases {
+    ReadScopeCases, MaintenanceCases, ArchiveCases, RecordCases {
   /**
    * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant
    * cap): the defaults. Override to run the whole layer in a second configuration, as {@code

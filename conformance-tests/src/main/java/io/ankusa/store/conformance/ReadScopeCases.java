@@ -360,6 +360,89 @@ public interface ReadScopeCases extends LayoutCase {
     }
   }
 
+  /**
+   * The dead-letter queue pages newest first, across tenants and per tenant: acme's rows died at +1,
+   * +2 and +3 s, globex's at +1.5 and +2.5 s. Pages of 2 list them newest first, each page's cursor
+   * leading to the next and the last page's cursor null (a full last page's cursor leads to an empty
+   * page); a tenant's pages list its rows alone; a tenant that never ingested has an empty page. The
+   * rows of a page revived are due again and gone from the later pages; a per-tenant index key
+   * whose global row is missing is refused, naming the missing key.
+   */
+  @Example
+  default void deadLettersPageNewestFirstAndRevivedRowsLeaveThem() {
+    try (TempDirStore t = openQueueStore()) {
+      Store store = t.store();
+      QueueDriver d = new QueueDriver(store, queueConfig());
+      String on = backend().name();
+      List<HookEnvelope> hooks = new ArrayList<>();
+      addHooks(d, hooks, "acme", 3);
+      addHooks(d, hooks, "globex", 2);
+      d.ingest().ingest(hooks);
+      long acme = ordOf(store, "acme");
+      long globex = ordOf(store, "globex");
+      Transition claim = new Transition();
+      List<InflightRow> claimed = new ArrayList<>();
+      for (long ord : List.of(acme, globex)) {
+        DueIndex.pendingForTenant(store, ord, 10).forEach(r -> claimed.add(Deliveries.claim(claim, r)));
+      }
+      d.write(claim);
+      long[] diedAt = {1_000, 2_000, 3_000, 1_500, 2_500};
+      Transition die = new Transition();
+      for (int i = 0; i < claimed.size(); i++) {
+        InflightRow row = claimed.get(i);
+        Deliveries.deadLetter(die, row, d.deliveryRow(row.key().seq(), row.key().sink()), START + diedAt[i], "src",
+            "h" + i, "410");
+      }
+      d.write(die);
+
+      List<List<Long>> pages = new ArrayList<>();
+      byte[] cursor = null;
+      do {
+        DeadLetters.DeadPage page = DeadLetters.deadPage(store, cursor, 2, null);
+        pages.add(page.rows().stream().map(r -> r.key().at() - START).collect(Collectors.toList()));
+        cursor = page.next();
+      } while (cursor != null && pages.size() < 10);
+      assertThat(pages).as("%s: pages of 2 of the whole DLQ, died at (ms after start)", on)
+          .containsExactly(List.of(3_000L, 2_500L), List.of(2_000L, 1_500L), List.of(1_000L));
+      DeadLetters.DeadPage full = DeadLetters.deadPage(store, null, 5, null);
+      assertThat(full.rows()).extracting(r -> r.ord()).as("%s: the tenants of the DLQ's rows, newest first", on)
+          .containsExactly(acme, globex, acme, globex, acme);
+      assertThat(DeadLetters.deadPage(store, full.next(), 5, null).rows()).as("%s: the page after a full last page", on)
+          .isEmpty();
+
+      DeadLetters.DeadPage acmeFirst = DeadLetters.deadPage(store, null, 2, TenantId.of("acme"));
+      assertThat(acmeFirst.rows()).extracting(r -> r.key().at() - START).as("%s: acme's first page", on)
+          .containsExactly(3_000L, 2_000L);
+      DeadLetters.DeadPage acmeNext = DeadLetters.deadPage(store, acmeFirst.next(), 2, TenantId.of("acme"));
+      assertThat(acmeNext.rows()).extracting(r -> r.key().at() - START).as("%s: acme's second page", on)
+          .containsExactly(1_000L);
+      assertThat(acmeNext.next()).as("%s: the cursor after acme's last page", on).isNull();
+      DeadLetters.DeadPage nobody = DeadLetters.deadPage(store, null, 2, TenantId.of("nobody"));
+      assertThat(nobody.rows()).as("%s: the page of a tenant that never ingested", on).isEmpty();
+      assertThat(nobody.next()).as("%s: its cursor", on).isNull();
+      assertThat(DeadLetters.deadForTenant(store, acme, 2)).extracting(k -> k.at() - START)
+          .as("%s: acme's 2 oldest dead rows through its own index", on).containsExactly(1_000L, 2_000L);
+
+      Transition revive = new Transition();
+      for (var dead : acmeFirst.rows()) {
+        Deliveries.revive(revive, dead, d.deliveryRow(dead.key().seq(), dead.key().sink()), START + 10_000);
+      }
+      d.write(revive);
+      assertThat(DeadLetters.deadPage(store, null, 10, null).rows()).extracting(r -> r.key().at() - START)
+          .as("%s: the DLQ after acme's first page was revived", on).containsExactly(2_500L, 1_500L, 1_000L);
+      assertThat(d.queue().counters().read(store, acme).pending()).as("%s: acme's revived rows, due again", on)
+          .isEqualTo(2);
+
+      var gone = DeadLetters.deadPage(store, null, 1, TenantId.of("acme")).rows().get(0).key();
+      byte[] goneKey = Keys.dead(gone.at(), gone.seq(), gone.sink());
+      store.write(new io.ankusa.store.spi.Batch().delete(Format3.INDEX, goneKey), io.ankusa.store.spi.Durability.SYNC);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> DeadLetters.deadPage(store, null, 2, TenantId.of("acme")))
+          .as("%s: acme's page with a global dead row missing", on)
+          .isInstanceOf(io.ankusa.store.spi.StoreCorruptionException.class)
+          .hasMessageContaining(Bytes.hex(goneKey));
+    }
+  }
+
   private static void addHooks(QueueDriver d, List<HookEnvelope> into, String tenant, int n) {
     for (int i = 0; i < n; i++) {
       into.add(d.newHook(tenant, START + i * 10L, 1, 4));

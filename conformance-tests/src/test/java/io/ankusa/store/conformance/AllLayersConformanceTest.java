@@ -62,7 +62,8 @@ class AllLayersConformanceTest {
     assertThat(dispatchCases).contains("everyBackloggedTenantGetsItsWeightedShare",
         "aTenantAtItsInflightLimitIsSkippedAndResumesWhenRowsComplete",
         "tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree", "aRowPutBehindWhereTheLastTickStoppedIsClaimed",
-        "aTickResumesItsScanAtTheLastRowItClaimed");
+        "aTickResumesItsScanAtTheLastRowItClaimed", "roundRobinResumesWhereTheLastTickStopped",
+        "dispatchSettingsOutOfRangeAreRefused");
     assertThat(run.named(Outcome.PASSED)).containsExactlyInAnyOrderElementsOf(dispatchCases);
   }
 

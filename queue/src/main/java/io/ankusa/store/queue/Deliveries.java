@@ -142,7 +142,7 @@ public final class Deliveries {
     List<Expected> expected = new ArrayList<>(1 + added.size());
     byte[] hookKey = Keys.hook(hook.seq());
     expected.add(Expected.matching(Format3.HOOKS, hookKey,
-        v -> v != null && HookEnvelope.decode(v).sinks().equals(before), "hook with sinks " + before));
+        v -> v != null && HookEnvelope.decodeAt(hookKey, v).sinks().equals(before), "hook with sinks " + before));
     for (int sink : added) {
       expected.add(Expected.absent(Format3.DELIVERIES, Keys.delivery(hook.seq(), sink), "no delivery row"));
     }

@@ -13,16 +13,10 @@ public final class CounterDeltas {
   private final Map<Long, Long> sums = new TreeMap<>();
 
   /** Adds {@code delta} to {@code field} of tenant {@code ord}. */
-  public CounterDeltas add(long ord, CounterField field, long delta) {
+  public void add(long ord, CounterField field, long delta) {
     if (delta != 0) {
       sums.merge((ord << 8) | field.code(), delta, Long::sum);
     }
-    return this;
-  }
-
-  /** The delta gathered for (ord, field); 0 when none. */
-  public long get(long ord, CounterField field) {
-    return sums.getOrDefault((ord << 8) | field.code(), 0L);
   }
 
   /** Calls {@code sink} once per (ord, field) with a non-zero sum, ord ascending. */
@@ -42,12 +36,5 @@ public final class CounterDeltas {
   @FunctionalInterface
   interface DeltaSink {
     void accept(long ord, CounterField field, long delta);
-  }
-
-  @Override
-  public String toString() {
-    StringBuilder sb = new StringBuilder("CounterDeltas{");
-    forEach((ord, field, delta) -> sb.append(ord).append('.').append(field).append('=').append(delta).append(' '));
-    return sb.append('}').toString();
   }
 }

@@ -71,7 +71,7 @@ public final class CounterFold {
       for (int i = 0; i < keys.size(); i++) {
         byte[] row = rows.get(i);
         if (row != null) {
-          add(acc, dead.get(from + i)[0], CounterField.BYTES, DeliveryRow.decode(row).size());
+          add(acc, dead.get(from + i)[0], CounterField.BYTES, DeliveryRow.decodeAt(keys.get(i), row).size());
         }
       }
     }

@@ -125,7 +125,7 @@ final class UnackedGroups {
           byte[] envelope = hooks.get(i);
           if (envelope != null) {
             long seq = from + i;
-            Deliveries.revertIngest(t, store, HookEnvelope.decode(envelope), g.ords()[(int) (seq - g.firstSeq())]);
+            Deliveries.revertIngest(t, store, HookEnvelope.decodeAt(keys.get(i), envelope), g.ords()[(int) (seq - g.firstSeq())]);
             deleted++;
           }
         }

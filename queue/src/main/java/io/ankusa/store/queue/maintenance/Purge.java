@@ -89,7 +89,7 @@ public final class Purge {
             LOG.warn("purge of tenant {}: dead row {} has no delivery row; purging it with size 0",
                 tenant.value(), DeliveryKey.decode(rowKeys.get(i)));
           } else {
-            size = DeliveryRow.decode(row).size();
+            size = DeliveryRow.decodeAt(rowKeys.get(i), row).size();
           }
           Deliveries.purgeDead(t, chunk.get(i), size);
         }

@@ -212,8 +212,10 @@ public final class QueueVerifier {
         continue;
       }
       Optional<TenantId> ofHook = hookTenant.computeIfAbsent(row.seq(), seq -> {
-        byte[] envelope = view.get(Format3.HOOKS, Keys.hook(seq));
-        return envelope == null ? Optional.empty() : Optional.of(TenantId.of(HookEnvelope.decode(envelope).tenantId()));
+        byte[] hookKey = Keys.hook(seq);
+        byte[] envelope = view.get(Format3.HOOKS, hookKey);
+        return envelope == null ? Optional.empty()
+            : Optional.of(TenantId.of(HookEnvelope.decodeAt(hookKey, envelope).tenantId()));
       });
       if (ofHook.isPresent() && !ofHook.get().equals(owner.get())) {
         out.add(new Breach("row-ordinal-matches-hook", row.owner() + " is filed under ordinal " + row.ord()

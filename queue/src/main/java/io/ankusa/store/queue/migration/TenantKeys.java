@@ -389,7 +389,7 @@ public final class TenantKeys implements Migration {
         missing++;
       } else {
         try {
-          tenant = TenantId.of(HookEnvelope.decode(envelope).tenantId());
+          tenant = TenantId.of(HookEnvelope.decodeAt(keys.get(i), envelope).tenantId());
         } catch (StoreCorruptionException | StoreArgumentException e) {
           undecodable++;
           LOG.debug("hook {} does not decode ({}); its rows file under tenant 'default'", seqList.get(i), e.getMessage());
@@ -421,7 +421,7 @@ public final class TenantKeys implements Migration {
     List<byte[]> values = view.multiGet(Format3.DELIVERIES, keys);
     for (int i = 0; i < keys.size(); i++) {
       if (values.get(i) != null) {
-        sizes.put(ids.get(i), DeliveryRow.decode(values.get(i)).size());
+        sizes.put(ids.get(i), DeliveryRow.decodeAt(keys.get(i), values.get(i)).size());
       }
     }
     return sizes;

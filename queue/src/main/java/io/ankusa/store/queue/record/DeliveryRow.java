@@ -1,5 +1,6 @@
 package io.ankusa.store.queue.record;
 
+import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreCorruptionException;
 
@@ -35,18 +36,32 @@ public record DeliveryRow(long attempts, long nextAttemptAt, String lastError, l
         .u32(size).toByteArray();
   }
 
-  /**
-   * @throws StoreCorruptionException if truncated, of another version or with bytes left over
-   */
+  /** {@link #decodeAt} without a key to name in errors. */
   public static DeliveryRow decode(byte[] bytes) {
-    RecordReader r = new RecordReader("delivery row", bytes);
+    return decodeAt(null, bytes);
+  }
+
+  /**
+   * Decodes the row stored at delivery key {@code key} (named in errors; may be null).
+   *
+   * @throws StoreCorruptionException if truncated, of another version or with bytes left over; the
+   *     message names the key, the family and the field where decoding stopped
+   */
+  public static DeliveryRow decodeAt(byte[] key, byte[] bytes) {
+    RecordReader r = new RecordReader("delivery row", KeyFamily.DELIVERY, key, bytes);
     int version = r.u8("version");
     if (version != VERSION) {
       throw r.error("version", "is " + version + "; this release reads version " + VERSION);
     }
-    DeliveryRow row = new DeliveryRow(r.u32("attempts"), r.u64("nextAttemptAt"), r.optionalString("lastError"),
-        r.u32("size"));
+    long attempts = r.u32("attempts");
+    long nextAttemptAt = r.u64("nextAttemptAt");
+    String lastError = r.optionalString("lastError");
+    long size = r.u32("size");
     r.end();
-    return row;
+    try {
+      return new DeliveryRow(attempts, nextAttemptAt, lastError, size);
+    } catch (StoreArgumentException e) {
+      throw r.corruption(e.getMessage());
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.ankusa.store.queue.record;
 
+import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.util.Arrays;
@@ -70,12 +71,20 @@ public record HookEnvelope(
     return w.bytes(payload).toByteArray();
   }
 
-  /**
-   * @throws StoreCorruptionException if {@code bytes} is truncated, of another version, or has bytes
-   *     left over; the message names the field and offset where decoding stopped
-   */
+  /** {@link #decodeAt} without a key to name in errors. */
   public static HookEnvelope decode(byte[] bytes) {
-    RecordReader r = new RecordReader("hook envelope", bytes);
+    return decodeAt(null, bytes);
+  }
+
+  /**
+   * Decodes the envelope stored at hook key {@code key} (named in errors; may be null).
+   *
+   * @throws StoreCorruptionException if {@code bytes} is truncated, of another version, has bytes left
+   *     over or holds a field out of range; the message names the key, the family, and the field and
+   *     offset where decoding stopped
+   */
+  public static HookEnvelope decodeAt(byte[] key, byte[] bytes) {
+    RecordReader r = new RecordReader("hook envelope", KeyFamily.HOOK, key, bytes);
     int version = r.u8("version");
     if (version != VERSION) {
       throw r.error("version", "is " + version + "; this release reads version " + VERSION
@@ -97,7 +106,7 @@ public record HookEnvelope(
     try {
       return new HookEnvelope(seq, tenant, source, hook, idem, receivedAt, Arrays.asList(sinks), payload);
     } catch (StoreArgumentException e) {
-      throw new StoreCorruptionException("hook envelope does not decode: " + e.getMessage());
+      throw r.corruption(e.getMessage());
     }
   }
 

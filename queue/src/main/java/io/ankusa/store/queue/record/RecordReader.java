@@ -1,5 +1,6 @@
 package io.ankusa.store.queue.record;
 
+import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.nio.charset.CharacterCodingException;
@@ -9,17 +10,25 @@ import java.nio.ByteBuffer;
 
 /**
  * Reads what {@link RecordWriter} wrote. Every failure — truncated input, a length running past the
- * end, bytes left over, bad UTF-8 — is a {@link StoreCorruptionException} naming the record, the
- * field being read, the offset and the input in hex, because a stored record that does not decode
- * is damaged data, never a caller error.
+ * end, bytes left over, bad UTF-8 — is a {@link StoreCorruptionException} naming the record, the key
+ * it is stored at and its family (when the caller knows them), the field being read, the offset, the
+ * input in hex and what to do, because a stored record that does not decode is damaged data, never a
+ * caller error.
  */
 final class RecordReader {
+  private static final String ADVICE = " The store is damaged or was written by other code: stop writing to"
+      + " it, restore it from a backup, or run `ankusa-store verify` to list what else is affected.";
   private final String record;
+  private final KeyFamily family;
+  private final byte[] key;
   private final byte[] in;
   private int pos;
 
-  RecordReader(String record, byte[] in) {
+  /** A reader of {@code in}, the value stored at {@code key} of {@code family} (key null: not known). */
+  RecordReader(String record, KeyFamily family, byte[] key, byte[] in) {
     this.record = record;
+    this.family = family;
+    this.key = key;
     this.in = in;
   }
 
@@ -96,9 +105,14 @@ final class RecordReader {
   }
 
   StoreCorruptionException error(String field, String what) {
-    return new StoreCorruptionException(
-        record + " does not decode: field '" + field + "' at offset " + pos + " " + what
-            + " (record is " + in.length + " bytes: " + Bytes.hex(in) + ")");
+    return corruption("field '" + field + "' at offset " + pos + " " + what + " (record is " + in.length
+        + " bytes: " + Bytes.hex(in) + ")");
+  }
+
+  /** The record does not decode because of {@code problem}; the message names the record's key and family. */
+  StoreCorruptionException corruption(String problem) {
+    return new StoreCorruptionException(record + (key == null ? "" : " at key " + Bytes.hex(key)) + " in family '"
+        + family.columnFamily() + "' does not decode: " + problem + "." + ADVICE);
   }
 
   private void need(String field, int n) {
