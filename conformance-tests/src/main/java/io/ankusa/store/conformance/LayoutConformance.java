@@ -51,12 +51,26 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #archiveNeverGetsAHookAboveDurableSeq} — generated ingest and archiver runs under a
  *       moving watermark (the archive scan stops at the writer's {@code durableSeq});
  *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts that
- *       lose unsynced appends: every hook is always an obligation or in the synced archive.
+ *       lose unsynced appends: every hook is always an obligation or in the synced archive;
+ *   <li>{@link #runtimeStartsClosesOnceAndRefusesWorkAfterClose} — a {@code QueueRuntime}'s lifecycle;
+ *   <li>{@link #closeStopsInReverseStartOrderAndDrainsTheArchive};
+ *   <li>{@link #startRecoversAnUncleanStopBeforeTheFirstClaim};
+ *   <li>{@link #rowsAboveTheDurableSeqAreNeverClaimed} — the dispatcher on the writer's watermark;
+ *   <li>{@link #aFailingHandlerStopsEveryComponentAndCloseRethrowsIt} — fail-stop;
+ *   <li>{@link #aStepOfCloseThatFailsDoesNotStopTheLaterSteps};
+ *   <li>{@link #startRefusesWhatCannotRunAndLeavesTheStoreFree};
+ *   <li>{@link #runtimeSettingsRefuseEachValueBelowOneByName};
+ *   <li>{@link #dedupeExpiryRemovesOnlyExpiredEntries};
+ *   <li>{@link #theRuntimesWriterForgetsAnExpiredKey};
+ *   <li>{@link #theMetricsOfARuntimeEqualWhatTheRowsSay} — {@code QueueMetrics} against the rows;
+ *   <li>{@link #theTenantCapIsRefusedNamingTheTenantAndTheCap};
+ *   <li>{@link #ordinalsAreCachedPerTenantYetCorrectAfterAnotherQueueAllocates}.
  * </ol>
  *
  * <p>The cases live in one interface per promise, each a file of its own: {@link CounterCases},
  * {@link TenantDirectoryCases}, {@link ActiveIndexCases}, {@link ReadScopeCases}, {@link
- * MaintenanceCases} and {@link ArchiveCases}; the generators are {@link LayoutGenerators}, the shared
+ * MaintenanceCases}, {@link ArchiveCases} and {@link RuntimeCases} (its loops stepped by {@link
+ * SteppedLoops}); the generators are {@link LayoutGenerators}, the shared
  * checks {@link LayoutAssertions}. This class ties them to one backend, so a backend author still
  * writes one class.
  *
@@ -66,7 +80,7 @@ import org.opentest4j.TestAbortedException;
  */
 public abstract class LayoutConformance extends LayoutGenerators
     implements CounterCases, TenantDirectoryCases, ActiveIndexCases,
-    ReadScopeCases, MaintenanceCases, ArchiveCases {
+    ReadScopeCases, MaintenanceCases, ArchiveCases, RuntimeCases {
   /**
    * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant
    * cap): the defaults. Override to run the whole layer in a second configuration, as {@code
