@@ -58,6 +58,7 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #rowsAboveTheDurableSeqAreNeverClaimed} — the dispatcher on the writer's watermark;
  *   <li>{@link #aFailingHandlerStopsEveryComponentAndCloseRethrowsIt} — fail-stop;
  *   <li>{@link #aStepOfCloseThatFailsDoesNotStopTheLaterSteps};
+ *   <li>{@link #aFailureDuringCloseIsThrownWithTheFailedStepSuppressed};
  *   <li>{@link #startRefusesWhatCannotRunAndLeavesTheStoreFree};
  *   <li>{@link #runtimeSettingsRefuseEachValueBelowOneByName};
  *   <li>{@link #dedupeExpiryRemovesOnlyExpiredEntries};

@@ -258,11 +258,21 @@ public interface RuntimeCases extends LayoutCase {
             () -> START, loops);
         ingestCreated(runtime, 1);
         loops.lap(DISPATCHER);
-        joinAll(runtime.threads());
+        if (boom == failures.get(0)) {
+          // closed at once, while the failing thread may still be stopping the rest: close waits for it
+          assertThatThrownBy(runtime::close).isSameAs(boom);
+          assertThat(runtime.threads()).as("threads after a close right after the failure").noneMatch(Thread::isAlive);
+        } else {
+          joinAll(runtime.threads());
+        }
         assertThat(runtime.failure()).as("the failure kept").containsSame(boom);
         assertThat(runtime.stopped()).as("stopped by the failure, in reverse start order")
             .containsExactly(RECLAIM, DISPATCHER, WRITER);
         assertThat(await(runtime.writer().ingest(request("acme", null, 1))).outcome()).isEqualTo(Outcome.UNAVAILABLE);
+        if (boom == failures.get(0)) {
+          assertThat(boom.getSuppressed()).as("nothing else failed").isEmpty();
+          continue;
+        }
         if (boom instanceof RuntimeException || boom instanceof Error) {
           assertThatThrownBy(runtime::close).as("close after %s", boom).isSameAs(boom);
         } else {
@@ -293,6 +303,43 @@ public interface RuntimeCases extends LayoutCase {
       assertThat(store.injected.getSuppressed()).as("nothing else failed").isEmpty();
       assertThat(runtime.stopped()).containsExactly(RECLAIM, ARCHIVER, DISPATCHER, WRITER);
       assertThat(threads).noneMatch(Thread::isAlive);
+    }
+  }
+
+  /**
+   * A loop that fails while {@code close()} runs, after a step of that close failed: {@code close()}
+   * throws the running failure with the failed step's suppressed. The handler is held inside a tick
+   * until the archiver's last drain has failed on the closing thread, then throws; every component
+   * is still stopped and no thread is left.
+   */
+  @Example
+  default void aFailureDuringCloseIsThrownWithTheFailedStepSuppressed() throws Exception {
+    try (TempDirStore t = openQueueStore()) {
+      FailingArchiveScans store = new FailingArchiveScans(t.store());
+      SteppedLoops loops = new SteppedLoops();
+      CountDownLatch inTick = new CountDownLatch(1);
+      CountDownLatch drainFailed = new CountDownLatch(1);
+      IllegalStateException boom = new IllegalStateException("the handler failed while the runtime closed");
+      DeliveryHandler handler = (queue, tick, now) -> {
+        if (tick.rowsClaimed() > 0) {
+          inTick.countDown();
+          assertThat(drainFailed.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS)).as("the drain failed").isTrue();
+          throw boom;
+        }
+      };
+      QueueRuntime runtime = startStepped(store, queueConfig().withArchive(true), RuntimeSettings.defaults(), handler,
+          new RecordingArchiveSink(), () -> START, loops);
+      List<Thread> threads = runtime.threads();
+      ingestCreated(runtime, 1);
+      CompletableFuture<Long> lap = CompletableFuture.supplyAsync(() -> loops.lap(DISPATCHER));
+      assertThat(inTick.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS)).as("the dispatcher is inside a tick").isTrue();
+      store.beforeFailing = drainFailed::countDown;
+      store.failScansOf = Thread.currentThread(); // the close's last drain reads on this thread
+      assertThatThrownBy(runtime::close).as("close while the handler fails").isSameAs(boom);
+      assertThat(boom.getSuppressed()).as("the drain's failure, suppressed").containsExactly(store.injected);
+      assertThat(runtime.stopped()).containsExactlyInAnyOrder(RECLAIM, ARCHIVER, DISPATCHER, WRITER);
+      assertThat(threads).noneMatch(Thread::isAlive);
+      lap.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
     }
   }
 
@@ -553,14 +600,21 @@ public interface RuntimeCases extends LayoutCase {
       RecordingStore recording = new RecordingStore(t.store());
       QueueDriver first = new QueueDriver(recording, queueConfig());
       first.ingest().ingest(List.of(hook(first, "acme"), hook(first, "globex")));
+      assertThat(first.queue().ordinalCache().size()).as("ordinals cached after the first batch").isEqualTo(2);
       recording.clearReads();
       first.ingest().ingest(List.of(hook(first, "globex"), hook(first, "acme")));
-      assertThat(recording.pointReads()).as("reads of the tenants family for cached tenants")
+      assertThat(recording.pointReads()).as("reads of the tenants family for tenants the queue created")
           .noneMatch(r -> r.family().equals(Format3.TENANTS));
 
-      QueueDriver second = new QueueDriver(t.store(), queueConfig());
+      RecordingStore secondRecording = new RecordingStore(t.store());
+      QueueDriver second = new QueueDriver(secondRecording, queueConfig());
       second.ingest().ingest(List.of(hook(second, "initech"), hook(second, "acme")));
       assertThat(Tenants.ord(t.store(), TenantId.of("initech"))).as("the second queue's new tenant").hasValue(3);
+      assertThat(second.queue().ordinalCache().get(TenantId.of("acme"))).as("acme, found in the store, cached").isEqualTo(1L);
+      secondRecording.clearReads();
+      second.ingest().ingest(List.of(hook(second, "acme"), hook(second, "initech")));
+      assertThat(secondRecording.pointReads()).as("reads of the tenants family for tenants the queue found or created")
+          .noneMatch(r -> r.family().equals(Format3.TENANTS));
 
       DirectIngest again = new DirectIngest(first.queue());
       again.ingest(List.of(hook(first, "acme"), hook(first, "hooli"), hook(first, "globex")));
@@ -746,6 +800,7 @@ public interface RuntimeCases extends LayoutCase {
   final class FailingArchiveScans extends ForwardingStore {
     final StoreException injected = new StoreException("injected failure of a scan of 'a' by the conformance suite");
     volatile Thread failScansOf;
+    volatile Runnable beforeFailing = () -> { };
 
     FailingArchiveScans(Store delegate) {
       super(delegate);
@@ -754,6 +809,7 @@ public interface RuntimeCases extends LayoutCase {
     @Override
     public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
       if (Thread.currentThread() == failScansOf && family.equals(Format3.INDEX) && lo.length > 0 && lo[0] == 'a') {
+        beforeFailing.run();
         throw injected;
       }
       return delegate.scan(family, lo, hi, direction);
