@@ -187,11 +187,9 @@ public interface RuntimeCases extends LayoutCase {
       try (QueueRuntime runtime = startStepped(t.store(), queueConfig(), RuntimeSettings.defaults(),
           delivering(delivered), null, () -> START + 60_000, loops)) {
         assertThat(runtime.recovery()).as("what recovery did").isEqualTo(new InflightRecovery.Result(2, 0, 1));
-        loops.awaitFirstLap(DISPATCHER);
         assertThat(delivered).as("the first lap delivers the recovered rows and the one whose marker was repaired")
             .containsExactlyInAnyOrder(1L, 2L, 3L, 4L);
         assertThat(runtime.lastTick().rowsClaimed()).as("the lap ends on a tick that found nothing").isZero();
-        loops.awaitFirstLap(RECLAIM);
         loops.lap(RECLAIM);
         assertThat(runtime.reclaimedHooks()).as("hooks reclaimed once every row is delivered").isEqualTo(4);
         assertThat(new QueueDriver(runtime.queue()).hooks()).as("hooks left").isEmpty();
@@ -628,10 +626,19 @@ public interface RuntimeCases extends LayoutCase {
 
   // ------------------------------------------------------------------ helpers
 
-  /** A runtime on {@code store} whose loops {@code loops} steps. */
+  /**
+   * A runtime on {@code store} whose loops {@code loops} steps, returned once every loop has ended the
+   * lap it runs as the runtime starts: what a case does next is never raced by a first lap.
+   */
   private static QueueRuntime startStepped(Store store, QueueConfig config, RuntimeSettings settings,
       DeliveryHandler handler, io.ankusa.store.queue.archive.ArchiveSink sink, LongSupplier clock, SteppedLoops loops) {
-    return QueueRuntime.start(store, config, settings, handler, sink, clock, loops);
+    QueueRuntime runtime = QueueRuntime.start(store, config, settings, handler, sink, clock, loops);
+    loops.awaitFirstLap(DISPATCHER);
+    loops.awaitFirstLap(RECLAIM);
+    if (sink != null) {
+      loops.awaitFirstLap(ARCHIVER);
+    }
+    return runtime;
   }
 
   private static RuntimeSettings settings(long[] v) {
