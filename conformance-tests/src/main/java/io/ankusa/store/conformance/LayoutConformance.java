@@ -73,12 +73,27 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #everyHookFieldReadsBackAsIngested} and {@link #deliveryRowFieldsReadBackAtTheirExtremes}
  *       — the queue's records at their edges;
  *   <li>{@link #aDamagedRecordIsRefusedNamingItsFamilyAndKey} — damaged records refused, naming their
- *       family and key.
+ *       family and key;
+ *   <li>{@link #runtimeStartsClosesOnceAndRefusesWorkAfterClose} — a {@code QueueRuntime}'s lifecycle;
+ *   <li>{@link #closeStopsInReverseStartOrderAndDrainsTheArchive};
+ *   <li>{@link #startRecoversAnUncleanStopBeforeTheFirstClaim};
+ *   <li>{@link #rowsAboveTheDurableSeqAreNeverClaimed} — the dispatcher on the writer's watermark;
+ *   <li>{@link #aFailingHandlerStopsEveryComponentAndCloseRethrowsIt} — fail-stop;
+ *   <li>{@link #aStepOfCloseThatFailsDoesNotStopTheLaterSteps};
+ *   <li>{@link #aFailureDuringCloseIsThrownWithTheFailedStepSuppressed};
+ *   <li>{@link #startRefusesWhatCannotRunAndLeavesTheStoreFree};
+ *   <li>{@link #runtimeSettingsRefuseEachValueBelowOneByName};
+ *   <li>{@link #dedupeExpiryRemovesOnlyExpiredEntries};
+ *   <li>{@link #theRuntimesWriterForgetsAnExpiredKey};
+ *   <li>{@link #theMetricsOfARuntimeEqualWhatTheRowsSay} — {@code QueueMetrics} against the rows;
+ *   <li>{@link #theTenantCapIsRefusedNamingTheTenantAndTheCap};
+ *   <li>{@link #ordinalsAreCachedPerTenantYetCorrectAfterAnotherQueueAllocates}.
  * </ol>
  *
  * <p>The cases live in one interface per promise, each a file of its own: {@link CounterCases},
  * {@link TenantDirectoryCases}, {@link ActiveIndexCases}, {@link ReadScopeCases}, {@link
- * MaintenanceCases}, {@link ArchiveCases} and {@link RecordCases}; the generators are {@link LayoutGenerators}, the shared
+ * MaintenanceCases}, {@link ArchiveCases}, {@link RecordCases} and {@link RuntimeCases} (its loops
+ * stepped by {@link SteppedLoops}); the generators are {@link LayoutGenerators}, the shared
  * checks {@link LayoutAssertions}. This class ties them to one backend, so a backend author still
  * writes one class.
  *
@@ -88,7 +103,7 @@ import org.opentest4j.TestAbortedException;
  */
 public abstract class LayoutConformance extends LayoutGenerators
     implements CounterCases, TenantDirectoryCases, ActiveIndexCases,
-    ReadScopeCases, MaintenanceCases, ArchiveCases, RecordCases {
+    ReadScopeCases, MaintenanceCases, ArchiveCases, RecordCases, RuntimeCases {
   /**
    * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant
    * cap): the defaults. Override to run the whole layer in a second configuration, as {@code

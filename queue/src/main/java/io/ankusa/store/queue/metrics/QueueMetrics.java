@@ -83,10 +83,11 @@ public final class QueueMetrics implements MeterBinder {
 
   /**
    * The metrics of a running {@link QueueRuntime}: its queue, its writer's fences and lag, and its
-   * dispatcher's last tick (recorded at each {@link #refresh()}).
+   * dispatcher's last tick (recorded at each {@link #refresh()}), ages measured on the runtime's own
+   * clock ({@link QueueRuntime#clock()}), so they agree with what its dispatcher sees as due.
    */
   public static QueueMetrics of(QueueRuntime runtime) {
-    return new QueueMetrics(runtime.queue(), System::currentTimeMillis, runtime.writer(), runtime);
+    return new QueueMetrics(runtime.queue(), runtime.clock(), runtime.writer(), runtime);
   }
 
   @Override

@@ -8,7 +8,6 @@ import io.ankusa.store.queue.dispatch.DeliveryHandler;
 import io.ankusa.store.queue.dispatch.Dispatcher;
 import io.ankusa.store.queue.index.ActiveIndex;
 import io.ankusa.store.queue.ingest.QueueWriter;
-import io.ankusa.store.queue.ingest.SingleConsumerQueue;
 import io.ankusa.store.queue.maintenance.InflightRecovery;
 import io.ankusa.store.queue.maintenance.Reclaim;
 import io.ankusa.store.spi.Store;
@@ -22,7 +21,6 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +44,10 @@ import org.slf4j.LoggerFactory;
  *   <li>the reclaim loop ({@value #RECLAIM_THREAD}): {@link Reclaim#pass} after pass while markers are
  *       left ahead of its cursor, a pause at the end of each lap.
  * </ol>
+ *
+ * Each loop pauses after a step that found no work for its idle time ({@link RuntimeSettings}); a
+ * {@link LoopPacer} does the pausing, and a test passes its own to step the loops one lap at a time.
+ * Every thread is a daemon ({@link #threads()}).
  *
  * <h2>Close, in the reverse order</h2>
  *
@@ -80,6 +82,7 @@ public final class QueueRuntime implements AutoCloseable {
   private final DeliveryQueue queue;
   private final InflightRecovery.Result recovery;
   private final LongSupplier clock;
+  private final LoopPacer pacer;
   /** Components in start order; closed in reverse. */
   private final List<Component> components = new ArrayList<>();
   private final List<String> stopped = Collections.synchronizedList(new ArrayList<>());
@@ -92,10 +95,11 @@ public final class QueueRuntime implements AutoCloseable {
   private volatile Archiver.ChunkReport archived = Archiver.ChunkReport.NONE;
   private volatile Dispatcher.TickReport lastTick = new Dispatcher.TickReport(0, 0, List.of(), 0);
 
-  private QueueRuntime(DeliveryQueue queue, InflightRecovery.Result recovery, LongSupplier clock) {
+  private QueueRuntime(DeliveryQueue queue, InflightRecovery.Result recovery, LongSupplier clock, LoopPacer pacer) {
     this.queue = queue;
     this.recovery = recovery;
     this.clock = clock;
+    this.pacer = pacer;
   }
 
   /** {@link #start(Store, QueueConfig, RuntimeSettings, DeliveryHandler, ArchiveSink, LongSupplier)} with the defaults, no archive and the system clock. */
@@ -104,7 +108,8 @@ public final class QueueRuntime implements AutoCloseable {
   }
 
   /**
-   * Recovers the queue on {@code store} and starts every component (see the class doc).
+   * Recovers the queue on {@code store} and starts every component (see the class doc), its loops
+   * paced by {@link LoopPacer#PARK}.
    *
    * @param config the queue's settings; {@code archive.enabled} must be on exactly when a sink is given
    * @param archiveSink where the archiver copies hooks, or null for no archiver
@@ -113,9 +118,19 @@ public final class QueueRuntime implements AutoCloseable {
    */
   public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings, DeliveryHandler handler,
       ArchiveSink archiveSink, LongSupplier clock) {
+    return start(store, config, settings, handler, archiveSink, clock, LoopPacer.PARK);
+  }
+
+  /**
+   * {@link #start(Store, QueueConfig, RuntimeSettings, DeliveryHandler, ArchiveSink, LongSupplier)} with
+   * the loops paced by {@code pacer}: how a test steps them one lap at a time (see {@link LoopPacer}).
+   */
+  public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings, DeliveryHandler handler,
+      ArchiveSink archiveSink, LongSupplier clock, LoopPacer pacer) {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(handler, "handler");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(pacer, "pacer");
     if (config.archiveEnabled() != (archiveSink != null)) {
       throw new StoreArgumentException(config.archiveEnabled()
           ? "archive.enabled is on but no archive sink was given: obligations would pile up and no hook would ever"
@@ -128,7 +143,7 @@ public final class QueueRuntime implements AutoCloseable {
       LOG.info("queue at {}: recovered {} inflight rows, dropped {} orphans, repaired {} markers", store.directory(),
           recovery.recovered(), recovery.orphansDropped(), recovery.markersRepaired());
     }
-    QueueRuntime runtime = new QueueRuntime(queue, recovery, clock);
+    QueueRuntime runtime = new QueueRuntime(queue, recovery, clock, pacer);
     try {
       runtime.startComponents(settings, handler, archiveSink);
     } catch (RuntimeException | Error e) {
@@ -199,6 +214,14 @@ public final class QueueRuntime implements AutoCloseable {
     return writer;
   }
 
+  /**
+   * The clock the runtime was started with (epoch ms): what its recovery, ticks and writer read, and
+   * what {@code QueueMetrics.of} measures ages against.
+   */
+  public LongSupplier clock() {
+    return clock;
+  }
+
   /** What the start's recovery did. */
   public InflightRecovery.Result recovery() {
     return recovery;
@@ -224,13 +247,20 @@ public final class QueueRuntime implements AutoCloseable {
     return Optional.ofNullable(failure.get());
   }
 
-  /** Components in the order they stopped (tests check the order). */
-  List<String> stopped() {
+  /**
+   * The components stopped so far, in the order they stopped ({@code "reclaim"}, {@code "archiver"},
+   * {@code "dispatcher"}, {@code "writer"}): after {@link #close()}, or after a failure, every one.
+   */
+  public List<String> stopped() {
     return List.copyOf(stopped);
   }
 
-  /** Every thread the runtime started (tests check that none outlives {@link #close()}). */
-  List<Thread> threads() {
+  /**
+   * Every thread the runtime started, the writer's included: daemons, named {@link
+   * QueueWriter#WRITER_THREAD}, {@link QueueWriter#SYNCER_THREAD}, {@value #DISPATCHER_THREAD}, {@value
+   * #ARCHIVER_THREAD} (with a sink) and {@value #RECLAIM_THREAD}. None outlives {@link #close()}.
+   */
+  public List<Thread> threads() {
     return List.copyOf(threads);
   }
 
@@ -340,18 +370,18 @@ public final class QueueRuntime implements AutoCloseable {
     }
   }
 
-  /** A loop on its own thread: a step, a pause when it did nothing, until stopped or failed. */
+  /** A loop on its own thread: a step, a pause ({@link LoopPacer#idle}) when it did nothing, until stopped or failed. */
   private final class Loop implements Runnable {
     private final String name;
     private final Step step;
-    private final long idleNanos;
+    private final long idleMs;
     private volatile boolean running = true;
     private volatile Thread thread;
 
     Loop(String name, Step step, long idleMs) {
       this.name = name;
       this.step = step;
-      this.idleNanos = SingleConsumerQueue.millisToNanos(idleMs);
+      this.idleMs = idleMs;
     }
 
     @Override
@@ -359,7 +389,7 @@ public final class QueueRuntime implements AutoCloseable {
       try {
         while (running) {
           if (!step.run() && running) {
-            LockSupport.parkNanos(this, idleNanos);
+            pacer.idle(name, idleMs);
           }
         }
       } catch (Throwable t) {
@@ -372,7 +402,7 @@ public final class QueueRuntime implements AutoCloseable {
     void stop() {
       running = false;
       Thread t = thread;
-      LockSupport.unpark(t);
+      pacer.wake(name, t);
       if (t != Thread.currentThread()) {
         joinUninterruptibly(t);
       }

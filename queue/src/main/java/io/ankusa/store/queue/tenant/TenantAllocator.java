@@ -25,13 +25,16 @@ import java.util.Set;
  * serves) allocates, so there is no race to create one tenant twice. An {@link Allocation}'s {@code
  * 't'}, {@code 'n'} and {@code m:next_ord} puts go into the same batch as the rows that use the new
  * ordinals; {@link Allocation#committed()} is called once that batch's write returned, and only then
- * are ordinals cached and the next ordinal advanced.
+ * are ordinals cached.
+ *
+ * <p>The next ordinal is read from the store ({@code m:next_ord}) by each batch that creates a tenant,
+ * never kept in memory: another allocator that ran on the same store in between (a second queue's,
+ * a fence repair's) has moved it, and a remembered one would hand out its ordinals again. Tenants
+ * already known cost nothing: cached, or one multiGet of their {@code 'n'} rows.
  */
 public final class TenantAllocator {
   private final OrdinalCache cache;
   private final long tenantsMax;
-  /** The next ordinal to assign, or -1 until read from the store. */
-  private long next = -1;
 
   public TenantAllocator(OrdinalCache cache, long tenantsMax) {
     this.cache = cache;
@@ -43,9 +46,6 @@ public final class TenantAllocator {
    * the rest with one multiGet of their {@code 'n'} rows, and the missing ones get new ordinals.
    */
   public Allocation resolve(ReadView view, Collection<TenantId> tenants) {
-    if (next < 0) {
-      next = Tenants.nextOrdinal(view);
-    }
     Set<TenantId> distinct = new LinkedHashSet<>(tenants);
     Map<TenantId, Long> ords = new LinkedHashMap<>();
     List<TenantId> uncached = new ArrayList<>();
@@ -60,7 +60,7 @@ public final class TenantAllocator {
     Map<TenantId, Long> found = new LinkedHashMap<>();
     Map<TenantId, Long> created = new LinkedHashMap<>();
     Set<TenantId> refused = new LinkedHashSet<>();
-    long nextAfter = next;
+    long nextAfter = 0;
     if (!uncached.isEmpty()) {
       List<byte[]> keys = new ArrayList<>(uncached.size());
       uncached.forEach(t -> keys.add(Keys.ordByTenant(t)));
@@ -70,7 +70,12 @@ public final class TenantAllocator {
         byte[] v = values.get(i);
         if (v != null) {
           found.put(t, OrdinalValue.decodeAt(keys.get(i), v).ord());
-        } else if (nextAfter > tenantsMax) {
+          continue;
+        }
+        if (nextAfter == 0) {
+          nextAfter = Tenants.nextOrdinal(view);
+        }
+        if (nextAfter > tenantsMax) {
           refused.add(t);
         } else {
           created.put(t, nextAfter++);
@@ -88,9 +93,8 @@ public final class TenantAllocator {
     return new Allocation(all, found, created, refused, nextAfter);
   }
 
-  /** Forgets the in-memory next ordinal and the cache: the store is read again next time. */
+  /** Forgets the cache: the tenants' ordinals are read from the store again next time. */
   public void reset() {
-    next = -1;
     cache.clear();
   }
 
@@ -138,9 +142,8 @@ public final class TenantAllocator {
       batch.put(Format3.DEFAULT, Keys.nextOrd(), new NextOrdinalValue(nextAfter).encode());
     }
 
-    /** The batch carrying this allocation was written: cache the ordinals, advance the next one. */
+    /** The batch carrying this allocation was written: cache the ordinals. */
     public void committed() {
-      next = nextAfter;
       found.forEach(cache::put);
       created.forEach(cache::put);
     }
