@@ -51,12 +51,23 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #archiveNeverGetsAHookAboveDurableSeq} — generated ingest and archiver runs under a
  *       moving watermark (the archive scan stops at the writer's {@code durableSeq});
  *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts that
- *       lose unsynced appends: every hook is always an obligation or in the synced archive.
+ *       lose unsynced appends: every hook is always an obligation or in the synced archive;
+ *   <li>{@link #createdAndDuplicateAreAnsweredOnlyAfterTheSyncCoveringThem} — the writer's sync held
+ *       at a gate: applied but not durable, nobody answered;
+ *   <li>{@link #groupCommitKeepsEachProducersOrderAndAssignsEachSeqOnce} — four producers at once;
+ *   <li>{@link #aGroupHoldsAtMostItsBoundsAndDedupesWithinItself} — requests queued behind a held write;
+ *   <li>{@link #aFailedSyncOrWriteFailsExactlyTheAcksItCoversAndTheRetryStoresOnce} — faults from
+ *       {@link BackendFixture#injectFaults}: a failed sync, a failed write applied or not;
+ *   <li>{@link #aFailedRepairIsRetriedAndAStoreThatCannotRecoverIsRefusedUntilClosed};
+ *   <li>{@link #closeAnswersEveryPendingRequestAndLeavesNoneHanging};
+ *   <li>{@link #eachOutcomeIsWhatTheProducerIsPromised} — rejected, tenant limit, overloaded, duplicate;
+ *   <li>{@link #anIdempotencyKeyIsRememberedForItsTtlAndForgottenAfterTheSweep} — the writer's clock;
+ *   <li>{@link #writerConfigRefusesASettingOutOfBoundsNamingIt}.
  * </ol>
  *
  * <p>The cases live in one interface per promise, each a file of its own: {@link CounterCases},
  * {@link TenantDirectoryCases}, {@link ActiveIndexCases}, {@link ReadScopeCases}, {@link
- * MaintenanceCases} and {@link ArchiveCases}; the generators are {@link LayoutGenerators}, the shared
+ * MaintenanceCases}, {@link ArchiveCases} and {@link WriterCases}; the generators are {@link LayoutGenerators}, the shared
  * checks {@link LayoutAssertions}. This class ties them to one backend, so a backend author still
  * writes one class.
  *
@@ -66,7 +77,7 @@ import org.opentest4j.TestAbortedException;
  */
 public abstract class LayoutConformance extends LayoutGenerators
     implements CounterCases, TenantDirectoryCases, ActiveIndexCases,
-    ReadScopeCases, MaintenanceCases, ArchiveCases {
+    ReadScopeCases, MaintenanceCases, ArchiveCases, WriterCases {
   /**
    * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant
    * cap): the defaults. Override to run the whole layer in a second configuration, as {@code
