@@ -541,6 +541,8 @@ public interface WriterCases extends LayoutCase {
         assertThat(IngestResult.created(1).retryable()).isFalse();
         assertThat(queue.counters().aggregate(store).pending()).isEqualTo(before.pending() + 4);
         assertThat(storedSeqs(store)).containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertThat(await(writer.ingest(new IngestRequest("b", "s", "h5", null, 0, List.of(0, 65_535), new byte[1]))))
+            .as("the bounds themselves: sinks 0 and 65535, receivedAt 0").isEqualTo(IngestResult.created(6));
       }
       try (QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults().withQueueCapacity(2).withMaxGroupHooks(1));
           AutoCloseable gates = store::releaseAll) {
