@@ -70,7 +70,8 @@ public interface WriterCases extends LayoutCase {
    * {@code durableAt} and a dispatcher at the durable watermark do not see it, and neither its
    * producer nor a duplicate of its key is answered; once the sync returns both are, with {@code
    * durableSeq} already covering them. The stats count what happened (duplicates write nothing, move
-   * no counter, cost no sync), and the writer's two threads are daemons that end with its close.
+   * no counter, cost no sync), close syncs once more, and the writer's two threads are daemons that
+   * end with its close.
    */
   @Example
   default void createdAndDuplicateAreAnsweredOnlyAfterTheSyncCoveringThem() throws Exception {
@@ -79,8 +80,10 @@ public interface WriterCases extends LayoutCase {
       DeliveryQueue queue = DeliveryQueue.open(store, queueConfig());
       AtomicLong clock = new AtomicLong(START);
       List<Thread> threads;
+      QueueWriter closed;
       try (QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults(), clock::get);
           AutoCloseable gates = store::releaseAll) {
+        closed = writer;
         threads = writer.threads();
         assertThat(threads).extracting(Thread::getName).containsExactly(QueueWriter.WRITER_THREAD, QueueWriter.SYNCER_THREAD);
         assertThat(threads).as("the writer's threads never keep a JVM alive").allMatch(Thread::isDaemon);
@@ -123,6 +126,7 @@ public interface WriterCases extends LayoutCase {
         assertThat(new WriterStats(0, 0, 0, 0, 0, 0, 0, 0).syncsPerGroup()).isZero();
       }
       assertThat(threads).as("no writer thread outlives its close").noneMatch(Thread::isAlive);
+      assertThat(closed.stats().syncs()).as("close syncs once more").isEqualTo(3);
       assertClean(store, "after the writer closed");
     }
   }
