@@ -87,13 +87,24 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #theRuntimesWriterForgetsAnExpiredKey};
  *   <li>{@link #theMetricsOfARuntimeEqualWhatTheRowsSay} — {@code QueueMetrics} against the rows;
  *   <li>{@link #theTenantCapIsRefusedNamingTheTenantAndTheCap};
- *   <li>{@link #ordinalsAreCachedPerTenantYetCorrectAfterAnotherQueueAllocates}.
+ *   <li>{@link #ordinalsAreCachedPerTenantYetCorrectAfterAnotherQueueAllocates};
+ *   <li>{@link #createdAndDuplicateAreAnsweredOnlyAfterTheSyncCoveringThem} — the writer's sync held
+ *       at a gate: applied but not durable, nobody answered;
+ *   <li>{@link #groupCommitKeepsEachProducersOrderAndAssignsEachSeqOnce} — four producers at once;
+ *   <li>{@link #aGroupHoldsAtMostItsBoundsAndDedupesWithinItself} — requests queued behind a held write;
+ *   <li>{@link #aFailedSyncOrWriteFailsExactlyTheAcksItCoversAndTheRetryStoresOnce} — faults from
+ *       {@link BackendFixture#injectFaults}: a failed sync, a failed write applied or not;
+ *   <li>{@link #aFailedRepairIsRetriedAndAStoreThatCannotRecoverIsRefusedUntilClosed};
+ *   <li>{@link #closeAnswersEveryPendingRequestAndLeavesNoneHanging};
+ *   <li>{@link #eachOutcomeIsWhatTheProducerIsPromised} — rejected, tenant limit, overloaded, duplicate;
+ *   <li>{@link #anIdempotencyKeyIsRememberedForItsTtlAndForgottenAfterTheSweep} — the writer's clock;
+ *   <li>{@link #writerConfigRefusesASettingOutOfBoundsNamingIt}.
  * </ol>
  *
  * <p>The cases live in one interface per promise, each a file of its own: {@link CounterCases},
  * {@link TenantDirectoryCases}, {@link ActiveIndexCases}, {@link ReadScopeCases}, {@link
- * MaintenanceCases}, {@link ArchiveCases}, {@link RecordCases} and {@link RuntimeCases} (its loops
- * stepped by {@link SteppedLoops}); the generators are {@link LayoutGenerators}, the shared
+ * MaintenanceCases}, {@link ArchiveCases}, {@link RecordCases}, {@link RuntimeCases} (its loops
+ * stepped by {@link SteppedLoops}) and {@link WriterCases}; the generators are {@link LayoutGenerators}, the shared
  * checks {@link LayoutAssertions}. This class ties them to one backend, so a backend author still
  * writes one class.
  *
@@ -103,7 +114,7 @@ import org.opentest4j.TestAbortedException;
  */
 public abstract class LayoutConformance extends LayoutGenerators
     implements CounterCases, TenantDirectoryCases, ActiveIndexCases,
-    ReadScopeCases, MaintenanceCases, ArchiveCases, RecordCases, RuntimeCases {
+    ReadScopeCases, MaintenanceCases, ArchiveCases, RecordCases, RuntimeCases, WriterCases {
   /**
    * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant
    * cap): the defaults. Override to run the whole layer in a second configuration, as {@code
