@@ -24,6 +24,7 @@ public final class DeliveryQueue {
   private final Store store;
   private final QueueConfig config;
   private final Counters counters;
+  private final OrdinalCache ordinalCache = new OrdinalCache();
   private final TenantAllocator allocator;
   /** Where the next {@link Reclaim#pass} starts (a seq; 0 = the head of {@code 'c'}). In memory only. */
   private final AtomicLong reclaimCursor = new AtomicLong();
@@ -36,7 +37,7 @@ public final class DeliveryQueue {
     this.config = config;
     this.guard = guard;
     this.counters = new Counters(config);
-    this.allocator = new TenantAllocator(new OrdinalCache(), config.tenantsMax());
+    this.allocator = new TenantAllocator(ordinalCache, config.tenantsMax());
   }
 
   /**
@@ -70,6 +71,14 @@ public final class DeliveryQueue {
 
   public Counters counters() {
     return counters;
+  }
+
+  /**
+   * The tenant → ordinal cache this queue's allocator fills as it finds or creates tenants (the
+   * conformance suite reads it to check what is cached; the store stays the truth).
+   */
+  public OrdinalCache ordinalCache() {
+    return ordinalCache;
   }
 
   /** The allocator; only the writer (or {@link DirectIngest}) may use it, from one thread. */
