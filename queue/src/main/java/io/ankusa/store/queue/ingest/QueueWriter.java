@@ -319,7 +319,9 @@ public final class QueueWriter implements AutoCloseable {
           continue;
         }
         if (appliedSeq - syncer.durableSeq() >= config.queueCapacity()) {
-          input.awaitItems(IDLE_PARK_NANOS); // the syncer wakes us when durableSeq moves
+          // Requests may be queued, but none may be applied until durableSeq moves: wait for the
+          // syncer's signal (or close, or a fence report), never spin over the queued requests.
+          input.awaitWake(IDLE_PARK_NANOS);
           continue;
         }
         drainGroup(group);

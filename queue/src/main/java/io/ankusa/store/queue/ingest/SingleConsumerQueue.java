@@ -59,6 +59,21 @@ public final class SingleConsumerQueue<T> {
     }
   }
 
+  /**
+   * Parks the consumer until {@link #wakeConsumer} is called or {@code maxNanos} pass, whether or not
+   * items wait; may return early. For a consumer that may not take items yet (the writer at its bound
+   * of applied but unsynced hooks), so it waits for the signal it needs instead of spinning over a
+   * queue that is not empty. A new item does not wake it. Consumer thread only; clears the interrupt
+   * flag like {@link #awaitItems}.
+   */
+  void awaitWake(long maxNanos) {
+    try {
+      LockSupport.parkNanos(this, Math.max(1, maxNanos));
+    } finally {
+      Thread.interrupted();
+    }
+  }
+
   /** Unparks the consumer (e.g. a signal other than a new item). Any thread. */
   void wakeConsumer() {
     Thread t = consumer;

@@ -88,4 +88,38 @@ class WriterPipelineTest {
     }
     assertClean(fx.store);
   }
+
+  /**
+   * At its bound of applied but unsynced hooks, with requests queued, the writer parks until the
+   * syncer moves {@code durableSeq}: it does not spin over the queued requests while a slow disk
+   * syncs. A writer that spins is always running, so it never reaches TIMED_WAITING.
+   */
+  @Test
+  void aWriterAtItsUnsyncedBoundWaitsForTheSyncInsteadOfSpinning() throws Exception {
+    WriterConfig config = WriterConfig.defaults().withQueueCapacity(4).withMaxGroupHooks(1);
+    try (QueueWriter writer = QueueWriter.start(fx.queue, config)) {
+      fx.store.holdSyncs(); // after start, whose own sync must pass
+      List<CompletableFuture<IngestResult>> futures = new ArrayList<>();
+      try {
+        for (int i = 0; i < 4; i++) {
+          futures.add(writer.ingest(request("t", null, 1)));
+        }
+        fx.store.awaitHeldSync();
+        eventually("four hooks applied behind the held sync", () -> writer.stats().appliedSeq() == 4);
+        futures.add(writer.ingest(request("t", null, 1)));
+        futures.add(writer.ingest(request("t", null, 1)));
+        Thread writerThread = Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().equals(QueueWriter.WRITER_THREAD) && t.isAlive())
+            .findFirst().orElseThrow();
+        eventually("the writer parked while requests wait behind its bound",
+            () -> writerThread.getState() == Thread.State.TIMED_WAITING);
+        assertThat(writer.stats().appliedSeq()).as("nothing applied past the bound").isEqualTo(4);
+      } finally {
+        fx.store.openSyncGate(); // also when an assertion failed, so the writer can close
+      }
+      assertThat(futures.stream().map(WriterFixture::await)).allMatch(r -> r.outcome() == Outcome.CREATED);
+      assertThat(writer.stats().durableSeq()).isEqualTo(6);
+    }
+    assertClean(fx.store);
+  }
 }
