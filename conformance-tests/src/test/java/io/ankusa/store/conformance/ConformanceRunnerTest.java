@@ -37,9 +37,13 @@ class ConformanceRunnerTest {
     assertThat(err()).isEmpty();
   }
 
+  /**
+   * The engine layer only: the broken store drops ops, so the queue layers above it would each wait out
+   * their liveness bounds (two minutes in all) to say what the engine layer already says.
+   */
   @Test
   void aBrokenBackendFailsWithItsProperties() {
-    assertThat(run("--backend=" + MutantStoreProvider.NAME, "--tries=5")).as(out()).isEqualTo(1);
+    assertThat(run("--backend=" + MutantStoreProvider.NAME, "--tries=5", "--layer=engine")).as(out()).isEqualTo(1);
     assertThat(out()).contains("RESULT: FAILED").contains("FAILED  batchOpsApplyInOrder: ");
   }
 
