@@ -12,8 +12,12 @@ import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -21,12 +25,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Closing frees native resources (the engine contract: after close() every native resource is
- * gone): a thousand open/close cycles and ten thousand closed scans leave the open file descriptors
- * and the resident memory where they were, give or take a small slack. Linux only (/proc/self).
+ * gone): over 1 200 open/close cycles and 12 000 closed scans the open file descriptors stay where
+ * they were, and once the allocator has settled the resident memory stops growing, give or take a
+ * small slack. Linux only (/proc/self).
  */
 class NativeResourceTest {
   private static final List<FamilySpec> FAMILIES =
       List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0), FamilySpec.plain("index"));
+
+  private static final int SETTLE_CYCLES = 500;
+  private static final int ROUNDS = 7;
+  private static final int CYCLES_PER_ROUND = 100;
+  private static final long MAX_KIB_PER_CYCLE = 24;
+  private static final int GARBAGE_BYTES = 32 * 1024;
+  /** Keeps the garbage loop from being optimised away. */
+  private static volatile int garbageSink;
 
   @TempDir Path tempDir;
   private final RocksDbStoreProvider provider = new RocksDbStoreProvider();
@@ -60,18 +73,68 @@ class NativeResourceTest {
     }
     // Warm up: the first cycles load classes and grow allocator arenas.
     cycle(50, 500);
+    touchCommittedHeap();
     long fdsBefore = openFileDescriptors();
-    long rssBefore = residentKiB();
 
-    cycle(1_000, 10_000);
+    // Settle: the first few hundred cycles grow malloc's arenas and touch heap regions, by 50 to
+    // 240 MiB depending on the collector and the heap size, and then stop. That growth is not a
+    // leak, and a bound on the total cannot tell the two apart (a bound of 256 MiB failed a clean
+    // run on a CI machine), while an options object
+    // leaked on every close grew the total less than a clean run did. What tells them apart is the
+    // slope afterwards.
+    cycle(SETTLE_CYCLES, SETTLE_CYCLES * 10);
+
+    long[] growthPerRound = new long[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+      long rss = residentKiB();
+      long jvm = jvmCommittedKiB();
+      cycle(CYCLES_PER_ROUND, CYCLES_PER_ROUND * 10);
+      growthPerRound[r] = residentKiB() - rss - Math.max(0, jvmCommittedKiB() - jvm);
+    }
 
     long fdsAfter = openFileDescriptors();
-    long rssAfter = residentKiB();
-    assertThat(fdsAfter).as("open file descriptors after 1000 open/close cycles and 10000 scans (before: %d)", fdsBefore)
+    assertThat(fdsAfter).as("open file descriptors after %d open/close cycles and %d scans (before: %d)",
+            SETTLE_CYCLES + ROUNDS * CYCLES_PER_ROUND, (SETTLE_CYCLES + ROUNDS * CYCLES_PER_ROUND) * 10, fdsBefore)
         .isLessThanOrEqualTo(fdsBefore + 8);
-    // Generous: a leak of one memtable arena or block cache per cycle would be gigabytes.
-    assertThat(rssAfter - rssBefore).as("resident memory growth in KiB (before: %d KiB)", rssBefore)
-        .isLessThan(256 * 1024);
+    // A leak grows every round by the same amount; allocator noise jumps by up to about 12 MiB in
+    // one round and gives it back in another. The median round is robust to the jumps. Clean runs
+    // measured 5 to 12 KiB per cycle (median round, under G1, Parallel and Serial GC and a 512 MiB
+    // heap); leaving each family's options unfreed on close
+    // measured about 45 KiB per cycle. What the JVM itself committed more (heap, metaspace, code
+    // cache) is subtracted per round: it is not the engine's.
+    long[] sorted = growthPerRound.clone();
+    Arrays.sort(sorted);
+    long medianKiBPerCycle = sorted[ROUNDS / 2] / CYCLES_PER_ROUND;
+    assertThat(medianKiBPerCycle)
+        .as("resident memory growth in KiB per open/close cycle, median round; growth per round of %d cycles: %s KiB",
+            CYCLES_PER_ROUND, Arrays.toString(growthPerRound))
+        .isLessThan(MAX_KIB_PER_CYCLE);
+  }
+
+  /**
+   * The heap the JVM has committed is not all resident yet: each young region counts in VmRSS
+   * only once it is first written, and a thousand cycles' garbage writes a few hundred MiB of
+   * them. That growth is the JVM's, not the engine's. Allocating small garbage (below the
+   * humongous size, so it goes through the young regions) twice the committed heap touches most
+   * of them before the cycles start, so less of it lands in the rounds.
+   */
+  private static void touchCommittedHeap() {
+    long committed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
+    for (long written = 0; written < 2 * committed; written += GARBAGE_BYTES) {
+      byte[] garbage = new byte[GARBAGE_BYTES];
+      garbage[GARBAGE_BYTES - 1] = 1;
+      garbageSink ^= garbage[GARBAGE_BYTES - 1];
+    }
+  }
+
+  /** Heap and non-heap committed by the JVM plus its direct and mapped buffers, in KiB. */
+  private static long jvmCommittedKiB() {
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    long buffers = 0;
+    for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
+      buffers += pool.getMemoryUsed();
+    }
+    return (memory.getHeapMemoryUsage().getCommitted() + memory.getNonHeapMemoryUsage().getCommitted() + buffers) / 1024;
   }
 
   private void cycle(int opens, int scans) {
