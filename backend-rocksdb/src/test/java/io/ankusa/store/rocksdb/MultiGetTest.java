@@ -60,6 +60,43 @@ class MultiGetTest {
   }
 
   /**
+   * A multiGet of a few keys is point reads, one after another; a write that commits between two of
+   * them (forced through the seam) is seen by none of them, on the live store and on a snapshot.
+   */
+  @Test
+  void aWriteBetweenTheReadsOfASmallMultiGetIsNotSeen() throws Exception {
+    byte[] a = {1};
+    byte[] b = {2};
+    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
+      store.write(new Batch().put("p", a, new byte[] {10}).put("p", b, new byte[] {10}), Durability.NO_SYNC);
+      int[] writes = {0};
+      RocksDbReadView.betweenPointReads = () -> {
+        writes[0]++;
+        // Another thread, as in production: this one holds the view while it reads.
+        Thread writer = new Thread(() -> store.write(
+            new Batch().put("p", a, new byte[] {(byte) (10 + writes[0])}).put("p", b, new byte[] {(byte) (10 + writes[0])}),
+            Durability.NO_SYNC));
+        writer.start();
+        try {
+          writer.join();
+        } catch (InterruptedException e) {
+          throw new AssertionError(e);
+        }
+      };
+      try {
+        assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0a", "0a");
+        try (var snap = store.snapshot()) {
+          assertThat(snap.multiGet("p", List.of(b, a))).extracting(Bytes::hex).containsExactly("0b", "0b");
+        }
+      } finally {
+        RocksDbReadView.betweenPointReads = null;
+      }
+      assertThat(writes[0]).as("writes forced between reads").isEqualTo(2);
+      assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0c", "0c");
+    }
+  }
+
+  /**
    * Five million keys in one multiGet, in a child JVM whose direct memory is capped at 16 MiB (one
    * unchunked buffer for them would need about 2.6 GB, past {@code int} range): every answer is in
    * its place, the present keys' values and nulls for the rest.
