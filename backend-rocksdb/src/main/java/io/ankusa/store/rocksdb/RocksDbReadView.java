@@ -94,12 +94,6 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
         return new ArrayList<>();
       }
       ColumnFamilyHandle handle = engine.handle(family);
-      if (keys.size() == 1) {
-        // One read is one state by itself: no snapshot to pin (the writer's lookups of one key).
-        List<byte[]> one = new ArrayList<>(1);
-        one.add(pointRead(engine, handle, pointReads(engine), family, keys.get(0)));
-        return one;
-      }
       org.rocksdb.Snapshot pinned = frozenAt() == null ? engine.db.getSnapshot() : null;
       ReadOptions options = pinned == null ? pointReads(engine) : new ReadOptions().setSnapshot(pinned);
       try {
