@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * multiGet reads per-key statuses into fixed slots; values that do not fit are read again; any number
- * of keys is read in chunks through a bounded direct buffer.
+ * A multiGet of a few keys is point reads at one pinned state; more keys read per-key statuses into
+ * fixed slots, values that do not fit are read again, and any number of keys is read in chunks
+ * through a bounded direct buffer.
  */
 class MultiGetTest {
   private static final int MANY_KEYS = 5_000_000;
@@ -35,6 +36,11 @@ class MultiGetTest {
     return v;
   }
 
+  /**
+   * Values of every size around the native multiGet's slot come back whole and in order, through
+   * both paths: a few keys (point reads) and more than {@value RocksDbReadView#POINT_READ_KEYS} (the
+   * native multiGet, whose slot a larger value overflows and is read again).
+   */
   @Test
   void valuesOfEverySizeAroundTheSlotComeBackWholeAndInOrder() {
     int slot = RocksDbReadView.MULTI_GET_VALUE_BYTES;
@@ -45,17 +51,26 @@ class MultiGetTest {
         b.put("p", new byte[] {(byte) i}, values[i]);
       }
       store.write(b, Durability.SYNC);
-      List<byte[]> keys = List.of(new byte[] {4}, new byte[] {9}, new byte[] {0}, new byte[] {3}, new byte[] {2},
+      List<byte[]> few = List.of(new byte[] {4}, new byte[] {9}, new byte[] {0}, new byte[] {3}, new byte[] {2},
           new byte[] {1}, new byte[] {4});
-      List<byte[]> got = store.multiGet("p", keys);
-      assertThat(got).hasSize(7);
-      assertThat(got.get(0)).isEqualTo(values[4]);
-      assertThat(got.get(1)).isNull();
-      assertThat(got.get(2)).isEqualTo(values[0]);
-      assertThat(got.get(3)).isEqualTo(values[3]);
-      assertThat(got.get(4)).isEqualTo(values[2]);
-      assertThat(got.get(5)).isEqualTo(values[1]);
-      assertThat(got.get(6)).isEqualTo(values[4]);
+      List<byte[]> many = new java.util.ArrayList<>(few);
+      for (int i = 0; i < RocksDbReadView.POINT_READ_KEYS; i++) {
+        many.add(new byte[] {(byte) (100 + i)});
+      }
+      assertThat(few).hasSizeLessThanOrEqualTo(RocksDbReadView.POINT_READ_KEYS);
+      assertThat(many).hasSizeGreaterThan(RocksDbReadView.POINT_READ_KEYS);
+      for (List<byte[]> keys : List.of(few, many)) {
+        List<byte[]> got = store.multiGet("p", keys);
+        assertThat(got).as("%d keys", keys.size()).hasSize(keys.size());
+        assertThat(got.get(0)).isEqualTo(values[4]);
+        assertThat(got.get(1)).isNull();
+        assertThat(got.get(2)).isEqualTo(values[0]);
+        assertThat(got.get(3)).isEqualTo(values[3]);
+        assertThat(got.get(4)).isEqualTo(values[2]);
+        assertThat(got.get(5)).isEqualTo(values[1]);
+        assertThat(got.get(6)).isEqualTo(values[4]);
+        assertThat(got.subList(7, got.size())).allMatch(v -> v == null);
+      }
     }
   }
 
