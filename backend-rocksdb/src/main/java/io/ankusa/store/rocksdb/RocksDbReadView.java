@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntConsumer;
 import org.rocksdb.ByteBufferGetStatus;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
@@ -123,10 +124,10 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   static final int POINT_READ_KEYS = 8;
 
   /**
-   * Test seam: run after each point read of a small multiGet but the last, with the view entered and
+   * Test seam: given the index of each key of a small multiGet just read, with the view entered and
    * the state pinned. Null in production.
    */
-  static volatile Runnable betweenPointReads;
+  static volatile IntConsumer afterPointRead;
 
   private static List<byte[]> pointReadsAtOneState(RocksDbEngine engine, ColumnFamilyHandle handle,
       ReadOptions options, String family, List<byte[]> keys) {
@@ -134,9 +135,9 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
     List<byte[]> values = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       values.add(pointRead(engine, handle, options, family, keys.get(i)));
-      Runnable hook = betweenPointReads;
-      if (hook != null && i < n - 1) {
-        hook.run();
+      IntConsumer hook = afterPointRead;
+      if (hook != null) {
+        hook.accept(i);
       }
     }
     return values;

@@ -9,11 +9,7 @@ import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.AbstractList;
-import java.util.concurrent.TimeUnit;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,13 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A multiGet of a few keys is point reads at one pinned state; more keys read per-key statuses into
- * fixed slots, values that do not fit are read again, and any number of keys is read in chunks
- * through a bounded direct buffer.
+ * fixed slots, and values that do not fit are read again. Any number of keys, in chunks through a
+ * bounded direct buffer: {@link MultiGetOfManyKeysTest}.
  */
 class MultiGetTest {
-  private static final int MANY_KEYS = 5_000_000;
-  /** Every this many keys of the 5 M one is present; the rest are absent. */
-  private static final int PRESENT_EVERY = 4_999;
   @TempDir Path dir;
 
   private static byte[] filled(int n, int b) {
@@ -85,7 +78,12 @@ class MultiGetTest {
     try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
       store.write(new Batch().put("p", a, new byte[] {10}).put("p", b, new byte[] {10}), Durability.NO_SYNC);
       int[] writes = {0};
-      RocksDbReadView.betweenPointReads = () -> {
+      List<Integer> readsSeen = new java.util.ArrayList<>();
+      RocksDbReadView.afterPointRead = i -> {
+        readsSeen.add(i);
+        if (i != 0) {
+          return;
+        }
         writes[0]++;
         // Another thread, as in production: this one holds the view while it reads.
         Thread writer = new Thread(() -> store.write(
@@ -104,71 +102,11 @@ class MultiGetTest {
           assertThat(snap.multiGet("p", List.of(b, a))).extracting(Bytes::hex).containsExactly("0b", "0b");
         }
       } finally {
-        RocksDbReadView.betweenPointReads = null;
+        RocksDbReadView.afterPointRead = null;
       }
+      assertThat(readsSeen).as("the keys read, each seen by the seam").containsExactly(0, 1, 0, 1);
       assertThat(writes[0]).as("writes forced between reads").isEqualTo(2);
       assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0c", "0c");
-    }
-  }
-
-  /**
-   * Five million keys in one multiGet, in a child JVM whose direct memory is capped at 16 MiB (one
-   * unchunked buffer for them would need about 2.6 GB, past {@code int} range): every answer is in
-   * its place, the present keys' values and nulls for the rest.
-   */
-  @Test
-  void fiveMillionKeysAnswerInOrderWithinBoundedDirectMemory() throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-XX:MaxDirectMemorySize=16m", "-Xmx384m",
-        "--enable-native-access=ALL-UNNAMED", "-XX:+IgnoreUnrecognizedVMOptions",
-        "-cp", System.getProperty("java.class.path"), ManyKeys.class.getName(), dir.toString())
-        .redirectErrorStream(true)
-        .start();
-    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("the child finished").isTrue();
-    assertThat(child.exitValue()).as("the child's exit code; its output:%n%s", output).isZero();
-    assertThat(output).contains("answered " + MANY_KEYS + " keys");
-  }
-
-  private static byte[] manyKey(int i) {
-    return ByteBuffer.allocate(8).putInt(0x6b657973).putInt(i).array();
-  }
-
-  /** The child of {@link #fiveMillionKeysAnswerInOrderWithinBoundedDirectMemory}: exits 0 when all answers are right. */
-  static final class ManyKeys {
-    public static void main(String[] args) {
-      try (Store store = StoreProvider.named("rocksdb").open(Path.of(args[0]), StoreOptions.defaults(),
-          List.of(FamilySpec.plain("p")))) {
-        Batch b = new Batch();
-        for (int i = 0; i < MANY_KEYS; i += PRESENT_EVERY) {
-          b.put("p", manyKey(i), manyKey(~i));
-        }
-        store.write(b, Durability.SYNC);
-        List<byte[]> keys = new AbstractList<>() {
-          @Override
-          public byte[] get(int i) {
-            return manyKey(i);
-          }
-
-          @Override
-          public int size() {
-            return MANY_KEYS;
-          }
-        };
-        long t0 = System.nanoTime();
-        List<byte[]> got = store.multiGet("p", keys);
-        System.out.println("multiGet took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
-        if (got.size() != MANY_KEYS) {
-          throw new AssertionError("multiGet of " + MANY_KEYS + " keys answered " + got.size());
-        }
-        for (int i = 0; i < MANY_KEYS; i++) {
-          byte[] want = i % PRESENT_EVERY == 0 ? manyKey(~i) : null;
-          if (!Arrays.equals(got.get(i), want)) {
-            throw new AssertionError("answer " + i + ": got " + Bytes.hex(got.get(i)) + ", want " + Bytes.hex(want));
-          }
-        }
-        System.out.println("answered " + MANY_KEYS + " keys");
-      }
     }
   }
 }
