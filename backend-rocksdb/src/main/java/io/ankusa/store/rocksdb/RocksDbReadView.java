@@ -71,19 +71,19 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   }
 
   /**
-   * {@code multiGetByteBuffers} calls at one engine snapshot (the view's own, or one pinned for the
-   * whole call on the live store), so every answer comes from one state however many keys are asked
-   * (property {@code multiGetKeepsOrderAndNulls}; {@code MultiGetTest} forces a write between the
-   * reads). Up to {@value #POINT_READ_KEYS} keys are point reads at that state; more go in chunks of at most {@value
-   * #MULTI_GET_CHUNK_KEYS} keys and {@value #MULTI_GET_CHUNK_KEY_BYTES} key bytes, through one direct
-   * buffer sized for the largest chunk and reused for every chunk: direct memory stays bounded (at
-   * most about 1.5 MiB plus the largest key, freed when the buffer is collected)
-   * and no size overflows an {@code int}, for any number of keys (property {@code
-   * multiGetOfAMillionKeys}). Unlike {@code multiGetAsList}, which returns null both for an absent
-   * key and for a key whose read failed (facebook/rocksdb#12741), it returns each key's status:
-   * NotFound is absent, any other non-OK status is thrown ({@code
-   * CorruptionTest.multiGetOfADamagedKeyThrows}). Values larger than their {@value
-   * #MULTI_GET_VALUE_BYTES}-byte slot are read again with a point read at the same snapshot.
+   * Reads at one engine snapshot (the view's own, or one pinned for the whole call on the live
+   * store), so every answer comes from one state however many keys are asked (property {@code
+   * multiGetKeepsOrderAndNulls}; {@code MultiGetTest} forces a write between the reads). Up to
+   * {@value #POINT_READ_KEYS} keys are point reads at that state. More go to {@code
+   * multiGetByteBuffers} in chunks of at most {@value #MULTI_GET_CHUNK_KEYS} keys and {@value
+   * #MULTI_GET_CHUNK_KEY_BYTES} key bytes, through one direct buffer sized for the largest chunk and
+   * reused for every chunk: direct memory stays bounded (at most about 1.5 MiB plus the largest key,
+   * freed when the buffer is collected) and no size overflows an {@code int}, for any number of keys
+   * (property {@code multiGetOfAMillionKeys}). Unlike {@code multiGetAsList}, which returns null both
+   * for an absent key and for a key whose read failed, it returns each key's status: NotFound is
+   * absent, any other non-OK status is thrown ({@code CorruptionTest.multiGetOfADamagedKeyThrows}).
+   * Values larger than their {@value #MULTI_GET_VALUE_BYTES}-byte slot are read again with a point
+   * read at the same snapshot.
    */
   @Override
   public final List<byte[]> multiGet(String family, List<byte[]> keys) {
