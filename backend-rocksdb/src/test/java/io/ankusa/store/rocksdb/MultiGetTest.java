@@ -10,6 +10,7 @@ import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,7 @@ class MultiGetTest {
       store.write(b, Durability.SYNC);
       List<byte[]> few = List.of(new byte[] {4}, new byte[] {9}, new byte[] {0}, new byte[] {3}, new byte[] {2},
           new byte[] {1}, new byte[] {4});
-      List<byte[]> many = new java.util.ArrayList<>(few);
+      List<byte[]> many = new ArrayList<>(few);
       for (int i = 0; i < RocksDbReadView.POINT_READ_KEYS; i++) {
         many.add(new byte[] {(byte) (100 + i)});
       }
@@ -78,7 +79,7 @@ class MultiGetTest {
     try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
       store.write(new Batch().put("p", a, new byte[] {10}).put("p", b, new byte[] {10}), Durability.NO_SYNC);
       int[] writes = {0};
-      List<Integer> readsSeen = new java.util.ArrayList<>();
+      List<Integer> readsSeen = new ArrayList<>();
       RocksDbReadView.afterPointRead = i -> {
         readsSeen.add(i);
         if (i != 0) {

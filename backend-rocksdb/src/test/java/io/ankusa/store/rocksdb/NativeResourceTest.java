@@ -78,10 +78,9 @@ class NativeResourceTest {
 
     // Settle: the first few hundred cycles grow malloc's arenas and touch heap regions, by 50 to
     // 240 MiB depending on the collector and the heap size, and then stop. That growth is not a
-    // leak, and a bound on the total cannot tell the two apart (a bound of 256 MiB failed a clean
-    // run on a CI machine), while an options object
-    // leaked on every close grew the total less than a clean run did. What tells them apart is the
-    // slope afterwards.
+    // leak, and a bound on the total cannot tell the two apart: a bound of 256 MiB failed a clean
+    // run on a CI machine, while an options object leaked on every close grew the total less than
+    // a clean run did. What tells them apart is the slope afterwards.
     cycle(SETTLE_CYCLES, SETTLE_CYCLES * 10);
 
     long[] growthPerRound = new long[ROUNDS];
@@ -93,15 +92,16 @@ class NativeResourceTest {
     }
 
     long fdsAfter = openFileDescriptors();
+    int cycles = SETTLE_CYCLES + ROUNDS * CYCLES_PER_ROUND;
     assertThat(fdsAfter).as("open file descriptors after %d open/close cycles and %d scans (before: %d)",
-            SETTLE_CYCLES + ROUNDS * CYCLES_PER_ROUND, (SETTLE_CYCLES + ROUNDS * CYCLES_PER_ROUND) * 10, fdsBefore)
+            cycles, cycles * 10, fdsBefore)
         .isLessThanOrEqualTo(fdsBefore + 8);
     // A leak grows every round by the same amount; allocator noise jumps by up to about 12 MiB in
     // one round and gives it back in another. The median round is robust to the jumps. Clean runs
     // measured 5 to 12 KiB per cycle (median round, under G1, Parallel and Serial GC and a 512 MiB
-    // heap); leaving each family's options unfreed on close
-    // measured about 45 KiB per cycle. What the JVM itself committed more (heap, metaspace, code
-    // cache) is subtracted per round: it is not the engine's.
+    // heap); leaving each family's options unfreed on close measured about 45 KiB per cycle. What
+    // the JVM itself committed more (heap, metaspace, code cache) is subtracted per round: it is
+    // not the engine's.
     long[] sorted = growthPerRound.clone();
     Arrays.sort(sorted);
     long medianKiBPerCycle = sorted[ROUNDS / 2] / CYCLES_PER_ROUND;
