@@ -20,9 +20,11 @@ import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.queue.ingest.IngestRequest;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -33,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.ByteBufferGetStatus;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -43,6 +46,7 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
+import org.rocksdb.Status;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
@@ -81,10 +85,15 @@ final class RawGroupCommit implements IngestTarget {
   static final String SYNCER_THREAD = "raw-syncer";
   /**
    * {@code -Dbench.raw.readLikeBackend=true}: read the idempotency keys as the rocksdb backend's
-   * multiGet does (snapshot per call, a point read confirming every absent key) — to attribute the
-   * writer's cost, not for the headline ratio.
+   * multiGet does (a snapshot pinned for the call; up to {@value #BACKEND_POINT_READ_KEYS} keys as
+   * point reads at it, more with {@code multiGetByteBuffers}, whose per-key status tells an absent
+   * key from a failed read) — to attribute the writer's cost, not for the headline ratio.
    */
   static final boolean READ_LIKE_BACKEND = Boolean.getBoolean("bench.raw.readLikeBackend");
+  /** The rocksdb backend's {@code POINT_READ_KEYS}: up to this many keys, its multiGet is point reads. */
+  private static final int BACKEND_POINT_READ_KEYS = 8;
+  /** The rocksdb backend's {@code MULTI_GET_VALUE_BYTES}: direct-buffer bytes per value. */
+  private static final int BACKEND_VALUE_BYTES = 512;
   /** Most hooks per group, as the writer's default {@code maxGroupHooks}. */
   static final int MAX_GROUP = 256;
   /** The writer's default dedupe TTL (expiry keys are stamped now + this). */
@@ -110,11 +119,14 @@ final class RawGroupCommit implements IngestTarget {
   private volatile long groups;
   private volatile long syncs;
   private volatile Throwable failure;
+  /** Whether the idempotency keys are read as the backend reads them ({@link #READ_LIKE_BACKEND}). */
+  private final boolean readLikeBackend;
   /** Writer thread only. */
   private long lastSeq;
   private long nextOrd = 1;
 
-  private RawGroupCommit(Path dir) throws RocksDBException {
+  private RawGroupCommit(Path dir, boolean readLikeBackend) throws RocksDBException {
+    this.readLikeBackend = readLikeBackend;
     UInt64AddOperator merge = new UInt64AddOperator();
     DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setBytesPerSync(1L << 20).setMaxBackgroundJobs(2).setKeepLogFileNum(10);
@@ -162,11 +174,16 @@ final class RawGroupCommit implements IngestTarget {
     syncThread.setDaemon(true);
   }
 
-  /** Opens (or creates) the raw database in {@code dir} and starts its two threads. */
+  /** Opens (or creates) the raw database in {@code dir} and starts its two threads; reads as {@link #READ_LIKE_BACKEND} says. */
   static RawGroupCommit open(Path dir) {
+    return open(dir, READ_LIKE_BACKEND);
+  }
+
+  /** {@link #open(Path)} reading the idempotency keys as the backend does when {@code readLikeBackend}. */
+  static RawGroupCommit open(Path dir, boolean readLikeBackend) {
     try {
       dir.toFile().mkdirs();
-      RawGroupCommit raw = new RawGroupCommit(dir);
+      RawGroupCommit raw = new RawGroupCommit(dir, readLikeBackend);
       raw.syncThread.start();
       raw.writerThread.start();
       return raw;
@@ -242,6 +259,64 @@ final class RawGroupCommit implements IngestTarget {
     }
   }
 
+  /**
+   * The idempotency keys read as the rocksdb backend's multiGet reads them: at one pinned snapshot,
+   * point reads for a few keys, else one {@code multiGetByteBuffers} (the groups here stay under its
+   * 1 024-key chunk) whose non-OK, non-NotFound statuses are thrown. Dedupe values are a few bytes,
+   * so none outgrows its slot (the backend would read such a value again at the snapshot).
+   */
+  List<byte[]> readKeysLikeBackend(List<byte[]> keys) throws RocksDBException {
+    ColumnFamilyHandle cf = handles.get(Format3.INDEX);
+    int n = keys.size();
+    Snapshot snapshot = db.getSnapshot();
+    try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+      List<byte[]> found = new ArrayList<>(n);
+      if (n <= BACKEND_POINT_READ_KEYS) {
+        for (byte[] k : keys) {
+          found.add(db.get(cf, options, k));
+        }
+        return found;
+      }
+      int keyBytes = 0;
+      for (byte[] k : keys) {
+        keyBytes += k.length;
+      }
+      ByteBuffer arena = ByteBuffer.allocateDirect(keyBytes + n * BACKEND_VALUE_BYTES);
+      List<ByteBuffer> keyBuffers = new ArrayList<>(n);
+      List<ByteBuffer> valueBuffers = new ArrayList<>(n);
+      int at = 0;
+      for (byte[] k : keys) {
+        ByteBuffer kb = arena.slice(at, k.length);
+        kb.put(k).flip();
+        keyBuffers.add(kb);
+        at += k.length;
+      }
+      for (int i = 0; i < n; i++) {
+        valueBuffers.add(arena.slice(at, BACKEND_VALUE_BYTES));
+        at += BACKEND_VALUE_BYTES;
+      }
+      List<ByteBufferGetStatus> got = db.multiGetByteBuffers(options, Collections.nCopies(n, cf), keyBuffers, valueBuffers);
+      for (int i = 0; i < n; i++) {
+        ByteBufferGetStatus r = got.get(i);
+        Status.Code code = r.status.getCode();
+        if (code == Status.Code.NotFound) {
+          found.add(null);
+        } else if (code != Status.Code.Ok) {
+          throw new RocksDBException(r.status);
+        } else if (r.requiredSize > BACKEND_VALUE_BYTES) {
+          throw new IllegalStateException("raw baseline: a dedupe value of " + r.requiredSize + " bytes outgrew its slot");
+        } else {
+          byte[] v = new byte[r.requiredSize];
+          r.value.get(v);
+          found.add(v);
+        }
+      }
+      return found;
+    } finally {
+      db.releaseSnapshot(snapshot);
+    }
+  }
+
   private void write(List<Pending> group, long now) throws RocksDBException {
     ColumnFamilyHandle hooksCf = handles.get(Format3.HOOKS);
     ColumnFamilyHandle deliveriesCf = handles.get(Format3.DELIVERIES);
@@ -257,20 +332,8 @@ final class RawGroupCommit implements IngestTarget {
       keys.add(p.dedupeKey());
     }
     List<byte[]> found;
-    if (READ_LIKE_BACKEND) {
-      // What the rocksdb backend's multiGet does: a snapshot pinned for the call, then a point read
-      // confirming each absent key (RocksJava returns null for a failed read too).
-      Snapshot snapshot = db.getSnapshot();
-      try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
-        found = new ArrayList<>(db.multiGetAsList(options, cfs, keys));
-        for (int i = 0; i < found.size(); i++) {
-          if (found.get(i) == null) {
-            found.set(i, db.get(indexCf, options, keys.get(i)));
-          }
-        }
-      } finally {
-        db.releaseSnapshot(snapshot);
-      }
+    if (readLikeBackend) {
+      found = readKeysLikeBackend(keys);
     } else {
       found = db.multiGetAsList(cfs, keys);
     }

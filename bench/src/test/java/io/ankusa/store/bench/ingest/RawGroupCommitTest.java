@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.layout.CounterField;
+import io.ankusa.store.layout.DedupeValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
+import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.ingest.IngestRequest;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.spi.Bytes;
@@ -15,6 +17,7 @@ import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 class RawGroupCommitTest {
   private static final long AT = 1_700_000_123_456L;
 
-  @Test
-  void rawBaselineWritesWhatTheWriterWrites(@TempDir Path dir) throws Exception {
+  @ParameterizedTest(name = "raw reads like the backend: {0}")
+  @ValueSource(booleans = {false, true})
+  void rawBaselineWritesWhatTheWriterWrites(boolean readLikeBackend, @TempDir Path dir) throws Exception {
     List<IngestRequest> requests = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       String key = "k" + i;
@@ -46,8 +52,8 @@ class RawGroupCommitTest {
     // Two opens each: the second one's tenants must keep the ordinals of the first.
     ingest(() -> WriterTarget.open(writerDir, WriterConfig.defaults()), requests.subList(0, 150));
     ingest(() -> WriterTarget.open(writerDir, WriterConfig.defaults()), requests.subList(150, 300));
-    ingest(() -> RawGroupCommit.open(rawDir), requests.subList(0, 150));
-    ingest(() -> RawGroupCommit.open(rawDir), requests.subList(150, 300));
+    ingest(() -> RawGroupCommit.open(rawDir, readLikeBackend), requests.subList(0, 150));
+    ingest(() -> RawGroupCommit.open(rawDir, readLikeBackend), requests.subList(150, 300));
 
     try (Store writer = BenchStores.open("rocksdb", writerDir, Format3.families());
         Store raw = BenchStores.open("rocksdb", rawDir, Format3.families())) {
@@ -68,6 +74,50 @@ class RawGroupCommitTest {
         }
       }
       assertThat(raw.counter(Format3.COUNTERS, Keys.counter(0, CounterField.PENDING))).isEqualTo(300);
+    }
+  }
+
+  /**
+   * The backend-like read finds exactly the stored idempotency keys on both of its paths: point reads
+   * (up to 8 keys) and {@code multiGetByteBuffers} (more), absent keys null, present ones their stored
+   * value.
+   */
+  @Test
+  void theBackendLikeReadFindsExactlyTheStoredKeysOnBothPaths(@TempDir Path dir) throws Exception {
+    List<IngestRequest> requests = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      requests.add(new IngestRequest("tenant-" + (i % 3), "bench", "k" + i, "k" + i, AT, List.of(1), new byte[16]));
+    }
+    try (RawGroupCommit raw = RawGroupCommit.open(dir, true)) {
+      List<CompletableFuture<?>> futures = new ArrayList<>();
+      for (IngestRequest r : requests) {
+        futures.add(raw.submit(r));
+      }
+      for (CompletableFuture<?> f : futures) {
+        assertThat(IngestTarget.stored(f.get())).isTrue();
+      }
+      for (int stored : List.of(3, 12)) { // 3 + 2 absent = 5 keys: point reads; 12 + 2 = 14: one multiGet
+        List<byte[]> keys = new ArrayList<>();
+        List<Boolean> present = new ArrayList<>();
+        for (int i = 0; i < stored; i++) {
+          keys.add(Keys.dedupe(TenantId.of("tenant-" + (i % 3)), ("k" + i).getBytes(StandardCharsets.UTF_8)));
+          present.add(true);
+          if (i == 1 || i == stored - 1) {
+            keys.add(Keys.dedupe(TenantId.of("tenant-0"), ("absent" + i).getBytes(StandardCharsets.UTF_8)));
+            present.add(false);
+          }
+        }
+        List<byte[]> found = raw.readKeysLikeBackend(keys);
+        assertThat(found).hasSameSizeAs(keys);
+        for (int i = 0; i < keys.size(); i++) {
+          if (present.get(i)) {
+            assertThat(found.get(i)).as("stored key %d of %d", i, keys.size()).isNotNull();
+            assertThat(DedupeValue.decodeAt(keys.get(i), found.get(i)).seq()).isPositive();
+          } else {
+            assertThat(found.get(i)).as("absent key %d of %d", i, keys.size()).isNull();
+          }
+        }
+      }
     }
   }
 
