@@ -10,7 +10,6 @@ import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.metrics.QueueGauges;
 import io.ankusa.store.spi.Store;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,8 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The raw baseline reads what the SPI tick reads: on a populated queue at rest, {@link RawGaugeReads}
- * gives {@code QueueGauges.measure}'s numbers, field for field, with the aggregate single or sharded;
- * and the baseline bench measures both sides of a cell.
+ * gives {@code QueueGauges.measure}'s numbers, field for field, with the aggregate single or sharded.
  */
 class RawGaugeReadsTest {
   @TempDir
@@ -62,18 +60,5 @@ class RawGaugeReadsTest {
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("rocksdb backend");
     }
-  }
-
-  @Test
-  void theBaselineMeasuresBothSidesOfACell() throws Exception {
-    GateSettings tiny = new GateSettings(20, 2, 0, 500, 1, 0, false);
-    GaugeTickBaseline.CellFigures f =
-        GaugeTickBaseline.measure(new GateCell("rows", 500, 20, 8), dir.resolve("cell"), tiny, 3);
-    assertThat(f.spiRounds()).hasSize(3).allSatisfy(r -> assertThat(r.ticks()).isEqualTo(20));
-    assertThat(f.rawRounds()).hasSize(3).allSatisfy(r -> assertThat(r.ticks()).isEqualTo(20));
-    assertThat(f.spiP10()).isPositive();
-    assertThat(f.rawP10()).isPositive();
-    assertThat(f.spiP50()).isGreaterThanOrEqualTo(f.spiP10());
-    assertThat(Files.exists(dir.resolve("cell"))).isTrue();
   }
 }
