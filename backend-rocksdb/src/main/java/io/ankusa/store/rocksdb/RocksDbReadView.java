@@ -120,8 +120,11 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * and a direct buffer per call, which for a handful of keys cost more than the reads themselves
    * (the gauge tick's six-counter read spent about half its time there). A point read returns
    * null only for NotFound and throws for any other status, so the per-key answer is as exact.
+   * Measured per key against the native call, both at a pinned snapshot of 220 000 keys: point
+   * reads took 0.69–0.91 of its time for 6 to 64 random keys (absent, present or half and half) and
+   * 0.85–1.02 for runs of nearby keys; from 256 keys on the two are within a few percent.
    */
-  static final int POINT_READ_KEYS = 8;
+  static final int POINT_READ_KEYS = 64;
 
   /**
    * Test seam: given the index of each key of a small multiGet just read, with the view entered and
