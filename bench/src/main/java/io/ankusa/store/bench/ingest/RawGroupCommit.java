@@ -91,7 +91,7 @@ final class RawGroupCommit implements IngestTarget {
    */
   static final boolean READ_LIKE_BACKEND = Boolean.getBoolean("bench.raw.readLikeBackend");
   /** The rocksdb backend's {@code POINT_READ_KEYS}: up to this many keys, its multiGet is point reads. */
-  private static final int BACKEND_POINT_READ_KEYS = 64;
+  private static final int BACKEND_POINT_READ_KEYS = 128;
   /** The rocksdb backend's {@code MULTI_GET_VALUE_BYTES}: direct-buffer bytes per value. */
   private static final int BACKEND_VALUE_BYTES = 512;
   /** Most hooks per group, as the writer's default {@code maxGroupHooks}. */

@@ -79,13 +79,13 @@ class RawGroupCommitTest {
 
   /**
    * The backend-like read finds exactly the stored idempotency keys on both of its paths: point reads
-   * (up to 64 keys) and {@code multiGetByteBuffers} (more), absent keys null, present ones their stored
+   * (up to 128 keys) and {@code multiGetByteBuffers} (more), absent keys null, present ones their stored
    * value.
    */
   @Test
   void theBackendLikeReadFindsExactlyTheStoredKeysOnBothPaths(@TempDir Path dir) throws Exception {
     List<IngestRequest> requests = new ArrayList<>();
-    for (int i = 0; i < 80; i++) {
+    for (int i = 0; i < 140; i++) {
       requests.add(new IngestRequest("tenant-" + (i % 3), "bench", "k" + i, "k" + i, AT, List.of(1), new byte[16]));
     }
     try (RawGroupCommit raw = RawGroupCommit.open(dir, true)) {
@@ -96,7 +96,7 @@ class RawGroupCommitTest {
       for (CompletableFuture<?> f : futures) {
         assertThat(IngestTarget.stored(f.get())).isTrue();
       }
-      for (int stored : List.of(3, 70)) { // 3 + 2 absent = 5 keys: point reads; 70 + 2 = 72: one multiGet
+      for (int stored : List.of(3, 130)) { // 3 + 2 absent = 5 keys: point reads; 130 + 2 = 132: one multiGet
         List<byte[]> keys = new ArrayList<>();
         List<Boolean> present = new ArrayList<>();
         for (int i = 0; i < stored; i++) {
