@@ -11,8 +11,6 @@ import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +23,6 @@ import org.slf4j.LoggerFactory;
 public final class GateRun {
   private static final Logger LOG = LoggerFactory.getLogger(GateRun.class);
   /** Ticks slower than this are recorded as this (a histogram bound, far above any limit). */
-  private static final long MAX_TRACKED_NANOS = 60_000_000_000L;
   /** A load write slower than this on average is worth a warning: the tick slows writers down. */
   private static final double SLOW_LOAD_WRITE_MICROS = 200;
 
@@ -128,31 +125,9 @@ public final class GateRun {
   private record ProbeRounds(TickProbe probe, List<RoundStats> rounds, double loadPerSecond, double loadWriteMicros,
       double rowsPerTick) {}
 
-  /** One round: {@code ticksPerRound} ticks started on the tick schedule, timed into a histogram. */
+  /** One round of {@code probe} on {@code queue}, settled after each tick (see {@link TickRound}). */
   private RoundStats round(TickProbe probe, DeliveryQueue queue) {
-    Histogram h = new Histogram(MAX_TRACKED_NANOS, 3);
-    long interval = settings.tickIntervalMicros() * 1_000;
-    long next = System.nanoTime();
-    long sink = 0;
-    for (int i = 0; i < settings.ticksPerRound(); i++) {
-      long now = System.currentTimeMillis();
-      long start = System.nanoTime();
-      sink += probe.tick(queue, now);
-      long took = System.nanoTime() - start;
-      h.recordValue(Math.min(took, MAX_TRACKED_NANOS));
-      probe.settle(queue, now); // not timed: what keeps the queue's shape for the next tick
-      next += interval;
-      long wait = next - System.nanoTime();
-      if (wait > 0) {
-        LockSupport.parkNanos(wait);
-      } else {
-        next = System.nanoTime();
-      }
-    }
-    if (sink == Long.MIN_VALUE) {
-      LOG.trace("unlikely sink value {}", sink);
-    }
-    return RoundStats.of(h);
+    return TickRound.run(settings, now -> probe.tick(queue, now), now -> probe.settle(queue, now));
   }
 
   /** The fastest of {@code foldRuns} folds of the due family (every {@code 'D'} row, between sentinels). */

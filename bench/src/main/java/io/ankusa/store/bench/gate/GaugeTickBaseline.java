@@ -18,8 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongUnaryOperator;
-import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +42,6 @@ public final class GaugeTickBaseline {
   private static final Logger LOG = LoggerFactory.getLogger(GaugeTickBaseline.class);
   private static final String USAGE =
       "GaugeTickBaseline [--mode quick|full] [--rounds 6] [--aggregate single|sharded] [--out DIR] [--work DIR]";
-  private static final long MAX_TRACKED_NANOS = 60_000_000_000L;
 
   /** One cell's figures: per side, the lowest round p10 and the median round p50, in microseconds. */
   record CellFigures(GateCell cell, double spiP10, double spiP50, double rawP10, double rawP50,
@@ -149,29 +146,9 @@ public final class GaugeTickBaseline {
     }
   }
 
-  /** One round of {@code ticksPerRound} ticks on the gate's schedule, timed into a histogram. */
+  /** One round of {@code tick} on the gate's schedule, nothing to settle (see {@link TickRound}). */
   private static RoundStats round(LongUnaryOperator tick, GateSettings settings) {
-    Histogram h = new Histogram(MAX_TRACKED_NANOS, 3);
-    long interval = settings.tickIntervalMicros() * 1_000;
-    long next = System.nanoTime();
-    long sink = 0;
-    for (int i = 0; i < settings.ticksPerRound(); i++) {
-      long now = System.currentTimeMillis();
-      long start = System.nanoTime();
-      sink += tick.applyAsLong(now);
-      h.recordValue(Math.min(System.nanoTime() - start, MAX_TRACKED_NANOS));
-      next += interval;
-      long wait = next - System.nanoTime();
-      if (wait > 0) {
-        LockSupport.parkNanos(wait);
-      } else {
-        next = System.nanoTime();
-      }
-    }
-    if (sink == Long.MIN_VALUE) {
-      LOG.trace("unlikely sink value {}", sink);
-    }
-    return RoundStats.of(h);
+    return TickRound.run(settings, tick, now -> {});
   }
 
   private static double lowestP10(List<RoundStats> rounds) {
