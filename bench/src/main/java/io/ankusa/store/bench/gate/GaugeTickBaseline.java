@@ -5,7 +5,6 @@ import io.ankusa.store.bench.JsonText;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.metrics.QueueGauges;
 import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
@@ -112,10 +111,8 @@ public final class GaugeTickBaseline {
           .withTenantsMax(Math.max(cell.tenants(), 1_000_000)).withShardedAggregate(settings.shardedAggregate()));
       QueuePopulation.Population pop = QueuePopulation.populate(queue, cell, System.currentTimeMillis());
       RawGaugeReads raw = new RawGaugeReads(store, settings.shardedAggregate());
-      LongUnaryOperator spiTick = now -> {
-        QueueGauges.Gauge g = new QueueGauges(queue).measure(now);
-        return g.aggregate().pending() + g.oldestDueAgeMs() + g.tenants();
-      };
+      TickProbe gauge = new TickProbe.GaugeTick(); // the gate's gauge tick, as gauges_bench times it
+      LongUnaryOperator spiTick = now -> gauge.tick(queue, now);
       LongUnaryOperator rawTick = now -> {
         RawGaugeReads.Reading r = raw.measure(now);
         return r.aggregate()[0] + r.oldestDueAgeMs() + r.tenants();
