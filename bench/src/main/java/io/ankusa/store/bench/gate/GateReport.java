@@ -133,17 +133,7 @@ public final class GateReport {
         m.put("loadTargetPerSecond", c.loadTargetPerSecond());
         m.put("loadWriteMicros", c.loadWriteMicros());
         m.put("populateMs", c.populateMs());
-        List<Object> rounds = new ArrayList<>();
-        for (RoundStats s : c.rounds()) {
-          Map<String, Object> rs = new LinkedHashMap<>();
-          rs.put("ticks", s.ticks());
-          rs.put("p10Ms", s.p10Ms());
-          rs.put("p50Ms", s.p50Ms());
-          rs.put("p99Ms", s.p99Ms());
-          rs.put("maxMs", s.maxMs());
-          rounds.add(rs);
-        }
-        m.put("rounds", rounds);
+        m.put("rounds", c.rounds().stream().map(RoundStats::toJson).toList());
         cells.add(m);
       }
       b.put("cells", cells);

@@ -22,7 +22,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class GateRun {
   private static final Logger LOG = LoggerFactory.getLogger(GateRun.class);
-  /** Ticks slower than this are recorded as this (a histogram bound, far above any limit). */
   /** A load write slower than this on average is worth a warning: the tick slows writers down. */
   private static final double SLOW_LOAD_WRITE_MICROS = 200;
 

@@ -192,8 +192,8 @@ public final class GaugeTickBaseline {
       m.put("rawP50Micros", c.rawP50());
       m.put("p10Ratio", c.spiP10() / c.rawP10());
       m.put("p50Ratio", c.spiP50() / c.rawP50());
-      m.put("spiRounds", c.spiRounds().stream().map(GaugeTickBaseline::round).toList());
-      m.put("rawRounds", c.rawRounds().stream().map(GaugeTickBaseline::round).toList());
+      m.put("spiRounds", c.spiRounds().stream().map(RoundStats::toJson).toList());
+      m.put("rawRounds", c.rawRounds().stream().map(RoundStats::toJson).toList());
       list.add(m);
     }
     root.put("cells", list);
@@ -205,15 +205,6 @@ public final class GaugeTickBaseline {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the baseline results under " + out, e);
     }
-  }
-
-  private static Map<String, Object> round(RoundStats r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("ticks", r.ticks());
-    m.put("p10Ms", r.p10Ms());
-    m.put("p50Ms", r.p50Ms());
-    m.put("p99Ms", r.p99Ms());
-    return m;
   }
 
   private static double loadAverage() {

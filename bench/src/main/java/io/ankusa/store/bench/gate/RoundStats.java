@@ -1,5 +1,7 @@
 package io.ankusa.store.bench.gate;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -16,6 +18,17 @@ public record RoundStats(int ticks, double p10Ms, double p50Ms, double p99Ms, do
   public static RoundStats of(Histogram nanos) {
     return new RoundStats((int) nanos.getTotalCount(), ms(nanos.getValueAtPercentile(10)), ms(nanos.getValueAtPercentile(50)),
         ms(nanos.getValueAtPercentile(99)), ms(nanos.getMaxValue()));
+  }
+
+  /** This round for a results file: ticks, p10Ms, p50Ms, p99Ms, maxMs. */
+  public Map<String, Object> toJson() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("ticks", ticks);
+    m.put("p10Ms", p10Ms);
+    m.put("p50Ms", p50Ms);
+    m.put("p99Ms", p99Ms);
+    m.put("maxMs", maxMs);
+    return m;
   }
 
   private static double ms(long nanos) {

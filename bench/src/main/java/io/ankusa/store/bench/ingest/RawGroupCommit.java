@@ -325,18 +325,13 @@ final class RawGroupCommit implements IngestTarget {
     ColumnFamilyHandle tenantsCf = handles.get(Format3.TENANTS);
     ColumnFamilyHandle defaultCf = handles.get(Format3.DEFAULT);
     // The dedupe read (always a miss here: the keys are unique).
-    List<ColumnFamilyHandle> cfs = new ArrayList<>(group.size());
     List<byte[]> keys = new ArrayList<>(group.size());
     for (Pending p : group) {
-      cfs.add(indexCf);
       keys.add(p.dedupeKey());
     }
-    List<byte[]> found;
-    if (readLikeBackend) {
-      found = readKeysLikeBackend(keys);
-    } else {
-      found = db.multiGetAsList(cfs, keys);
-    }
+    List<byte[]> found = readLikeBackend
+        ? readKeysLikeBackend(keys)
+        : db.multiGetAsList(Collections.nCopies(keys.size(), indexCf), keys);
     try (WriteBatch wb = new WriteBatch()) {
       Map<TenantId, Long> created = new LinkedHashMap<>();
       Map<Long, long[]> deltas = new HashMap<>();
