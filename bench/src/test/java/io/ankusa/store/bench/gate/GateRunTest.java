@@ -41,6 +41,8 @@ class GateRunTest {
         "gauges_bench.json", "gauges_bench.png", "dispatch_tick_bench.json", "dispatch_tick_bench.png");
     String json = Files.readString(dir.resolve("out/gauges_bench.json"));
     assertThat(json).contains("\"bench\": \"gauges_bench\"", "\"backend\": \"memory\"", "\"valueMs\"", "\"foldMs\"");
+    assertThat(json).contains("\"rounds\"", "\"ticks\": " + TINY.ticksPerRound(), "\"p10Ms\"", "\"p50Ms\"", "\"p99Ms\"",
+        "\"maxMs\"");
     byte[] png = Files.readAllBytes(dir.resolve("out/gauges_bench.png"));
     assertThat(png).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
     List<String> table = GateReport.table(results);

@@ -35,10 +35,12 @@ class RawGaugeReadsTest {
       // A few merges into the aggregate on top of the population, as the gate's load writes them.
       MergeLoad load = new MergeLoad(queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), pop.lastSeq(), 2_000);
       load.start();
-      while (load.batches() < 50) {
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (load.batches() < 50 && System.nanoTime() < deadline) {
         Thread.onSpinWait();
       }
       load.stop();
+      assertThat(load.batches()).as("merge-load batches written within 30 s").isGreaterThanOrEqualTo(50);
 
       QueueGauges.Gauge spi = new QueueGauges(queue).measure(now + 5_000);
       RawGaugeReads.Reading raw = new RawGaugeReads(store, sharded).measure(now + 5_000);
