@@ -49,7 +49,7 @@ class MultiGetTest {
           new byte[] {1}, new byte[] {4});
       List<byte[]> many = new ArrayList<>(few);
       for (int i = 0; i < RocksDbReadView.POINT_READ_KEYS; i++) {
-        many.add(new byte[] {(byte) (100 + i)});
+        many.add(new byte[] {(byte) 0xEE, (byte) (i >> 8), (byte) i}); // absent, and never one of the one-byte keys above
       }
       assertThat(few).hasSizeLessThanOrEqualTo(RocksDbReadView.POINT_READ_KEYS);
       assertThat(many).hasSizeGreaterThan(RocksDbReadView.POINT_READ_KEYS);
