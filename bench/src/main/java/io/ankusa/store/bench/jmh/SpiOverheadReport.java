@@ -26,10 +26,12 @@ import org.slf4j.LoggerFactory;
  * ClaimDeliverBench}) in one JMH run and reports every SPI backend's time over its raw baseline's
  * for the same operation, parameters and number of threads ({@code rocksdb / raw-rocksdb}, {@code
  * lmdb / raw-lmdb}): 1.00 means no overhead. Each ratio is given twice, of the mean scores and of
- * the median iterations (steadier when other work shares the machine). The case names the threads, so the mixed read-mostly
- * cases of {@link EngineBench} (2 and 8 threads sharing one store) read as their own rows. Arguments are JMH's (e.g. {@code -f 1 -wi 2 -i 3 -r 1s}, or a bench
- * regex); {@code -Dbench.out=DIR} (default {@code bench-results/jmh}) receives {@code
- * spi-overhead.json}.
+ * the median iterations (steadier when other work shares the machine), with a 95 % interval over
+ * the forks ({@link RatioInterval}: a run of two or more forks a side says whether a target is met,
+ * missed, or not decided). The case names the threads, so the mixed read-mostly cases of {@link
+ * EngineBench} (2 and 8 threads sharing one store) read as their own rows. Arguments are JMH's (e.g.
+ * {@code -f 8 -wi 3 -w 1s -i 6 -r 300ms}, or a bench regex); {@code -Dbench.out=DIR} (default {@code
+ * bench-results/jmh}) receives {@code spi-overhead.json}.
  */
 public final class SpiOverheadReport {
   private static final Logger LOG = LoggerFactory.getLogger(SpiOverheadReport.class);
@@ -56,7 +58,7 @@ public final class SpiOverheadReport {
   /** The scores and SPI/raw ratios of {@code results}, logged as a table and returned for JSON. */
   static Map<String, Object> report(Collection<RunResult> results) {
     // (benchmark + params other than the engine) -> engine -> score
-    Map<String, Map<String, double[]>> byCase = new TreeMap<>();
+    Map<String, Map<String, Figures>> byCase = new TreeMap<>();
     Map<String, String> units = new LinkedHashMap<>();
     for (RunResult r : results) {
       String bench = r.getParams().getBenchmark();
@@ -68,39 +70,55 @@ public final class SpiOverheadReport {
       String keys = r.getParams().getParam("keys");
       String key = keys == null ? bench : bench + " keys=" + keys;
       key = key + " threads=" + r.getParams().getThreads();
+      double[] forkScores = r.getBenchmarkResults().stream()
+          .mapToDouble(fork -> fork.getPrimaryResult().getScore()).toArray();
       byCase.computeIfAbsent(key, k -> new LinkedHashMap<>())
-          .put(engine, new double[] {r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError(),
-              r.getPrimaryResult().getStatistics().getPercentile(50)});
+          .put(engine, new Figures(r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError(),
+              r.getPrimaryResult().getStatistics().getPercentile(50), forkScores));
       units.put(key, r.getPrimaryResult().getScoreUnit());
     }
     List<Object> rows = new ArrayList<>();
-    LOG.info(String.format("%-50s %-12s %14s %12s %14s %10s %10s", "case", "engine", "score", "± error", "median",
-        "SPI/raw", "of medians"));
+    LOG.info(String.format("%-50s %-12s %14s %12s %14s %10s %10s %14s", "case", "engine", "score", "± error",
+        "median", "SPI/raw", "of medians", "95% of forks"));
     byCase.forEach((key, engines) -> {
-      engines.forEach((engine, score) -> {
+      engines.forEach((engine, f) -> {
         String base = EngineTarget.baselineOf(engine);
-        Double ratio = base != null && engines.containsKey(base) ? score[0] / engines.get(base)[0] : null;
-        Double medianRatio = base != null && engines.containsKey(base) ? score[2] / engines.get(base)[2] : null;
-        LOG.info(String.format("%-50s %-12s %14.1f %12.1f %14.1f %10s %10s  %s", key, engine, score[0], score[1],
-            score[2], ratio == null ? "" : String.format("%.2f", ratio),
-            medianRatio == null ? "" : String.format("%.2f", medianRatio), units.get(key)));
+        Figures raw = base == null ? null : engines.get(base);
+        Double ratio = raw == null ? null : f.score() / raw.score();
+        Double medianRatio = raw == null ? null : f.median() / raw.median();
+        RatioInterval interval = raw == null ? null : RatioInterval.of(f.forkScores(), raw.forkScores());
+        LOG.info(String.format("%-50s %-12s %14.1f %12.1f %14.1f %10s %10s %14s  %s", key, engine, f.score(), f.error(),
+            f.median(), ratio == null ? "" : String.format("%.2f", ratio),
+            medianRatio == null ? "" : String.format("%.2f", medianRatio), interval == null ? "" : interval,
+            units.get(key)));
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("case", key);
         row.put("engine", engine);
-        row.put("score", score[0]);
-        row.put("error", score[1]);
+        row.put("score", f.score());
+        row.put("error", f.error());
         row.put("unit", units.get(key));
+        row.put("forks", f.forkScores().length);
         row.put("baseline", base);
         row.put("spiOverRaw", ratio);
-        row.put("median", score[2]);
+        row.put("median", f.median());
         row.put("spiOverRawOfMedians", medianRatio);
+        row.put("spiOverRawLow", interval == null ? null : interval.low());
+        row.put("spiOverRawHigh", interval == null ? null : interval.high());
         rows.add(row);
       });
     });
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("note", "AverageTime per operation; spiOverRaw = SPI backend time / raw baseline time, same run;"
-        + " spiOverRawOfMedians = the same of the median iterations, steadier on a loaded machine");
+        + " spiOverRawOfMedians = the same of the median iterations, steadier on a loaded machine;"
+        + " spiOverRawLow/High = 95% bootstrap interval of spiOverRaw over the forks of each side (null under"
+        + " two forks a side): a target is met when High is under it, missed when Low is over it");
     json.put("results", rows);
     return json;
   }
+
+  /**
+   * One engine's figures for one case: JMH's score and error over all iterations, the median
+   * iteration, and each fork's own score.
+   */
+  private record Figures(double score, double error, double median, double[] forkScores) {}
 }
