@@ -6,11 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -18,6 +20,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.util.ListStatistics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +35,12 @@ import org.slf4j.LoggerFactory;
  * EngineBench} (2 and 8 threads sharing one store) read as their own rows. Arguments are JMH's (e.g.
  * {@code -f 8 -wi 3 -w 1s -i 6 -r 300ms}, or a bench regex); {@code -Dbench.out=DIR} (default {@code
  * bench-results/jmh}) receives {@code spi-overhead.json}.
+ *
+ * <p>With {@code -f N} for N over 1 the forks are interleaved: N JMH runs of one fork each, so a
+ * case's SPI fork and raw fork run next to each other in every round. JMH alone runs all forks of one
+ * side before the other's, and the machine's drift between the two stretches (a raw-lmdb {@code
+ * pointGet} measured 1.27 µs in one eight-fork run and 1.63 µs in the next) lands on the ratio and
+ * outside its interval. {@code -Dbench.interleave=false} gives JMH's own order.
  */
 public final class SpiOverheadReport {
   private static final Logger LOG = LoggerFactory.getLogger(SpiOverheadReport.class);
@@ -46,20 +55,31 @@ public final class SpiOverheadReport {
           .include(ClaimDeliverBench.class.getName());
     }
     Options options = builder.parent(cli).build();
-    Collection<RunResult> results = new Runner(options).run();
+    int forks = cli.getForkCount().orElse(0);
+    boolean interleave = forks > 1 && Boolean.parseBoolean(System.getProperty("bench.interleave", "true"));
+    List<ForkScores> measured = new ArrayList<>();
+    if (interleave) {
+      // One JMH run of one fork per round: each case's SPI and raw forks run minutes apart at most
+      // once, not one side's forks all before the other's, so drift of the machine falls on both.
+      for (int round = 1; round <= forks; round++) {
+        LOG.info("round {} of {}: one fork of every case", round, forks);
+        measured.addAll(forksOf(new Runner(new OptionsBuilder().parent(options).forks(1).build()).run()));
+      }
+    } else {
+      measured.addAll(forksOf(new Runner(options).run()));
+    }
     Path out = Path.of(System.getProperty("bench.out", "bench-results/jmh"));
     Files.createDirectories(out);
-    Map<String, Object> json = report(results);
+    Map<String, Object> json = report(measured);
+    json.put("forksInterleaved", interleave);
     Path file = out.resolve("spi-overhead.json");
     Files.writeString(file, JsonText.of(json), StandardCharsets.UTF_8);
     LOG.info("wrote {}", file.toAbsolutePath());
   }
 
-  /** The scores and SPI/raw ratios of {@code results}, logged as a table and returned for JSON. */
-  static Map<String, Object> report(Collection<RunResult> results) {
-    // (benchmark + params other than the engine) -> engine -> score
-    Map<String, Map<String, Figures>> byCase = new TreeMap<>();
-    Map<String, String> units = new LinkedHashMap<>();
+  /** Each fork of {@code results}, named by its case (benchmark, params but the engine, threads) and engine. */
+  static List<ForkScores> forksOf(Collection<RunResult> results) {
+    List<ForkScores> forks = new ArrayList<>();
     for (RunResult r : results) {
       String bench = r.getParams().getBenchmark();
       bench = bench.substring(bench.lastIndexOf('.', bench.lastIndexOf('.') - 1) + 1);
@@ -68,19 +88,35 @@ public final class SpiOverheadReport {
         engine = r.getParams().getParam("backend");
       }
       String keys = r.getParams().getParam("keys");
-      String key = keys == null ? bench : bench + " keys=" + keys;
-      key = key + " threads=" + r.getParams().getThreads();
-      double[] forkScores = r.getBenchmarkResults().stream()
-          .mapToDouble(fork -> fork.getPrimaryResult().getScore()).toArray();
-      byCase.computeIfAbsent(key, k -> new LinkedHashMap<>())
-          .put(engine, new Figures(r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError(),
-              r.getPrimaryResult().getStatistics().getPercentile(50), forkScores));
-      units.put(key, r.getPrimaryResult().getScoreUnit());
+      String key = (keys == null ? bench : bench + " keys=" + keys) + " threads=" + r.getParams().getThreads();
+      for (BenchmarkResult fork : r.getBenchmarkResults()) {
+        double[] iterations = fork.getIterationResults().stream()
+            .mapToDouble(i -> i.getPrimaryResult().getScore()).toArray();
+        forks.add(new ForkScores(key, engine, r.getPrimaryResult().getScoreUnit(), iterations));
+      }
+    }
+    return forks;
+  }
+
+  /**
+   * The scores and SPI/raw ratios of {@code forks} (forks of one case and engine from several JMH runs
+   * are pooled), logged as a table and returned for JSON.
+   */
+  static Map<String, Object> report(List<ForkScores> forks) {
+    // (benchmark + params other than the engine) -> engine -> its forks
+    Map<String, Map<String, List<ForkScores>>> byCase = new TreeMap<>();
+    Map<String, String> units = new LinkedHashMap<>();
+    for (ForkScores f : forks) {
+      byCase.computeIfAbsent(f.caseKey(), k -> new LinkedHashMap<>()).computeIfAbsent(f.engine(), e -> new ArrayList<>())
+          .add(f);
+      units.put(f.caseKey(), f.unit());
     }
     List<Object> rows = new ArrayList<>();
     LOG.info(String.format("%-50s %-12s %14s %12s %14s %10s %10s %14s", "case", "engine", "score", "± error",
         "median", "SPI/raw", "of medians", "95% of forks"));
-    byCase.forEach((key, engines) -> {
+    byCase.forEach((key, byEngine) -> {
+      Map<String, Figures> engines = new LinkedHashMap<>();
+      byEngine.forEach((engine, list) -> engines.put(engine, Figures.of(list)));
       engines.forEach((engine, f) -> {
         String base = EngineTarget.baselineOf(engine);
         Figures raw = base == null ? null : engines.get(base);
@@ -116,9 +152,29 @@ public final class SpiOverheadReport {
     return json;
   }
 
+  /** One fork's measured iterations (time per operation in {@code unit}) of one case on one engine. */
+  record ForkScores(String caseKey, String engine, String unit, double[] iterations) {
+    double mean() {
+      return Arrays.stream(iterations).average().orElse(Double.NaN);
+    }
+  }
+
   /**
-   * One engine's figures for one case: JMH's score and error over all iterations, the median
-   * iteration, and each fork's own score.
+   * One engine's figures for one case, over the iterations of all its forks: the mean (JMH's score),
+   * the half-width of its 99.9 % confidence interval (JMH's error), the median iteration, and each
+   * fork's mean.
    */
-  private record Figures(double score, double error, double median, double[] forkScores) {}
+  private record Figures(double score, double error, double median, double[] forkScores) {
+    static Figures of(List<ForkScores> forks) {
+      ListStatistics all = new ListStatistics();
+      for (ForkScores f : forks) {
+        for (double v : f.iterations()) {
+          all.addValue(v);
+        }
+      }
+      double error = all.getN() > 2 ? all.getMeanErrorAt(0.999) : Double.NaN;
+      return new Figures(all.getMean(), error, all.getPercentile(50),
+          forks.stream().mapToDouble(ForkScores::mean).toArray());
+    }
+  }
 }

@@ -1,0 +1,54 @@
+package io.ankusa.store.bench.jmh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ankusa.store.bench.jmh.SpiOverheadReport.ForkScores;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The ratio table built from forks, whether they came from one JMH run or from one run per fork. */
+class SpiOverheadReportTest {
+  private static final String CASE = "EngineBench.pointGet threads=1";
+
+  @Test
+  void forksOfOneCaseFromSeveralRunsArePooled() {
+    // Two rounds of one fork each, as the interleaved mode produces them.
+    List<ForkScores> forks = List.of(
+        new ForkScores(CASE, "lmdb", "ns/op", new double[] {1200, 1300}),
+        new ForkScores(CASE, "raw-lmdb", "ns/op", new double[] {1000, 1000}),
+        new ForkScores(CASE, "lmdb", "ns/op", new double[] {1100, 1200}),
+        new ForkScores(CASE, "raw-lmdb", "ns/op", new double[] {1000, 1200}));
+
+    Map<String, Object> lmdb = row(SpiOverheadReport.report(forks), "lmdb");
+    assertThat(lmdb.get("forks")).isEqualTo(2);
+    assertThat((double) lmdb.get("score")).isEqualTo(1200.0);
+    assertThat((double) lmdb.get("median")).isEqualTo(1200.0);
+    assertThat((double) lmdb.get("spiOverRaw")).isCloseTo(1200.0 / 1050.0, within(1e-9));
+    assertThat((double) lmdb.get("spiOverRawOfMedians")).isCloseTo(1200.0 / 1000.0, within(1e-9));
+    // The interval is of the fork means: 1250 and 1150 against 1000 and 1100.
+    assertThat((double) lmdb.get("spiOverRawLow")).isCloseTo(1150.0 / 1100.0, within(1e-9));
+    assertThat((double) lmdb.get("spiOverRawHigh")).isCloseTo(1250.0 / 1000.0, within(1e-9));
+
+    Map<String, Object> raw = row(SpiOverheadReport.report(forks), "raw-lmdb");
+    assertThat(raw.get("forks")).isEqualTo(2);
+    assertThat(raw.get("spiOverRaw")).isNull();
+    assertThat(raw.get("spiOverRawLow")).isNull();
+  }
+
+  @Test
+  void aCaseWithoutItsBaselineHasNoRatio() {
+    List<ForkScores> forks = List.of(new ForkScores(CASE, "rocksdb", "ns/op", new double[] {2000, 2100}));
+    Map<String, Object> rocksdb = row(SpiOverheadReport.report(forks), "rocksdb");
+    assertThat(rocksdb.get("baseline")).isEqualTo("raw-rocksdb");
+    assertThat(rocksdb.get("spiOverRaw")).isNull();
+    assertThat(rocksdb.get("spiOverRawHigh")).isNull();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> row(Map<String, Object> json, String engine) {
+    return ((List<Map<String, Object>>) json.get("results")).stream()
+        .filter(r -> r.get("engine").equals(engine)).findFirst().orElseThrow();
+  }
+}
