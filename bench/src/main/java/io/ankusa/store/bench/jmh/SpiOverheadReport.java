@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the engine benches ({@link EngineBench}, {@link CounterMergeBench}, {@link
- * ClaimDeliverBench}) in one JMH run and reports every SPI backend's time over its raw baseline's
+ * ClaimDeliverBench}) and reports every SPI backend's time over its raw baseline's
  * for the same operation, parameters and number of threads ({@code rocksdb / raw-rocksdb}, {@code
  * lmdb / raw-lmdb}): 1.00 means no overhead. Each ratio is given twice, of the mean scores and of
  * the median iterations (steadier when other work shares the machine), with a 95 % interval over
@@ -59,8 +59,8 @@ public final class SpiOverheadReport {
     boolean interleave = forks > 1 && Boolean.parseBoolean(System.getProperty("bench.interleave", "true"));
     List<ForkScores> measured = new ArrayList<>();
     if (interleave) {
-      // One JMH run of one fork per round: each case's SPI and raw forks run minutes apart at most
-      // once, not one side's forks all before the other's, so drift of the machine falls on both.
+      // One JMH run of one fork per round, every case on every engine: a case's SPI and raw forks
+      // run seconds apart, not the whole of one side's forks apart, so the machine's drift falls on both.
       for (int round = 1; round <= forks; round++) {
         LOG.info("round {} of {}: one fork of every case", round, forks);
         measured.addAll(forksOf(new Runner(new OptionsBuilder().parent(options).forks(1).build()).run()));
