@@ -4,10 +4,19 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * How far one SPI/raw ratio can be trusted: a percentile bootstrap interval of {@code mean(spi) /
- * mean(raw)} over the forks of each side. Forks are the independent units of a JMH run (each is a
- * fresh JVM with its own compiled code and its own store on disk); the iterations of one fork share
- * all of that and move together, so they are not resampled.
+ * How far one SPI/raw ratio can be trusted: a percentile bootstrap interval. Forks are the
+ * independent units of a JMH run (each is a fresh JVM with its own compiled code and its own store on
+ * disk); the iterations of one fork share all of that and move together, so they are not resampled.
+ * Two kinds:
+ *
+ * <ul>
+ *   <li>{@link #paired}: forks run in rounds, one SPI fork and one raw fork of the case side by side
+ *       in each. The interval is of the geometric mean of the rounds' own ratios, resampling rounds:
+ *       whatever the machine did during a round falls on both of its forks and cancels.
+ *   <li>{@link #of}: forks in JMH's order, all of one side before the other's. The interval is of
+ *       {@code mean(spi) / mean(raw)}, resampling each side's forks on its own; it cannot see drift
+ *       of the machine between the two sides.
+ * </ul>
  *
  * <p>Read it as: a target such as {@code ≤ 1.10} is met when {@code high ≤ 1.10}, missed when
  * {@code low > 1.10}, and not decided by this run otherwise (run more forks). Under five forks a side
@@ -18,8 +27,9 @@ import java.util.SplittableRandom;
  * @param high the {@value #HIGH_PERCENTILE}th percentile
  * @param spiForks forks measured on the SPI side
  * @param rawForks forks measured on the raw side
+ * @param paired whether the forks were paired by round
  */
-record RatioInterval(double low, double high, int spiForks, int rawForks) {
+record RatioInterval(double low, double high, int spiForks, int rawForks, boolean paired) {
   /** Resamples drawn; enough that the percentiles move by less than 0.01 between seeds. */
   static final int RESAMPLES = 4_000;
   static final double LOW_PERCENTILE = 2.5;
@@ -43,7 +53,44 @@ record RatioInterval(double low, double high, int spiForks, int rawForks) {
     }
     Arrays.sort(ratios);
     return new RatioInterval(percentile(ratios, LOW_PERCENTILE), percentile(ratios, HIGH_PERCENTILE),
-        spiForkScores.length, rawForkScores.length);
+        spiForkScores.length, rawForkScores.length, false);
+  }
+
+  /**
+   * The interval of the geometric mean of {@code spi[i] / raw[i]} over rounds {@code i}, or null
+   * under two rounds. REQUIRES: both arrays hold one score per round, in the same round order.
+   *
+   * @throws IllegalArgumentException if the arrays differ in length
+   */
+  static RatioInterval paired(double[] spiRoundScores, double[] rawRoundScores) {
+    if (spiRoundScores.length != rawRoundScores.length) {
+      throw new IllegalArgumentException("paired forks need one SPI and one raw score per round; got "
+          + spiRoundScores.length + " and " + rawRoundScores.length);
+    }
+    if (spiRoundScores.length < 2) {
+      return null;
+    }
+    double[] logRatios = new double[spiRoundScores.length];
+    for (int i = 0; i < logRatios.length; i++) {
+      logRatios[i] = Math.log(spiRoundScores[i] / rawRoundScores[i]);
+    }
+    SplittableRandom random = new SplittableRandom(SEED);
+    double[] ratios = new double[RESAMPLES];
+    for (int i = 0; i < RESAMPLES; i++) {
+      ratios[i] = Math.exp(resampledMean(logRatios, random));
+    }
+    Arrays.sort(ratios);
+    return new RatioInterval(percentile(ratios, LOW_PERCENTILE), percentile(ratios, HIGH_PERCENTILE),
+        spiRoundScores.length, rawRoundScores.length, true);
+  }
+
+  /** The geometric mean of the rounds' own ratios {@code spi[i] / raw[i]}: the point {@link #paired} is around. */
+  static double pairedRatio(double[] spiRoundScores, double[] rawRoundScores) {
+    double sum = 0;
+    for (int i = 0; i < spiRoundScores.length; i++) {
+      sum += Math.log(spiRoundScores[i] / rawRoundScores[i]);
+    }
+    return Math.exp(sum / spiRoundScores.length);
   }
 
   /** Whether this run shows the ratio at or under {@code target}: the whole interval is. */

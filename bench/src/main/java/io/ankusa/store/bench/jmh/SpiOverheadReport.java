@@ -40,7 +40,10 @@ import org.slf4j.LoggerFactory;
  * case's SPI fork and raw fork run next to each other in every round. JMH alone runs all forks of one
  * side before the other's, and the machine's drift between the two stretches (a raw-lmdb {@code
  * pointGet} measured 1.27 µs in one eight-fork run and 1.63 µs in the next) lands on the ratio and
- * outside its interval. {@code -Dbench.interleave=false} gives JMH's own order.
+ * outside its interval. Each round's SPI fork is then divided by the same round's raw fork, and the
+ * report gives the geometric mean of those ratios ({@code paired}) with its interval over rounds
+ * ({@link RatioInterval#paired}), in which a round's drift cancels. {@code -Dbench.interleave=false}
+ * gives JMH's own order, and an interval over each side's forks.
  */
 public final class SpiOverheadReport {
   private static final Logger LOG = LoggerFactory.getLogger(SpiOverheadReport.class);
@@ -63,10 +66,10 @@ public final class SpiOverheadReport {
       // run seconds apart, not the whole of one side's forks apart, so the machine's drift falls on both.
       for (int round = 1; round <= forks; round++) {
         LOG.info("round {} of {}: one fork of every case", round, forks);
-        measured.addAll(forksOf(new Runner(new OptionsBuilder().parent(options).forks(1).build()).run()));
+        measured.addAll(forksOf(new Runner(new OptionsBuilder().parent(options).forks(1).build()).run(), round));
       }
     } else {
-      measured.addAll(forksOf(new Runner(options).run()));
+      measured.addAll(forksOf(new Runner(options).run(), 0));
     }
     Path out = Path.of(System.getProperty("bench.out", "bench-results/jmh"));
     Files.createDirectories(out);
@@ -77,8 +80,11 @@ public final class SpiOverheadReport {
     LOG.info("wrote {}", file.toAbsolutePath());
   }
 
-  /** Each fork of {@code results}, named by its case (benchmark, params but the engine, threads) and engine. */
-  static List<ForkScores> forksOf(Collection<RunResult> results) {
+  /**
+   * Each fork of {@code results}, named by its case (benchmark, params but the engine, threads) and
+   * engine, and marked with {@code round} (0 when the forks were not run in rounds).
+   */
+  static List<ForkScores> forksOf(Collection<RunResult> results, int round) {
     List<ForkScores> forks = new ArrayList<>();
     for (RunResult r : results) {
       String bench = r.getParams().getBenchmark();
@@ -92,7 +98,7 @@ public final class SpiOverheadReport {
       for (BenchmarkResult fork : r.getBenchmarkResults()) {
         double[] iterations = fork.getIterationResults().stream()
             .mapToDouble(i -> i.getPrimaryResult().getScore()).toArray();
-        forks.add(new ForkScores(key, engine, r.getPrimaryResult().getScoreUnit(), iterations));
+        forks.add(new ForkScores(key, engine, round, r.getPrimaryResult().getScoreUnit(), iterations));
       }
     }
     return forks;
@@ -112,8 +118,8 @@ public final class SpiOverheadReport {
       units.put(f.caseKey(), f.unit());
     }
     List<Object> rows = new ArrayList<>();
-    LOG.info(String.format("%-50s %-12s %14s %12s %14s %10s %10s %14s", "case", "engine", "score", "± error",
-        "median", "SPI/raw", "of medians", "95% of forks"));
+    LOG.info(String.format("%-50s %-12s %14s %12s %14s %10s %10s %10s %14s", "case", "engine", "score", "± error",
+        "median", "SPI/raw", "of medians", "paired", "95% interval"));
     byCase.forEach((key, byEngine) -> {
       Map<String, Figures> engines = new LinkedHashMap<>();
       byEngine.forEach((engine, list) -> engines.put(engine, Figures.of(list)));
@@ -122,11 +128,14 @@ public final class SpiOverheadReport {
         Figures raw = base == null ? null : engines.get(base);
         Double ratio = raw == null ? null : f.score() / raw.score();
         Double medianRatio = raw == null ? null : f.median() / raw.median();
-        RatioInterval interval = raw == null ? null : RatioInterval.of(f.forkScores(), raw.forkScores());
-        LOG.info(String.format("%-50s %-12s %14.1f %12.1f %14.1f %10s %10s %14s  %s", key, engine, f.score(), f.error(),
-            f.median(), ratio == null ? "" : String.format("%.2f", ratio),
-            medianRatio == null ? "" : String.format("%.2f", medianRatio), interval == null ? "" : interval,
-            units.get(key)));
+        double[][] rounds = raw == null ? null : pairedByRound(byEngine.get(engine), byEngine.get(base));
+        Double paired = rounds == null ? null : RatioInterval.pairedRatio(rounds[0], rounds[1]);
+        RatioInterval interval = raw == null ? null
+            : rounds != null ? RatioInterval.paired(rounds[0], rounds[1]) : RatioInterval.of(f.forkScores(), raw.forkScores());
+        LOG.info(String.format("%-50s %-12s %14.1f %12.1f %14.1f %10s %10s %10s %14s  %s", key, engine, f.score(),
+            f.error(), f.median(), ratio == null ? "" : String.format("%.2f", ratio),
+            medianRatio == null ? "" : String.format("%.2f", medianRatio),
+            paired == null ? "" : String.format("%.2f", paired), interval == null ? "" : interval, units.get(key)));
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("case", key);
         row.put("engine", engine);
@@ -138,6 +147,8 @@ public final class SpiOverheadReport {
         row.put("spiOverRaw", ratio);
         row.put("median", f.median());
         row.put("spiOverRawOfMedians", medianRatio);
+        row.put("spiOverRawPaired", paired);
+        row.put("intervalOver", interval == null ? null : interval.paired() ? "rounds" : "forks");
         row.put("spiOverRawLow", interval == null ? null : interval.low());
         row.put("spiOverRawHigh", interval == null ? null : interval.high());
         rows.add(row);
@@ -146,14 +157,43 @@ public final class SpiOverheadReport {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("note", "AverageTime per operation; spiOverRaw = SPI backend time / raw baseline time, same run;"
         + " spiOverRawOfMedians = the same of the median iterations, steadier on a loaded machine;"
-        + " spiOverRawLow/High = 95% bootstrap interval of spiOverRaw over the forks of each side (null under"
-        + " two forks a side): a target is met when High is under it, missed when Low is over it");
+        + " spiOverRawPaired = geometric mean of each round's SPI fork / raw fork, when forks ran in rounds;"
+        + " spiOverRawLow/High = 95% bootstrap interval, over rounds of spiOverRawPaired when forks ran in"
+        + " rounds (intervalOver = rounds), else over each side's forks of spiOverRaw (intervalOver = forks);"
+        + " null under two: a target is met when High is under it, missed when Low is over it");
     json.put("results", rows);
     return json;
   }
 
-  /** One fork's measured iterations (time per operation in {@code unit}) of one case on one engine. */
-  record ForkScores(String caseKey, String engine, String unit, double[] iterations) {
+  /**
+   * The SPI and raw fork scores of one case, paired by round and in round order, or null when the
+   * forks did not run in rounds (or a round lacks one side's fork).
+   */
+  private static double[][] pairedByRound(List<ForkScores> spi, List<ForkScores> raw) {
+    if (spi.size() != raw.size()) {
+      return null;
+    }
+    Map<Integer, Double> spiByRound = new TreeMap<>();
+    Map<Integer, Double> rawByRound = new TreeMap<>();
+    for (int i = 0; i < spi.size(); i++) {
+      if (spi.get(i).round() == 0 || spiByRound.put(spi.get(i).round(), spi.get(i).mean()) != null
+          || raw.get(i).round() == 0 || rawByRound.put(raw.get(i).round(), raw.get(i).mean()) != null) {
+        return null;
+      }
+    }
+    if (!spiByRound.keySet().equals(rawByRound.keySet())) {
+      return null;
+    }
+    return new double[][] {
+        spiByRound.values().stream().mapToDouble(Double::doubleValue).toArray(),
+        rawByRound.values().stream().mapToDouble(Double::doubleValue).toArray()};
+  }
+
+  /**
+   * One fork's measured iterations (time per operation in {@code unit}) of one case on one engine;
+   * {@code round} numbers the round it ran in when forks run in rounds, else 0.
+   */
+  record ForkScores(String caseKey, String engine, int round, String unit, double[] iterations) {
     double mean() {
       return Arrays.stream(iterations).average().orElse(Double.NaN);
     }

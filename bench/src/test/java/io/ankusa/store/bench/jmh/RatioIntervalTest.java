@@ -1,6 +1,8 @@
 package io.ankusa.store.bench.jmh;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +57,40 @@ class RatioIntervalTest {
   }
 
   @Test
+  void pairedRoundsCancelWhatTheMachineDidDuringEachRound() {
+    // The machine slows down and speeds up between rounds; within each round the SPI is 10 % slower.
+    double[] raw = {1000, 2000, 1500, 1200, 1800};
+    double[] spi = {1100, 2200, 1650, 1320, 1980};
+    RatioInterval paired = RatioInterval.paired(spi, raw);
+    assertThat(paired.paired()).isTrue();
+    assertThat(paired.low()).isCloseTo(1.10, within(1e-9));
+    assertThat(paired.high()).isCloseTo(1.10, within(1e-9));
+    assertThat(RatioInterval.pairedRatio(spi, raw)).isCloseTo(1.10, within(1e-9));
+    // Unpaired, the same forks cannot settle anything.
+    RatioInterval unpaired = RatioInterval.of(spi, raw);
+    assertThat(unpaired.paired()).isFalse();
+    assertThat(unpaired.low()).isLessThan(0.95);
+    assertThat(unpaired.high()).isGreaterThan(1.25);
+  }
+
+  @Test
+  void pairedRoundsThatDisagreeGiveAWideInterval() {
+    double[] raw = {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
+    double[] spi = {800, 1300, 900, 1400, 1000, 1200, 850, 1350};
+    RatioInterval paired = RatioInterval.paired(spi, raw);
+    assertThat(paired.low()).isLessThan(1.0);
+    assertThat(paired.high()).isGreaterThan(1.10);
+  }
+
+  @Test
+  void pairingNeedsOneScoreOfEachSidePerRound() {
+    assertThatThrownBy(() -> RatioInterval.paired(new double[] {1, 2, 3}, new double[] {1, 2}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one SPI and one raw score per round");
+    assertThat(RatioInterval.paired(new double[] {1000}, new double[] {900})).isNull();
+  }
+
+  @Test
   void printsTwoDecimals() {
-    assertThat(new RatioInterval(0.951, 1.086, 8, 8)).hasToString("[0.95, 1.09]");
+    assertThat(new RatioInterval(0.951, 1.086, 8, 8, true)).hasToString("[0.95, 1.09]");
   }
 }
