@@ -2,6 +2,7 @@ package io.ankusa.store.bench.jmh;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.function.ToDoubleFunction;
 
 /**
  * How far one SPI/raw ratio can be trusted: a percentile bootstrap interval. Forks are the
@@ -46,13 +47,7 @@ record RatioInterval(double low, double high, int spiForks, int rawForks, boolea
     if (spiForkScores.length < 2 || rawForkScores.length < 2) {
       return null;
     }
-    SplittableRandom random = new SplittableRandom(SEED);
-    double[] ratios = new double[RESAMPLES];
-    for (int i = 0; i < RESAMPLES; i++) {
-      ratios[i] = resampledMean(spiForkScores, random) / resampledMean(rawForkScores, random);
-    }
-    Arrays.sort(ratios);
-    return new RatioInterval(percentile(ratios, LOW_PERCENTILE), percentile(ratios, HIGH_PERCENTILE),
+    return bootstrap(random -> resampledMean(spiForkScores, random) / resampledMean(rawForkScores, random),
         spiForkScores.length, rawForkScores.length, false);
   }
 
@@ -70,27 +65,35 @@ record RatioInterval(double low, double high, int spiForks, int rawForks, boolea
     if (spiRoundScores.length < 2) {
       return null;
     }
-    double[] logRatios = new double[spiRoundScores.length];
-    for (int i = 0; i < logRatios.length; i++) {
-      logRatios[i] = Math.log(spiRoundScores[i] / rawRoundScores[i]);
-    }
-    SplittableRandom random = new SplittableRandom(SEED);
-    double[] ratios = new double[RESAMPLES];
-    for (int i = 0; i < RESAMPLES; i++) {
-      ratios[i] = Math.exp(resampledMean(logRatios, random));
-    }
-    Arrays.sort(ratios);
-    return new RatioInterval(percentile(ratios, LOW_PERCENTILE), percentile(ratios, HIGH_PERCENTILE),
-        spiRoundScores.length, rawRoundScores.length, true);
+    double[] logRatios = logRatios(spiRoundScores, rawRoundScores);
+    return bootstrap(random -> Math.exp(resampledMean(logRatios, random)), spiRoundScores.length,
+        rawRoundScores.length, true);
   }
 
   /** The geometric mean of the rounds' own ratios {@code spi[i] / raw[i]}: the point {@link #paired} is around. */
   static double pairedRatio(double[] spiRoundScores, double[] rawRoundScores) {
-    double sum = 0;
-    for (int i = 0; i < spiRoundScores.length; i++) {
-      sum += Math.log(spiRoundScores[i] / rawRoundScores[i]);
+    return Math.exp(Arrays.stream(logRatios(spiRoundScores, rawRoundScores)).average().orElse(Double.NaN));
+  }
+
+  private static double[] logRatios(double[] spi, double[] raw) {
+    double[] logs = new double[spi.length];
+    for (int i = 0; i < logs.length; i++) {
+      logs[i] = Math.log(spi[i] / raw[i]);
     }
-    return Math.exp(sum / spiRoundScores.length);
+    return logs;
+  }
+
+  /** {@value #RESAMPLES} draws of {@code draw} from the fixed seed, and their two percentiles. */
+  private static RatioInterval bootstrap(ToDoubleFunction<SplittableRandom> draw, int spiForks, int rawForks,
+      boolean paired) {
+    SplittableRandom random = new SplittableRandom(SEED);
+    double[] ratios = new double[RESAMPLES];
+    for (int i = 0; i < RESAMPLES; i++) {
+      ratios[i] = draw.applyAsDouble(random);
+    }
+    Arrays.sort(ratios);
+    return new RatioInterval(percentile(ratios, LOW_PERCENTILE), percentile(ratios, HIGH_PERCENTILE), spiForks,
+        rawForks, paired);
   }
 
   /** Whether this run shows the ratio at or under {@code target}: the whole interval is. */
