@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.lmdbjava.ByteArrayProxy;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
@@ -31,8 +30,9 @@ import org.lmdbjava.Txn;
  * <p>The environment is opened with {@code MDB_NOSYNC} (a commit writes its pages through the OS page
  * cache but does not fsync; {@link LmdbStore} syncs explicitly) and {@code MDB_NOTLS} (read
  * transactions are not bound to the thread that began them, so a scan may be closed from another
- * thread). Keys and values cross the JNI boundary as {@code byte[]} ({@code ByteArrayProxy.PROXY_BA},
- * no JVM flags needed); every array read out is a fresh copy.
+ * thread). Keys and values are {@code byte[]} on the Java side ({@link ArrayCopyProxy}, which copies
+ * them to and from the map with the JVM's intrinsic memory copy; no JVM flags needed); every array
+ * read out is a fresh copy.
  *
  * <p>Metadata: key {@code "format"} → 4-byte big-endian version; key {@code "family:" + name} → one
  * byte, 1 for a counters family, 0 otherwise. The version says how values are stored (see {@link
@@ -112,7 +112,7 @@ final class LmdbEnvironment {
     }
     Env<byte[]> env;
     try {
-      env = Env.create(ByteArrayProxy.PROXY_BA)
+      env = Env.create(ArrayCopyProxy.PROXY)
           .setMapSize(mapSize)
           .setMaxDbs(catalog.specs().size() + 1)
           .setMaxReaders(settings.maxReaders())
