@@ -30,9 +30,9 @@ import org.lmdbjava.Txn;
  * <p>The environment is opened with {@code MDB_NOSYNC} (a commit writes its pages through the OS page
  * cache but does not fsync; {@link LmdbStore} syncs explicitly) and {@code MDB_NOTLS} (read
  * transactions are not bound to the thread that began them, so a scan may be closed from another
- * thread). Keys and values are {@code byte[]} on the Java side ({@link ArrayCopyProxy}, which copies
- * them to and from the map with the JVM's intrinsic memory copy; no JVM flags needed); every array
- * read out is a fresh copy.
+ * thread). Keys and values cross as {@link MapBytes} ({@link MapBytesProxy}): arrays going in are
+ * copied to native memory for the call; what a read finds is a view of the map that the reader copies
+ * out of, once, before its next read; no JVM flags needed.
  *
  * <p>Metadata: key {@code "format"} → 4-byte big-endian version; key {@code "family:" + name} → one
  * byte, 1 for a counters family, 0 otherwise. The version says how values are stored (see {@link
@@ -55,12 +55,12 @@ final class LmdbEnvironment {
   private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
   private static final String FAMILY_PREFIX = "family:";
 
-  private final Env<byte[]> env;
-  private final Map<String, Dbi<byte[]>> dbis;
-  private final Dbi<byte[]> meta;
+  private final Env<MapBytes> env;
+  private final Map<String, Dbi<MapBytes>> dbis;
+  private final Dbi<MapBytes> meta;
   private final ValueChecksums checksums;
 
-  private LmdbEnvironment(Env<byte[]> env, Map<String, Dbi<byte[]>> dbis, Dbi<byte[]> meta, ValueChecksums checksums) {
+  private LmdbEnvironment(Env<MapBytes> env, Map<String, Dbi<MapBytes>> dbis, Dbi<MapBytes> meta, ValueChecksums checksums) {
     this.env = env;
     this.dbis = dbis;
     this.meta = meta;
@@ -72,13 +72,13 @@ final class LmdbEnvironment {
     return checksums;
   }
 
-  Env<byte[]> env() {
+  Env<MapBytes> env() {
     return env;
   }
 
   /** The DBI of a family the catalog has already checked. */
-  Dbi<byte[]> dbi(String family) {
-    Dbi<byte[]> dbi = dbis.get(family);
+  Dbi<MapBytes> dbi(String family) {
+    Dbi<MapBytes> dbi = dbis.get(family);
     if (dbi == null) {
       throw new StoreArgumentException("no LMDB database is open for family '" + family + "'");
     }
@@ -110,9 +110,9 @@ final class LmdbEnvironment {
     if (Files.isRegularFile(data)) {
       MetaPages.checkNotTruncated(data);
     }
-    Env<byte[]> env;
+    Env<MapBytes> env;
     try {
-      env = Env.create(ArrayCopyProxy.PROXY)
+      env = Env.create(MapBytesProxy.PROXY)
           .setMapSize(mapSize)
           .setMaxDbs(catalog.specs().size() + 1)
           .setMaxReaders(settings.maxReaders())
@@ -136,7 +136,7 @@ final class LmdbEnvironment {
     }
   }
 
-  private static LmdbEnvironment attach(Path dir, Env<byte[]> env, FamilyCatalog catalog, boolean create,
+  private static LmdbEnvironment attach(Path dir, Env<MapBytes> env, FamilyCatalog catalog, boolean create,
       boolean checksumsIfNew) {
     List<String> existing = databaseNames(dir, env);
     boolean fresh = existing.isEmpty();
@@ -145,10 +145,10 @@ final class LmdbEnvironment {
           "the LMDB environment in " + dir + " holds databases " + existing + " but no '" + META_DBI
               + "': it was not written by ankusa-store; open it with the program that wrote it");
     }
-    Map<String, Dbi<byte[]>> dbis = new LinkedHashMap<>();
-    Txn<byte[]> txn = env.txnWrite();
+    Map<String, Dbi<MapBytes>> dbis = new LinkedHashMap<>();
+    Txn<MapBytes> txn = env.txnWrite();
     try {
-      Dbi<byte[]> meta = env.openDbi(txn, META_DBI.getBytes(StandardCharsets.UTF_8), null, false, DbiFlags.MDB_CREATE);
+      Dbi<MapBytes> meta = env.openDbi(txn, META_DBI.getBytes(StandardCharsets.UTF_8), null, false, DbiFlags.MDB_CREATE);
       int format = fresh ? (checksumsIfNew ? FORMAT_CHECKSUMS : FORMAT_PLAIN) : recordedFormat(dir, txn, meta);
       Map<String, Boolean> recorded = readRecorded(txn, meta);
       for (String name : existing) {
@@ -167,13 +167,14 @@ final class LmdbEnvironment {
                 "the LMDB store in " + dir + " has no family '" + f.name() + "' and createIfMissing is"
                     + " false; open it with createIfMissing to add the family");
           }
-          meta.put(txn, (FAMILY_PREFIX + f.name()).getBytes(StandardCharsets.UTF_8), new byte[] {(byte) (f.counters() ? 1 : 0)});
+          meta.put(txn, MapBytes.of((FAMILY_PREFIX + f.name()).getBytes(StandardCharsets.UTF_8)),
+              MapBytes.of(new byte[] {(byte) (f.counters() ? 1 : 0)}));
         }
         dbis.put(f.name(), env.openDbi(txn, f.name().getBytes(StandardCharsets.UTF_8), null, false,
             had == null ? new DbiFlags[] {DbiFlags.MDB_CREATE} : new DbiFlags[0]));
       }
-      if (fresh || meta.get(txn, FORMAT_KEY) == null) {
-        meta.put(txn, FORMAT_KEY, new byte[] {0, 0, 0, (byte) format});
+      if (fresh || meta.get(txn, MapBytes.of(FORMAT_KEY)) == null) {
+        meta.put(txn, MapBytes.of(FORMAT_KEY), MapBytes.of(new byte[] {0, 0, 0, (byte) format}));
       }
       txn.commit();
       return new LmdbEnvironment(env, dbis, meta, format == FORMAT_CHECKSUMS ? ValueChecksums.CRC32C : ValueChecksums.NONE);
@@ -188,17 +189,17 @@ final class LmdbEnvironment {
    * {@link #attach} for a read-only environment: the same checks, in a read transaction, opening only
    * what exists; a store without the metadata database or without a listed family is refused.
    */
-  private static LmdbEnvironment attachReadOnly(Path dir, Env<byte[]> env, FamilyCatalog catalog) {
+  private static LmdbEnvironment attachReadOnly(Path dir, Env<MapBytes> env, FamilyCatalog catalog) {
     List<String> existing = databaseNames(dir, env);
     if (!existing.contains(META_DBI)) {
       throw new StoreFormatException(
           "the LMDB environment in " + dir + " holds databases " + existing + " but no '" + META_DBI
               + "': it holds no store of this backend to open read-only; check the path");
     }
-    Map<String, Dbi<byte[]>> dbis = new LinkedHashMap<>();
-    Txn<byte[]> txn = env.txnRead();
+    Map<String, Dbi<MapBytes>> dbis = new LinkedHashMap<>();
+    Txn<MapBytes> txn = env.txnRead();
     try {
-      Dbi<byte[]> meta = env.openDbi(txn, META_DBI.getBytes(StandardCharsets.UTF_8), null, false);
+      Dbi<MapBytes> meta = env.openDbi(txn, META_DBI.getBytes(StandardCharsets.UTF_8), null, false);
       int format = recordedFormat(dir, txn, meta);
       Map<String, Boolean> recorded = readRecorded(txn, meta);
       checkFamilies(dir, recorded, catalog.specs());
@@ -221,7 +222,7 @@ final class LmdbEnvironment {
   }
 
   /** The names of the named databases in the environment. */
-  private static List<String> databaseNames(Path dir, Env<byte[]> env) {
+  private static List<String> databaseNames(Path dir, Env<MapBytes> env) {
     List<String> names = new ArrayList<>();
     try {
       for (byte[] name : env.getDbiNames()) {
@@ -239,11 +240,12 @@ final class LmdbEnvironment {
    *
    * @throws StoreFormatException for a format this release does not read
    */
-  private static int recordedFormat(Path dir, Txn<byte[]> txn, Dbi<byte[]> meta) {
-    byte[] format = meta.get(txn, FORMAT_KEY);
-    if (format == null) {
+  private static int recordedFormat(Path dir, Txn<MapBytes> txn, Dbi<MapBytes> meta) {
+    MapBytes stored = meta.get(txn, MapBytes.of(FORMAT_KEY));
+    if (stored == null) {
       return FORMAT_PLAIN;
     }
+    byte[] format = stored.copy();
     int version = format.length == 4
         ? ((format[0] & 0xff) << 24) | ((format[1] & 0xff) << 16) | ((format[2] & 0xff) << 8) | (format[3] & 0xff)
         : -1;
@@ -257,13 +259,13 @@ final class LmdbEnvironment {
   }
 
   /** Family name → counters, from the metadata DBI. */
-  private static Map<String, Boolean> readRecorded(Txn<byte[]> txn, Dbi<byte[]> meta) {
+  private static Map<String, Boolean> readRecorded(Txn<MapBytes> txn, Dbi<MapBytes> meta) {
     Map<String, Boolean> recorded = new TreeMap<>();
-    try (Cursor<byte[]> c = meta.openCursor(txn)) {
+    try (Cursor<MapBytes> c = meta.openCursor(txn)) {
       for (boolean ok = c.first(); ok; ok = c.next()) {
-        String key = new String(c.key(), StandardCharsets.UTF_8);
+        String key = new String(c.key().copy(), StandardCharsets.UTF_8);
         if (key.startsWith(FAMILY_PREFIX)) {
-          byte[] v = c.val();
+          byte[] v = c.val().copy();
           recorded.put(key.substring(FAMILY_PREFIX.length()), v.length == 1 && v[0] == 1);
         }
       }
@@ -300,7 +302,7 @@ final class LmdbEnvironment {
     if (env.isClosed()) {
       return;
     }
-    for (Dbi<byte[]> dbi : dbis.values()) {
+    for (Dbi<MapBytes> dbi : dbis.values()) {
       dbi.close();
     }
     meta.close();

@@ -16,7 +16,8 @@ import org.lmdbjava.Txn;
  * transaction a read runs in and how scans are opened.
  *
  * <p>Ownership: arrays passed in are only read during the call (lmdbjava copies them to native
- * memory); every array returned is a fresh copy made by {@code ByteArrayProxy}.
+ * memory); every array returned is a fresh copy, made once from the map ({@link MapBytes}) inside the
+ * read's transaction.
  *
  * <p>Checksums (stores whose metadata says so, see {@link ValueChecksums}): every value read is
  * checked against its checksum, and a mismatch is {@link io.ankusa.store.spi.StoreCorruptionException}
@@ -28,7 +29,7 @@ import org.lmdbjava.Txn;
 abstract class LmdbReadView implements ReadView {
   /** Work done inside a read transaction; the transaction ends when the work returns. */
   interface TxnRead<R> {
-    R apply(LmdbEnvironment env, Txn<byte[]> txn);
+    R apply(LmdbEnvironment env, Txn<MapBytes> txn);
   }
 
   final FamilyCatalog catalog;
@@ -62,9 +63,9 @@ abstract class LmdbReadView implements ReadView {
     catalog.checkKeys(family, keys);
     return inReadTxn((env, txn) -> {
       List<byte[]> out = new ArrayList<>(keys.size());
-      Dbi<byte[]> dbi = env.dbi(family);
+      Dbi<MapBytes> dbi = env.dbi(family);
       ValueChecksums checksums = env.checksums();
-      try (Cursor<byte[]> misses = checksums == ValueChecksums.NONE ? null : openCursor(dbi, txn, family)) {
+      try (Cursor<MapBytes> misses = checksums == ValueChecksums.NONE ? null : openCursor(dbi, txn, family)) {
         for (byte[] k : keys) {
           out.add(readChecked(checksums, dbi, txn, misses, family, k));
         }
@@ -81,7 +82,7 @@ abstract class LmdbReadView implements ReadView {
     return v == null ? 0 : Int64Add.decode(family, key, v);
   }
 
-  private Cursor<byte[]> openCursor(Dbi<byte[]> dbi, Txn<byte[]> txn, String family) {
+  private Cursor<MapBytes> openCursor(Dbi<MapBytes> dbi, Txn<MapBytes> txn, String family) {
     try {
       return dbi.openCursor(txn);
     } catch (RuntimeException e) {
@@ -94,10 +95,10 @@ abstract class LmdbReadView implements ReadView {
    * entries just after and just before where the key would sit (see the class comment), through
    * {@code misses} when given, else a cursor opened for the purpose.
    */
-  private byte[] readChecked(ValueChecksums checksums, Dbi<byte[]> dbi, Txn<byte[]> txn, Cursor<byte[]> misses,
+  private byte[] readChecked(ValueChecksums checksums, Dbi<MapBytes> dbi, Txn<MapBytes> txn, Cursor<MapBytes> misses,
       String family, byte[] key) {
     try {
-      byte[] stored = dbi.get(txn, key);
+      MapBytes stored = dbi.get(txn, MapBytes.of(key));
       if (stored != null) {
         return checksums.open(describe(), family, key, stored);
       }
@@ -107,7 +108,7 @@ abstract class LmdbReadView implements ReadView {
       if (misses != null) {
         checkNeighbours(checksums, misses, family, key);
       } else {
-        try (Cursor<byte[]> cursor = dbi.openCursor(txn)) {
+        try (Cursor<MapBytes> cursor = dbi.openCursor(txn)) {
           checkNeighbours(checksums, cursor, family, key);
         }
       }
@@ -118,14 +119,14 @@ abstract class LmdbReadView implements ReadView {
   }
 
   /** Checks the entry at or after {@code key} and the one before it (the last entry when none is after). */
-  private void checkNeighbours(ValueChecksums checksums, Cursor<byte[]> cursor, String family, byte[] key) {
-    if (cursor.get(key, GetOp.MDB_SET_RANGE)) {
-      checksums.open(describe(), family, cursor.key(), cursor.val());
+  private void checkNeighbours(ValueChecksums checksums, Cursor<MapBytes> cursor, String family, byte[] key) {
+    if (cursor.get(MapBytes.of(key), GetOp.MDB_SET_RANGE)) {
+      checksums.open(describe(), family, cursor.key().copy(), cursor.val());
       if (cursor.prev()) {
-        checksums.open(describe(), family, cursor.key(), cursor.val());
+        checksums.open(describe(), family, cursor.key().copy(), cursor.val());
       }
     } else if (cursor.last()) {
-      checksums.open(describe(), family, cursor.key(), cursor.val());
+      checksums.open(describe(), family, cursor.key().copy(), cursor.val());
     }
   }
 }

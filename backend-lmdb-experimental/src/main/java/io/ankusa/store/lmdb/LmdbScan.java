@@ -51,8 +51,8 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
   private final byte[] lo;
   private final byte[] hi;
   private final Direction direction;
-  private Txn<byte[]> txn;
-  private Cursor<byte[]> cursor;
+  private Txn<MapBytes> txn;
+  private Cursor<MapBytes> cursor;
   // Read and written under the monitor while a chunk is read; otherwise by the scan's one thread.
   private boolean started;
   private boolean exhausted;
@@ -98,7 +98,7 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
    * A scan in a snapshot's transaction. REQUIRES: the caller holds the snapshot's monitor and the
    * store's shared lock; arguments checked.
    */
-  static LmdbScan onSnapshot(LmdbStore store, LmdbSnapshot snapshot, Txn<byte[]> txn, LmdbEnvironment env,
+  static LmdbScan onSnapshot(LmdbStore store, LmdbSnapshot snapshot, Txn<MapBytes> txn, LmdbEnvironment env,
       String family, byte[] lo, byte[] hi, Direction direction) {
     LmdbScan scan = new LmdbScan(store, snapshot, family, lo, hi, direction);
     try {
@@ -159,7 +159,7 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
         found = direction == Direction.FORWARD ? cursor.next() : cursor.prev();
       }
       if (found) {
-        byte[] key = cursor.key();
+        byte[] key = cursor.key().copy();
         byte[] value = checksums.open(where(), family, key, cursor.val());
         if (inRange(key)) {
           lastKey = key;
@@ -180,13 +180,13 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
 
   private boolean position() {
     if (direction == Direction.FORWARD) {
-      return lo.length == 0 ? cursor.first() : cursor.get(lo, GetOp.MDB_SET_RANGE);
+      return lo.length == 0 ? cursor.first() : cursor.get(MapBytes.of(lo), GetOp.MDB_SET_RANGE);
     }
     if (hi == null) {
       return cursor.last();
     }
     // The first key >= hi, then one step back; no key >= hi means the range ends at the last key.
-    return cursor.get(hi, GetOp.MDB_SET_RANGE) ? cursor.prev() : cursor.last();
+    return cursor.get(MapBytes.of(hi), GetOp.MDB_SET_RANGE) ? cursor.prev() : cursor.last();
   }
 
   private boolean inRange(byte[] key) {

@@ -22,7 +22,7 @@ import org.lmdbjava.Txn;
 final class LmdbSnapshot extends LmdbReadView implements Snapshot, LongLivedReaders.Reader {
   private final LmdbStore store;
   private final Set<LmdbScan> scans = new LinkedHashSet<>();
-  private Txn<byte[]> txn;
+  private Txn<MapBytes> txn;
   private String closedReason;
 
   private LmdbSnapshot(LmdbStore store) {

@@ -211,7 +211,7 @@ final class LmdbStore extends LmdbReadView implements Store {
 
   /** One attempt: true when committed, false when the map is full (the transaction was aborted). */
   private boolean commitOnce(LmdbEnvironment env, Batch batch) {
-    Txn<byte[]> txn;
+    Txn<MapBytes> txn;
     try {
       txn = env.env().txnWrite();
     } catch (RuntimeException e) {
@@ -245,17 +245,17 @@ final class LmdbStore extends LmdbReadView implements Store {
   }
 
   /** The write transaction's handler: each op on its DBI, values sealed with their checksum. */
-  private OpHandler<RuntimeException> applier(LmdbEnvironment env, Txn<byte[]> txn) {
+  private OpHandler<RuntimeException> applier(LmdbEnvironment env, Txn<MapBytes> txn) {
     ValueChecksums checksums = env.checksums();
     return new OpHandler<>() {
       @Override
       public void put(Op.Put p) {
-        env.dbi(p.family()).put(txn, p.key(), checksums.seal(p.key(), p.value()));
+        env.dbi(p.family()).put(txn, MapBytes.of(p.key()), checksums.seal(p.key(), p.value()));
       }
 
       @Override
       public void delete(Op.Delete d) {
-        env.dbi(d.family()).delete(txn, d.key());
+        env.dbi(d.family()).delete(txn, MapBytes.of(d.key()));
       }
 
       @Override
@@ -265,22 +265,22 @@ final class LmdbStore extends LmdbReadView implements Store {
 
       @Override
       public void merge(Op.Merge m) {
-        Dbi<byte[]> dbi = env.dbi(m.family());
-        byte[] old = dbi.get(txn, m.key());
+        Dbi<MapBytes> dbi = env.dbi(m.family());
+        MapBytes old = dbi.get(txn, MapBytes.of(m.key()));
         long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), checksums.open(describe(), m.family(), m.key(), old));
-        dbi.put(txn, m.key(), checksums.seal(m.key(), Int64Add.encode(Int64Add.apply(current, m.delta()))));
+        dbi.put(txn, MapBytes.of(m.key()), checksums.seal(m.key(), Int64Add.encode(Int64Add.apply(current, m.delta()))));
       }
     };
   }
 
   /** Deletes {@code [lo, hi)} with a cursor: after a delete, {@code next} lands on the following key. */
-  private static void deleteRange(Dbi<byte[]> dbi, Txn<byte[]> txn, byte[] lo, byte[] hi) {
+  private static void deleteRange(Dbi<MapBytes> dbi, Txn<MapBytes> txn, byte[] lo, byte[] hi) {
     if (Bytes.compare(lo, hi) >= 0) {
       return;
     }
-    try (Cursor<byte[]> c = dbi.openCursor(txn)) {
-      boolean found = lo.length == 0 ? c.first() : c.get(lo, GetOp.MDB_SET_RANGE);
-      while (found && Bytes.compare(c.key(), hi) < 0) {
+    try (Cursor<MapBytes> c = dbi.openCursor(txn)) {
+      boolean found = lo.length == 0 ? c.first() : c.get(MapBytes.of(lo), GetOp.MDB_SET_RANGE);
+      while (found && Bytes.compare(c.key().copy(), hi) < 0) {
         c.delete();
         found = c.next();
       }
@@ -375,7 +375,7 @@ final class LmdbStore extends LmdbReadView implements Store {
   @Override
   <R> R inReadTxn(TxnRead<R> work) {
     return shared(env -> {
-      Txn<byte[]> txn = beginRead(env, describe());
+      Txn<MapBytes> txn = beginRead(env, describe());
       try {
         return work.apply(env, txn);
       } finally {
@@ -385,7 +385,7 @@ final class LmdbStore extends LmdbReadView implements Store {
   }
 
   /** Begins a read transaction, mapping a full reader table to a clear error. */
-  static Txn<byte[]> beginRead(LmdbEnvironment env, String where) {
+  static Txn<MapBytes> beginRead(LmdbEnvironment env, String where) {
     try {
       return env.env().txnRead();
     } catch (Env.ReadersFullException e) {

@@ -22,41 +22,42 @@ enum ValueChecksums {
   /** Values stored as given. */
   NONE {
     @Override
-    byte[] seal(byte[] key, byte[] value) {
-      return value;
+    MapBytes seal(byte[] key, byte[] value) {
+      return MapBytes.of(value);
     }
 
     @Override
-    byte[] open(String where, String family, byte[] key, byte[] stored) {
-      return stored;
+    byte[] open(String where, String family, byte[] key, MapBytes stored) {
+      return stored.copy();
     }
   },
   /** Values stored with a CRC32C of key and value appended. */
   CRC32C {
     @Override
-    byte[] seal(byte[] key, byte[] value) {
+    MapBytes seal(byte[] key, byte[] value) {
       byte[] out = Arrays.copyOf(value, value.length + CHECKSUM_BYTES);
       int crc = crc(key, value, value.length);
       out[value.length] = (byte) (crc >>> 24);
       out[value.length + 1] = (byte) (crc >>> 16);
       out[value.length + 2] = (byte) (crc >>> 8);
       out[value.length + 3] = (byte) crc;
-      return out;
+      return MapBytes.of(out);
     }
 
+    /** One copy, of the value alone; the checksum is read where it is stored. */
     @Override
-    byte[] open(String where, String family, byte[] key, byte[] stored) {
-      if (stored.length < CHECKSUM_BYTES) {
-        throw mismatch(where, family, key, "a stored value of " + stored.length + " bytes is too short to hold its checksum");
+    byte[] open(String where, String family, byte[] key, MapBytes stored) {
+      if (stored.size() < CHECKSUM_BYTES) {
+        throw mismatch(where, family, key, "a stored value of " + stored.size() + " bytes is too short to hold its checksum");
       }
-      int length = stored.length - CHECKSUM_BYTES;
-      int recorded = ((stored[length] & 0xff) << 24) | ((stored[length + 1] & 0xff) << 16)
-          | ((stored[length + 2] & 0xff) << 8) | (stored[length + 3] & 0xff);
-      int computed = crc(key, stored, length);
+      int length = stored.size() - CHECKSUM_BYTES;
+      byte[] value = stored.copy(length);
+      int recorded = stored.intAt(length);
+      int computed = crc(key, value, length);
       if (recorded != computed) {
         throw mismatch(where, family, key, String.format("checksum mismatch (stored %08x, computed %08x)", recorded, computed));
       }
-      return Arrays.copyOf(stored, length);
+      return value;
     }
   };
 
@@ -64,14 +65,15 @@ enum ValueChecksums {
   static final int CHECKSUM_BYTES = 4;
 
   /** What to store for {@code value} under {@code key}. */
-  abstract byte[] seal(byte[] key, byte[] value);
+  abstract MapBytes seal(byte[] key, byte[] value);
 
   /**
-   * The value a stored entry holds, checked against its checksum.
+   * The value a stored entry holds, checked against its checksum: a fresh array. REQUIRES: {@code
+   * stored} is still valid (see {@link MapBytes}).
    *
    * @throws StoreCorruptionException naming the family and key when the entry is damaged
    */
-  abstract byte[] open(String where, String family, byte[] key, byte[] stored);
+  abstract byte[] open(String where, String family, byte[] key, MapBytes stored);
 
   private static int crc(byte[] key, byte[] value, int valueLength) {
     java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
