@@ -44,9 +44,12 @@ import org.slf4j.LoggerFactory;
  * batchIsAtomicToConcurrentReaders}). A merge is a read-modify-write of the 8-byte little-endian
  * value ({@link Int64Add}) inside that transaction; LMDB has one writer at a time, so no operand is
  * lost (property {@code concurrentMergesLoseNoOperand}). A deleteRange walks a cursor over {@code [lo,
- * hi)}. Writers queue, in arrival order, on a fair lock in this class before LMDB's own writer mutex,
- * so concurrent callers wait in Java rather than inside the native library, and a writer that must
- * grow the map does so while no other writer can begin a transaction.
+ * hi)}. Writers take a lock in this class before LMDB's own writer mutex, so concurrent callers wait
+ * in Java rather than inside the native library, and a writer that must grow the map does so while no
+ * other writer can begin a transaction. The lock is not fair, as LMDB's mutex is not: a writer that
+ * finds it free takes it, where a fair lock would hand it to a parked writer and leave it idle until
+ * that one woke up (with two threads and 5 % of operations writing, the fair lock showed in the
+ * mixed read-mostly bench against raw lmdbjava; see docs/testing.md).
  *
  * <h2>Durability — what survives what</h2>
  *
@@ -128,7 +131,7 @@ final class LmdbStore extends LmdbReadView implements Store {
   private final DirectoryClaim claim;
   private final LongLivedReaders readers;
   private final ReentrantReadWriteLock envLock = new ReentrantReadWriteLock();
-  private final ReentrantLock writerLock = new ReentrantLock(true);
+  private final ReentrantLock writerLock = new ReentrantLock();
   private final AtomicBoolean closeStarted = new AtomicBoolean();
   /** Replaced by a reopen; guarded by {@link #envLock}. */
   private LmdbEnvironment environment;
