@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why two: the intrinsic copy is reached through {@code sun.misc.Unsafe}, found reflectively and
  * called through constant method handles (the access lmdbjava's native layer already uses; no JVM
- * flag is needed). A JVM without it still works, through JNI, only slower.
+ * flag is needed). A JVM without it, or one that refuses it, is met once, when this class loads,
+ * and copies through JNI here; lmdbjava itself needs it all the same (docs/deployment.md).
  *
  * <p>REQUIRES of every method: the native range is readable (writable, for the methods that write) for
  * the bytes named; nothing here can check that, and a bad address ends the process. Stateless and
@@ -119,6 +120,7 @@ enum NativeMemory {
             .bindTo(unsafe);
         copyMemory = lookup.findVirtual(unsafeClass, "copyMemory", MethodType.methodType(void.class, Object.class,
             long.class, Object.class, long.class, long.class)).bindTo(unsafe);
+        base = tryOut(copyMemory, getLong, putLong, base);
       } catch (Throwable e) { // any failure here only means the JNI copy
         LOG.debug("no intrinsic memory copy on this JVM ({}); LMDB entries are copied through JNI", e.toString());
         copyMemory = null;
@@ -131,6 +133,26 @@ enum NativeMemory {
     }
 
     private Intrinsics() {}
+
+    /**
+     * One round trip through native memory with the handles found, so a JVM that has the methods
+     * but refuses them (as {@code --sun-misc-unsafe-memory-access=deny} makes it) is met here, not on
+     * a read. Returns {@code base}; throws when a call is refused or moves the wrong bytes.
+     */
+    private static long tryOut(MethodHandle copyMemory, MethodHandle getLong, MethodHandle putLong, long base)
+        throws Throwable {
+      jnr.ffi.Pointer scratch = MEMORY.allocateDirect(16);
+      long at = scratch.address();
+      putLong.invokeExact(at, 0x0102030405060708L);
+      byte[] out = new byte[8];
+      copyMemory.invokeExact((Object) null, at, (Object) out, base, 8L);
+      copyMemory.invokeExact((Object) out, base, (Object) null, at + 8, 8L);
+      if ((long) getLong.invokeExact(at + 8) != 0x0102030405060708L
+          || scratch.getLong(8) != 0x0102030405060708L) {
+        throw new IllegalStateException("the intrinsic copy moved the wrong bytes");
+      }
+      return base;
+    }
 
     static void copyOut(long address, byte[] into, int length) {
       try {

@@ -11,7 +11,10 @@
  *   <li>a batch is one write transaction; merges are read-modify-writes inside it (LMDB has one
  *       writer, so they are atomic); deleteRange walks a cursor;
  *   <li>a scan owns a read transaction (its consistent state) until its end or its close; a snapshot
- *       is a read transaction; keys are in LMDB's default {@code memcmp} order, i.e. unsigned bytes.
+ *       is a read transaction; keys are in LMDB's default {@code memcmp} order, i.e. unsigned bytes;
+ *   <li>keys and values cross as {@code MapBytes}: a read gets a view of the memory map and copies
+ *       out what it returns, once, with the JVM's intrinsic memory copy where it has one ({@code
+ *       NativeMemory}); a checksummed value is copied without its checksum, which is read in place.
  * </ul>
  *
  * <h2>Durability, honestly</h2>
