@@ -9,6 +9,7 @@ import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import java.util.Arrays;
 import java.util.List;
@@ -54,6 +55,49 @@ public interface ReadOwnershipCases extends EngineCase {
       assertThat(s.get(PLAIN, key)).as("value at %s after the caller changed returned arrays", Bytes.hex(key))
           .isEqualTo(value);
       assertThat(hexKeys(drain(s, PLAIN, START, null, Direction.FORWARD))).containsExactly(Bytes.hex(key));
+    }
+  }
+
+  /**
+   * An array a read returned keeps what it held whatever the caller reads next: get, multiGet, a
+   * scan's entries and a snapshot's get each read one key and then another whose value has the same
+   * length and other bytes. A backend that hands out one buffer again, overwritten by its next read
+   * (a read buffer reused to save an allocation), fails here; {@code readsReturnFreshCopies} cannot
+   * see it, because the store itself is intact.
+   */
+  @Property
+  default void readsDoNotReuseReturnedArrays(@ForAll("values") byte[] value) {
+    byte[] first = Arrays.copyOf(value, value.length + 1);
+    first[value.length] = 1;
+    byte[] second = first.clone();
+    for (int i = 0; i < second.length; i++) {
+      second[i] ^= (byte) 0xff;
+    }
+    byte[] k1 = {0x10};
+    byte[] k2 = {0x20};
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, k1, first).put(PLAIN, k2, second), Durability.NO_SYNC);
+      byte[] got = s.get(PLAIN, k1);
+      s.get(PLAIN, k2);
+      assertThat(got).as("get of %s, after a get of %s", Bytes.hex(k1), Bytes.hex(k2)).isEqualTo(first);
+      List<byte[]> both = s.multiGet(PLAIN, List.of(k1, k2));
+      s.multiGet(PLAIN, List.of(k2, k2));
+      assertThat(both.get(0)).as("multiGet of %s, after more multiGets", Bytes.hex(k1)).isEqualTo(first);
+      assertThat(both.get(1)).as("multiGet of %s, after more multiGets", Bytes.hex(k2)).isEqualTo(second);
+      try (Scan scan = s.scan(PLAIN, k1, null, Direction.FORWARD)) {
+        Entry e1 = scan.next();
+        Entry e2 = scan.next();
+        assertThat(e1.key()).as("a scan's first key, after its second entry").isEqualTo(k1);
+        assertThat(e1.value()).as("a scan's first value, after its second entry").isEqualTo(first);
+        assertThat(e2.value()).isEqualTo(second);
+      }
+      try (Snapshot snapshot = s.snapshot()) {
+        byte[] fromSnapshot = snapshot.get(PLAIN, k1);
+        snapshot.get(PLAIN, k2);
+        assertThat(fromSnapshot).as("a snapshot's get of %s, after its get of %s", Bytes.hex(k1), Bytes.hex(k2))
+            .isEqualTo(first);
+      }
     }
   }
 

@@ -64,6 +64,8 @@ enum Mutant {
   KEEPS_CALLER_ARRAYS("get returns the array the caller put", "writeDoesNotKeepCallerArrays", KeepsCallerArrays::new),
   SHARES_RETURNED_ARRAYS("get returns the same array to every caller", "readsReturnFreshCopies",
       SharesReturnedArrays::new),
+  REUSES_READ_ARRAYS("get returns one array per value length, overwritten by the next get",
+      "readsDoNotReuseReturnedArrays", ReusesReadArrays::new),
   DELETE_CROSSES_FAMILIES("a delete in plain also deletes in counters", "familiesAreIndependent",
       DeleteCrossesFamilies::new),
   SATURATING_MERGE("merge saturates at Long.MIN/MAX instead of wrapping", "mergeIsSigned64BitAdditionWithWrapAround",
@@ -841,6 +843,26 @@ enum Mutant {
     public byte[] get(String family, byte[] key) {
       byte[] v = delegate.get(family, key);
       return v == null ? null : handedOut.computeIfAbsent(family + "/" + Bytes.fullHex(key), k -> v);
+    }
+  }
+
+  /** A read buffer reused to save an allocation: each get copies its value into the buffer of that length. */
+  private static final class ReusesReadArrays extends ForwardingStore {
+    private final Map<Integer, byte[]> buffers = new java.util.concurrent.ConcurrentHashMap<>();
+
+    ReusesReadArrays(Store d) {
+      super(d);
+    }
+
+    @Override
+    public byte[] get(String family, byte[] key) {
+      byte[] v = delegate.get(family, key);
+      if (v == null) {
+        return null;
+      }
+      byte[] buffer = buffers.computeIfAbsent(v.length, byte[]::new);
+      System.arraycopy(v, 0, buffer, 0, v.length);
+      return buffer;
     }
   }
 

@@ -38,6 +38,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>EMPTY_BATCH_REFUSED (an empty batch throws) → emptyBatchIsANoOp
  *   <li>KEEPS_CALLER_ARRAYS (get returns the array the caller put) → writeDoesNotKeepCallerArrays
  *   <li>SHARES_RETURNED_ARRAYS (get returns the same array to every caller) → readsReturnFreshCopies
+ *   <li>REUSES_READ_ARRAYS (get returns one array per value length, overwritten by the next get) →
+ *       readsDoNotReuseReturnedArrays
  *   <li>DELETE_CROSSES_FAMILIES (a delete in plain also deletes in counters) → familiesAreIndependent
  *   <li>SATURATING_MERGE (merge saturates at Long.MIN/MAX instead of wrapping) → mergeIsSigned64BitAdditionWithWrapAround
  *   <li>MERGE_ONTO_ABSENT_IGNORED (a merge onto an absent key is dropped) → mergeOntoAbsentKeyEqualsDelta
