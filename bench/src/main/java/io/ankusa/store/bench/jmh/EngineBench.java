@@ -4,6 +4,7 @@ import io.ankusa.store.spi.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -109,7 +110,8 @@ public class EngineBench {
     byte[] key = keys[random.nextInt(KEYS)];
     byte[] read = target.get(key);
     if (random.nextInt(100) < RMW_PERCENT) {
-      byte[] changed = read.clone();
+      // The value's own bytes (a raw target may return more, see RawLmdbTarget), first one changed.
+      byte[] changed = Arrays.copyOf(read, BenchKeys.VALUE_BYTES);
       changed[0]++;
       target.put(key, changed);
     }

@@ -3,6 +3,8 @@ package io.ankusa.store.bench.jmh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,6 +47,29 @@ class EngineTargetTest {
       t.merge(keys[4], 1);
       assertThat(t.counter(keys[3])).isEqualTo(3);
       assertThat(t.counter(keys[4])).isEqualTo(1);
+    }
+  }
+
+  /**
+   * With {@value RawLmdbTarget#VALUE_PAD_PROPERTY}, raw-lmdb stores every value it is given (loaded
+   * or put) with that many zero bytes more, and reads return the padded bytes.
+   */
+  @Test
+  void rawLmdbPadsTheValuesItStoresWhenAsked() {
+    byte[][] keys = BenchKeys.keys(100);
+    String previous = System.setProperty(RawLmdbTarget.VALUE_PAD_PROPERTY, "4");
+    try (EngineTarget t = EngineTarget.open("raw-lmdb", dir.resolve("padded"))) {
+      BenchKeys.load(t, keys);
+      assertThat(t.get(keys[7])).isEqualTo(Arrays.copyOf(BenchKeys.value(7), BenchKeys.VALUE_BYTES + 4));
+      t.put(keys[8], BenchKeys.value(-1));
+      assertThat(t.get(keys[8])).isEqualTo(Arrays.copyOf(BenchKeys.value(-1), BenchKeys.VALUE_BYTES + 4));
+      assertThat(t.scan(keys[10], keys[20], 10)).isEqualTo(10L * (BenchKeys.VALUE_BYTES + 4));
+    } finally {
+      if (previous == null) {
+        System.clearProperty(RawLmdbTarget.VALUE_PAD_PROPERTY);
+      } else {
+        System.setProperty(RawLmdbTarget.VALUE_PAD_PROPERTY, previous);
+      }
     }
   }
 }
