@@ -245,10 +245,7 @@ final class LmdbEnvironment {
     if (stored == null) {
       return FORMAT_PLAIN;
     }
-    byte[] format = stored.copy();
-    int version = format.length == 4
-        ? ((format[0] & 0xff) << 24) | ((format[1] & 0xff) << 16) | ((format[2] & 0xff) << 8) | (format[3] & 0xff)
-        : -1;
+    int version = stored.size() == Integer.BYTES ? stored.intAt(0) : -1;
     if (version != FORMAT_PLAIN && version != FORMAT_CHECKSUMS) {
       throw new StoreFormatException(
           "the LMDB store in " + dir + " has metadata format " + version + " and this release reads "

@@ -120,7 +120,7 @@ enum NativeMemory {
             .bindTo(unsafe);
         copyMemory = lookup.findVirtual(unsafeClass, "copyMemory", MethodType.methodType(void.class, Object.class,
             long.class, Object.class, long.class, long.class)).bindTo(unsafe);
-        base = tryOut(copyMemory, getLong, putLong, base);
+        tryOut(copyMemory, getLong, putLong, base);
       } catch (Throwable e) { // any failure here only means the JNI copy
         LOG.debug("no intrinsic memory copy on this JVM ({}); LMDB entries are copied through JNI", e.toString());
         copyMemory = null;
@@ -137,9 +137,9 @@ enum NativeMemory {
     /**
      * One round trip through native memory with the handles found, so a JVM that has the methods
      * but refuses them (as {@code --sun-misc-unsafe-memory-access=deny} makes it) is met here, not on
-     * a read. Returns {@code base}; throws when a call is refused or moves the wrong bytes.
+     * a read. Throws when a call is refused or moves the wrong bytes.
      */
-    private static long tryOut(MethodHandle copyMemory, MethodHandle getLong, MethodHandle putLong, long base)
+    private static void tryOut(MethodHandle copyMemory, MethodHandle getLong, MethodHandle putLong, long base)
         throws Throwable {
       jnr.ffi.Pointer scratch = MEMORY.allocateDirect(16);
       long at = scratch.address();
@@ -151,7 +151,6 @@ enum NativeMemory {
           || scratch.getLong(8) != 0x0102030405060708L) {
         throw new IllegalStateException("the intrinsic copy moved the wrong bytes");
       }
-      return base;
     }
 
     static void copyOut(long address, byte[] into, int length) {
