@@ -21,7 +21,8 @@ import org.rocksdb.RocksDB;
  * {@link io.ankusa.store.spi.Int64Add} encoding), no compression, its {@code writeBufferHint} as
  * {@code write_buffer_size} when positive, and {@code max_successive_merges} from {@code
  * rocksdb.maxSuccessiveMerges} with {@code strict_max_successive_merges} (default 16: see {@link
- * RocksDbSettings} for why). Other families are LZ4-compressed when {@code compress} is
+ * RocksDbSettings} for why), and Bloom filters over its keys in SST files and in the memtable ({@code
+ * rocksdb.countersBloomBitsPerKey}). Other families are LZ4-compressed when {@code compress} is
  * set. RocksDB's {@code default} column family always exists; it is usable through the store only
  * when the caller lists a family named {@code "default"}.
  *
@@ -41,6 +42,9 @@ import org.rocksdb.RocksDB;
  *   <li>{@code rocksdb.maxSuccessiveMerges} — fold merge operands of one key in the memtable once
  *       this many stack up, on counters families, reading the key's base value from disk when it is not
  *       cached; 0 turns it off (default 16);
+ *   <li>{@code rocksdb.countersBloomBitsPerKey} — on counters families, a Bloom filter of this many
+ *       bits per key in every SST file and a whole-key Bloom filter in the memtable, so a counter read
+ *       skips what does not hold its key; 0..64, 0 turns both off (default 10);
  *   <li>{@code rocksdb.blockSizeBytes} — SST data block size, 512..64 MiB (default 4096);
  *   <li>{@code rocksdb.writeBufferBytes} — memtable size of every family in place of its hint,
  *       0..16 GiB, RocksDB raising anything below 64 KiB to 64 KiB (default 0: the hint, else

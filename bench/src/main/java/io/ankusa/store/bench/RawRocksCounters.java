@@ -2,19 +2,41 @@ package io.ankusa.store.bench;
 
 import java.util.Objects;
 import java.util.Properties;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyOptions;
 
 /**
  * The rocksdb backend's counter-family fold for the raw RocksJava baselines, so a raw baseline merges
  * as the backend does: merge operands of one key folded in the memtable once 16 pile up, reading the
  * key's base value wherever it is ({@code max_successive_merges} 16 with {@code
- * strict_max_successive_merges}, which RocksJava can set only through RocksDB's options parser).
+ * strict_max_successive_merges}, which RocksJava can set only through RocksDB's options parser), and
+ * reads as the backend does: Bloom filters over the counters' keys in SST files and in the memtable.
  */
 public final class RawRocksCounters {
   private RawRocksCounters() {}
 
   /** The backend's default fold: see {@code RocksDbSettings.maxSuccessiveMerges}. */
   public static final int MAX_SUCCESSIVE_MERGES = 16;
+
+  /** The backend's default SST filter: see {@code RocksDbSettings.countersBloomBitsPerKey}. */
+  public static final double BLOOM_BITS_PER_KEY = 10;
+  /** The backend's memtable filter size, a share of the write buffer ({@code RocksDbEngine.MEMTABLE_BLOOM_RATIO}). */
+  public static final double MEMTABLE_BLOOM_RATIO = 0.05;
+
+  /** A new filter for {@link #filter}; the caller owns (and closes) it, after the database. */
+  public static BloomFilter newFilter() {
+    return new BloomFilter(BLOOM_BITS_PER_KEY);
+  }
+
+  /**
+   * Sets the backend's counters filters: {@code filter} into {@code table}, which the caller then
+   * sets on {@code options}, and the memtable's whole-key filter on {@code options}.
+   */
+  public static void filter(ColumnFamilyOptions options, BlockBasedTableConfig table, BloomFilter filter) {
+    table.setFilterPolicy(filter);
+    options.setMemtablePrefixBloomSizeRatio(MEMTABLE_BLOOM_RATIO).setMemtableWholeKeyFiltering(true);
+  }
 
   /** New column family options with the fold set; the caller owns (and closes) them. */
   public static ColumnFamilyOptions foldingOptions() {

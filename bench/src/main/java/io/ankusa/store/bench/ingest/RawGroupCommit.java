@@ -35,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.ByteBufferGetStatus;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -73,8 +74,8 @@ import org.rocksdb.WriteOptions;
  *
  * <p>The database is opened with the rocksdb backend's settings (bytes_per_sync 1 MiB, 2 background
  * jobs, 4 KiB blocks, LZ4 on compressed plain families, uint64add and no compression on counters,
- * the families' write buffer hints, max_successive_merges 16 with strict_max_successive_merges on
- * counters).
+ * the families' write buffer hints, max_successive_merges 16 with strict_max_successive_merges and
+ * Bloom filters (10 bits per key in SST files, whole keys in the memtable) on counters).
  */
 final class RawGroupCommit implements IngestTarget {
   static {
@@ -130,14 +131,20 @@ final class RawGroupCommit implements IngestTarget {
     UInt64AddOperator merge = new UInt64AddOperator();
     DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setBytesPerSync(1L << 20).setMaxBackgroundJobs(2).setKeepLogFileNum(10);
+    BloomFilter filter = RawRocksCounters.newFilter();
     owned.add(merge);
+    owned.add(filter);
     owned.add(dbOptions);
     owned.add(noSync);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (FamilySpec f : Format3.families()) {
       // The backend's counter fold: 16 operands, reading the base value from disk when not cached.
       ColumnFamilyOptions o = f.counters() ? RawRocksCounters.foldingOptions() : new ColumnFamilyOptions();
-      o.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096));
+      BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(4096);
+      if (f.counters()) {
+        RawRocksCounters.filter(o, table, filter);
+      }
+      o.setTableFormatConfig(table);
       if (f.counters()) {
         o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION);
       } else {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -25,7 +26,8 @@ import org.rocksdb.WriteOptions;
 /**
  * The raw RocksJava baseline: the same engine and settings as the rocksdb backend (bytes_per_sync 1
  * MiB, 2 background jobs, 4 KiB blocks, LZ4 on the plain family; uint64add with
- * max_successive_merges 16, strict, and a 1 MiB write buffer on counters), called directly, no wrapper.
+ * max_successive_merges 16, strict, Bloom filters and a 1 MiB write buffer on counters), called
+ * directly, no wrapper.
  */
 public final class RawRocksTarget implements EngineTarget {
   static {
@@ -36,6 +38,8 @@ public final class RawRocksTarget implements EngineTarget {
   private final RocksDB db;
   private final ColumnFamilyHandle plain;
   private final ColumnFamilyHandle counters;
+  /** How many of {@link #owned}'s first entries are column family handles, closed before the database. */
+  private final int openHandles;
   private final WriteOptions noSync = new WriteOptions().setSync(false);
   private final WriteOptions sync = new WriteOptions().setSync(true);
   private final ByteBuffer operand = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
@@ -48,12 +52,16 @@ public final class RawRocksTarget implements EngineTarget {
     ColumnFamilyOptions plainOptions = new ColumnFamilyOptions()
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096))
         .setCompressionType(CompressionType.LZ4_COMPRESSION);
-    ColumnFamilyOptions counterOptions = RawRocksCounters.foldingOptions()
-        .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096))
+    BloomFilter filter = RawRocksCounters.newFilter();
+    BlockBasedTableConfig counterTable = new BlockBasedTableConfig().setBlockSize(4096);
+    ColumnFamilyOptions counterOptions = RawRocksCounters.foldingOptions();
+    RawRocksCounters.filter(counterOptions, counterTable, filter);
+    counterOptions.setTableFormatConfig(counterTable)
         .setMergeOperator(merge)
         .setCompressionType(CompressionType.NO_COMPRESSION)
         .setWriteBufferSize(1L << 20);
     owned.add(merge);
+    owned.add(filter);
     owned.add(dbOptions);
     owned.add(defaultOptions);
     owned.add(plainOptions);
@@ -67,6 +75,7 @@ public final class RawRocksTarget implements EngineTarget {
     plain = handles.get(1);
     counters = handles.get(2);
     owned.addAll(0, handles);
+    openHandles = handles.size();
   }
 
   static RawRocksTarget open(Path dir) {
@@ -147,11 +156,11 @@ public final class RawRocksTarget implements EngineTarget {
 
   @Override
   public void close() {
-    owned.subList(0, 2).forEach(RawRocksTarget::closeQuietly);
+    owned.subList(0, openHandles).forEach(RawRocksTarget::closeQuietly);
     db.close();
     noSync.close();
     sync.close();
-    owned.subList(2, owned.size()).forEach(RawRocksTarget::closeQuietly);
+    owned.subList(openHandles, owned.size()).forEach(RawRocksTarget::closeQuietly);
   }
 
   private static void closeQuietly(AutoCloseable c) {
