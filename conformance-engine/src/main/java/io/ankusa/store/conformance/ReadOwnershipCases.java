@@ -11,8 +11,11 @@ import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
@@ -98,6 +101,74 @@ public interface ReadOwnershipCases extends EngineCase {
         assertThat(fromSnapshot).as("a snapshot's get of %s, after its get of %s", Bytes.hex(k1), Bytes.hex(k2))
             .isEqualTo(first);
       }
+    }
+  }
+
+  /**
+   * A multiGet answers only its own keys, however many and whatever the multiGet before it asked:
+   * a store of up to 1 500 keys with values of decreasing length is read whole, then as many absent
+   * keys (all null), then the present keys in reverse order (each value at its own length). A
+   * backend that keeps a read buffer between multiGets and reads a slot it did not overwrite (an
+   * absent key answered with the last value in its slot, a value read past its end) fails here.
+   */
+  @Example
+  default void consecutiveMultiGetsAnswerOnlyTheirOwnKeys() {
+    for (int n : new int[] {1, 7, 300, 1_500}) {
+      try (TempDirStore t = openFresh()) {
+        Store s = t.store();
+        List<byte[]> present = new ArrayList<>(n);
+        List<byte[]> absent = new ArrayList<>(n);
+        Batch b = new Batch();
+        for (int i = 0; i < n; i++) {
+          byte[] key = {0x10, (byte) (i >> 8), (byte) i};
+          present.add(key);
+          absent.add(new byte[] {0x20, (byte) (i >> 8), (byte) i});
+          b.put(PLAIN, key, valueOf(i, n));
+        }
+        s.write(b, Durability.NO_SYNC);
+        assertThat(s.multiGet(PLAIN, present)).as("%d present keys", n).doesNotContainNull();
+        assertThat(s.multiGet(PLAIN, absent)).as("%d absent keys, after as many present ones", n)
+            .hasSize(n).containsOnlyNulls();
+        List<byte[]> reversed = new ArrayList<>(present);
+        Collections.reverse(reversed);
+        List<byte[]> got = s.multiGet(PLAIN, reversed);
+        for (int i = 0; i < n; i++) {
+          int k = n - 1 - i;
+          assertThat(got.get(i)).as("answer %d of %d, key %s", i, n, Bytes.hex(reversed.get(i))).isEqualTo(valueOf(k, n));
+        }
+      }
+    }
+  }
+
+  /** Key {@code i}'s value in {@link #consecutiveMultiGetsAnswerOnlyTheirOwnKeys}: shorter as i grows. */
+  private static byte[] valueOf(int i, int n) {
+    byte[] v = new byte[(n - i) % 700 + 1];
+    Arrays.fill(v, (byte) i);
+    return v;
+  }
+
+  /**
+   * A write applies only its own ops, whatever the write before it held: three batches of several
+   * ops each (a put and a merge, then a delete of the first put, then other puts) leave the deleted
+   * key absent and the counter merged once. A backend that keeps its native batch between writes
+   * and does not clear it (the first batch's ops applied again by each later write) fails here.
+   */
+  @Example
+  default void consecutiveWritesApplyOnlyTheirOwnOps() {
+    byte[] a = {0x10};
+    byte[] b = {0x11};
+    byte[] c = {0x12};
+    byte[] counter = {0x13};
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      s.write(new Batch().put(PLAIN, a, new byte[] {1}).merge(COUNTERS, counter, 5), Durability.NO_SYNC);
+      s.write(new Batch().delete(PLAIN, a).put(PLAIN, b, new byte[] {2}), Durability.NO_SYNC);
+      s.write(new Batch().put(PLAIN, c, new byte[] {3}).put(PLAIN, b, new byte[] {4}), Durability.NO_SYNC);
+      assertThat(s.get(PLAIN, a)).as("%s, deleted by the second write", Bytes.hex(a)).isNull();
+      assertThat(s.get(PLAIN, b)).as("%s, put by the second and third writes", Bytes.hex(b)).isEqualTo(new byte[] {4});
+      assertThat(s.get(PLAIN, c)).isEqualTo(new byte[] {3});
+      assertThat(s.counter(COUNTERS, counter)).as("counter %s, merged by the first write only", Bytes.hex(counter))
+          .isEqualTo(5);
     }
   }
 

@@ -66,6 +66,10 @@ enum Mutant {
       SharesReturnedArrays::new),
   REUSES_READ_ARRAYS("get returns one array per value length, overwritten by the next get",
       "readsDoNotReuseReturnedArrays", ReusesReadArrays::new),
+  STALE_MULTIGET_SLOTS("a multiGet answers an absent key with what the previous multiGet answered in its slot",
+      "consecutiveMultiGetsAnswerOnlyTheirOwnKeys", StaleMultiGetSlots::new),
+  REPLAYS_PREVIOUS_BATCH("each write of several ops applies the previous such write's ops again first",
+      "consecutiveWritesApplyOnlyTheirOwnOps", ReplaysPreviousBatch::new),
   DELETE_CROSSES_FAMILIES("a delete in plain also deletes in counters", "familiesAreIndependent",
       DeleteCrossesFamilies::new),
   SATURATING_MERGE("merge saturates at Long.MIN/MAX instead of wrapping", "mergeIsSigned64BitAdditionWithWrapAround",
@@ -863,6 +867,46 @@ enum Mutant {
       byte[] buffer = buffers.computeIfAbsent(v.length, byte[]::new);
       System.arraycopy(v, 0, buffer, 0, v.length);
       return buffer;
+    }
+  }
+
+  /** A read buffer kept between multiGets whose slots an absent key does not overwrite. */
+  private static final class StaleMultiGetSlots extends ForwardingStore {
+    private List<byte[]> slots = List.of();
+
+    StaleMultiGetSlots(Store d) {
+      super(d);
+    }
+
+    @Override
+    public synchronized List<byte[]> multiGet(String family, List<byte[]> keys) {
+      List<byte[]> got = delegate.multiGet(family, keys);
+      List<byte[]> answers = new ArrayList<>(got.size());
+      for (int i = 0; i < got.size(); i++) {
+        byte[] stale = i < slots.size() ? slots.get(i) : null;
+        answers.add(got.get(i) == null && stale != null ? stale.clone() : got.get(i));
+      }
+      slots = answers;
+      return answers;
+    }
+  }
+
+  /** A native batch kept between writes and never cleared: the last write's ops go in again. */
+  private static final class ReplaysPreviousBatch extends ForwardingStore {
+    private Batch previous = new Batch();
+
+    ReplaysPreviousBatch(Store d) {
+      super(d);
+    }
+
+    @Override
+    public synchronized void write(Batch batch, Durability durability) {
+      if (batch.size() < 2) {
+        delegate.write(batch, durability);
+        return;
+      }
+      delegate.write(new Batch().addAll(previous).addAll(batch), durability);
+      previous = batch;
     }
   }
 

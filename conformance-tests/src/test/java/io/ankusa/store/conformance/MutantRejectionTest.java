@@ -40,6 +40,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>SHARES_RETURNED_ARRAYS (get returns the same array to every caller) → readsReturnFreshCopies
  *   <li>REUSES_READ_ARRAYS (get returns one array per value length, overwritten by the next get) →
  *       readsDoNotReuseReturnedArrays
+ *   <li>STALE_MULTIGET_SLOTS (a multiGet answers an absent key with what the previous multiGet answered
+ *       in its slot) → consecutiveMultiGetsAnswerOnlyTheirOwnKeys
+ *   <li>REPLAYS_PREVIOUS_BATCH (each write of several ops applies the previous such write's ops again
+ *       first) → consecutiveWritesApplyOnlyTheirOwnOps
  *   <li>DELETE_CROSSES_FAMILIES (a delete in plain also deletes in counters) → familiesAreIndependent
  *   <li>SATURATING_MERGE (merge saturates at Long.MIN/MAX instead of wrapping) → mergeIsSigned64BitAdditionWithWrapAround
  *   <li>MERGE_ONTO_ABSENT_IGNORED (a merge onto an absent key is dropped) → mergeOntoAbsentKeyEqualsDelta

@@ -16,7 +16,8 @@ public interface Store extends ReadView, AutoCloseable {
   /**
    * Applies {@code batch} atomically and in order (properties {@code batchOpsApplyInOrder}, {@code
    * batchIsAtomicToConcurrentReaders}, {@code modelBasedRandomBatches}; a batch of one op, {@code
-   * aBatchOfOneOpAppliesLikeAnyOther}). On return the batch is
+   * aBatchOfOneOpAppliesLikeAnyOther}), and nothing but {@code batch}: no op of an earlier write is
+   * applied again (property {@code consecutiveWritesApplyOnlyTheirOwnOps}). On return the batch is
    * visible to every later read, and durable as {@code durability} says — at once, not at close; and
    * a crash leaves the whole batch or none of it, however large (property {@code
    * crashKeepsAcknowledgedWritesAndWholeBatches}).
