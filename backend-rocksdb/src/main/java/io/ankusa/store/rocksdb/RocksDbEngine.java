@@ -4,6 +4,7 @@ import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WALRecoveryMode;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -50,6 +52,14 @@ final class RocksDbEngine implements AutoCloseable {
    * of small counter entries (about 40 bytes each with RocksDB's own), some 16 bits per entry.
    */
   static final double MEMTABLE_BLOOM_RATIO = 0.05;
+  /** Most idle write batches kept: the queue's writer and one other multi-op writer at a time. */
+  static final int IDLE_WRITE_BATCHES = 2;
+  /** Largest batch, in bytes of ops, kept for reuse; its buffer is under twice this. */
+  static final long KEPT_WRITE_BATCH_BYTES = 1L << 20;
+  /** Most idle multiGet buffers kept. */
+  static final int IDLE_MULTI_GET_ARENAS = 2;
+  /** Largest multiGet buffer kept for reuse: a whole chunk of keys and their value slots fits. */
+  static final int KEPT_MULTI_GET_ARENA_BYTES = 2 << 20;
   private static final Pattern CF_SECTION = Pattern.compile("^\\s*\\[CFOptions \"(.*)\"\\]\\s*$");
   private static final Pattern MERGE_OPERATOR = Pattern.compile("^\\s*merge_operator\\s*=\\s*(.*)$");
 
@@ -65,6 +75,19 @@ final class RocksDbEngine implements AutoCloseable {
   private final List<ColumnFamilyOptions> familyOptions;
   private final List<ColumnFamilyHandle> allHandles;
   private final UInt64AddOperator mergeOperator;
+  /**
+   * Native batches of multi-op writes, cleared after their write, for the next write to refill: a
+   * new batch grows its buffer by doubling as ops go in, and every growth lands on fresh pages the
+   * kernel must fault in and zero. At most {@value #IDLE_WRITE_BATCHES} are kept, each having held at
+   * most {@value #KEPT_WRITE_BATCH_BYTES} bytes (see {@link #recycle}).
+   */
+  final IdlePool<WriteBatch> writeBatches = new IdlePool<>(IDLE_WRITE_BATCHES, WriteBatch::close);
+  /**
+   * Direct buffers of multiGets of many keys, for the next one to reuse instead of allocating and
+   * zeroing one per call: at most {@value #IDLE_MULTI_GET_ARENAS}, each of at most {@value
+   * #KEPT_MULTI_GET_ARENA_BYTES} bytes (see {@code RocksDbReadView.multiGet}).
+   */
+  final IdlePool<ByteBuffer> multiGetArenas = new IdlePool<>(IDLE_MULTI_GET_ARENAS, arena -> {});
   /** The counters families' SST filter; null when {@code rocksdb.countersBloomBitsPerKey} is 0. */
   private final BloomFilter countersFilter;
 
@@ -326,6 +349,21 @@ final class RocksDbEngine implements AutoCloseable {
     }
   }
 
+  /**
+   * Hands back a batch {@link #writeBatches} gave or a writer made: cleared and kept when {@code
+   * written} (the write went through, so the batch holds exactly the ops just applied) and it holds at
+   * most {@value #KEPT_WRITE_BATCH_BYTES} bytes; closed otherwise. REQUIRES: the caller is done with
+   * {@code batch}.
+   */
+  void recycle(WriteBatch batch, boolean written) {
+    if (written && batch.getDataSize() <= KEPT_WRITE_BATCH_BYTES) {
+      batch.clear();
+      writeBatches.offer(batch);
+    } else {
+      batch.close();
+    }
+  }
+
   /** The handle of a listed family. REQUIRES: the family was validated by the catalog. */
   ColumnFamilyHandle handle(String family) {
     return handles.get(family);
@@ -344,6 +382,8 @@ final class RocksDbEngine implements AutoCloseable {
     dbOptions.close();
     familyOptions.forEach(ColumnFamilyOptions::close);
     mergeOperator.close();
+    writeBatches.close();
+    multiGetArenas.close();
     if (countersFilter != null) {
       countersFilter.close();
     }

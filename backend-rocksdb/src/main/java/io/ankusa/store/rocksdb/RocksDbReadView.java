@@ -77,8 +77,10 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * {@value #POINT_READ_KEYS} keys are point reads at that state. More go to {@code
    * multiGetByteBuffers} in chunks of at most {@value #MULTI_GET_CHUNK_KEYS} keys and {@value
    * #MULTI_GET_CHUNK_KEY_BYTES} key bytes, through one direct buffer sized for the largest chunk and
-   * reused for every chunk: direct memory stays bounded (at most about 1.5 MiB plus the largest key,
-   * freed when the buffer is collected) and no size overflows an {@code int}, for any number of keys
+   * reused for every chunk, and then kept for a later multiGet ({@link RocksDbEngine#multiGetArenas})
+   * unless larger than {@value RocksDbEngine#KEPT_MULTI_GET_ARENA_BYTES} bytes: direct memory stays
+   * bounded (at most about 1.5 MiB plus the largest key per call, a buffer not kept freed when it is
+   * collected) and no size overflows an {@code int}, for any number of keys
    * (property {@code multiGetOfAMillionKeys}). Unlike {@code multiGetAsList}, which returns null both
    * for an absent key and for a key whose read failed, it returns each key's status: NotFound is
    * absent, any other non-OK status is thrown ({@code CorruptionTest.multiGetOfADamagedKeyThrows}).
@@ -158,8 +160,8 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   private static List<byte[]> multiGetInChunks(RocksDbEngine engine, ColumnFamilyHandle handle,
       ReadOptions options, String family, List<byte[]> keys) throws RocksDBException {
     int n = keys.size();
-    // Chunk ends first, so the one buffer is as large as the largest chunk needs and no larger: a
-    // multiGet of two keys allocates about a KiB, not the 1.5 MiB a full chunk would take.
+    // Chunk ends first, so the one buffer is as large as the largest chunk needs (rounded up to the
+    // grain) and no larger: 200 keys take about 100 KiB, not the 1.5 MiB a full chunk would.
     List<Integer> ends = new ArrayList<>(n / MULTI_GET_CHUNK_KEYS + 1);
     int arenaBytes = 0;
     int from = 0;
@@ -175,17 +177,37 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       arenaBytes = Math.max(arenaBytes, keyBytes + (to - from) * MULTI_GET_VALUE_BYTES);
       from = to;
     }
-    ByteBuffer arena = ByteBuffer.allocateDirect(arenaBytes);
+    ByteBuffer idle = engine.multiGetArenas.poll();
+    // An idle buffer too small is dropped (the collector frees it); the larger new one is kept.
+    ByteBuffer arena = idle != null && idle.capacity() >= arenaBytes
+        ? idle : ByteBuffer.allocateDirect(roundUp(arenaBytes, MULTI_GET_ARENA_GRAIN));
     List<byte[]> values = new ArrayList<>(n);
     from = 0;
     for (int to : ends) {
       readChunk(engine, handle, options, family, keys.subList(from, to), arena, values);
       from = to;
     }
+    // Every answer was copied out: what the buffer holds is never read again, only overwritten.
+    if (arena.capacity() <= RocksDbEngine.KEPT_MULTI_GET_ARENA_BYTES) {
+      engine.multiGetArenas.offer(arena);
+    }
     return values;
   }
 
-  /** One native multiGet of {@code chunk} through {@code arena}; appends the answers to {@code values}. */
+  /** Multiple a new multiGet buffer's size is rounded up to, so one of a similar size can reuse it. */
+  static final int MULTI_GET_ARENA_GRAIN = 64 << 10;
+
+  private static int roundUp(int bytes, int grain) {
+    long rounded = ((long) bytes + grain - 1) / grain * grain;
+    return (int) Math.min(rounded, Integer.MAX_VALUE);
+  }
+
+  /**
+   * One native multiGet of {@code chunk} through {@code arena}; appends the answers to {@code values}.
+   * REQUIRES: {@code arena} has room for the chunk's keys and a value slot per key; its content is
+   * never read before RocksDB writes it (a key is written into its slice first, and a value is read
+   * to the length RocksDB reports), so a reused buffer answers as a fresh one.
+   */
   private static void readChunk(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,
       String family, List<byte[]> chunk, ByteBuffer arena, List<byte[]> values) throws RocksDBException {
     int n = chunk.size();

@@ -143,7 +143,9 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   /**
    * One RocksDB {@link WriteBatch} holding every op in order: put, delete, deleteRange (skipped when
    * {@code lo >= hi}: it removes nothing) and merge with the {@link Int64Add} operand; a batch of one
-   * op goes straight to the engine's single-op call instead (see {@link #writeOne}). The batch is
+   * op goes straight to the engine's single-op call instead (see {@link #writeOne}). The native batch
+   * is an idle one the engine kept from an earlier write, cleared, when it has one ({@link
+   * RocksDbEngine#writeBatches}), and goes back to it after a write that went through. The batch is
    * checked whole by the {@link FamilyCatalog} first, so a bad op refuses it before anything is
    * applied (property {@code badBatchIsRefusedWhole}).
    *
@@ -164,7 +166,10 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
         writeOne(e, options, ops.get(0));
         return;
       }
-      try (WriteBatch wb = new WriteBatch()) {
+      WriteBatch idle = e.writeBatches.poll();
+      WriteBatch wb = idle != null ? idle : new WriteBatch();
+      boolean written = false;
+      try {
         batch.forEach(new OpHandler<RocksDBException>() {
           @Override
           public void put(Op.Put p) throws RocksDBException {
@@ -189,8 +194,11 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
           }
         });
         e.db.write(options, wb);
+        written = true;
       } catch (RocksDBException ex) {
         throw RocksDbFailures.write(ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");
+      } finally {
+        e.recycle(wb, written);
       }
     } finally {
       exit();

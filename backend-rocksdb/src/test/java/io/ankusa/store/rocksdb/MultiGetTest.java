@@ -110,4 +110,49 @@ class MultiGetTest {
       assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0c", "0c");
     }
   }
+
+  /**
+   * The direct buffer a multiGet of many keys used is kept for the next one, and a reused buffer
+   * answers only its own keys: absent keys read after present ones in the same slots come back null,
+   * and values shorter than the slot's last occupant come back at their own length.
+   */
+  @Test
+  void aReusedMultiGetBufferAnswersOnlyItsOwnKeys() {
+    int n = RocksDbReadView.POINT_READ_KEYS + 72;
+    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
+      RocksDbStore rocks = (RocksDbStore) store;
+      Batch b = new Batch();
+      List<byte[]> present = new ArrayList<>();
+      List<byte[]> absent = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        byte[] key = {1, (byte) (i >> 8), (byte) i};
+        present.add(key);
+        b.put("p", key, filled(300 - i, i));
+        absent.add(new byte[] {2, (byte) (i >> 8), (byte) i});
+      }
+      store.write(b, Durability.SYNC);
+      assertThat(idleArenas(rocks)).isZero();
+      assertThat(store.multiGet("p", present)).allSatisfy(v -> assertThat(v).isNotNull());
+      assertThat(idleArenas(rocks)).as("the buffer is kept").isEqualTo(1);
+      assertThat(store.multiGet("p", absent)).as("absent keys in the slots present ones filled")
+          .hasSize(n).containsOnlyNulls();
+      List<byte[]> reversed = new ArrayList<>(present);
+      java.util.Collections.reverse(reversed);
+      List<byte[]> got = store.multiGet("p", reversed);
+      for (int i = 0; i < n; i++) {
+        int k = n - 1 - i;
+        assertThat(got.get(i)).as("key %d", k).isEqualTo(filled(300 - k, k));
+      }
+      assertThat(idleArenas(rocks)).as("one buffer, reused").isEqualTo(1);
+    }
+  }
+
+  private static int idleArenas(RocksDbStore store) {
+    RocksDbEngine e = store.enter();
+    try {
+      return e.multiGetArenas.idle();
+    } finally {
+      store.exit();
+    }
+  }
 }

@@ -196,6 +196,44 @@ class RocksDbStoreTest {
   }
 
   /**
+   * A multi-op write's native batch is kept, cleared, for the next one: a later write applies only its
+   * own ops (a delete written after a put of the same key is not undone by the put again), and a batch
+   * of more than {@value RocksDbEngine#KEPT_WRITE_BATCH_BYTES} bytes is closed, not kept.
+   */
+  @Test
+  void aWriteBatchIsKeptClearedForTheNextWriteAndOnlyWhenSmall() {
+    try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
+      RocksDbStore rs = (RocksDbStore) s;
+      assertThat(idleWriteBatches(rs)).isZero();
+      s.write(new Batch().put("rows", new byte[] {1}, new byte[] {1}).merge("counts", new byte[] {1}, 5), Durability.SYNC);
+      assertThat(idleWriteBatches(rs)).as("kept after the write").isEqualTo(1);
+      s.write(new Batch().delete("rows", new byte[] {1}).put("rows", new byte[] {2}, new byte[] {2}), Durability.SYNC);
+      s.write(new Batch().put("rows", new byte[] {3}, new byte[] {3}).merge("counts", new byte[] {2}, 1), Durability.SYNC);
+      assertThat(idleWriteBatches(rs)).as("one batch, reused").isEqualTo(1);
+      assertThat(s.get("rows", new byte[] {1})).as("deleted, not put again by a reused batch").isNull();
+      assertThat(s.get("rows", new byte[] {2})).isEqualTo(new byte[] {2});
+      assertThat(s.get("rows", new byte[] {3})).isEqualTo(new byte[] {3});
+      assertThat(s.counter("counts", new byte[] {1})).as("merged once").isEqualTo(5);
+      Batch big = new Batch();
+      for (int i = 0; i < 3; i++) {
+        big.put("rows", new byte[] {9, (byte) i}, new byte[(int) RocksDbEngine.KEPT_WRITE_BATCH_BYTES / 2]);
+      }
+      s.write(big, Durability.NO_SYNC);
+      assertThat(idleWriteBatches(rs)).as("a batch over the limit is closed").isZero();
+      assertThat(s.get("rows", new byte[] {9, 2})).hasSize((int) RocksDbEngine.KEPT_WRITE_BATCH_BYTES / 2);
+    }
+  }
+
+  private static int idleWriteBatches(RocksDbStore store) {
+    RocksDbEngine e = store.enter();
+    try {
+      return e.writeBatches.idle();
+    } finally {
+      store.exit();
+    }
+  }
+
+  /**
    * A counter read skips, through Bloom filters, the memtable that lacks its key and the SST file
    * whose key range covers it without holding it ({@code rocksdb.countersBloomBitsPerKey}); with the
    * setting at 0 nothing is skipped. Counted with RocksDB's perf context, never timed.
