@@ -148,11 +148,6 @@ class MultiGetTest {
   }
 
   private static int idleArenas(RocksDbStore store) {
-    RocksDbEngine e = store.enter();
-    try {
-      return e.multiGetArenas.idle();
-    } finally {
-      store.exit();
-    }
+    return EngineProbe.read(store, e -> e.multiGetArenas.idle());
   }
 }

@@ -225,12 +225,7 @@ class RocksDbStoreTest {
   }
 
   private static int idleWriteBatches(RocksDbStore store) {
-    RocksDbEngine e = store.enter();
-    try {
-      return e.writeBatches.idle();
-    } finally {
-      store.exit();
-    }
+    return EngineProbe.read(store, e -> e.writeBatches.idle());
   }
 
   /**
