@@ -138,49 +138,48 @@ final class RocksDbEngine implements AutoCloseable {
     UInt64AddOperator merge = new UInt64AddOperator();
     BloomFilter countersFilter =
         settings.countersBloomBitsPerKey() > 0 ? new BloomFilter(settings.countersBloomBitsPerKey()) : null;
-    DBOptions dbOptions = new DBOptions()
-        .setCreateIfMissing(create)
-        .setCreateMissingColumnFamilies(create)
-        .setBytesPerSync(settings.bytesPerSync())
-        .setMaxBackgroundJobs(settings.maxBackgroundJobs())
-        .setMaxTotalWalSize(settings.maxTotalWalBytes())
-        // Every open starts a new info LOG; keep a few old ones, not RocksDB's default thousand.
-        .setKeepLogFileNum(KEPT_INFO_LOGS)
-        // A record cut short at the end of the WAL (a crash mid-append) is dropped; damage anywhere
-        // else in the WAL fails the open. RocksDB's default (point-in-time recovery) would stop
-        // replaying at the damage and silently drop every acknowledged batch after it.
-        .setWalRecoveryMode(WALRecoveryMode.TolerateCorruptedTailRecords);
+    DBOptions dbOptions = new DBOptions();
     List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
-    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    boolean defaultListed = families.stream().anyMatch(f -> f.name().equals(DEFAULT_FAMILY));
-    if (!defaultListed) {
-      ColumnFamilyOptions o = new ColumnFamilyOptions();
-      cfOptions.add(o);
-      descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, o));
-      names.add(null);
-    }
-    for (FamilySpec f : families) {
-      ColumnFamilyOptions o = familyOptions(f, merge, countersFilter, settings);
-      cfOptions.add(o);
-      descriptors.add(new ColumnFamilyDescriptor(f.name().getBytes(StandardCharsets.UTF_8), o));
-      names.add(f.name());
-    }
     List<ColumnFamilyHandle> all = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     RocksDB db;
     try {
+      dbOptions
+          .setCreateIfMissing(create)
+          .setCreateMissingColumnFamilies(create)
+          .setBytesPerSync(settings.bytesPerSync())
+          .setMaxBackgroundJobs(settings.maxBackgroundJobs())
+          .setMaxTotalWalSize(settings.maxTotalWalBytes())
+          // Every open starts a new info LOG; keep a few old ones, not RocksDB's default thousand.
+          .setKeepLogFileNum(KEPT_INFO_LOGS)
+          // A record cut short at the end of the WAL (a crash mid-append) is dropped; damage anywhere
+          // else in the WAL fails the open. RocksDB's default (point-in-time recovery) would stop
+          // replaying at the damage and silently drop every acknowledged batch after it.
+          .setWalRecoveryMode(WALRecoveryMode.TolerateCorruptedTailRecords);
+      List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+      boolean defaultListed = families.stream().anyMatch(f -> f.name().equals(DEFAULT_FAMILY));
+      if (!defaultListed) {
+        ColumnFamilyOptions o = new ColumnFamilyOptions();
+        cfOptions.add(o);
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, o));
+        names.add(null);
+      }
+      for (FamilySpec f : families) {
+        ColumnFamilyOptions o = familyOptions(f, merge, countersFilter, settings);
+        cfOptions.add(o);
+        descriptors.add(new ColumnFamilyDescriptor(f.name().getBytes(StandardCharsets.UTF_8), o));
+        names.add(f.name());
+      }
       db = readOnly
           ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, all)
           : RocksDB.open(dbOptions, dir.toString(), descriptors, all);
     } catch (RocksDBException e) {
-      all.forEach(ColumnFamilyHandle::close);
-      cfOptions.forEach(ColumnFamilyOptions::close);
-      dbOptions.close();
-      merge.close();
-      if (countersFilter != null) {
-        countersFilter.close();
-      }
+      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter);
       throw RocksDbFailures.open(e, dir);
+    } catch (RuntimeException | Error e) {
+      // Nothing of a failed open outlives it, whichever step failed.
+      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter);
+      throw e;
     }
     Map<String, ColumnFamilyHandle> byName = new LinkedHashMap<>();
     for (int i = 0; i < names.size(); i++) {
@@ -189,6 +188,18 @@ final class RocksDbEngine implements AutoCloseable {
       }
     }
     return new RocksDbEngine(dir, db, Map.copyOf(byName), dbOptions, cfOptions, all, merge, countersFilter);
+  }
+
+  /** Frees what an open made before it failed: the handles it got, every options object, the operator and filter. */
+  private static void closeAfterFailedOpen(List<ColumnFamilyHandle> handles, List<ColumnFamilyOptions> cfOptions,
+      DBOptions dbOptions, UInt64AddOperator merge, BloomFilter countersFilter) {
+    handles.forEach(ColumnFamilyHandle::close);
+    cfOptions.forEach(ColumnFamilyOptions::close);
+    dbOptions.close();
+    merge.close();
+    if (countersFilter != null) {
+      countersFilter.close();
+    }
   }
 
   private static ColumnFamilyOptions familyOptions(FamilySpec f, UInt64AddOperator merge, BloomFilter countersFilter,
