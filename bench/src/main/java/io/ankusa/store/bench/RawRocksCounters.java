@@ -12,6 +12,9 @@ import org.rocksdb.ColumnFamilyOptions;
  * key's base value wherever it is ({@code max_successive_merges} 16 with {@code
  * strict_max_successive_merges}, which RocksJava can set only through RocksDB's options parser), and
  * reads as the backend does: Bloom filters over the counters' keys in SST files and in the memtable.
+ * The constants repeat the backend's defaults, which the bench cannot see; the bench's tests compare
+ * the options file RocksDB writes for a raw baseline with the backend's, so a default changed on one
+ * side only fails there.
  */
 public final class RawRocksCounters {
   private RawRocksCounters() {}

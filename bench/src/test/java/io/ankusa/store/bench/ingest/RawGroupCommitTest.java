@@ -3,6 +3,7 @@ package io.ankusa.store.bench.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.bench.BenchStores;
+import io.ankusa.store.bench.RocksDbOptionsFile;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.DedupeValue;
 import io.ankusa.store.layout.Format3;
@@ -147,5 +148,20 @@ class RawGroupCommitTest {
       }
     }
     return out;
+  }
+
+  /**
+   * The raw ingest baseline opens every family with the options the backend gives it (see {@code
+   * EngineTargetTest.rawRocksOpensRocksDbWithTheBackendsOptions}).
+   */
+  @Test
+  void rawBaselineOpensRocksDbWithTheBackendsOptions(@TempDir Path dir) throws Exception {
+    WriterTarget.open(dir.resolve("writer"), WriterConfig.defaults()).close();
+    RawGroupCommit.open(dir.resolve("raw")).close();
+    Map<String, String> writer = RocksDbOptionsFile.read(dir.resolve("writer"));
+    Map<String, String> raw = RocksDbOptionsFile.read(dir.resolve("raw"));
+    assertThat(writer).as("the backend's options file, read").containsKey("CFOptions \"" + Format3.COUNTERS + "\"/merge_operator");
+    assertThat(RocksDbOptionsFile.differences(writer, raw, RocksDbOptionsFile.BOOKKEEPING_ONLY))
+        .as("options where the backend (left) and the raw baseline (right) differ").isEmpty();
   }
 }
