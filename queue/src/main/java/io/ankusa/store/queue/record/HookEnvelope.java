@@ -4,6 +4,7 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 
@@ -36,6 +37,8 @@ public record HookEnvelope(
 
   /** The only version this code writes and reads. */
   public static final int VERSION = 1;
+  /** Up to this many sinks, {@link #firstRepeatedSink} compares each with the earlier ones. */
+  private static final int FEW_SINKS = 16;
 
   public HookEnvelope {
     Objects.requireNonNull(sourceId, "sourceId");
@@ -45,17 +48,46 @@ public record HookEnvelope(
     if (sinks.isEmpty()) {
       throw new StoreArgumentException("hook " + hookId + " has no sinks; a hook needs at least one");
     }
-    if (sinks.size() != sinks.stream().distinct().count()) {
-      throw new StoreArgumentException("hook " + hookId + " lists a sink twice: " + sinks);
+    checkSinks(hookId, sinks);
+    if (seq < 0 || receivedAt < 0) {
+      throw new StoreArgumentException("hook " + hookId + ": seq and receivedAt must be non-negative");
     }
+  }
+
+  /**
+   * Each sink in 0..65535 and none twice, without a stream: the writer builds every envelope twice
+   * (once on the caller's thread, then again with its seq), and most hooks have one sink.
+   */
+  private static void checkSinks(String hookId, List<Integer> sinks) {
     for (int sink : sinks) {
       if (sink < 0 || sink > 0xFFFF) {
         throw new StoreArgumentException("hook " + hookId + ": sink " + sink + " is outside 0..65535");
       }
     }
-    if (seq < 0 || receivedAt < 0) {
-      throw new StoreArgumentException("hook " + hookId + ": seq and receivedAt must be non-negative");
+    if (firstRepeatedSink(sinks) >= 0) {
+      throw new StoreArgumentException("hook " + hookId + " lists a sink twice: " + sinks);
     }
+  }
+
+  /**
+   * The position of the first sink of {@code sinks} that repeats an earlier one, or -1 when none
+   * does. A short list is compared with itself; from {@value #FEW_SINKS} sinks on, a set of the
+   * sinks seen is kept (8 KiB: allocating one per hook was most of what producers allocated at 10⁴
+   * to 10⁵ hooks/s). REQUIRES: every sink is in 0..65535.
+   */
+  public static int firstRepeatedSink(List<Integer> sinks) {
+    BitSet seen = sinks.size() > FEW_SINKS ? new BitSet(0x10000) : null;
+    int i = 0;
+    for (int sink : sinks) {
+      if (seen != null ? seen.get(sink) : sinks.subList(0, i).contains(sink)) {
+        return i;
+      }
+      if (seen != null) {
+        seen.set(sink);
+      }
+      i++;
+    }
+    return -1;
   }
 
   /** This envelope with {@code seq} set (the writer assigns it at commit). */

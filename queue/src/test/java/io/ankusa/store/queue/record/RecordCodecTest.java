@@ -3,12 +3,16 @@ package io.ankusa.store.queue.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreCorruptionException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -31,6 +35,33 @@ class RecordCodecTest {
     return Combinators.combine(Arbitraries.longs().between(0, Long.MAX_VALUE), maybe, text, text, maybe,
             Arbitraries.longs().between(0, Long.MAX_VALUE), sinks, payload)
         .as(HookEnvelope::new);
+  }
+
+  /**
+   * An envelope's sinks: each in 0..65535, none twice, in short lists (compared with each other) and
+   * long ones (a set of those seen); the first repeat is named by its position.
+   */
+  @Example
+  void anEnvelopeRefusesARepeatedOrOutOfRangeSink() {
+    List<Integer> many = new ArrayList<>(IntStream.range(0, 40).boxed().toList());
+    assertThat(HookEnvelope.firstRepeatedSink(List.of(7))).isEqualTo(-1);
+    assertThat(HookEnvelope.firstRepeatedSink(List.of(3, 1, 3))).isEqualTo(2);
+    assertThat(HookEnvelope.firstRepeatedSink(many)).isEqualTo(-1);
+    many.add(39);
+    assertThat(HookEnvelope.firstRepeatedSink(many)).isEqualTo(40);
+    for (List<Integer> sinks : List.of(List.of(3, 1, 3), many)) {
+      assertThatThrownBy(() -> envelope(sinks)).isInstanceOf(StoreArgumentException.class)
+          .hasMessageContaining("lists a sink twice");
+    }
+    for (List<Integer> sinks : List.of(List.of(1, 65_536), List.of(-1))) {
+      assertThatThrownBy(() -> envelope(sinks)).isInstanceOf(StoreArgumentException.class)
+          .hasMessageContaining("is outside 0..65535");
+    }
+    assertThat(envelope(List.of(0, 65_535)).withSeq(9).sinks()).containsExactly(0, 65_535);
+  }
+
+  private static HookEnvelope envelope(List<Integer> sinks) {
+    return new HookEnvelope(0, null, "s", "h", null, 1, sinks, new byte[0]);
   }
 
   @Property
