@@ -135,7 +135,8 @@ public interface WriterCases extends LayoutCase {
    * Group commit keeps each producer's order and gives every seq once: four producers at once,
    * groups of at most 7, and each producer's seqs rise in the order it sent, together they are the
    * seqs after {@code m:last_seq} without a gap or a repeat, and each seq holds the hook its producer
-   * was told. One writer per queue; a second writer (after the first closed) continues the seqs.
+   * was told. One writer per store, through any queue; a second writer (after the first closed)
+   * continues the seqs.
    */
   @Example
   default void groupCommitKeepsEachProducersOrderAndAssignsEachSeqOnce() throws Exception {
@@ -152,6 +153,9 @@ public interface WriterCases extends LayoutCase {
         assertThat(writer.appliedSeq()).isEqualTo(3);
         assertThatThrownBy(() -> QueueWriter.start(queue, WriterConfig.defaults()))
             .as("a second writer on the queue").isInstanceOf(StoreArgumentException.class).hasMessageContaining("already runs");
+        assertThatThrownBy(() -> QueueWriter.start(DeliveryQueue.open(t.store(), queueConfig()), WriterConfig.defaults()))
+            .as("a second writer on the store, through a second queue: both would hand out seqs %d, %d, ...", 4, 5)
+            .isInstanceOf(StoreArgumentException.class).hasMessageContaining("already runs on the store");
         CyclicBarrier barrier = new CyclicBarrier(producers);
         List<Thread> threads = new ArrayList<>();
         for (int p = 0; p < producers; p++) {

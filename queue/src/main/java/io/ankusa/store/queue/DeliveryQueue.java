@@ -19,6 +19,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * every transition takes. The store must have been opened with {@link Format3#families()}; {@link
  * #open} checks or creates the format-3 layout. The queue does not own the store: close the store
  * after the queue's users are done.
+ *
+ * <p>Open one queue per store and share it between the writer, the dispatcher and maintenance: the
+ * {@link TransitionGuard} that keeps two transitions from moving the same rows at once is this
+ * object's, so transitions through two queues on one store are not ordered against each other. (A
+ * second {@link io.ankusa.store.queue.ingest.QueueWriter} on the same store is refused, whichever
+ * queue it goes through.)
  */
 public final class DeliveryQueue {
   private final Store store;

@@ -19,14 +19,15 @@ import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -91,7 +92,8 @@ import org.slf4j.LoggerFactory;
  * CREATED and DUPLICATE: the hook named by the seq is durable. UNAVAILABLE: nothing of the request is
  * (or will become) stored; a retry is safe. See {@link IngestResult}.
  *
- * <p>One writer per queue: it is the queue's only ordinal allocator; do not run {@link DirectIngest}
+ * <p>One writer per store: it is the store's only allocator of seqs and ordinals, and a second one on
+ * the same store object (through this queue or another) is refused; do not run {@link DirectIngest}
  * beside it. {@link #close()} drains and answers everything; nothing acknowledged is lost.
  */
 public final class QueueWriter implements AutoCloseable {
@@ -105,7 +107,11 @@ public final class QueueWriter implements AutoCloseable {
   /** Most expired dedupe keys deleted per sweep turn of the writer. */
   static final int SWEEP_LIMIT = 1000;
   private static final int REPAIR_ATTEMPTS = 3;
-  private static final Set<DeliveryQueue> RUNNING = ConcurrentHashMap.newKeySet();
+  /**
+   * The stores a writer runs on, by identity: one writer per store, not per queue, since two queues
+   * opened on one store would otherwise each run a writer, and both would hand out the same seqs.
+   */
+  private static final Set<Store> RUNNING = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
   private final DeliveryQueue queue;
   private final Store store;
@@ -180,14 +186,15 @@ public final class QueueWriter implements AutoCloseable {
    * at the store's {@code m:last_seq}.
    *
    * @param clock epoch milliseconds: stamps ({@link #durableAt()}), dedupe expiry, sweep times
-   * @throws StoreArgumentException if another writer runs on {@code queue}
+   * @throws StoreArgumentException if another writer runs on {@code queue}'s store (through any queue)
    */
   public static QueueWriter start(DeliveryQueue queue, WriterConfig config, LongSupplier clock) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(clock, "clock");
-    if (!RUNNING.add(queue)) {
-      throw new StoreArgumentException("a QueueWriter already runs on the queue of the store at "
-          + queue.store().directory() + "; close it first (the writer is the queue's only ordinal allocator)");
+    if (!RUNNING.add(queue.store())) {
+      throw new StoreArgumentException("a QueueWriter already runs on the store at " + queue.store().directory()
+          + " (through this queue or another opened on the same store); close it first: the writer is the"
+          + " store's only allocator of seqs and ordinals");
     }
     try {
       QueueWriter w = new QueueWriter(queue, config, clock);
@@ -195,7 +202,7 @@ public final class QueueWriter implements AutoCloseable {
       w.writerThread.start();
       return w;
     } catch (RuntimeException e) {
-      RUNNING.remove(queue);
+      RUNNING.remove(queue.store());
       throw e;
     }
   }
@@ -292,7 +299,7 @@ public final class QueueWriter implements AutoCloseable {
         }
       }
     }
-    RUNNING.remove(queue);
+    RUNNING.remove(queue.store());
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
