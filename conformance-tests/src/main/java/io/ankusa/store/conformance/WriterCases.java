@@ -135,8 +135,8 @@ public interface WriterCases extends LayoutCase {
    * Group commit keeps each producer's order and gives every seq once: four producers at once,
    * groups of at most 7, and each producer's seqs rise in the order it sent, together they are the
    * seqs after {@code m:last_seq} without a gap or a repeat, and each seq holds the hook its producer
-   * was told. One writer per store, through any queue; a second writer (after the first closed)
-   * continues the seqs.
+   * was told. One writer per store, through any queue, however often an earlier one is closed; a
+   * second writer (after the first closed) continues the seqs.
    */
   @Example
   default void groupCommitKeepsEachProducersOrderAndAssignsEachSeqOnce() throws Exception {
@@ -148,7 +148,8 @@ public interface WriterCases extends LayoutCase {
       d.ingest().ingest(List.of(hook(d, "acme"), hook(d, "globex"), hook(d, "acme")));
       List<List<IngestRequest>> sent = new ArrayList<>();
       List<List<CompletableFuture<IngestResult>>> answers = new ArrayList<>();
-      try (QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults().withMaxGroupHooks(7))) {
+      QueueWriter first = QueueWriter.start(queue, WriterConfig.defaults().withMaxGroupHooks(7));
+      try (QueueWriter writer = first) {
         assertThat(writer.durableSeq()).as("the watermark starts at m:last_seq").isEqualTo(3);
         assertThat(writer.appliedSeq()).isEqualTo(3);
         assertThatThrownBy(() -> QueueWriter.start(queue, WriterConfig.defaults()))
@@ -201,6 +202,10 @@ public interface WriterCases extends LayoutCase {
       try (QueueWriter again = QueueWriter.start(queue, WriterConfig.defaults())) {
         assertThat(await(again.ingest(request("initech", null, 1)))).as("a later writer continues the seqs")
             .isEqualTo(IngestResult.created(4L + producers * each));
+        first.close();
+        assertThatThrownBy(() -> QueueWriter.start(queue, WriterConfig.defaults()))
+            .as("closing the first writer again does not let a writer start beside the later one")
+            .isInstanceOf(StoreArgumentException.class).hasMessageContaining("already runs");
       }
       assertThat(queue.lastSeq()).isEqualTo(4L + producers * each);
       assertClean(t.store(), "after two writers");

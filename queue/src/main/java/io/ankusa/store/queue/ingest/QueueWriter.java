@@ -124,6 +124,8 @@ public final class QueueWriter implements AutoCloseable {
   /** Callers between their state check and their offer; close waits for them to finish. */
   private final AtomicInteger entering = new AtomicInteger();
   private final AtomicBoolean closeStarted = new AtomicBoolean();
+  /** Whether this writer still holds its store's place in {@link #RUNNING}; the first close that joins gives it up. */
+  private final AtomicBoolean holdsStore = new AtomicBoolean(true);
   private final Thread writerThread;
   private final WalSyncer syncer;
   private final UnackedGroups unacked = new UnackedGroups();
@@ -299,7 +301,10 @@ public final class QueueWriter implements AutoCloseable {
         }
       }
     }
-    RUNNING.remove(queue.store());
+    if (holdsStore.compareAndSet(true, false)) {
+      // Once only: a later close must not free the place of a writer started after this one.
+      RUNNING.remove(queue.store());
+    }
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
