@@ -10,12 +10,10 @@ import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,15 +34,8 @@ class MultiGetOfManyKeysTest {
    */
   @Test
   void fiveMillionKeysAnswerInOrderWithinBoundedDirectMemory() throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-XX:MaxDirectMemorySize=16m", "-Xmx384m",
-        "--enable-native-access=ALL-UNNAMED", "-XX:+IgnoreUnrecognizedVMOptions",
-        "-cp", System.getProperty("java.class.path"), ManyKeys.class.getName(), dir.toString())
-        .redirectErrorStream(true)
-        .start();
-    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("the child finished").isTrue();
-    assertThat(child.exitValue()).as("the child's exit code; its output:%n%s", output).isZero();
+    String output = ChildJvmRun.output(ManyKeys.class, List.of("-XX:MaxDirectMemorySize=16m", "-Xmx384m"), 120,
+        dir.toString());
     assertThat(output).contains("answered " + MANY_KEYS + " keys");
   }
 

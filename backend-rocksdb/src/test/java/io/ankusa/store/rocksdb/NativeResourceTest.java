@@ -15,12 +15,10 @@ import java.io.IOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,25 +62,13 @@ class NativeResourceTest {
     Path dir = Files.isDirectory(shm) && Files.isWritable(shm)
         ? Files.createTempDirectory(shm, "ankusa-native-") : tempDir.resolve("store");
     try {
-      check(runChild(dir));
+      check(ChildJvmRun.output(Cycles.class,
+          List.of("-Xms" + CHILD_HEAP, "-Xmx" + CHILD_HEAP, "-XX:+AlwaysPreTouch"), 300, dir.toString()));
     } finally {
       if (dir.startsWith(shm)) {
         FileTrees.deleteRecursively(dir);
       }
     }
-  }
-
-  private static String runChild(Path dir) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-Xms" + CHILD_HEAP, "-Xmx" + CHILD_HEAP, "-XX:+AlwaysPreTouch",
-        "--enable-native-access=ALL-UNNAMED", "-XX:+IgnoreUnrecognizedVMOptions",
-        "-cp", System.getProperty("java.class.path"), Cycles.class.getName(), dir.toString())
-        .redirectErrorStream(true)
-        .start();
-    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(child.waitFor(300, TimeUnit.SECONDS)).as("the child finished").isTrue();
-    assertThat(child.exitValue()).as("the child's exit code; its output:%n%s", output).isZero();
-    return output;
   }
 
   private static void check(String output) {
