@@ -97,7 +97,7 @@ public final class DeliveryQueue {
     return reclaimCursor;
   }
 
-  /** The guard that serializes conflicting transitions of this queue (one per queue, in this process). */
+  /** The guard that serializes conflicting transitions of this queue (one per queue: open one queue per store). */
   public TransitionGuard guard() {
     return guard;
   }

@@ -58,8 +58,9 @@ import org.slf4j.LoggerFactory;
  * serves); the writer's fence removes only obligations above {@code durableSeq}, which no chunk has
  * read. A new archiver (after a restart) starts at the head.
  *
- * <p>REQUIRES: one archiver per queue (a second would append the same hooks again; the {@link
- * TransitionGuard} still settles each obligation once, so the counts stay exact); {@code
+ * <p>REQUIRES: one archiver per store, through its one queue (a second would append the same hooks
+ * again; the queue's {@link TransitionGuard} still settles each obligation once, so the counts stay
+ * exact); {@code
  * durableSeq} is the writer's watermark ({@code writer::durableSeq}), or {@code () -> Long.MAX_VALUE}
  * when every write is SYNC ({@link DirectIngest}). Not thread-safe: run it from one thread. Counters:
  * the layout property {@code countersEqualAFoldAfterAnySequenceOfTransitions} checks that {@code
