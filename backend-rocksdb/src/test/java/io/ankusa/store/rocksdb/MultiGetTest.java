@@ -11,6 +11,7 @@ import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -137,7 +138,7 @@ class MultiGetTest {
       assertThat(store.multiGet("p", absent)).as("absent keys in the slots present ones filled")
           .hasSize(n).containsOnlyNulls();
       List<byte[]> reversed = new ArrayList<>(present);
-      java.util.Collections.reverse(reversed);
+      Collections.reverse(reversed);
       List<byte[]> got = store.multiGet("p", reversed);
       for (int i = 0; i < n; i++) {
         int k = n - 1 - i;

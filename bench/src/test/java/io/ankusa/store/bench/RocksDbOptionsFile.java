@@ -1,5 +1,7 @@
 package io.ankusa.store.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,13 +26,13 @@ public final class RocksDbOptionsFile {
    * The database options a raw baseline may leave at RocksDB's default: how many old info logs are
    * kept, and how a damaged WAL is replayed. Neither changes what a read or a write costs.
    */
-  public static final Set<String> BOOKKEEPING_ONLY =
+  static final Set<String> BOOKKEEPING_ONLY =
       Set.of("DBOptions/keep_log_file_num", "DBOptions/wal_recovery_mode");
 
   private RocksDbOptionsFile() {}
 
   /** The newest options file of the database in {@code dir}, by file number. */
-  public static Map<String, String> read(Path dir) throws IOException {
+  static Map<String, String> read(Path dir) throws IOException {
     Path newest;
     try (Stream<Path> files = Files.list(dir)) {
       newest = files.filter(p -> p.getFileName().toString().startsWith("OPTIONS-"))
@@ -62,7 +64,7 @@ public final class RocksDbOptionsFile {
   }
 
   /** {@code a} and {@code b} without the keys in {@code ignored}: where they differ, as {@code key: a | b}. */
-  public static Map<String, String> differences(Map<String, String> a, Map<String, String> b, Set<String> ignored) {
+  static Map<String, String> differences(Map<String, String> a, Map<String, String> b, Set<String> ignored) {
     Map<String, String> out = new TreeMap<>();
     Set<String> keys = new TreeSet<>(a.keySet());
     keys.addAll(b.keySet());
@@ -72,5 +74,18 @@ public final class RocksDbOptionsFile {
       }
     }
     return out;
+  }
+
+  /**
+   * Asserts that the databases last opened in {@code backendDir} (by the backend) and {@code rawDir}
+   * (by a raw baseline) were opened with the same options but {@link #BOOKKEEPING_ONLY}; {@code
+   * countersFamily} names a counters family both hold, to show the files were read at all.
+   */
+  public static void assertOpenedAlike(Path backendDir, Path rawDir, String countersFamily) throws IOException {
+    Map<String, String> backend = read(backendDir);
+    Map<String, String> raw = read(rawDir);
+    assertThat(backend).as("the backend's options file, read").containsKey("CFOptions \"" + countersFamily + "\"/merge_operator");
+    assertThat(differences(backend, raw, BOOKKEEPING_ONLY))
+        .as("options where the backend (left) and the raw baseline (right) differ").isEmpty();
   }
 }
