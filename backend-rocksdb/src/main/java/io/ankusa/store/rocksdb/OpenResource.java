@@ -9,7 +9,7 @@ sealed interface OpenResource permits RocksDbScan, RocksDbSnapshot {
   /**
    * Releases the native objects now and makes every later call throw {@link
    * io.ankusa.store.spi.StoreClosedException} with {@code reason}. Idempotent. REQUIRES: the caller
-   * holds the store's exclusive lock or the store's shared lock (so the engine handle is open).
+   * holds the exclusive or the shared side of the store's gate (so the engine handle is open).
    */
   void invalidate(String reason);
 }

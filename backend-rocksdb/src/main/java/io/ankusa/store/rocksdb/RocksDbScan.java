@@ -21,8 +21,8 @@ import org.rocksdb.Slice;
  * sees one state whatever is written meanwhile (property {@code scanSeesOneStateWhileWritesGoOn}).
  *
  * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} entries first,
- * doubling up to {@value ChunkedScan#MAX_CHUNK}): a chunk is read while holding the view's guard (the store's shared lock, and a
- * snapshot's own for a scan of a snapshot) once, so {@link RocksDbStore#close()}, {@link
+ * doubling up to {@value ChunkedScan#MAX_CHUNK}): a chunk is read while holding the view's guard (the
+ * shared side of the store's gate, and a snapshot's own for a scan of a snapshot) once, so {@link RocksDbStore#close()}, {@link
  * RocksDbStore#reportWriteFailure} and {@link RocksDbSnapshot#close()} wait for a running chunk and
  * never free the iterator under it (property {@code closeWaitsForARunningScanChunk} in {@code
  * ScanGuardTest}). Between chunks the scan holds nothing; each {@code hasNext}/{@code next} reads one
@@ -266,12 +266,12 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
     if (closedBecause != null) {
       return;
     }
-    // The shared lock keeps the engine open while the native objects are freed.
-    view.store().sharedLock().lock();
+    // The gate's shared side keeps the engine open while the native objects are freed.
+    view.store().gate().enterShared();
     try {
       invalidate("scan of family '" + family + "' is closed");
     } finally {
-      view.store().sharedLock().unlock();
+      view.store().gate().exitShared();
     }
   }
 

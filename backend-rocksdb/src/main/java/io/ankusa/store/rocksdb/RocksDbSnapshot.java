@@ -29,7 +29,7 @@ final class RocksDbSnapshot extends RocksDbReadView implements Snapshot, OpenRes
   /** Null while open; otherwise why it was closed. Guarded by {@link #lock}. */
   private volatile String closedBecause;
 
-  /** REQUIRES: the caller holds the store's shared lock and {@code engine} is its current one. */
+  /** REQUIRES: the caller holds the shared side of the store's gate and {@code engine} is its current one. */
   RocksDbSnapshot(RocksDbStore store, RocksDbEngine engine) {
     this.store = store;
     this.engine = engine;
@@ -87,11 +87,11 @@ final class RocksDbSnapshot extends RocksDbReadView implements Snapshot, OpenRes
       throw new StoreArgumentException("close of a snapshot of RocksDB store " + store.directory() + " called from"
           + " inside a visit of it; nothing was done: close it after the visit returns");
     }
-    store.sharedLock().lock();
+    store.gate().enterShared();
     try {
       invalidate("snapshot is closed");
     } finally {
-      store.sharedLock().unlock();
+      store.gate().exitShared();
     }
   }
 

@@ -7,6 +7,7 @@ import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.HandleGate;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.OpHandler;
@@ -20,8 +21,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -32,10 +31,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The production {@link Store}: one RocksDB database, one column family per {@link FamilySpec}.
  *
- * <p>Concurrency: every read, write, sync and scan chunk holds the shared side of a read-write lock
+ * <p>Concurrency: every read, write, sync and scan chunk holds the shared side of a {@link HandleGate}
  * around the engine handle, so writes and reads run concurrently (RocksDB is thread-safe; property
- * {@code concurrentMergesLoseNoOperand}); {@link #reportWriteFailure} and {@link #close()} take the
- * exclusive side, so they never free the handle under a running call, and calls made meanwhile wait.
+ * {@code concurrentMergesLoseNoOperand}) and threads on different cores write no common cache line to
+ * do so; {@link #reportWriteFailure} and {@link #close()} take the exclusive side, so they never free
+ * the handle under a running call, and calls made meanwhile wait.
  *
  * <p>Durability: {@link Durability#SYNC} writes with {@code sync=true} (the WAL is fsynced before
  * return); {@code NO_SYNC} writes are visible at once and durable after the next returned {@link
@@ -70,11 +70,11 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   private final FamilyCatalog catalog;
   private final boolean createIfMissing;
   private final RocksDbSettings settings;
-  private final ReentrantReadWriteLock handleLock = new ReentrantReadWriteLock();
+  private final HandleGate gate = new HandleGate();
   /** Scans of the live store and snapshots, open until closed or invalidated. */
   private final Set<OpenResource> open = ConcurrentHashMap.newKeySet();
-  /** The open engine; null once closed. Guarded by {@link #handleLock}. */
-  private RocksDbEngine engine;
+  /** The open engine; null once closed. Written under the exclusive side of {@link #gate}. */
+  private volatile RocksDbEngine engine;
 
   /** Opens the engine in the claimed directory. REQUIRES: the caller closes {@code claim} if this throws. */
   RocksDbStore(DirectoryClaim claim, FamilyCatalog catalog, boolean createIfMissing, RocksDbSettings settings) {
@@ -95,10 +95,10 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
 
   @Override
   RocksDbEngine enter() {
-    handleLock.readLock().lock();
+    gate.enterShared();
     RocksDbEngine e = engine;
     if (e == null) {
-      handleLock.readLock().unlock();
+      gate.exitShared();
       throw closed();
     }
     return e;
@@ -106,7 +106,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
 
   @Override
   void exit() {
-    handleLock.readLock().unlock();
+    gate.exitShared();
   }
 
   @Override
@@ -129,9 +129,9 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
     return this;
   }
 
-  /** The shared side of the handle lock: scans hold it while reading a chunk and while closing. */
-  Lock sharedLock() {
-    return handleLock.readLock();
+  /** The handle's gate: scans and snapshots hold its shared side while they free their native objects. */
+  HandleGate gate() {
+    return gate;
   }
 
   void untrack(OpenResource resource) {
@@ -302,7 +302,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   @Override
   public void reportWriteFailure(Throwable cause) {
     refuseInsideAVisit("reportWriteFailure");
-    handleLock.writeLock().lock();
+    gate.lockExclusive();
     try {
       if (engine == null) {
         throw closed();
@@ -323,7 +323,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
                 + "); the store is closed: fix the cause (disk, permissions) and open it again", e);
       }
     } finally {
-      handleLock.writeLock().unlock();
+      gate.unlockExclusive();
     }
   }
 
@@ -346,7 +346,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   @Override
   public void close() {
     refuseInsideAVisit("close");
-    handleLock.writeLock().lock();
+    gate.lockExclusive();
     try {
       if (engine == null) {
         return;
@@ -356,16 +356,16 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       engine = null;
       claim.close();
     } finally {
-      handleLock.writeLock().unlock();
+      gate.unlockExclusive();
     }
   }
 
   /**
-   * A visitor runs holding the shared lock (see {@link RocksDbReadView#visit}); taking the exclusive
-   * lock from inside it would wait for itself forever, so it is refused.
+   * A visitor runs holding the shared side of the gate (see {@link RocksDbReadView#visit}); taking the
+   * exclusive side from inside it would wait for itself forever, so it is refused.
    */
   private void refuseInsideAVisit(String call) {
-    if (handleLock.getReadHoldCount() > 0) {
+    if (gate.heldByCurrentThread()) {
       throw new StoreArgumentException(
           call + " of RocksDB store " + dir + " called from inside a visit of it (or of one of its snapshots),"
               + " which holds the store open; nothing was done: call it after the visit returns");

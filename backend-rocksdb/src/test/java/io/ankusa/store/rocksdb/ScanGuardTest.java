@@ -2,6 +2,7 @@ package io.ankusa.store.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.ankusa.store.conformance.CloseRace;
 import io.ankusa.store.spi.Batch;
@@ -18,6 +19,7 @@ import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreOptions;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -118,6 +120,27 @@ class ScanGuardTest {
     assertThat(seen).as("the first chunk, read while the close waited").hasSize(RocksDbScan.MAX_CHUNK);
     closer.get().join(30_000);
     assertThat(closer.get().isAlive()).isFalse();
+  }
+
+  /**
+   * A visitor reads its own store while a close, started on another thread, waits for the visit: the
+   * nested read is let in (the visit already holds the guard), where making it queue behind the close
+   * would deadlock, the close waiting for the visit and the visit for the close.
+   */
+  @Test
+  void aVisitorReadsItsStoreWhileACloseWaitsForTheVisit() {
+    Store store = open(3);
+    AtomicReference<Thread> closer = new AtomicReference<>();
+    List<Integer> read = new ArrayList<>();
+    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> store.visit("rows", new byte[0], null, Direction.FORWARD,
+        (key, value) -> {
+          closer.set(CloseRace.startAndExpectItToWait("store close", store::close));
+          read.add(store.get("rows", key(2))[0] & 0xff);
+          return false;
+        }), "the visitor's read queued behind the close that waits for the visit");
+    assertThat(read).containsExactly(2);
+    assertTimeoutPreemptively(Duration.ofSeconds(30), () -> closer.get().join());
+    assertThatThrownBy(() -> store.get("rows", key(2))).isInstanceOf(StoreClosedException.class);
   }
 
   @Test
