@@ -8,6 +8,7 @@ import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.HandleGate;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.OpHandler;
@@ -22,7 +23,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
@@ -86,10 +86,11 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Locking</h2>
  *
- * <p>{@code envLock} (read-write): every use of the environment holds its read side — point reads
- * for their transaction, each chunk a scan reads, each snapshot read, the write transaction, syncs; its write
- * side is taken to remap, reopen and close. Order: a scan's or snapshot's monitor, then {@code
- * envLock}. Long-lived read transactions are counted by {@link LongLivedReaders}.
+ * <p>{@code envGate} (spi's {@link HandleGate}, a read-write gate whose readers on different cores
+ * write no common cache line): every use of the environment holds its shared side — point reads for
+ * their transaction, each chunk a scan reads, each snapshot read, the write transaction, syncs; its
+ * exclusive side is taken to remap, reopen and close. Order: a scan's or snapshot's monitor, then {@code
+ * envGate}. Long-lived read transactions are counted by {@link LongLivedReaders}.
  *
  * <p>Thread-safe. {@link #close()} closes open scans and snapshots, every DBI and the environment, and
  * releases the directory claim (the SPI's lock); idempotent; afterwards every call that touches the
@@ -130,12 +131,12 @@ final class LmdbStore extends LmdbReadView implements Store {
   private final LmdbSettings settings;
   private final DirectoryClaim claim;
   private final LongLivedReaders readers;
-  private final ReentrantReadWriteLock envLock = new ReentrantReadWriteLock();
+  private final HandleGate envGate = new HandleGate();
   private final ReentrantLock writerLock = new ReentrantLock();
   private final AtomicBoolean closeStarted = new AtomicBoolean();
-  /** Replaced by a reopen; guarded by {@link #envLock}. */
+  /** Replaced by a reopen; guarded by {@link #envGate}. */
   private LmdbEnvironment environment;
-  /** Current map size; written under the write side of {@link #envLock}. */
+  /** Current map size; written under the exclusive side of {@link #envGate}. */
   private volatile long mapSize;
   private volatile boolean closed;
   /** The environment's current life; ended (and, on a reopen, replaced) under {@link #writerLock}. */
@@ -192,7 +193,7 @@ final class LmdbStore extends LmdbReadView implements Store {
     try {
       while (true) {
         boolean committed;
-        envLock.readLock().lock();
+        envGate.enterShared();
         try {
           checkOpen();
           committed = commitOnce(environment, batch);
@@ -200,7 +201,7 @@ final class LmdbStore extends LmdbReadView implements Store {
             sync("after a SYNC write of " + batch.size() + " ops");
           }
         } finally {
-          envLock.readLock().unlock();
+          envGate.exitShared();
         }
         if (committed) {
           return;
@@ -292,7 +293,7 @@ final class LmdbStore extends LmdbReadView implements Store {
 
   /**
    * Grows the map one step, following LMDB's rule that no transaction is active during a remap.
-   * REQUIRES: the caller holds {@link #writerLock} and not {@link #envLock}.
+   * REQUIRES: the caller holds {@link #writerLock} and not {@link #envGate}.
    */
   private void grow(Batch batch) {
     long current = mapSize;
@@ -317,7 +318,7 @@ final class LmdbStore extends LmdbReadView implements Store {
               + LmdbSettings.MAP_SIZE);
     }
     try {
-      envLock.writeLock().lock();
+      envGate.lockExclusive();
       try {
         checkOpen();
         environment.env().setMapSize(next);
@@ -331,7 +332,7 @@ final class LmdbStore extends LmdbReadView implements Store {
             "growing the LMDB map of " + dir + " from " + current + " to " + next + " bytes failed: " + e
                 + "; the batch was not applied; call reportWriteFailure to reopen the store", e);
       } finally {
-        envLock.writeLock().unlock();
+        envGate.unlockExclusive();
       }
     } finally {
       readers.unblock();
@@ -346,7 +347,7 @@ final class LmdbStore extends LmdbReadView implements Store {
 
   /**
    * fdatasync of the data file: everything committed before the call is durable on return. Runs
-   * concurrently with writes. REQUIRES: the read side of {@link #envLock} is held.
+   * concurrently with writes. REQUIRES: the shared side of {@link #envGate} is held.
    */
   private void sync(String what) {
     try {
@@ -415,26 +416,26 @@ final class LmdbStore extends LmdbReadView implements Store {
     return LmdbSnapshot.open(this);
   }
 
-  /** Runs {@code work} under the read side of {@link #envLock}, with the store open. */
+  /** Runs {@code work} under the shared side of {@link #envGate}, with the store open. */
   <R> R shared(Function<LmdbEnvironment, R> work) {
-    envLock.readLock().lock();
+    envGate.enterShared();
     try {
       checkOpen();
       return work.apply(environment);
     } finally {
-      envLock.readLock().unlock();
+      envGate.exitShared();
     }
   }
 
   /** Runs {@code release} (closing cursors and read transactions) while the environment is still open. */
   void releasing(Runnable release) {
-    envLock.readLock().lock();
+    envGate.enterShared();
     try {
       if (!environment.isClosed()) {
         release.run();
       }
     } finally {
-      envLock.readLock().unlock();
+      envGate.exitShared();
     }
   }
 
@@ -507,7 +508,7 @@ final class LmdbStore extends LmdbReadView implements Store {
         for (LongLivedReaders.Reader r : open) {
           r.closeBecause(reason);
         }
-        envLock.writeLock().lock();
+        envGate.lockExclusive();
         try {
           checkOpen();
           environment.close();
@@ -524,7 +525,7 @@ final class LmdbStore extends LmdbReadView implements Store {
                     + "; the store is closed; fix the cause and open it again", e);
           }
         } finally {
-          envLock.writeLock().unlock();
+          envGate.unlockExclusive();
         }
       } finally {
         readers.unblock();
@@ -567,12 +568,12 @@ final class LmdbStore extends LmdbReadView implements Store {
     for (LongLivedReaders.Reader r : readers.blockAndList(true)) {
       r.closeBecause(reason);
     }
-    envLock.writeLock().lock();
+    envGate.lockExclusive();
     try {
       closed = true;
       environment.close();
     } finally {
-      envLock.writeLock().unlock();
+      envGate.unlockExclusive();
       claim.close();
     }
   }
