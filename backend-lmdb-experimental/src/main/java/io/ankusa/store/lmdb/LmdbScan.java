@@ -21,9 +21,9 @@ import org.lmdbjava.Txn;
  *
  * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} first, doubling
  * up to {@value ChunkedScan#MAX_CHUNK}), each under the scan's monitor (the snapshot's, for a scan of a
- * snapshot, because an LMDB transaction serves one thread at a time) and the shared side of the store's
- * gate, taken once per chunk: a close of the scan, its snapshot or its store waits for a running chunk, so the cursor is never freed under
- * it (property {@code closeWaitsForARunningScanChunk} in {@code ScanGuardTest}). Between chunks each
+ * snapshot, because an LMDB transaction serves one thread at a time) and the shared side of the
+ * environment's handle gate, taken once per chunk: a close of the scan, its snapshot or its store
+ * waits for a running chunk, so the cursor is never freed under it (property {@code closeWaitsForARunningScanChunk} in {@code ScanGuardTest}). Between chunks each
  * {@code hasNext}/{@code next} reads one volatile field to learn whether the scan was closed. Entries
  * are fresh copies. Used by one thread at a time.
  *
@@ -37,8 +37,8 @@ import org.lmdbjava.Txn;
  */
 final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
   /**
-   * Test seam: run while a chunk is being read, with the monitor and the shared side of the store's
-   * gate held, before the cursor is touched. Null in production.
+   * Test seam: run while a chunk is being read, with the monitor and the shared side of the
+   * environment's handle gate held, before the cursor is touched. Null in production.
    */
   static volatile Runnable whileReadingChunk;
 
@@ -96,7 +96,7 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
 
   /**
    * A scan in a snapshot's transaction. REQUIRES: the caller holds the snapshot's monitor and the
-   * shared side of the store's gate; arguments checked.
+   * shared side of the environment's handle gate; arguments checked.
    */
   static LmdbScan onSnapshot(LmdbStore store, LmdbSnapshot snapshot, Txn<MapBytes> txn, LmdbEnvironment env,
       String family, byte[] lo, byte[] hi, Direction direction) {
@@ -110,9 +110,9 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
   }
 
   /**
-   * Reads the next chunk holding the monitor and the shared side of the store's gate once: {@link
-   * #closeBecause} (from the store's close or reopen, a map growth, or the snapshot's close) waits for it, so the
-   * cursor and transaction are never freed under a running chunk. A cursor error ends the chunk and
+   * Reads the next chunk holding the monitor and the shared side of the environment's handle gate
+   * once: {@link #closeBecause} (from the store's close or reopen, a map growth, or the snapshot's
+   * close) waits for it, so the cursor and transaction are never freed under a running chunk. A cursor error ends the chunk and
    * is recorded with {@link #stoppedOn}.
    */
   @Override
@@ -147,7 +147,7 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
    * One cursor step: the entry met, or null at the end of the range (the transaction is then given
    * back). The entry met is checked against its checksum before its key is compared with the range's
    * end, so a damaged key can never pass for the end of the range. REQUIRES: the monitor and the
-   * shared side of the store's gate are held.
+   * shared side of the environment's handle gate are held.
    */
   private Entry advance(ValueChecksums checksums) {
     try {
