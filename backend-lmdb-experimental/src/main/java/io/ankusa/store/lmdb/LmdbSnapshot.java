@@ -21,6 +21,8 @@ import org.lmdbjava.Txn;
  */
 final class LmdbSnapshot extends LmdbReadView implements Snapshot, LongLivedReaders.Reader {
   private final LmdbStore store;
+  /** "snapshot of lmdb store DIR", built once (see {@link LmdbStore#describe()}). */
+  private final String description;
   private final Set<LmdbScan> scans = new LinkedHashSet<>();
   private Txn<MapBytes> txn;
   private String closedReason;
@@ -28,6 +30,7 @@ final class LmdbSnapshot extends LmdbReadView implements Snapshot, LongLivedRead
   private LmdbSnapshot(LmdbStore store) {
     super(store.catalog);
     this.store = store;
+    this.description = "snapshot of " + store.describe();
   }
 
   static LmdbSnapshot open(LmdbStore store) {
@@ -80,7 +83,7 @@ final class LmdbSnapshot extends LmdbReadView implements Snapshot, LongLivedRead
 
   @Override
   String describe() {
-    return "snapshot of " + store.describe();
+    return description;
   }
 
   @Override

@@ -128,6 +128,8 @@ final class LmdbStore extends LmdbReadView implements Store {
   private static final int ENOSPC = 28;
 
   private final Path dir;
+  /** "lmdb store DIR", named in messages. */
+  private final String description;
   private final LmdbSettings settings;
   private final DirectoryClaim claim;
   private final LongLivedReaders readers;
@@ -146,6 +148,7 @@ final class LmdbStore extends LmdbReadView implements Store {
       LmdbEnvironment environment) {
     super(catalog);
     this.dir = claim.directory();
+    this.description = "lmdb store " + dir;
     this.settings = settings;
     this.claim = claim;
     this.environment = environment;
@@ -467,9 +470,10 @@ final class LmdbStore extends LmdbReadView implements Store {
     }
   }
 
+  /** Built once: every read passes it to the calls that may fail, so it must cost nothing to get. */
   @Override
   String describe() {
-    return "lmdb store " + dir;
+    return description;
   }
 
   /** The current map size in bytes (for tests and tools). */
