@@ -59,12 +59,19 @@ final class LmdbEnvironment {
   private final Map<String, Dbi<MapBytes>> dbis;
   private final Dbi<MapBytes> meta;
   private final ValueChecksums checksums;
+  private final PointReadTxns pointReads;
 
   private LmdbEnvironment(Env<MapBytes> env, Map<String, Dbi<MapBytes>> dbis, Dbi<MapBytes> meta, ValueChecksums checksums) {
     this.env = env;
     this.dbis = dbis;
     this.meta = meta;
     this.checksums = checksums;
+    this.pointReads = new PointReadTxns(env);
+  }
+
+  /** The read transactions point reads renew rather than begin. */
+  PointReadTxns pointReads() {
+    return pointReads;
   }
 
   /** How this store's values are stored: with checksums or as given, as its metadata records. */
@@ -299,6 +306,7 @@ final class LmdbEnvironment {
     if (env.isClosed()) {
       return;
     }
+    pointReads.closeAll();
     for (Dbi<MapBytes> dbi : dbis.values()) {
       dbi.close();
     }

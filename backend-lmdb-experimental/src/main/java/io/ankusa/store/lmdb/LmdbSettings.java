@@ -15,7 +15,8 @@ import java.util.List;
  *   <tr><td>{@code lmdb.mapSizeMaxBytes}</td><td>64 GiB</td><td>the map never grows past this; a
  *       write that needs more fails with {@code StoreFullException}</td></tr>
  *   <tr><td>{@code lmdb.maxReaders}</td><td>512</td><td>reader slots: at most this many read
- *       transactions (open scans, snapshots, in-flight reads) at once</td></tr>
+ *       transactions (open scans, snapshots, in-flight reads, and the reset ones point reads keep for
+ *       reuse: an eighth of the slots at most, see {@link PointReadTxns}) at once</td></tr>
  *   <tr><td>{@code lmdb.mapGrowWaitMillis}</td><td>10000</td><td>how long a write that must grow the
  *       map waits for open scans and snapshots to close (LMDB cannot remap under a read
  *       transaction)</td></tr>

@@ -382,19 +382,27 @@ final class LmdbStore extends LmdbReadView implements Store {
   @Override
   <R> R inReadTxn(TxnRead<R> work) {
     return shared(env -> {
-      Txn<MapBytes> txn = beginRead(env, describe());
+      Txn<MapBytes> txn = env.pointReads().begin(describe());
+      boolean wentWell = false;
       try {
-        return work.apply(env, txn);
+        R result = work.apply(env, txn);
+        wentWell = true;
+        return result;
       } finally {
-        txn.close();
+        env.pointReads().end(txn, wentWell);
       }
     });
   }
 
   /** Begins a read transaction, mapping a full reader table to a clear error. */
   static Txn<MapBytes> beginRead(LmdbEnvironment env, String where) {
+    return beginRead(env.env(), where);
+  }
+
+  /** {@link #beginRead(LmdbEnvironment, String)} on the lmdbjava environment itself. */
+  static Txn<MapBytes> beginRead(Env<MapBytes> env, String where) {
     try {
-      return env.env().txnRead();
+      return env.txnRead();
     } catch (Env.ReadersFullException e) {
       throw LmdbErrors.readersFull(where, e);
     } catch (RuntimeException e) {
