@@ -23,9 +23,10 @@ import org.lmdbjava.Txn;
  * up to {@value ChunkedScan#MAX_CHUNK}), each under the scan's monitor (the snapshot's, for a scan of a
  * snapshot, because an LMDB transaction serves one thread at a time) and the shared side of the
  * environment's handle gate, taken once per chunk: a close of the scan, its snapshot or its store
- * waits for a running chunk, so the cursor is never freed under it (property {@code closeWaitsForARunningScanChunk} in {@code ScanGuardTest}). Between chunks each
- * {@code hasNext}/{@code next} reads one volatile field to learn whether the scan was closed. Entries
- * are fresh copies. Used by one thread at a time.
+ * waits for a running chunk, so the cursor is never freed under it (property {@code
+ * closeWaitsForARunningScanChunk} in {@code ScanGuardTest}). Between chunks each {@code hasNext}/{@code
+ * next} reads one volatile field to learn whether the scan was closed. Entries are fresh copies. Used
+ * by one thread at a time.
  *
  * <p>Bounds are checked here with unsigned byte comparison, which is LMDB's default key order
  * ({@code memcmp}); the cursor is positioned with {@code MDB_SET_RANGE}. A cursor error met on the
@@ -112,8 +113,8 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
   /**
    * Reads the next chunk holding the monitor and the shared side of the environment's handle gate
    * once: {@link #closeBecause} (from the store's close or reopen, a map growth, or the snapshot's
-   * close) waits for it, so the cursor and transaction are never freed under a running chunk. A cursor error ends the chunk and
-   * is recorded with {@link #stoppedOn}.
+   * close) waits for it, so the cursor and transaction are never freed under a running chunk. A cursor
+   * error ends the chunk and is recorded with {@link #stoppedOn}.
    */
   @Override
   protected int readChunk(Entry[] into) {

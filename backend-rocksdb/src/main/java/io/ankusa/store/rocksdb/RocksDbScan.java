@@ -22,9 +22,9 @@ import org.rocksdb.Slice;
  *
  * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} entries first,
  * doubling up to {@value ChunkedScan#MAX_CHUNK}): a chunk is read while holding the view's guard (the
- * shared side of the store's gate, and a snapshot's own for a scan of a snapshot) once, so {@link RocksDbStore#close()}, {@link
- * RocksDbStore#reportWriteFailure} and {@link RocksDbSnapshot#close()} wait for a running chunk and
- * never free the iterator under it (property {@code closeWaitsForARunningScanChunk} in {@code
+ * shared side of the store's gate, and a snapshot's own for a scan of a snapshot) once, so {@link
+ * RocksDbStore#close()}, {@link RocksDbStore#reportWriteFailure} and {@link RocksDbSnapshot#close()}
+ * wait for a running chunk and never free the iterator under it (property {@code closeWaitsForARunningScanChunk} in {@code
  * ScanGuardTest}). Between chunks the scan holds nothing; each {@code hasNext}/{@code next} reads one
  * volatile field to learn whether the scan was closed.
  *

@@ -2,7 +2,6 @@ package io.ankusa.store.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.ankusa.store.conformance.CloseRace;
 import io.ankusa.store.spi.Batch;
@@ -19,7 +18,6 @@ import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreOptions;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -128,18 +126,23 @@ class ScanGuardTest {
    * would deadlock, the close waiting for the visit and the visit for the close.
    */
   @Test
-  void aVisitorReadsItsStoreWhileACloseWaitsForTheVisit() {
+  void aVisitorReadsItsStoreWhileACloseWaitsForTheVisit() throws InterruptedException {
     Store store = open(3);
     AtomicReference<Thread> closer = new AtomicReference<>();
     List<Integer> read = new ArrayList<>();
-    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> store.visit("rows", new byte[0], null, Direction.FORWARD,
-        (key, value) -> {
-          closer.set(CloseRace.startAndExpectItToWait("store close", store::close));
-          read.add(store.get("rows", key(2))[0] & 0xff);
-          return false;
-        }), "the visitor's read queued behind the close that waits for the visit");
+    Thread visitor = new Thread(() -> store.visit("rows", new byte[0], null, Direction.FORWARD, (key, value) -> {
+      closer.set(CloseRace.startAndExpectItToWait("store close", store::close));
+      read.add(store.get("rows", key(2))[0] & 0xff);
+      return false;
+    }), "visitor");
+    visitor.setDaemon(true); // a deadlocked one must not keep the test JVM alive
+    visitor.start();
+    visitor.join(60_000);
+    assertThat(visitor.isAlive()).as("the visitor's read queued behind the close that waits for the visit: deadlock")
+        .isFalse();
     assertThat(read).containsExactly(2);
-    assertTimeoutPreemptively(Duration.ofSeconds(30), () -> closer.get().join());
+    closer.get().join(30_000);
+    assertThat(closer.get().isAlive()).isFalse();
     assertThatThrownBy(() -> store.get("rows", key(2))).isInstanceOf(StoreClosedException.class);
   }
 

@@ -45,8 +45,7 @@ public final class HandleGate {
   private final AtomicLongArray stripes;
   private final AtomicInteger nextStripe = new AtomicInteger();
   /** Per thread: {@code [0]} how many shared holds it has, {@code [1]} its stripe. */
-  private final ThreadLocal<int[]> mine =
-      ThreadLocal.withInitial(() -> new int[] {0, nextStripe.getAndIncrement() & stripeMask()});
+  private final ThreadLocal<int[]> mine;
   private final ReentrantLock exclusive = new ReentrantLock();
   /** Raised from the first {@code lockExclusive} until the last {@code unlockExclusive}. */
   private volatile boolean exclusiveWanted;
@@ -57,12 +56,10 @@ public final class HandleGate {
   public HandleGate() {
     int wanted = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
     int stripes = Integer.highestOneBit(wanted - 1) << 1;
-    this.stripeMask = stripes - 1;
+    int mask = stripes - 1;
+    this.stripeMask = mask;
     this.stripes = new AtomicLongArray((stripes + 2) * STRIDE);
-  }
-
-  private int stripeMask() {
-    return stripeMask;
+    this.mine = ThreadLocal.withInitial(() -> new int[] {0, nextStripe.getAndIncrement() & mask});
   }
 
   /**
