@@ -150,6 +150,11 @@ class PointReadTxnsTest {
       assertThat(pool.keptCount()).isZero();
       assertThat(store.get("rows", new byte[] {1})).containsExactly(1);
       assertThat(pool.keptCount()).isEqualTo(1);
+      int slots = env.env().info().maxReaders;
+      for (int i = 0; i < 2 * slots; i++) { // a transaction not kept gives its reader slot back
+        Txn<MapBytes> txn = pool.begin("test");
+        pool.end(txn, false);
+      }
     }
   }
 }
