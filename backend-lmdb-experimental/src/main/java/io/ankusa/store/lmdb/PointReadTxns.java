@@ -58,7 +58,7 @@ final class PointReadTxns {
     }
     int start = firstSlot();
     for (int k = 0; k < capacity; k++) {
-      int at = ((start + k) % capacity) * STRIDE;
+      int at = probe(start, k);
       Txn<MapBytes> kept = slots.get(at);
       if (kept != null && slots.compareAndSet(at, kept, null)) {
         try {
@@ -81,7 +81,7 @@ final class PointReadTxns {
     if (readWentWell && capacity > 0) {
       int start = firstSlot();
       for (int k = 0; k < capacity; k++) {
-        int at = ((start + k) % capacity) * STRIDE;
+        int at = probe(start, k);
         if (slots.get(at) == null) {
           txn.reset();
           if (slots.compareAndSet(at, null, txn)) {
@@ -119,7 +119,13 @@ final class PointReadTxns {
     reset.close();
   }
 
+  /** The slot a thread looks at first: its own, so threads on different slots do not contend. */
   private int firstSlot() {
     return (int) (Thread.currentThread().getId() % capacity);
+  }
+
+  /** The array index of the {@code k}-th slot a thread looks at, starting at {@code start}. */
+  private int probe(int start, int k) {
+    return ((start + k) % capacity) * STRIDE;
   }
 }
