@@ -1,8 +1,10 @@
 package io.ankusa.store.spi;
 
-import java.util.ArrayList;
-import java.util.Collections;
+import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
 
 /**
  * An ordered list of {@link Op}s that a {@link Store#write} applies atomically: a reader sees all of
@@ -14,10 +16,20 @@ import java.util.List;
  * modify them until the write has returned. A null family, key, value, bound or op is refused with
  * {@link StoreArgumentException} when it is added. A batch may be written more than once; it is not
  * thread-safe while being built.
+ *
+ * <p>A batch of one op allocates the batch, a two-slot array and the op, nothing more: single-op
+ * writes are the commonest ones and go through here on every call.
  */
 public final class Batch {
-  private final List<Op> ops = new ArrayList<>();
+  /** Room for two ops: as many bytes as room for one (arrays are 8-byte aligned), and a put plus a merge fit. */
+  private static final int FIRST_CAPACITY = 2;
+  private static final Op[] NO_OPS = {};
+
+  private Op[] ops = NO_OPS;
+  private int size;
   private long approximateBytes;
+  /** The read-only view {@link #ops} returns, made on its first call. */
+  private List<Op> view;
 
   /** Appends {@code put(family, key, value)}. */
   public Batch put(String family, byte[] key, byte[] value) {
@@ -45,7 +57,10 @@ public final class Batch {
       throw new StoreArgumentException("null " + (op == null ? "op" : "family in " + op) + " added to a batch");
     }
     long bytes = op.accept(NON_NULL_ARRAYS);
-    ops.add(op);
+    if (size == ops.length) {
+      ops = Arrays.copyOf(ops, size == 0 ? FIRST_CAPACITY : size * 2);
+    }
+    ops[size++] = op;
     approximateBytes += bytes;
     return this;
   }
@@ -59,23 +74,27 @@ public final class Batch {
 
   /** Appends every op of {@code other}, in order. */
   public Batch addAll(Batch other) {
-    for (Op op : other.ops) {
-      add(op);
+    int n = other.size; // other may be this batch: its ops are added once
+    for (int i = 0; i < n; i++) {
+      add(other.ops[i]);
     }
     return this;
   }
 
-  /** The ops in the order they apply; an unmodifiable view. */
+  /** The ops in the order they apply; an unmodifiable view that follows later additions. */
   public List<Op> ops() {
-    return Collections.unmodifiableList(ops);
+    if (view == null) {
+      view = new OpsView();
+    }
+    return view;
   }
 
   public int size() {
-    return ops.size();
+    return size;
   }
 
   public boolean isEmpty() {
-    return ops.isEmpty();
+    return size == 0;
   }
 
   /** Sum of key and value lengths of the ops, plus 8 per merge: a sizing hint for group commit. */
@@ -85,8 +104,23 @@ public final class Batch {
 
   /** Applies {@code handler} to every op, in the order they apply; an exception it throws ends the walk. */
   public <E extends Exception> void forEach(OpHandler<E> handler) throws E {
-    for (Op op : ops) {
-      op.handle(handler);
+    int n = size;
+    for (int i = 0; i < n; i++) {
+      ops[i].handle(handler);
+    }
+  }
+
+  /** {@link #ops}: reads the batch's current array and size on every call, refuses every change. */
+  private final class OpsView extends AbstractList<Op> implements RandomAccess {
+    @Override
+    public Op get(int index) {
+      Objects.checkIndex(index, size);
+      return ops[index];
+    }
+
+    @Override
+    public int size() {
+      return size;
     }
   }
 
@@ -115,6 +149,6 @@ public final class Batch {
 
   @Override
   public String toString() {
-    return "Batch" + ops;
+    return "Batch" + ops();
   }
 }
