@@ -10,8 +10,10 @@ import java.util.Objects;
  * kinds:
  *
  * <ul>
- *   <li><b>going in</b> ({@link #of}): wraps the caller's array, which lmdbjava copies to native memory
- *       for the one call; the array is not kept.
+ *   <li><b>going in</b> ({@link #of}, {@link #sealed}): wraps the caller's array, which lmdbjava
+ *       copies to native memory for the one call; the array is not kept. A sealed one is followed
+ *       by a 4-byte big-endian trailer (a value's checksum), written after the array in that same
+ *       copy: sealing a value copies nothing on the heap.
  *   <li><b>coming out</b> (a view): where the bytes a read found lie in LMDB's memory map, nothing
  *       copied. lmdbjava sets it on every read and overwrites it on the next read of the same
  *       transaction or cursor. REQUIRES: copy out what you keep ({@link #copy}), before the next read
@@ -30,31 +32,58 @@ final class MapBytes {
 
   /** The bytes going in; null for a view. */
   private final byte[] array;
+  /** Going in: whether {@link #trailer} follows the array. */
+  private final boolean sealed;
+  /** Going in and sealed: the 4 bytes after the array, big-endian. */
+  private final int trailer;
   /** How a view copies out of the map; null for bytes going in. */
   private final NativeMemory memory;
   private long address;
   private int size;
 
-  private MapBytes(byte[] array, NativeMemory memory) {
+  private MapBytes(byte[] array, boolean sealed, int trailer, NativeMemory memory) {
     this.array = array;
+    this.sealed = sealed;
+    this.trailer = trailer;
     this.memory = memory;
   }
 
   /** Bytes going in: {@code array}, read during the call it is passed to and not kept. */
   static MapBytes of(byte[] array) {
-    return new MapBytes(Objects.requireNonNull(array, "array"), null);
+    return new MapBytes(Objects.requireNonNull(array, "array"), false, 0, null);
+  }
+
+  /**
+   * Bytes going in: {@code array} followed by {@code trailer} as 4 big-endian bytes; the array is read
+   * during the call it is passed to and not kept.
+   */
+  static MapBytes sealed(byte[] array, int trailer) {
+    return new MapBytes(Objects.requireNonNull(array, "array"), true, trailer, null);
   }
 
   /** An empty view, for lmdbjava to point at what a read finds; copies out with {@code memory}. */
   static MapBytes view(NativeMemory memory) {
-    return new MapBytes(null, Objects.requireNonNull(memory, "memory"));
+    return new MapBytes(null, false, 0, Objects.requireNonNull(memory, "memory"));
   }
 
   boolean isView() {
     return array == null;
   }
 
-  /** The array going in. REQUIRES: not a view. */
+  /** Whether 4 trailer bytes follow the array going in ({@link #sealed}). */
+  boolean isSealed() {
+    return sealed;
+  }
+
+  /** The trailer of bytes going in, sealed. REQUIRES: {@link #isSealed}. */
+  int trailer() {
+    if (!sealed) {
+      throw new IllegalStateException("these bytes have no trailer");
+    }
+    return trailer;
+  }
+
+  /** The array going in, without the trailer of sealed bytes. REQUIRES: not a view. */
   byte[] array() {
     if (array == null) {
       throw new IllegalStateException("a view of the map has no array; copy() it");
@@ -79,8 +108,9 @@ final class MapBytes {
     return address;
   }
 
+  /** How many bytes: a view's, or the array's plus 4 when sealed. */
   int size() {
-    return array != null ? array.length : size;
+    return array == null ? size : sealed ? array.length + Integer.BYTES : array.length;
   }
 
   /** A fresh copy of all the bytes. */
@@ -94,7 +124,11 @@ final class MapBytes {
       throw new IndexOutOfBoundsException("copy of " + length + " bytes from " + size());
     }
     if (array != null) {
-      return Arrays.copyOf(array, length);
+      byte[] out = Arrays.copyOf(array, length);
+      for (int i = array.length; i < length; i++) { // the trailer's bytes, when sealed
+        out[i] = (byte) (trailer >>> (Byte.SIZE * (Integer.BYTES - 1 - (i - array.length))));
+      }
+      return out;
     }
     byte[] out = new byte[length];
     if (length > 0) {
@@ -111,7 +145,7 @@ final class MapBytes {
     byte[] b;
     int at;
     if (array != null) {
-      b = array;
+      b = sealed ? copy() : array;
       at = offset;
     } else if (offset >= Integer.BYTES) {
       // One 8-byte read ending where the int ends, inside the entry's bytes: no copy.

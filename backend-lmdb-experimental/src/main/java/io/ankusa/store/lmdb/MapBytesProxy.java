@@ -1,5 +1,6 @@
 package io.ankusa.store.lmdb;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 import jnr.ffi.Pointer;
@@ -24,6 +25,9 @@ final class MapBytesProxy extends BufferProxy<MapBytes> {
   /** Offsets in LMDB's {@code MDB_val}: the size, then the data pointer (64-bit). */
   private static final int SIZE_OFFSET = 0;
   private static final int DATA_OFFSET = 8;
+  /** Bytes allocated past a sealed entry's end, so its trailer can go in as one long. */
+  private static final int TRAILER_SLACK = Long.BYTES - Integer.BYTES;
+  private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
   private final NativeMemory memory;
 
@@ -62,7 +66,8 @@ final class MapBytesProxy extends BufferProxy<MapBytes> {
 
   /**
    * Points the {@code MDB_val} at {@code ptr} to the bytes: an array going in is copied to fresh
-   * native memory, kept alive by the pointer returned; a view is passed as it is.
+   * native memory, followed by its trailer when sealed, kept alive by the pointer returned; a view
+   * is passed as it is.
    */
   @Override
   protected Pointer in(MapBytes buffer, Pointer ptr) {
@@ -73,13 +78,23 @@ final class MapBytesProxy extends BufferProxy<MapBytes> {
       return ptr;
     }
     byte[] array = buffer.array();
-    Pointer data = NativeMemory.MEMORY.allocateDirect(array.length);
+    int size = buffer.size();
+    // A sealed trailer goes in as one 8-byte write after the array: 4 bytes of slack past the end.
+    Pointer data = NativeMemory.MEMORY.allocateDirect(buffer.isSealed() ? size + TRAILER_SLACK : size);
     if (array.length > 0) {
       memory.copyIn(array, data.address());
     }
-    memory.putLong(struct + SIZE_OFFSET, array.length);
+    if (buffer.isSealed()) {
+      memory.putLong(data.address() + array.length, trailerWord(buffer.trailer()));
+    }
+    memory.putLong(struct + SIZE_OFFSET, size);
     memory.putLong(struct + DATA_OFFSET, data.address());
     return data;
+  }
+
+  /** The long whose first 4 bytes in memory are {@code trailer}, big-endian, and whose last 4 are zero. */
+  static long trailerWord(int trailer) {
+    return LITTLE_ENDIAN ? Integer.reverseBytes(trailer) & 0xffff_ffffL : ((long) trailer) << Integer.SIZE;
   }
 
   /** Used by lmdbjava only for {@code MDB_RESERVE} puts, which this backend does not make. */

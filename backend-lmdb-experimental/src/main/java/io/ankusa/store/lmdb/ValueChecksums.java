@@ -2,7 +2,6 @@ package io.ankusa.store.lmdb;
 
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.StoreCorruptionException;
-import java.util.Arrays;
 
 /**
  * How values are stored in a store's family DBIs: as given ({@link #NONE}, stores of metadata
@@ -35,13 +34,7 @@ enum ValueChecksums {
   CRC32C {
     @Override
     MapBytes seal(byte[] key, byte[] value) {
-      byte[] out = Arrays.copyOf(value, value.length + CHECKSUM_BYTES);
-      int crc = crc(key, value, value.length);
-      out[value.length] = (byte) (crc >>> 24);
-      out[value.length + 1] = (byte) (crc >>> 16);
-      out[value.length + 2] = (byte) (crc >>> 8);
-      out[value.length + 3] = (byte) crc;
-      return MapBytes.of(out);
+      return MapBytes.sealed(value, crc(key, value, value.length));
     }
 
     /** One copy, of the value alone; the checksum is read where it is stored. */
@@ -64,7 +57,11 @@ enum ValueChecksums {
   /** Bytes a checksum adds to every stored value. */
   static final int CHECKSUM_BYTES = 4;
 
-  /** What to store for {@code value} under {@code key}. */
+  /**
+   * What to store for {@code value} under {@code key}: bytes going in that wrap {@code value}, not a
+   * copy (with a checksum, as the trailer of {@link MapBytes#sealed}). REQUIRES: {@code value} is not
+   * modified until the put that takes them has returned.
+   */
   abstract MapBytes seal(byte[] key, byte[] value);
 
   /**

@@ -98,6 +98,33 @@ class MapBytesProxyTest {
       }
     }
 
+    // Sealed: the value followed by its trailer, big-endian, read back as one entry both ways.
+    Path sealed = dir.resolve("sealed");
+    sealed.toFile().mkdirs();
+    try (Env<MapBytes> env = open(proxy, sealed)) {
+      Dbi<MapBytes> dbi = env.openDbi("rows", DbiFlags.MDB_CREATE);
+      try (Txn<MapBytes> txn = env.txnWrite()) {
+        for (int i = 0; i < keys.size(); i++) {
+          dbi.put(txn, MapBytes.of(keys.get(i)), MapBytes.sealed(values.get(i), TRAILER + i));
+        }
+        txn.commit();
+      }
+      try (Txn<MapBytes> txn = env.txnRead()) {
+        for (int i = 0; i < keys.size(); i++) {
+          assertViewReadsAs(dbi.get(txn, MapBytes.of(keys.get(i))), withTrailer(values.get(i), TRAILER + i));
+        }
+      }
+    }
+    try (Env<byte[]> env = open(ByteArrayProxy.PROXY_BA, sealed)) {
+      Dbi<byte[]> dbi = env.openDbi("rows");
+      try (Txn<byte[]> txn = env.txnRead()) {
+        for (int i = 0; i < keys.size(); i++) {
+          assertThat(dbi.get(txn, keys.get(i))).as("sealed, length %d", LENGTHS[i])
+              .isEqualTo(withTrailer(values.get(i), TRAILER + i));
+        }
+      }
+    }
+
     // Written through ByteArrayProxy, read back through the proxy.
     Path plain = dir.resolve("through-plain");
     plain.toFile().mkdirs();
@@ -135,6 +162,41 @@ class MapBytesProxyTest {
     assertThatThrownBy(() -> in.intAt(3)).isInstanceOf(IndexOutOfBoundsException.class);
     assertThatThrownBy(() -> in.copy(7)).isInstanceOf(IndexOutOfBoundsException.class);
     assertThatThrownBy(in::address).isInstanceOf(IllegalStateException.class);
+  }
+
+  /** Sealed bytes going in read as their array followed by the trailer; the array is not copied into them. */
+  @Test
+  void sealedBytesGoingInReadAsTheirArrayAndTrailer() {
+    byte[] array = {1, 2, 3, 4, 5, 6};
+    MapBytes in = MapBytes.sealed(array, TRAILER);
+    assertThat(in.isView()).isFalse();
+    assertThat(in.isSealed()).isTrue();
+    assertThat(in.array()).isSameAs(array);
+    assertThat(in.size()).isEqualTo(10);
+    assertThat(in.copy()).containsExactly(1, 2, 3, 4, 5, 6, 0x8a, 0x0b, 0x0c, 0x0d);
+    assertThat(in.copy(8)).containsExactly(1, 2, 3, 4, 5, 6, 0x8a, 0x0b);
+    assertThat(in.copy(6)).isEqualTo(array).isNotSameAs(array);
+    assertThat(in.intAt(6)).isEqualTo(TRAILER);
+    assertThat(in.intAt(4)).isEqualTo(0x05068a0b);
+    assertThatThrownBy(() -> in.intAt(7)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> in.copy(11)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThat(MapBytes.sealed(new byte[0], TRAILER).copy()).containsExactly(0x8a, 0x0b, 0x0c, 0x0d);
+    assertThat(MapBytes.of(array).isSealed()).isFalse();
+    assertThatThrownBy(MapBytes.of(array)::trailer).isInstanceOf(IllegalStateException.class);
+  }
+
+  /** The trailer's word puts the trailer's 4 bytes first in memory, big-endian, whatever the byte order. */
+  @Test
+  void theTrailerWordHoldsTheTrailerBigEndianFirst() {
+    ByteBuffer word = ByteBuffer.allocate(8).order(java.nio.ByteOrder.nativeOrder());
+    word.putLong(0, MapBytesProxy.trailerWord(TRAILER));
+    assertThat(word.array()).containsExactly(0x8a, 0x0b, 0x0c, 0x0d, 0, 0, 0, 0);
+  }
+
+  private static final int TRAILER = 0x8a0b0c0d;
+
+  private static byte[] withTrailer(byte[] value, int trailer) {
+    return ByteBuffer.allocate(value.length + 4).put(value).putInt(trailer).array();
   }
 
   /** Every read and prefix copy and int of a view, against the bytes it should hold. */
