@@ -29,11 +29,19 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@code memory}, {@code rocksdb}, {@code lmdb}) and through the raw baselines ({@code
  * raw-rocksdb}, {@code raw-lmdb}) in the same run. Average time per operation; {@link
  * SpiOverheadReport} divides each SPI backend's time by its raw baseline's.
+ *
+ * <p>Each fork runs on a fixed heap touched at start ({@code -Xms2g -Xmx2g -XX:+AlwaysPreTouch}, as
+ * {@code jvmArgs}, so a {@code -jvmArgsAppend} on the command line keeps it). A fresh JVM grows its
+ * heap for its first tens of seconds, and meanwhile lays new objects on pages never touched before;
+ * on the machines we measure on each such page costs far more than the bytes written to it, so a
+ * fork would charge whichever target allocates more for the JVM's warm-up instead of for its code.
+ * What each target allocates per operation is measured apart ({@code -prof gc}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED"})
+@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"},
+    jvmArgsAppend = {"-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class EngineBench {
