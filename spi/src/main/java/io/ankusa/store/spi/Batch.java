@@ -17,8 +17,9 @@ import java.util.RandomAccess;
  * {@link StoreArgumentException} when it is added. A batch may be written more than once; it is not
  * thread-safe while being built.
  *
- * <p>A batch of one op allocates the batch, a two-slot array and the op, nothing more: single-op
- * writes are the commonest ones and go through here on every call.
+ * <p>A batch of one op allocates the batch, a two-slot array and the op, and the view of its ops the
+ * first time {@link #ops} is called (a backend's checks call it once): single-op writes are the
+ * commonest ones and go through here on every call.
  */
 public final class Batch {
   /** Room for two ops: as many bytes as room for one (arrays are 8-byte aligned), and a put plus a merge fit. */
