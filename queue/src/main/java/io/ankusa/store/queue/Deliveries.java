@@ -25,6 +25,7 @@ import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.StoreArgumentException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -75,9 +76,31 @@ public final class Deliveries {
     t.step(Kind.INGEST, ord, Transition.NO_HOOK, List.of(), tt -> ingestOps(tt, hook, ord, archive));
   }
 
+  /**
+   * {@link #ingest(Transition, HookEnvelope, long, boolean)} of an envelope already encoded: {@code encoded}
+   * is {@code hook.encode()}, made earlier (the ingest writer encodes on the caller's thread and sets the
+   * seq with {@link HookEnvelope#setEncodedSeq} once it assigns one). The batch takes {@code encoded}: do not
+   * change it until the batch is written.
+   *
+   * @throws StoreArgumentException if {@code encoded} does not carry {@code hook}'s seq (an encoding made
+   *     for another seq, or none)
+   */
+  public static void ingest(Transition t, HookEnvelope hook, byte[] encoded, long ord, boolean archive) {
+    long carried = HookEnvelope.encodedSeq(encoded);
+    if (carried != hook.seq()) {
+      throw new StoreArgumentException("the encoding given for hook '" + hook.hookId() + "' carries seq " + carried
+          + ", not its seq " + hook.seq() + "; set it with HookEnvelope.setEncodedSeq first");
+    }
+    t.step(Kind.INGEST, ord, Transition.NO_HOOK, List.of(), tt -> ingestOps(tt, hook, encoded, ord, archive));
+  }
+
   private static void ingestOps(Transition t, HookEnvelope hook, long ord, boolean archive) {
+    ingestOps(t, hook, hook.encode(), ord, archive);
+  }
+
+  private static void ingestOps(Transition t, HookEnvelope hook, byte[] encoded, long ord, boolean archive) {
     long size = hook.payload().length;
-    t.ops().put(Format3.HOOKS, Keys.hook(hook.seq()), hook.encode());
+    t.ops().put(Format3.HOOKS, Keys.hook(hook.seq()), encoded);
     for (int sink : hook.sinks()) {
       newDue(t, ord, hook.receivedAt(), hook.seq(), sink, DeliveryRow.first(hook.receivedAt(), size));
     }

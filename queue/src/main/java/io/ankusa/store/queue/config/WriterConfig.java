@@ -12,7 +12,9 @@ import io.ankusa.store.spi.StoreArgumentException;
  *     of its own); default 4 MiB
  * @param queueCapacity most requests waiting for the writer, and also most hooks applied but not yet
  *     durable: beyond either, {@code ingest} answers UNAVAILABLE {@code "overloaded"} at once, so
- *     memory stays bounded while the disk is slow; default 65 536
+ *     memory stays bounded while the disk is slow; default 65 536. A waiting request holds its payload
+ *     twice (as given, and inside its envelope, encoded on the caller's thread), so the queue's memory is
+ *     bounded by about {@code queueCapacity × 2 × maxPayloadBytes}
  * @param maxPayloadBytes largest payload accepted (REJECTED {@code "oversized payload"} beyond);
  *     default 1 MiB
  * @param dedupeTtlMs how long an idempotency key is remembered after its hook is stored (at least:

@@ -7,6 +7,7 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.counter.Counters;
+import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.spi.Batch;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,7 +37,8 @@ final class GroupRows {
   void add(PendingIngest p, long seq, long ord, boolean archive, long dedupeExpiresAt) {
     ords[(int) (seq - firstSeq)] = ord;
     hooks++;
-    Deliveries.ingest(transition, p.hook().withSeq(seq), ord, archive);
+    HookEnvelope.setEncodedSeq(p.encoded(), seq);
+    Deliveries.ingest(transition, p.hook().withSeq(seq), p.encoded(), ord, archive);
     if (p.dedupe() != null) {
       byte[] expiryKey = Keys.expiry(dedupeExpiresAt, p.tenant(), p.dedupe().key());
       dedupeOps.put(Format3.INDEX, p.dedupeRowKey(), new DedupeValue(seq).encode());

@@ -13,10 +13,13 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A request that passed validation on the caller's thread and waits for the writer: the envelope
- * (seq 0 until assigned), the resolved tenant, the dedupe key, a size for the group bound, and the
- * future the caller holds.
+ * (seq 0 until assigned) and its encoding, the resolved tenant, the dedupe key, a size for the group
+ * bound, and the future the caller holds. The envelope is encoded here, on the caller's thread, so that
+ * the writer — one thread for every producer — only writes the seq into it ({@link
+ * HookEnvelope#setEncodedSeq}).
  *
  * @param hook the envelope with seq 0
+ * @param encoded {@code hook.encode()}; the writer owns it once the request is queued and sets its seq
  * @param tenant the tenant ({@code "default"} when the request named none)
  * @param dedupe the dedupe key, or null when the request has no idempotency key
  * @param dedupeRowKey {@code 'u' tenant 0 key}, or null
@@ -24,7 +27,7 @@ import java.util.concurrent.CompletableFuture;
  * @param future completed once, by the writer or the syncer
  */
 record PendingIngest(
-    HookEnvelope hook, TenantId tenant, DedupeKey dedupe, byte[] dedupeRowKey, long bytes,
+    HookEnvelope hook, byte[] encoded, TenantId tenant, DedupeKey dedupe, byte[] dedupeRowKey, long bytes,
     CompletableFuture<IngestResult> future) {
 
   /** Per-envelope overhead beyond payload and strings: version, seq, presence bytes, lengths, at, count. */
@@ -124,7 +127,7 @@ record PendingIngest(
     }
     HookEnvelope hook = new HookEnvelope(0, r.tenantId(), r.sourceId(), r.hookId(), r.idempotencyKey(),
         r.receivedAt(), sinks, r.payload());
-    return new PendingIngest(hook, tenant, dedupe, dedupeRowKey, r.payload().length + stringBytes,
+    return new PendingIngest(hook, hook.encode(), tenant, dedupe, dedupeRowKey, r.payload().length + stringBytes,
         new CompletableFuture<>());
   }
 

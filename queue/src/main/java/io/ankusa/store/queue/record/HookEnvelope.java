@@ -37,6 +37,8 @@ public record HookEnvelope(
 
   /** The only version this code writes and reads. */
   public static final int VERSION = 1;
+  /** Where {@code seq} sits in the binary form: right after the version byte. */
+  private static final int SEQ_OFFSET = 1;
   /** Up to this many sinks, {@link #firstRepeatedSink} compares each with the earlier ones. */
   private static final int FEW_SINKS = 16;
 
@@ -93,6 +95,47 @@ public record HookEnvelope(
   /** This envelope with {@code seq} set (the writer assigns it at commit). */
   public HookEnvelope withSeq(long newSeq) {
     return new HookEnvelope(newSeq, tenantId, sourceId, hookId, idempotencyKey, receivedAt, sinks, payload);
+  }
+
+  /**
+   * Sets the seq of an encoded envelope in place: afterwards {@code encoded} equals {@link #encode()} of the
+   * same envelope {@link #withSeq with} {@code seq}. The ingest writer encodes an envelope once, on the
+   * caller's thread, before its seq is known, and gives it the seq when it assigns one.
+   *
+   * <p>REQUIRES: {@code encoded} is {@link #encode()} of an envelope, and the caller owns it (no batch
+   * holds it yet, or the batch that does will not be written).
+   *
+   * @throws StoreArgumentException if {@code encoded} is too short or not of {@link #VERSION}, or {@code seq} is negative
+   */
+  public static void setEncodedSeq(byte[] encoded, long seq) {
+    checkEncoded(encoded);
+    if (seq < 0) {
+      throw new StoreArgumentException("an envelope's seq must be non-negative, got " + seq);
+    }
+    for (int i = 0; i < Long.BYTES; i++) {
+      encoded[SEQ_OFFSET + i] = (byte) (seq >>> (56 - 8 * i));
+    }
+  }
+
+  /**
+   * The seq an encoded envelope carries, read without decoding the rest.
+   *
+   * @throws StoreArgumentException if {@code encoded} is too short or not of {@link #VERSION}
+   */
+  public static long encodedSeq(byte[] encoded) {
+    checkEncoded(encoded);
+    long seq = 0;
+    for (int i = 0; i < Long.BYTES; i++) {
+      seq = (seq << 8) | (encoded[SEQ_OFFSET + i] & 0xff);
+    }
+    return seq;
+  }
+
+  private static void checkEncoded(byte[] encoded) {
+    if (encoded.length < SEQ_OFFSET + Long.BYTES || encoded[0] != VERSION) {
+      throw new StoreArgumentException("not an encoded hook envelope of version " + VERSION + " ("
+          + encoded.length + " bytes" + (encoded.length > 0 ? ", version byte " + (encoded[0] & 0xff) : "") + ")");
+    }
   }
 
   public byte[] encode() {
