@@ -10,6 +10,7 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.ReadView;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,51 +47,56 @@ public final class TenantAllocator {
    * the rest with one multiGet of their {@code 'n'} rows, and the missing ones get new ordinals.
    */
   public Allocation resolve(ReadView view, Collection<TenantId> tenants) {
-    Set<TenantId> distinct = new LinkedHashSet<>(tenants);
-    Map<TenantId, Long> ords = new LinkedHashMap<>();
-    List<TenantId> uncached = new ArrayList<>();
-    for (TenantId t : distinct) {
+    // The writer resolves every group: when every tenant is cached (the common case once they are
+    // known), this is one map lookup per request and nothing else.
+    Map<TenantId, Long> ords = new HashMap<>();
+    Set<TenantId> uncached = null;
+    for (TenantId t : tenants) {
+      if (ords.containsKey(t)) {
+        continue;
+      }
       Long cached = cache.get(t);
       if (cached != null) {
         ords.put(t, cached);
       } else {
+        if (uncached == null) {
+          uncached = new LinkedHashSet<>();
+        }
         uncached.add(t);
       }
+    }
+    if (uncached == null) {
+      return new Allocation(ords, Map.of(), Map.of(), Set.of(), 0);
     }
     Map<TenantId, Long> found = new LinkedHashMap<>();
     Map<TenantId, Long> created = new LinkedHashMap<>();
     Set<TenantId> refused = new LinkedHashSet<>();
     long nextAfter = 0;
-    if (!uncached.isEmpty()) {
-      List<byte[]> keys = new ArrayList<>(uncached.size());
-      uncached.forEach(t -> keys.add(Keys.ordByTenant(t)));
-      List<byte[]> values = view.multiGet(Format3.TENANTS, keys);
-      for (int i = 0; i < uncached.size(); i++) {
-        TenantId t = uncached.get(i);
-        byte[] v = values.get(i);
-        if (v != null) {
-          found.put(t, OrdinalValue.decodeAt(keys.get(i), v).ord());
-          continue;
-        }
-        if (nextAfter == 0) {
-          nextAfter = Tenants.nextOrdinal(view);
-        }
-        if (nextAfter > tenantsMax) {
-          refused.add(t);
-        } else {
-          created.put(t, nextAfter++);
-        }
+    List<TenantId> missing = new ArrayList<>(uncached);
+    List<byte[]> keys = new ArrayList<>(missing.size());
+    missing.forEach(t -> keys.add(Keys.ordByTenant(t)));
+    List<byte[]> values = view.multiGet(Format3.TENANTS, keys);
+    // In first-sight order, so new ordinals go to tenants in the order the batch names them.
+    for (int i = 0; i < missing.size(); i++) {
+      TenantId t = missing.get(i);
+      byte[] v = values.get(i);
+      if (v != null) {
+        long ord = OrdinalValue.decodeAt(keys.get(i), v).ord();
+        found.put(t, ord);
+        ords.put(t, ord);
+        continue;
+      }
+      if (nextAfter == 0) {
+        nextAfter = Tenants.nextOrdinal(view);
+      }
+      if (nextAfter > tenantsMax) {
+        refused.add(t);
+      } else {
+        ords.put(t, nextAfter);
+        created.put(t, nextAfter++);
       }
     }
-    // Keep first-sight order in the result.
-    Map<TenantId, Long> all = new LinkedHashMap<>();
-    for (TenantId t : distinct) {
-      Long ord = ords.containsKey(t) ? ords.get(t) : found.containsKey(t) ? found.get(t) : created.get(t);
-      if (ord != null) {
-        all.put(t, ord);
-      }
-    }
-    return new Allocation(all, found, created, refused, nextAfter);
+    return new Allocation(ords, found, created, refused, nextAfter);
   }
 
   /** Forgets the cache: the tenants' ordinals are read from the store again next time. */
