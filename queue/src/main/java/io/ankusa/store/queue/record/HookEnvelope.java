@@ -78,16 +78,26 @@ public record HookEnvelope(
    * to 10⁵ hooks/s). REQUIRES: every sink is in 0..65535.
    */
   public static int firstRepeatedSink(List<Integer> sinks) {
-    BitSet seen = sinks.size() > FEW_SINKS ? new BitSet(0x10000) : null;
-    int i = 0;
-    for (int sink : sinks) {
-      if (seen != null ? seen.get(sink) : sinks.subList(0, i).contains(sink)) {
+    int n = sinks.size();
+    if (n <= FEW_SINKS) {
+      // Index loops: no iterator, no sub-list, nothing allocated for the usual one sink.
+      for (int i = 1; i < n; i++) {
+        int sink = sinks.get(i);
+        for (int j = 0; j < i; j++) {
+          if (sinks.get(j) == sink) {
+            return i;
+          }
+        }
+      }
+      return -1;
+    }
+    BitSet seen = new BitSet(0x10000);
+    for (int i = 0; i < n; i++) {
+      int sink = sinks.get(i);
+      if (seen.get(sink)) {
         return i;
       }
-      if (seen != null) {
-        seen.set(sink);
-      }
-      i++;
+      seen.set(sink);
     }
     return -1;
   }
@@ -139,11 +149,24 @@ public record HookEnvelope(
   }
 
   public byte[] encode() {
-    RecordWriter w = new RecordWriter(64 + payload.length);
-    w.u8(VERSION).u64(seq).optionalString(tenantId).string(sourceId).string(hookId)
-        .optionalString(idempotencyKey).u64(receivedAt).u16(sinks.size());
-    sinks.forEach(w::u16);
+    byte[] tenant = RecordWriter.utf8(tenantId);
+    byte[] source = RecordWriter.utf8(sourceId);
+    byte[] hook = RecordWriter.utf8(hookId);
+    byte[] idem = RecordWriter.utf8(idempotencyKey);
+    // Sized exactly, so the writer's array is the result: no copy of the payload beyond the one write.
+    long size = 1 + 8 + optionalLength(tenant) + 4 + source.length + 4 + hook.length + optionalLength(idem)
+        + 8 + 2 + 2L * sinks.size() + 4 + payload.length;
+    RecordWriter w = new RecordWriter((int) Math.min(size, Integer.MAX_VALUE - 8));
+    w.u8(VERSION).u64(seq).optionalUtf8(tenant).bytes(source).bytes(hook).optionalUtf8(idem).u64(receivedAt)
+        .u16(sinks.size());
+    for (int i = 0; i < sinks.size(); i++) {
+      w.u16(sinks.get(i));
+    }
     return w.bytes(payload).toByteArray();
+  }
+
+  private static int optionalLength(byte[] utf8) {
+    return utf8 == null ? 1 : 1 + 4 + utf8.length;
   }
 
   /** {@link #decodeAt} without a key to name in errors. */

@@ -83,6 +83,28 @@ class RecordCodecTest {
     assertThat(HookEnvelope.decode(encoded)).isEqualTo(e.withSeq(seq));
   }
 
+  /** The binary form, byte for byte, of one envelope: what stores already hold must keep decoding. */
+  @Example
+  void anEnvelopeEncodesToItsDocumentedBytes() {
+    HookEnvelope e = new HookEnvelope(7, "acme", "src", "h\u00e9", null, 9_000, List.of(1, 65_535), new byte[] {1, 2, 3});
+    assertThat(java.util.HexFormat.of().formatHex(e.encode())).isEqualTo(
+        "01" + "0000000000000007" + "01" + "00000004" + "61636d65" + "00000003" + "737263" + "00000003" + "68c3a9"
+            + "00" + "0000000000002328" + "0002" + "0001" + "ffff" + "00000003" + "010203");
+  }
+
+  /** A record writer grows past its size hint, and hands over its array only when the record filled it. */
+  @Example
+  void aRecordWriterGrowsPastItsHintAndCopiesOnlyWhatItWrote() {
+    byte[] big = new byte[1000];
+    java.util.Arrays.fill(big, (byte) 7);
+    byte[] written = new RecordWriter(16).u8(1).bytes(big).u64(-1).toByteArray();
+    assertThat(written).hasSize(1 + 4 + 1000 + 8);
+    assertThat(written[0]).isEqualTo((byte) 1);
+    assertThat(java.util.Arrays.copyOfRange(written, 5, 1005)).isEqualTo(big);
+    assertThat(java.util.Arrays.copyOfRange(written, 1005, 1013)).containsOnly((byte) 0xff);
+    assertThat(new RecordWriter(64).u16(0x0102).toByteArray()).containsExactly(1, 2);
+  }
+
   @Example
   void anEncodedSeqIsRefusedOnBytesThatAreNoEnvelopeOrForANegativeSeq() {
     byte[] encoded = envelope(List.of(1)).encode();
