@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * the target's store, runs {@link IngestRound}, and closes it. The cell's figures are the medians of
  * the counted rounds; the ratio is the median of the rounds' writer/raw, each writer round against the raw
  * round that ran next to it ({@link Cell#roundRatios}), with the lowest and highest. Also per target:
+ * the process's CPU per hook in the window (every thread; the median of the rounds'),
  * ack latency p50/p99 (medians of the rounds'), syncs per group and hooks per group in the window.
  * The load average is logged at each cell: figures taken above 1.5 on this 2-core class of machine
  * are noise.
@@ -175,10 +176,10 @@ public final class WriterIngestBench {
 
   private static IngestRound.Result logged(IngestRound.Result r, String target, int round) {
     LOG.info(String.format("  %-6s round %d: %,10.0f hooks/s  p50 %7.2f ms  p99 %7.2f ms  syncs/group %.2f  groups %d"
-            + "  failures %d | cpu us/hook writer %.1f syncer %.1f producers %.1f | busy writer %.2f syncer %.2f",
+            + "  failures %d | cpu us/hook writer %.1f syncer %.1f producers %.1f process %.1f | busy writer %.2f syncer %.2f",
         target, round, r.hooksPerSecond(), r.p50Micros() / 1000.0, r.p99Micros() / 1000.0,
         r.syncsPerGroup(), r.groups(), r.failures(), r.cpuMicrosPerHook(r.writer()), r.cpuMicrosPerHook(r.syncer()),
-        r.cpuMicrosPerHook(r.producers()), r.writer().busyShare(), r.syncer().busyShare()));
+        r.cpuMicrosPerHook(r.producers()), r.processCpuMicrosPerHook(), r.writer().busyShare(), r.syncer().busyShare()));
     return r;
   }
 
@@ -211,21 +212,23 @@ public final class WriterIngestBench {
     sb.append(String.format("writer ingest bench: rocksdb, %d-byte payloads, 1 sink, window %d per producer,"
         + " median of %d rounds of %.1f s;%nratio: the median of the rounds' writer/raw, each round's writer against the raw"
         + " round next to it [lowest, highest]%n", s.payloadBytes(), s.window(), s.rounds(), s.measureMillis() / 1000.0));
-    sb.append(String.format("%5s %7s | %10s %10s %6s %-13s | %-17s %-17s | %-11s %-11s | %5s%n",
+    sb.append(String.format("%5s %7s | %10s %10s %6s %-13s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
         "prod", "tenants", "writer/s", "raw/s", "ratio", "", "writer p50/p99 ms", "raw p50/p99 ms",
-        "syncs/group", "hooks/group", "load"));
-    sb.append(String.format("%5s %7s | %10s %10s %6s %-13s | %-17s %-17s | %-11s %-11s | %5s%n",
-        "", "", "", "", "", "", "", "", "writer raw", "writer raw", ""));
+        "syncs/group", "hooks/group", "cpu us/hook", "load"));
+    sb.append(String.format("%5s %7s | %10s %10s %6s %-13s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
+        "", "", "", "", "", "", "", "", "writer raw", "writer raw", "writer raw", ""));
     for (Cell c : cells) {
       double[] each = c.roundRatios();
       double lowest = Arrays.stream(each).min().orElse(0);
       double highest = Arrays.stream(each).max().orElse(0);
-      sb.append(String.format("%5d %7d | %10.0f %10.0f %6.2f %-13s | %7.2f / %7.2f %7.2f / %7.2f | %5.2f %5.2f %5.0f %5.0f | %5.2f%n",
+      sb.append(String.format("%5d %7d | %10.0f %10.0f %6.2f %-13s | %7.2f / %7.2f %7.2f / %7.2f | %5.2f %5.2f %5.0f %5.0f | %5.1f %5.1f | %5.2f%n",
           c.producers(), c.tenants(), c.writer().hooksPerSecond(), c.raw().hooksPerSecond(), c.ratio(),
           String.format("[%.2f, %.2f]", lowest, highest),
           c.writer().p50Micros() / 1000, c.writer().p99Micros() / 1000, c.raw().p50Micros() / 1000,
           c.raw().p99Micros() / 1000, c.writer().syncsPerGroup(), c.raw().syncsPerGroup(),
-          c.writer().hooksPerGroup(), c.raw().hooksPerGroup(), c.loadAtStart()));
+          c.writer().hooksPerGroup(), c.raw().hooksPerGroup(),
+          median(c.writer().rounds(), IngestRound.Result::processCpuMicrosPerHook),
+          median(c.raw().rounds(), IngestRound.Result::processCpuMicrosPerHook), c.loadAtStart()));
     }
     return sb.toString();
   }
@@ -286,6 +289,7 @@ public final class WriterIngestBench {
       x.put("writerCpuMicrosPerHook", r.cpuMicrosPerHook(r.writer()));
       x.put("syncerCpuMicrosPerHook", r.cpuMicrosPerHook(r.syncer()));
       x.put("producersCpuMicrosPerHook", r.cpuMicrosPerHook(r.producers()));
+      x.put("processCpuMicrosPerHook", r.processCpuMicrosPerHook());
       x.put("writerBusyShare", r.writer().busyShare());
       x.put("syncerBusyShare", r.syncer().busyShare());
       rounds.add(x);

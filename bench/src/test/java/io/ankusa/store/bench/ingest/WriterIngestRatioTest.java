@@ -35,6 +35,18 @@ class WriterIngestRatioTest {
     assertThat(unsorted).containsExactly(3, 1, 2);
   }
 
+  @Test
+  void processCpuIsPerStoredHookInTheWindowAndMinusOneWhereTheJvmDoesNotReportIt() {
+    ThreadProbe.Reading idle = new ThreadProbe.Reading(0, 0, 1);
+    // 10 000 hooks/s for 3 s is 30 000 hooks; 45 ms of CPU among them is 1.5 µs each.
+    assertThat(new IngestRound.Result(10_000, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, 45).processCpuMicrosPerHook())
+        .isCloseTo(1.5, within(1e-9));
+    assertThat(new IngestRound.Result(10_000, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, -1).processCpuMicrosPerHook())
+        .isEqualTo(-1);
+    assertThat(new IngestRound.Result(0, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, 45).processCpuMicrosPerHook()).isZero();
+    assertThat(IngestRound.processCpuNanos()).isPositive();
+  }
+
   private static WriterIngestBench.Cell cell(double[] writer, double[] raw) {
     return new WriterIngestBench.Cell(8, 10, 0.5, figures(writer), figures(raw));
   }
@@ -43,7 +55,7 @@ class WriterIngestRatioTest {
     List<IngestRound.Result> rounds = new ArrayList<>();
     for (double rate : rates) {
       ThreadProbe.Reading idle = new ThreadProbe.Reading(0, 0, 1);
-      rounds.add(new IngestRound.Result(rate, 1, 2, 1, 1, 0, idle, idle, idle, 3.0));
+      rounds.add(new IngestRound.Result(rate, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, 0));
     }
     return new WriterIngestBench.TargetFigures(WriterIngestBench.median(rounds, IngestRound.Result::hooksPerSecond),
         0, 0, 0, 0, rounds);
