@@ -103,6 +103,11 @@ class RecordCodecTest {
     assertThat(java.util.Arrays.copyOfRange(written, 5, 1005)).isEqualTo(big);
     assertThat(java.util.Arrays.copyOfRange(written, 1005, 1013)).containsOnly((byte) 0xff);
     assertThat(new RecordWriter(64).u16(0x0102).toByteArray()).containsExactly(1, 2);
+    // Each width grows a full writer: a hint of 16 filled by two u64, then one more of each.
+    byte[] full = new RecordWriter(16).u64(0).u64(0).u8(0xab).u16(0xcdef).u32(0x01020304L).toByteArray();
+    assertThat(java.util.Arrays.copyOfRange(full, 16, full.length))
+        .containsExactly(0xab, 0xcd, 0xef, 0x01, 0x02, 0x03, 0x04);
+    assertThat(new RecordWriter(16).u64(0).u64(0).u16(0x0102).toByteArray()).hasSize(18);
   }
 
   @Example
