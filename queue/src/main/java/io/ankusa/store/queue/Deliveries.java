@@ -73,7 +73,8 @@ public final class Deliveries {
    * archive obligation.
    */
   public static void ingest(Transition t, HookEnvelope hook, long ord, boolean archive) {
-    t.step(Kind.INGEST, ord, Transition.NO_HOOK, List.of(), tt -> ingestOps(tt, hook, ord, archive));
+    t.step(Kind.INGEST, ord, Transition.NO_HOOK, List.of(),
+        tt -> ingestOps(tt, hook, hook.encode(), ord, archive));
   }
 
   /**
@@ -92,10 +93,6 @@ public final class Deliveries {
           + ", not its seq " + hook.seq() + "; set it with HookEnvelope.setEncodedSeq first");
     }
     t.step(Kind.INGEST, ord, Transition.NO_HOOK, List.of(), tt -> ingestOps(tt, hook, encoded, ord, archive));
-  }
-
-  private static void ingestOps(Transition t, HookEnvelope hook, long ord, boolean archive) {
-    ingestOps(t, hook, hook.encode(), ord, archive);
   }
 
   private static void ingestOps(Transition t, HookEnvelope hook, byte[] encoded, long ord, boolean archive) {

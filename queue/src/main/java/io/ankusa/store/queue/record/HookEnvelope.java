@@ -3,6 +3,7 @@ package io.ankusa.store.queue.record;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreCorruptionException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -122,9 +123,7 @@ public record HookEnvelope(
     if (seq < 0) {
       throw new StoreArgumentException("an envelope's seq must be non-negative, got " + seq);
     }
-    for (int i = 0; i < Long.BYTES; i++) {
-      encoded[SEQ_OFFSET + i] = (byte) (seq >>> (56 - 8 * i));
-    }
+    ByteBuffer.wrap(encoded).putLong(SEQ_OFFSET, seq);
   }
 
   /**
@@ -134,11 +133,7 @@ public record HookEnvelope(
    */
   public static long encodedSeq(byte[] encoded) {
     checkEncoded(encoded);
-    long seq = 0;
-    for (int i = 0; i < Long.BYTES; i++) {
-      seq = (seq << 8) | (encoded[SEQ_OFFSET + i] & 0xff);
-    }
-    return seq;
+    return ByteBuffer.wrap(encoded).getLong(SEQ_OFFSET);
   }
 
   private static void checkEncoded(byte[] encoded) {

@@ -75,10 +75,7 @@ final class RecordWriter {
 
   /** A presence byte (0 absent, 1 present), then the string when present. */
   RecordWriter optionalString(String s) {
-    if (s == null) {
-      return u8(0);
-    }
-    return u8(1).string(s);
+    return optionalUtf8(utf8(s));
   }
 
   /** {@link #optionalString} of a string already encoded as UTF-8 ({@code null}: absent). */
