@@ -40,10 +40,10 @@ final class GroupRows {
     HookEnvelope.setEncodedSeq(p.encoded(), seq);
     Deliveries.ingest(transition, p.hook().withSeq(seq), p.encoded(), ord, archive);
     if (p.dedupe() != null) {
-      byte[] expiryKey = Keys.expiry(dedupeExpiresAt, p.tenant(), p.dedupe().key());
-      dedupeOps.put(Format3.INDEX, p.dedupeRowKey(), new DedupeValue(seq).encode());
+      byte[] expiryKey = Keys.expiry(dedupeExpiresAt, p.tenant(), p.dedupe().idempotencyKey());
+      dedupeOps.put(Format3.INDEX, p.dedupe().rowKey(), new DedupeValue(seq).encode());
       dedupeOps.put(Format3.INDEX, expiryKey, EmptyValue.encode());
-      dedupeEntries.add(new UnackedGroups.DedupeEntry(p.dedupe(), seq, p.dedupeRowKey(), expiryKey));
+      dedupeEntries.add(new UnackedGroups.DedupeEntry(p.dedupe(), seq, expiryKey));
     }
   }
 

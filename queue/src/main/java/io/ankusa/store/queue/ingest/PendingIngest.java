@@ -1,7 +1,5 @@
 package io.ankusa.store.queue.ingest;
 
-import io.ankusa.store.layout.DedupeKey;
-import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.record.HookEnvelope;
@@ -21,13 +19,13 @@ import java.util.concurrent.CompletableFuture;
  * @param hook the envelope with seq 0
  * @param encoded {@code hook.encode()}; the writer owns it once the request is queued and sets its seq
  * @param tenant the tenant ({@code "default"} when the request named none)
- * @param dedupe the dedupe key, or null when the request has no idempotency key
- * @param dedupeRowKey {@code 'u' tenant 0 key}, or null
+ * @param dedupe the dedupe row key and the idempotency key's bytes, or null when the request has no
+ *     idempotency key
  * @param bytes payload and id bytes, for {@link WriterConfig#maxGroupBytes()}
  * @param future completed once, by the writer or the syncer
  */
 record PendingIngest(
-    HookEnvelope hook, byte[] encoded, TenantId tenant, DedupeKey dedupe, byte[] dedupeRowKey, long bytes,
+    HookEnvelope hook, byte[] encoded, TenantId tenant, DedupeRowKey dedupe, long bytes,
     CompletableFuture<IngestResult> future) {
 
   /** Per-envelope overhead beyond payload and strings: version, seq, presence bytes, lengths, at, count. */
@@ -99,8 +97,7 @@ record PendingIngest(
       throw new Rejected(IngestResult.REJECT_BAD_RECEIVED_AT, "hook '" + r.hookId() + "' receivedAt "
           + r.receivedAt() + " is negative; use epoch milliseconds");
     }
-    DedupeKey dedupe = null;
-    byte[] dedupeRowKey = null;
+    DedupeRowKey dedupe = null;
     int idemBytes = 0;
     if (r.idempotencyKey() != null) {
       byte[] idem = r.idempotencyKey().getBytes(StandardCharsets.UTF_8);
@@ -116,8 +113,7 @@ record PendingIngest(
             + "' idempotency key is " + idem.length + " bytes; with tenant '" + tenant.value() + "' at most "
             + (caps.maxKeyBytes() - 10 - tenant.byteLength()) + " fit this backend's keys");
       }
-      dedupe = new DedupeKey(tenant, idem);
-      dedupeRowKey = Keys.dedupe(tenant, idem);
+      dedupe = DedupeRowKey.of(tenant, idem);
     }
     long stringBytes = utf8Length(r.tenantId()) + utf8Length(r.sourceId()) + utf8Length(r.hookId()) + idemBytes;
     long envelopeBytes = ENVELOPE_OVERHEAD + stringBytes + 2L * sinks.size() + r.payload().length;
@@ -127,7 +123,7 @@ record PendingIngest(
     }
     HookEnvelope hook = new HookEnvelope(0, r.tenantId(), r.sourceId(), r.hookId(), r.idempotencyKey(),
         r.receivedAt(), sinks, r.payload());
-    return new PendingIngest(hook, hook.encode(), tenant, dedupe, dedupeRowKey, r.payload().length + stringBytes,
+    return new PendingIngest(hook, hook.encode(), tenant, dedupe, r.payload().length + stringBytes,
         new CompletableFuture<>());
   }
 

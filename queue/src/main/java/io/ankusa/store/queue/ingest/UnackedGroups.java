@@ -1,6 +1,5 @@
 package io.ankusa.store.queue.ingest;
 
-import io.ankusa.store.layout.DedupeKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
@@ -36,8 +35,8 @@ final class UnackedGroups {
   /** Hooks read per multiGet while deleting. */
   private static final int READ_CHUNK = 1000;
 
-  /** A dedupe key a group wrote: its 'u' and 'e' keys and the seq it points to. */
-  record DedupeEntry(DedupeKey key, long seq, byte[] dedupeRowKey, byte[] expiryKey) {}
+  /** A dedupe key a group wrote: its 'u' key, the seq it points to, and its 'e' key. */
+  record DedupeEntry(DedupeRowKey key, long seq, byte[] expiryKey) {}
 
   /**
    * What one group wrote.
@@ -52,7 +51,7 @@ final class UnackedGroups {
       Map<TenantId, Long> createdOrdinals) {}
 
   private final ArrayDeque<AppliedGroup> groups = new ArrayDeque<>();
-  private final Map<DedupeKey, Long> dedupeSeqs = new HashMap<>();
+  private final Map<DedupeRowKey, Long> dedupeSeqs = new HashMap<>();
 
   /** Records {@code group}, before its write. */
   void add(AppliedGroup group) {
@@ -72,7 +71,7 @@ final class UnackedGroups {
   }
 
   /** The seq written under {@code key} by a group not yet acknowledged, or null. */
-  Long seqOf(DedupeKey key) {
+  Long seqOf(DedupeRowKey key) {
     return dedupeSeqs.get(key);
   }
 
@@ -131,7 +130,7 @@ final class UnackedGroups {
         }
       }
       for (DedupeEntry e : g.dedupe()) {
-        tail.delete(Format3.INDEX, e.dedupeRowKey());
+        tail.delete(Format3.INDEX, e.key().rowKey());
         tail.delete(Format3.INDEX, e.expiryKey());
       }
       for (Map.Entry<TenantId, Long> created : g.createdOrdinals().entrySet()) {
