@@ -7,6 +7,8 @@ import io.ankusa.store.layout.DedupeValue;
 import io.ankusa.store.layout.DueKind;
 import io.ankusa.store.layout.DueValue;
 import io.ankusa.store.layout.EmptyValue;
+import io.ankusa.store.layout.FamilySentinels;
+import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.Fields;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
@@ -64,7 +66,8 @@ import org.rocksdb.WriteOptions;
  * node aggregate's (pending, bytes), coalesced in the group. New tenants get {@code 't'}, {@code
  * 'n'} and {@code m:next_ord} in the same batch, as the writer does. The idempotency keys are looked
  * up with one multiGet per group (the writer's dedupe read; the bench's keys are unique, so it
- * always misses).
+ * always misses). A new database gets the sentinel keys of every key family first, as a new format-3
+ * store does ({@link #layOutSentinels}).
  *
  * <p>Threads: callers append to an unbounded {@link LinkedBlockingQueue}; one writer thread takes up
  * to {@value #MAX_GROUP} requests, builds ONE {@link WriteBatch} and writes it {@code sync=false},
@@ -163,6 +166,9 @@ final class RawGroupCommit implements IngestTarget {
       handles.put(Format3.families().get(i).name(), all.get(i));
     }
     byte[] last = db.get(handles.get(Format3.DEFAULT), Keys.lastSeq());
+    if (last == null) {
+      layOutSentinels();
+    }
     lastSeq = last == null ? 0 : LastSeqValue.decodeAt(Keys.lastSeq(), last).seq();
     byte[] next = db.get(handles.get(Format3.DEFAULT), Keys.nextOrd());
     nextOrd = next == null ? 1 : NextOrdinalValue.decodeAt(Keys.nextOrd(), next).next();
@@ -170,6 +176,9 @@ final class RawGroupCommit implements IngestTarget {
     try (RocksIterator it = db.newIterator(handles.get(Format3.TENANTS))) {
       for (it.seek(new byte[] {'n'}); it.isValid() && it.key()[0] == 'n'; it.next()) {
         byte[] key = it.key();
+        if (ORD_BY_TENANT_SENTINELS.isSentinel(key)) {
+          continue;
+        }
         TenantId tenant = TenantId.of(new String(key, 1, key.length - 1, StandardCharsets.UTF_8));
         ords.put(tenant, OrdinalValue.decodeAt(key, it.value()).ord());
       }
@@ -179,6 +188,28 @@ final class RawGroupCommit implements IngestTarget {
     syncThread = new Thread(this::runSyncer, SYNCER_THREAD);
     writerThread.setDaemon(true);
     syncThread.setDaemon(true);
+  }
+
+  private static final FamilySentinels ORD_BY_TENANT_SENTINELS = Keys.sentinels().stream()
+      .filter(f -> f.family() == KeyFamily.ORD_BY_TENANT).findFirst().orElseThrow();
+
+  /**
+   * A new store gets the sentinel keys of every key family, as a format-3 store does when it is
+   * created: they are part of the layout the writer writes into, and they decide how its families
+   * compact (a hi sentinel above appended keys makes every flushed file overlap the file that holds
+   * it, so files are merged where they would otherwise move down whole), so a baseline without them
+   * would be spared compaction work the writer's store does.
+   */
+  private void layOutSentinels() throws RocksDBException {
+    try (WriteBatch wb = new WriteBatch(); WriteOptions sync = new WriteOptions().setSync(true)) {
+      for (FamilySentinels s : Keys.sentinels()) {
+        ColumnFamilyHandle h = handles.get(s.family().columnFamily());
+        byte[] value = s.family() == KeyFamily.COUNTERS ? Int64Add.encode(0) : EmptyValue.encode();
+        wb.put(h, s.lo(), value);
+        wb.put(h, s.hi(), value);
+      }
+      db.write(sync, wb);
+    }
   }
 
   /** Opens (or creates) the raw database in {@code dir} and starts its two threads; reads as {@link #READ_LIKE_BACKEND} says. */
