@@ -3,7 +3,9 @@ package io.ankusa.store.bench.ingest;
 import io.ankusa.store.queue.ingest.IngestRequest;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -43,10 +45,12 @@ record IngestRound(int producers, int window, int tenants, int payloadBytes, lon
    * @param writer the writer thread in the window
    * @param syncer the syncer thread in the window
    * @param producers the producer threads in the window
+   * @param cpuMillisByThread CPU ms in the window per thread group of the process, native threads
+   *     included ({@link TaskCpu}), largest first; empty off Linux
    */
   record Result(double hooksPerSecond, long p50Micros, long p99Micros, long groups, long syncs, long failures,
       ThreadProbe.Reading writer, ThreadProbe.Reading syncer, ThreadProbe.Reading producers, double windowSeconds,
-      double processCpuMillis) {
+      double processCpuMillis, Map<String, Long> cpuMillisByThread) {
     /**
      * CPU µs per stored hook of the whole process in the window: every thread, also the compiler's,
      * the collector's and RocksDB's own; -1 where the JVM does not report process CPU. On a machine
@@ -61,6 +65,14 @@ record IngestRound(int producers, int window, int tenants, int payloadBytes, lon
     double cpuMicrosPerHook(ThreadProbe.Reading r) {
       double hooks = hooksPerSecond * windowSeconds;
       return hooks == 0 ? 0 : r.cpuMillis() * 1000 / hooks;
+    }
+
+    /** CPU µs per stored hook of each thread group ({@link #cpuMillisByThread}), largest first. */
+    Map<String, Double> cpuMicrosPerHookByThread() {
+      double hooks = hooksPerSecond * windowSeconds;
+      Map<String, Double> perHook = new LinkedHashMap<>();
+      cpuMillisByThread.forEach((group, ms) -> perHook.put(group, hooks == 0 ? 0 : ms * 1000 / hooks));
+      return perHook;
     }
 
     /** Syncs per group in the window; 0 with no group. */
@@ -104,9 +116,11 @@ record IngestRound(int producers, int window, int tenants, int payloadBytes, lon
     ThreadProbe syncerProbe = ThreadProbe.start(target.syncerThread()::equals);
     ThreadProbe producerProbe = ThreadProbe.start(n -> n.startsWith("ingest-producer-"));
     long cpu0 = processCpuNanos();
+    TaskCpu.Reading tasks0 = TaskCpu.read();
     long t0 = System.nanoTime();
     Thread.sleep(measureMillis);
     long cpu1 = processCpuNanos();
+    TaskCpu.Reading tasks1 = TaskCpu.read();
     long a1 = acked.sum();
     long g1 = target.groups();
     long s1 = target.syncs();
@@ -127,7 +141,7 @@ record IngestRound(int producers, int window, int tenants, int payloadBytes, lon
     double secs = (t1 - t0) / 1e9;
     return new Result((a1 - a0) / secs, h.getValueAtPercentile(50), h.getValueAtPercentile(99), g1 - g0, s1 - s0,
         failures.sum(), writerReading, syncerReading, producerReading, secs,
-        cpu0 < 0 || cpu1 < 0 ? -1 : (cpu1 - cpu0) / 1e6);
+        cpu0 < 0 || cpu1 < 0 ? -1 : (cpu1 - cpu0) / 1e6, tasks1.millisSince(tasks0));
   }
 
   /** CPU time of this process so far, in ns; -1 where the JVM does not report it. */

@@ -180,6 +180,13 @@ public final class WriterIngestBench {
         target, round, r.hooksPerSecond(), r.p50Micros() / 1000.0, r.p99Micros() / 1000.0,
         r.syncsPerGroup(), r.groups(), r.failures(), r.cpuMicrosPerHook(r.writer()), r.cpuMicrosPerHook(r.syncer()),
         r.cpuMicrosPerHook(r.producers()), r.processCpuMicrosPerHook(), r.writer().busyShare(), r.syncer().busyShare()));
+    StringBuilder threads = new StringBuilder();
+    r.cpuMicrosPerHookByThread().forEach((group, us) -> {
+      if (us >= 0.05) {
+        threads.append(String.format(" %s %.1f", group, us));
+      }
+    });
+    LOG.info("           cpu us/hook by thread:{}", threads);
     return r;
   }
 
@@ -292,6 +299,7 @@ public final class WriterIngestBench {
       x.put("processCpuMicrosPerHook", r.processCpuMicrosPerHook());
       x.put("writerBusyShare", r.writer().busyShare());
       x.put("syncerBusyShare", r.syncer().busyShare());
+      x.put("cpuMicrosPerHookByThread", r.cpuMicrosPerHookByThread());
       rounds.add(x);
     }
     m.put("rounds", rounds);

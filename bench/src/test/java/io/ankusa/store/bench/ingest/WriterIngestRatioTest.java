@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,11 +40,11 @@ class WriterIngestRatioTest {
   void processCpuIsPerStoredHookInTheWindowAndMinusOneWhereTheJvmDoesNotReportIt() {
     ThreadProbe.Reading idle = new ThreadProbe.Reading(0, 0, 1);
     // 10 000 hooks/s for 3 s is 30 000 hooks; 45 ms of CPU among them is 1.5 µs each.
-    assertThat(new IngestRound.Result(10_000, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, 45).processCpuMicrosPerHook())
+    assertThat(new IngestRound.Result(10_000, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, 45, Map.of()).processCpuMicrosPerHook())
         .isCloseTo(1.5, within(1e-9));
-    assertThat(new IngestRound.Result(10_000, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, -1).processCpuMicrosPerHook())
+    assertThat(new IngestRound.Result(10_000, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, -1, Map.of()).processCpuMicrosPerHook())
         .isEqualTo(-1);
-    assertThat(new IngestRound.Result(0, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, 45).processCpuMicrosPerHook()).isZero();
+    assertThat(new IngestRound.Result(0, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, 45, Map.of()).processCpuMicrosPerHook()).isZero();
     assertThat(IngestRound.processCpuNanos()).isPositive();
   }
 
@@ -55,7 +56,7 @@ class WriterIngestRatioTest {
     List<IngestRound.Result> rounds = new ArrayList<>();
     for (double rate : rates) {
       ThreadProbe.Reading idle = new ThreadProbe.Reading(0, 0, 1);
-      rounds.add(new IngestRound.Result(rate, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, 0));
+      rounds.add(new IngestRound.Result(rate, 1, 2, 1, 1, 0, idle, idle, idle, 3.0, 0, Map.of()));
     }
     return new WriterIngestBench.TargetFigures(WriterIngestBench.median(rounds, IngestRound.Result::hooksPerSecond),
         0, 0, 0, 0, rounds);
