@@ -99,7 +99,7 @@ public interface RuntimeCases extends LayoutCase {
       QueueRuntime runtime = QueueRuntime.start(t.store(), queueConfig(), delivering(delivered));
       List<Thread> threads = runtime.threads();
       assertThat(threads).extracting(Thread::getName).as("the runtime's threads")
-          .containsExactlyInAnyOrder(QueueWriter.WRITER_THREAD, QueueWriter.LOOKAHEAD_THREAD, QueueWriter.SYNCER_THREAD,
+          .containsExactlyInAnyOrder(QueueWriter.WRITER_THREAD, QueueWriter.SYNCER_THREAD,
               QueueRuntime.DISPATCHER_THREAD, QueueRuntime.RECLAIM_THREAD);
       assertThat(threads).as("every thread of the runtime is a daemon").allMatch(Thread::isDaemon);
       for (int i = 0; i < 3; i++) {

@@ -85,8 +85,7 @@ public interface WriterCases extends LayoutCase {
           AutoCloseable gates = store::releaseAll) {
         closed = writer;
         threads = writer.threads();
-        assertThat(threads).extracting(Thread::getName)
-            .containsExactly(QueueWriter.WRITER_THREAD, QueueWriter.LOOKAHEAD_THREAD, QueueWriter.SYNCER_THREAD);
+        assertThat(threads).extracting(Thread::getName).containsExactly(QueueWriter.WRITER_THREAD, QueueWriter.SYNCER_THREAD);
         assertThat(threads).as("the writer's threads never keep a JVM alive").allMatch(Thread::isDaemon);
         assertThat(writer.durableAt()).as("durableAt starts at the writer's clock").isEqualTo(START);
         assertThat(await(writer.ingest(request("acme", "k1", 1, 2)))).isEqualTo(IngestResult.created(1));

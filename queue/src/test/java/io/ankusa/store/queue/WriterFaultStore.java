@@ -12,7 +12,6 @@ import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreWriteFailedException;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -32,9 +31,6 @@ public final class WriterFaultStore extends FaultInjectingStore {
   private volatile Semaphore syncGate;
   private volatile Semaphore writerWriteGate;
   private final AtomicInteger syncsWaiting = new AtomicInteger();
-  private final AtomicInteger writerWritesWaiting = new AtomicInteger();
-  private final AtomicInteger lookaheadReads = new AtomicInteger();
-  private volatile RuntimeException nextLookaheadReadFailure;
   private final AtomicInteger syncCalls = new AtomicInteger();
   private final AtomicInteger reportedFailures = new AtomicInteger();
   private final AtomicLong syncDelayNanos = new AtomicLong();
@@ -76,43 +72,6 @@ public final class WriterFaultStore extends FaultInjectingStore {
   public WriterFaultStore holdWriterWrites() {
     writerWriteGate = new Semaphore(0);
     return this;
-  }
-
-  /** Lets {@code writes} held or later writer writes through, the gate staying in place for the rest. */
-  public void releaseWriterWrites(int writes) {
-    Semaphore g = writerWriteGate;
-    if (g != null) {
-      g.release(writes);
-    }
-  }
-
-  /** How many writer writes wait at the gate now. */
-  public int writerWritesWaiting() {
-    return writerWritesWaiting.get();
-  }
-
-  /** How many multiGets the writer's lookahead thread ({@value QueueWriter#LOOKAHEAD_THREAD}) has made. */
-  public int lookaheadReads() {
-    return lookaheadReads.get();
-  }
-
-  /** The next multiGet of the writer's lookahead thread throws {@code failure}. */
-  public WriterFaultStore failNextLookaheadRead(RuntimeException failure) {
-    nextLookaheadReadFailure = failure;
-    return this;
-  }
-
-  @Override
-  public List<byte[]> multiGet(String family, List<byte[]> keys) {
-    if (Thread.currentThread().getName().equals(QueueWriter.LOOKAHEAD_THREAD)) {
-      lookaheadReads.incrementAndGet();
-      RuntimeException failure = nextLookaheadReadFailure;
-      if (failure != null) {
-        nextLookaheadReadFailure = null;
-        throw failure;
-      }
-    }
-    return super.multiGet(family, keys);
   }
 
   /** Lets every held and later writer write through. */
@@ -166,12 +125,7 @@ public final class WriterFaultStore extends FaultInjectingStore {
     Semaphore gate = writerWriteGate;
     if (gate != null && durability == Durability.NO_SYNC
         && Thread.currentThread().getName().equals(QueueWriter.WRITER_THREAD)) {
-      writerWritesWaiting.incrementAndGet();
-      try {
-        gate.acquireUninterruptibly();
-      } finally {
-        writerWritesWaiting.decrementAndGet();
-      }
+      gate.acquireUninterruptibly();
     }
     reopen.readLock().lock();
     try {

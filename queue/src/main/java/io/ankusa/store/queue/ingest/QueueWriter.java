@@ -54,13 +54,6 @@ import org.slf4j.LoggerFactory;
  *       #appliedSeq()} and writes it {@code NO_SYNC}. The group's replies go to the syncer; the
  *       writer goes on with the next group. It also sweeps expired dedupe keys ({@link DedupeExpiry})
  *       between groups every {@link WriterConfig#dedupeSweepIntervalMs()}, and when idle.
- *   <li><b>The lookahead thread</b> ({@value #LOOKAHEAD_THREAD}) makes the writer's multiGet of a group's
- *       idempotency keys while the writer writes the group before it: once a batch is built and
- *       before it is written, the writer drains the next group, answers from memory every key of a
- *       group not yet acknowledged (the batch about to be written included), and hands the rest over
- *       (why the read may miss that batch: every key of it is found in memory first, and every
- *       earlier group was written before the read began). A group with only a few keys to read, or
- *       with no write to overlap, is read on the writer thread.
  *   <li><b>The syncer thread</b> ({@value #SYNCER_THREAD}) owns {@link Store#syncWal()}, one in flight
  *       at a time: it takes every reply queued behind it, syncs once, raises {@link #durableSeq()} and
  *       {@link #durableAt()}, then completes the replies — so there are as many fsyncs as the disk
@@ -105,8 +98,6 @@ import org.slf4j.LoggerFactory;
 public final class QueueWriter implements AutoCloseable {
   /** The writer thread's name. */
   public static final String WRITER_THREAD = "ankusa-writer";
-  /** The writer's lookahead thread's name: it reads the next group's idempotency keys during a write. */
-  public static final String LOOKAHEAD_THREAD = DedupeLookahead.THREAD;
   /** The syncer thread's name. */
   public static final String SYNCER_THREAD = "ankusa-syncer";
 
@@ -115,11 +106,6 @@ public final class QueueWriter implements AutoCloseable {
   /** Most expired dedupe keys deleted per sweep turn of the writer. */
   static final int SWEEP_LIMIT = 1000;
   private static final int REPAIR_ATTEMPTS = 3;
-  /**
-   * Fewest store lookups of a group worth handing to the lookahead thread; fewer are read inline,
-   * where the hand-over would cost about as much as the read.
-   */
-  static final int LOOKAHEAD_MIN_KEYS = 16;
   /**
    * The stores a writer runs on, by identity: one writer per store, not per queue, since two queues
    * opened on one store would otherwise each run a writer, and both would hand out the same seqs.
@@ -141,7 +127,6 @@ public final class QueueWriter implements AutoCloseable {
   private final AtomicBoolean holdsStore = new AtomicBoolean(true);
   private final Thread writerThread;
   private final WalSyncer syncer;
-  private final DedupeLookahead lookahead;
   private final UnackedGroups unacked = new UnackedGroups();
 
   private volatile boolean closing;
@@ -187,7 +172,6 @@ public final class QueueWriter implements AutoCloseable {
         input.wakeConsumer();
       }
     });
-    this.lookahead = new DedupeLookahead(store);
     this.writerThread = new Thread(this::runWriter, WRITER_THREAD);
     this.writerThread.setDaemon(true);
     input.bindConsumer(writerThread);
@@ -216,7 +200,6 @@ public final class QueueWriter implements AutoCloseable {
     try {
       QueueWriter w = new QueueWriter(queue, config, clock);
       w.syncer.start();
-      w.lookahead.start();
       w.writerThread.start();
       return w;
     } catch (RuntimeException e) {
@@ -281,9 +264,9 @@ public final class QueueWriter implements AutoCloseable {
     return new WriterStats(groups, syncer.syncs(), hooks, duplicates, fences, durableSeq(), appliedSeq, durableAt());
   }
 
-  /** The writer's, its lookahead's and the syncer's threads (tests check that none outlives its owner's close). */
+  /** The writer's and the syncer's threads (tests check that none outlives its owner's close). */
   public List<Thread> threads() {
-    return List.of(writerThread, lookahead.thread(), syncer.thread());
+    return List.of(writerThread, syncer.thread());
   }
 
   /** Whether the queue is fenced (refusing work) right now. */
@@ -329,19 +312,16 @@ public final class QueueWriter implements AutoCloseable {
   // ------------------------------------------------------------------ writer thread
 
   private void runWriter() {
+    List<PendingIngest> group = new ArrayList<>(config.maxGroupHooks());
     long nextSweepAt = clock.getAsLong() + config.dedupeSweepIntervalMs();
-    Prepared current = null;
-    Prepared next = null;
     try {
       while (true) {
         WalSyncer.FenceReport report = fenceReport;
         if (report != null) {
-          next = refusePrepared(next);
           repair(report);
           continue;
         }
         if (fenced || storeLost) {
-          next = refusePrepared(next);
           refuseQueued();
           if (storeLost && drainedForClose()) {
             break;
@@ -355,26 +335,21 @@ public final class QueueWriter implements AutoCloseable {
           input.awaitWake(IDLE_PARK_NANOS);
           continue;
         }
+        drainGroup(group);
         long now = clock.getAsLong();
-        if (next == null) {
-          List<PendingIngest> group = drainGroup();
-          if (group.isEmpty()) {
-            if (drainedForClose()) {
-              break;
-            }
-            if (now >= nextSweepAt) {
-              nextSweepAt = sweep(now);
-              continue;
-            }
-            input.awaitItems(Math.min(IDLE_PARK_NANOS, SingleConsumerQueue.millisToNanos(nextSweepAt - now)));
+        if (group.isEmpty()) {
+          if (drainedForClose()) {
+            break;
+          }
+          if (now >= nextSweepAt) {
+            nextSweepAt = sweep(now);
             continue;
           }
-          next = prepare(group, false);
+          input.awaitItems(Math.min(IDLE_PARK_NANOS, SingleConsumerQueue.millisToNanos(nextSweepAt - now)));
+          continue;
         }
-        current = next;
-        next = null;
-        next = applyGroup(current, now);
-        current = null;
+        applyGroup(group, now);
+        group.clear();
         if (now >= nextSweepAt && !fenced) {
           nextSweepAt = sweep(now);
         }
@@ -384,15 +359,15 @@ public final class QueueWriter implements AutoCloseable {
           store.directory(), t);
       storeLost = true;
       fenced = true;
-      refusePrepared(current);
-      refusePrepared(next);
+      for (PendingIngest p : group) {
+        p.future().complete(IngestResult.unavailable(IngestResult.FENCED));
+      }
       while (!drainedForClose()) {
         refuseQueued();
         input.awaitItems(IDLE_PARK_NANOS);
       }
     } finally {
       refuseQueued();
-      lookahead.close();
       syncer.submit(new WalSyncer.Stop());
     }
   }
@@ -402,21 +377,19 @@ public final class QueueWriter implements AutoCloseable {
     return closing && entering.get() == 0 && input.isEmpty();
   }
 
-  /** Takes the next group: up to maxGroupHooks requests and maxGroupBytes; empty when none waits. */
-  private List<PendingIngest> drainGroup() {
-    List<PendingIngest> group = new ArrayList<>(Math.min(config.maxGroupHooks(), 256));
+  /** Takes the next group: up to maxGroupHooks requests and maxGroupBytes (at least one request). */
+  private void drainGroup(List<PendingIngest> group) {
     long bytes = 0;
     while (group.size() < config.maxGroupHooks()) {
       PendingIngest next = input.peek();
       if (next == null || (!group.isEmpty() && bytes + next.bytes() > config.maxGroupBytes())) {
-        return group;
+        return;
       }
       input.poll();
       queued.decrementAndGet();
       group.add(next);
       bytes += next.bytes();
     }
-    return group;
   }
 
   /** Answers every queued request UNAVAILABLE (fenced, or closed once closing). */
@@ -430,148 +403,26 @@ public final class QueueWriter implements AutoCloseable {
   }
 
   /**
-   * One group, and the start of the next: the group's duplicates are taken from its {@link Prepared}
-   * lookup, ordinals resolved ({@link #allocate}), seqs given and rows built ({@link #assign}), and
-   * the batch staged ({@link #stage}: remembered as unacknowledged, {@code appliedSeq} raised). Then,
-   * before the batch is written, the next group is drained and prepared ({@link #prepare}), its
-   * store read handed to the lookahead thread, so that read runs while this batch is written ({@link
-   * #commit}); the replies go to the syncer. Returns the next group, prepared, or null.
-   *
-   * <p>Why the next group's read may run before this batch is in the store: every idempotency key
-   * this batch writes is in {@link #unacked} before {@code prepare} looks, so a repeat of one is
-   * found in memory; every earlier group was written before the read started, so the read sees it;
-   * and nothing leaves {@code unacked} between the look and the build, as only {@code prepare}
-   * prunes it.
+   * One group: duplicates found ({@link #dedupe}), ordinals resolved ({@link #allocate}), seqs given
+   * and rows built ({@link #assign}), one NO_SYNC batch written ({@link #write}), replies to the syncer.
+   * Each step is its own method; this one only orders them and answers a failure.
    */
-  private Prepared applyGroup(Prepared p, long now) {
-    List<PendingIngest> group = p.group;
-    IngestResult[] results = p.results;
-    Staged staged;
+  private void applyGroup(List<PendingIngest> group, long now) {
+    IngestResult[] results = new IngestResult[group.size()];
     try {
-      p.awaitStoreLookups();
-      TenantAllocator.Allocation allocation = allocate(group, results, p.firstWithKey);
-      GroupRows rows = assign(group, results, p.firstWithKey, allocation, now);
-      shareFates(results, p.firstWithKey);
-      staged = rows.hooks() > 0 ? stage(rows, allocation) : null;
+      unacked.pruneDurable(syncer.durableSeq());
+      int[] firstWithKey = dedupe(group, results);
+      TenantAllocator.Allocation allocation = allocate(group, results, firstWithKey);
+      GroupRows rows = assign(group, results, firstWithKey, allocation, now);
+      shareFates(results, firstWithKey);
+      if (rows.hooks() > 0) {
+        write(rows, allocation);
+      }
     } catch (RuntimeException e) {
       writeFailed(group, e);
-      return null;
-    }
-    Prepared next = null;
-    if (staged != null) {
-      List<PendingIngest> following = drainGroup();
-      if (!following.isEmpty()) {
-        next = prepare(following, true);
-      }
-      try {
-        commit(staged);
-      } catch (RuntimeException e) {
-        writeFailed(group, e);
-        refusePrepared(next);
-        return null;
-      }
+      return;
     }
     reply(group, results, now);
-    return next;
-  }
-
-  /**
-   * A drained group whose duplicates are being found: those in memory at once (in {@link #prepare}),
-   * those in the store by one read, inline or on the lookahead thread, awaited in {@link
-   * #awaitStoreLookups}. Writer thread only.
-   */
-  private static final class Prepared {
-    final List<PendingIngest> group;
-    final IngestResult[] results;
-    /** Per request, the index of an earlier request of the group with the same key, or -1. */
-    final int[] firstWithKey;
-    final List<byte[]> lookups = new ArrayList<>();
-    final List<Integer> lookupIndex = new ArrayList<>();
-    /** The store read on the lookahead thread, or null. */
-    DedupeLookahead.Read read;
-    /** What an inline read found, or null. */
-    List<byte[]> found;
-    /** An inline read's failure, thrown by {@link #awaitStoreLookups}. */
-    RuntimeException failure;
-
-    Prepared(List<PendingIngest> group) {
-      this.group = group;
-      this.results = new IngestResult[group.size()];
-      this.firstWithKey = new int[group.size()];
-      java.util.Arrays.fill(firstWithKey, -1);
-    }
-
-    /** Waits for the store read, if any, and marks the keys it found as duplicates. */
-    void awaitStoreLookups() {
-      if (failure != null) {
-        throw failure;
-      }
-      List<byte[]> values = read != null ? read.await() : found;
-      if (values == null) {
-        return;
-      }
-      for (int j = 0; j < values.size(); j++) {
-        byte[] v = values.get(j);
-        if (v != null) {
-          results[lookupIndex.get(j)] = IngestResult.duplicate(DedupeValue.decodeAt(lookups.get(j), v).seq());
-        }
-      }
-    }
-  }
-
-  /** Answers a prepared group UNAVAILABLE (fenced) without building it; null-safe. Returns null. */
-  private static Prepared refusePrepared(Prepared p) {
-    if (p != null) {
-      IngestResult refusal = IngestResult.unavailable(IngestResult.FENCED);
-      for (PendingIngest r : p.group) {
-        r.future().complete(refusal);
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Finds the group's duplicates that memory knows — a key of a group not yet acknowledged ({@link
-   * #unacked}, pruned here first) or of an earlier request of the group — and starts the read of the
-   * rest: on the lookahead thread when {@code overlap} and there are at least {@value
-   * #LOOKAHEAD_MIN_KEYS} keys, inline otherwise. A failed inline read is kept, and thrown when the
-   * group is applied.
-   */
-  private Prepared prepare(List<PendingIngest> group, boolean overlap) {
-    unacked.pruneDurable(syncer.durableSeq());
-    Prepared p = new Prepared(group);
-    Map<DedupeRowKey, Integer> inGroup = new HashMap<>();
-    for (int i = 0; i < group.size(); i++) {
-      PendingIngest r = group.get(i);
-      if (r.dedupe() == null) {
-        continue;
-      }
-      Long pipelined = unacked.seqOf(r.dedupe());
-      if (pipelined != null) {
-        p.results[i] = IngestResult.duplicate(pipelined);
-        continue;
-      }
-      Integer first = inGroup.putIfAbsent(r.dedupe(), i);
-      if (first != null) {
-        p.firstWithKey[i] = first;
-        continue;
-      }
-      p.lookups.add(r.dedupe().rowKey());
-      p.lookupIndex.add(i);
-    }
-    if (p.lookups.isEmpty()) {
-      return p;
-    }
-    if (overlap && p.lookups.size() >= LOOKAHEAD_MIN_KEYS) {
-      p.read = lookahead.submit(p.lookups);
-    } else {
-      try {
-        p.found = store.multiGet(Format3.INDEX, p.lookups);
-      } catch (RuntimeException e) {
-        p.failure = e;
-      }
-    }
-    return p;
   }
 
   /**
@@ -625,31 +476,23 @@ public final class QueueWriter implements AutoCloseable {
     }
   }
 
-  /** A group's batch, built and recorded as unacknowledged, not yet written. */
-  private record Staged(GroupRows rows, TenantAllocator.Allocation allocation, Batch batch) {}
-
   /**
-   * Batch assembly: the group's rows with their counter deltas, the allocation's ordinal puts and
-   * {@code m:last_seq}, in one batch; the group is remembered as unacknowledged and {@code appliedSeq}
-   * raised before the write ({@link #commit}), so a reader that sees the batch sees it as not durable.
+   * Batch assembly and the write: the group's rows with their counter deltas, the allocation's ordinal
+   * puts and {@code m:last_seq}, in one NO_SYNC batch; the group is remembered as unacknowledged and
+   * {@code appliedSeq} raised before the write, so a reader that sees the batch sees it as not durable.
    */
-  private Staged stage(GroupRows rows, TenantAllocator.Allocation allocation) {
+  private void write(GroupRows rows, TenantAllocator.Allocation allocation) {
     Batch batch = rows.toBatch(queue.counters());
     Map<TenantId, Long> created = new LinkedHashMap<>(allocation.created());
     allocation.appendTo(batch);
     batch.put(Format3.DEFAULT, Keys.lastSeq(), new LastSeqValue(lastSeq).encode());
     unacked.add(new UnackedGroups.AppliedGroup(rows.firstSeq(), lastSeq, rows.ords(), rows.dedupeEntries(), created));
     appliedSeq = lastSeq;
-    return new Staged(rows, allocation, batch);
-  }
-
-  /** The write of a staged batch, {@code NO_SYNC}, and what follows it. */
-  private void commit(Staged staged) {
-    store.write(staged.batch(), Durability.NO_SYNC);
-    queue.dueRowsWritten(staged.rows().transition());
-    staged.allocation().committed();
+    store.write(batch, Durability.NO_SYNC);
+    queue.dueRowsWritten(rows.transition());
+    allocation.committed();
     groups++;
-    hooks += staged.rows().hooks();
+    hooks += rows.hooks();
   }
 
   /** Hands the group's answers to the syncer, which completes them once the group is durable. */
@@ -664,6 +507,47 @@ public final class QueueWriter implements AutoCloseable {
     }
     duplicates += dups;
     syncer.submit(new WalSyncer.GroupReplies(appliedSeq, now, replies));
+  }
+
+  /**
+   * Marks duplicates in {@code results} (in memory first, then one multiGet) and returns, per
+   * request, the index of an earlier request of the group with the same key (-1 when none).
+   */
+  private int[] dedupe(List<PendingIngest> group, IngestResult[] results) {
+    int n = group.size();
+    int[] firstWithKey = new int[n];
+    java.util.Arrays.fill(firstWithKey, -1);
+    Map<DedupeRowKey, Integer> inGroup = new HashMap<>();
+    List<byte[]> lookups = new ArrayList<>();
+    List<Integer> lookupIndex = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      PendingIngest p = group.get(i);
+      if (p.dedupe() == null) {
+        continue;
+      }
+      Long pipelined = unacked.seqOf(p.dedupe());
+      if (pipelined != null) {
+        results[i] = IngestResult.duplicate(pipelined);
+        continue;
+      }
+      Integer first = inGroup.putIfAbsent(p.dedupe(), i);
+      if (first != null) {
+        firstWithKey[i] = first;
+        continue;
+      }
+      lookups.add(p.dedupe().rowKey());
+      lookupIndex.add(i);
+    }
+    if (!lookups.isEmpty()) {
+      List<byte[]> found = store.multiGet(Format3.INDEX, lookups);
+      for (int j = 0; j < found.size(); j++) {
+        byte[] v = found.get(j);
+        if (v != null) {
+          results[lookupIndex.get(j)] = IngestResult.duplicate(DedupeValue.decodeAt(lookups.get(j), v).seq());
+        }
+      }
+    }
+    return firstWithKey;
   }
 
   /** A write (or a read of the group) failed: answer the group, fence, let the syncer report. */

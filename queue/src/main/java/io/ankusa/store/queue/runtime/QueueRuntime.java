@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link InflightRecovery#recoverInflight}: every inflight row of an earlier run is due again (or
  *       dropped with its delivery row when its hook is gone), then {@link ActiveIndex#repair} gives a
  *       marker back to any due row a crash left without one — all before anything is served;
- *   <li>the {@link QueueWriter} (its writer, lookahead and WAL syncer threads; it also sweeps expired dedupe keys);
+ *   <li>the {@link QueueWriter} (its writer and WAL syncer threads; it also sweeps expired dedupe keys);
  *   <li>the dispatcher loop ({@value #DISPATCHER_THREAD}): {@link Dispatcher#tick} on the writer's
  *       durable watermark ({@code writer::durableSeq}, wired here, so no row above it is ever claimed),
  *       then the embedder's {@link DeliveryHandler} with the tick's claimed rows;
@@ -257,8 +257,7 @@ public final class QueueRuntime implements AutoCloseable {
 
   /**
    * Every thread the runtime started, the writer's included: daemons, named {@link
-   * QueueWriter#WRITER_THREAD}, {@link QueueWriter#LOOKAHEAD_THREAD}, {@link QueueWriter#SYNCER_THREAD},
-   * {@value #DISPATCHER_THREAD}, {@value
+   * QueueWriter#WRITER_THREAD}, {@link QueueWriter#SYNCER_THREAD}, {@value #DISPATCHER_THREAD}, {@value
    * #ARCHIVER_THREAD} (with a sink) and {@value #RECLAIM_THREAD}. None outlives {@link #close()}.
    */
   public List<Thread> threads() {
