@@ -90,10 +90,12 @@ final class RocksDbEngine implements AutoCloseable {
   final IdlePool<ByteBuffer> multiGetArenas = new IdlePool<>(IDLE_MULTI_GET_ARENAS, arena -> {});
   /** The counters families' SST filter; null when {@code rocksdb.countersBloomBitsPerKey} is 0. */
   private final BloomFilter countersFilter;
+  /** The other families' SST filter; null when {@code rocksdb.bloomBitsPerKey} is 0. */
+  private final BloomFilter keysFilter;
 
   private RocksDbEngine(Path dir, RocksDB db, Map<String, ColumnFamilyHandle> handles, DBOptions dbOptions,
       List<ColumnFamilyOptions> familyOptions, List<ColumnFamilyHandle> allHandles, UInt64AddOperator mergeOperator,
-      BloomFilter countersFilter) {
+      BloomFilter countersFilter, BloomFilter keysFilter) {
     this.dir = dir;
     this.db = db;
     this.handles = handles;
@@ -102,6 +104,7 @@ final class RocksDbEngine implements AutoCloseable {
     this.allHandles = allHandles;
     this.mergeOperator = mergeOperator;
     this.countersFilter = countersFilter;
+    this.keysFilter = keysFilter;
     this.syncWrite = new WriteOptions().setSync(true);
     this.noSyncWrite = new WriteOptions().setSync(false);
     this.liveRead = new ReadOptions().setVerifyChecksums(true);
@@ -138,6 +141,7 @@ final class RocksDbEngine implements AutoCloseable {
     UInt64AddOperator merge = new UInt64AddOperator();
     BloomFilter countersFilter =
         settings.countersBloomBitsPerKey() > 0 ? new BloomFilter(settings.countersBloomBitsPerKey()) : null;
+    BloomFilter keysFilter = settings.bloomBitsPerKey() > 0 ? new BloomFilter(settings.bloomBitsPerKey()) : null;
     DBOptions dbOptions = new DBOptions();
     List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
     List<ColumnFamilyHandle> all = new ArrayList<>();
@@ -165,7 +169,7 @@ final class RocksDbEngine implements AutoCloseable {
         names.add(null);
       }
       for (FamilySpec f : families) {
-        ColumnFamilyOptions o = familyOptions(f, merge, countersFilter, settings);
+        ColumnFamilyOptions o = familyOptions(f, merge, f.counters() ? countersFilter : keysFilter, settings);
         cfOptions.add(o);
         descriptors.add(new ColumnFamilyDescriptor(f.name().getBytes(StandardCharsets.UTF_8), o));
         names.add(f.name());
@@ -174,11 +178,11 @@ final class RocksDbEngine implements AutoCloseable {
           ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, all)
           : RocksDB.open(dbOptions, dir.toString(), descriptors, all);
     } catch (RocksDBException e) {
-      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter);
+      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter);
       throw RocksDbFailures.open(e, dir);
     } catch (RuntimeException | Error e) {
       // Nothing of a failed open outlives it, whichever step failed.
-      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter);
+      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter);
       throw e;
     }
     Map<String, ColumnFamilyHandle> byName = new LinkedHashMap<>();
@@ -187,12 +191,13 @@ final class RocksDbEngine implements AutoCloseable {
         byName.put(names.get(i), all.get(i));
       }
     }
-    return new RocksDbEngine(dir, db, Map.copyOf(byName), dbOptions, cfOptions, all, merge, countersFilter);
+    return new RocksDbEngine(dir, db, Map.copyOf(byName), dbOptions, cfOptions, all, merge, countersFilter,
+        keysFilter);
   }
 
   /** Frees what an open made before it failed: the handles it got, every options object, the operator and filter. */
   private static void closeAfterFailedOpen(List<ColumnFamilyHandle> handles, List<ColumnFamilyOptions> cfOptions,
-      DBOptions dbOptions, UInt64AddOperator merge, BloomFilter countersFilter) {
+      DBOptions dbOptions, UInt64AddOperator merge, BloomFilter countersFilter, BloomFilter keysFilter) {
     handles.forEach(ColumnFamilyHandle::close);
     cfOptions.forEach(ColumnFamilyOptions::close);
     dbOptions.close();
@@ -200,16 +205,20 @@ final class RocksDbEngine implements AutoCloseable {
     if (countersFilter != null) {
       countersFilter.close();
     }
+    if (keysFilter != null) {
+      keysFilter.close();
+    }
   }
 
-  private static ColumnFamilyOptions familyOptions(FamilySpec f, UInt64AddOperator merge, BloomFilter countersFilter,
+  /** {@code filter}: the family's SST filter ({@code rocksdb.countersBloomBitsPerKey} or {@code rocksdb.bloomBitsPerKey}), or null. */
+  private static ColumnFamilyOptions familyOptions(FamilySpec f, UInt64AddOperator merge, BloomFilter filter,
       RocksDbSettings settings) {
     ColumnFamilyOptions o = f.counters() && settings.maxSuccessiveMerges() > 0 ? strictFolding() : new ColumnFamilyOptions();
     // A table config is a plain Java holder; RocksJava copies it into the native options.
     BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(settings.blockSizeBytes());
-    if (f.counters() && countersFilter != null) {
-      // A counter is read by its key: skip the memtables and files that do not hold it.
-      table.setFilterPolicy(countersFilter);
+    if (filter != null) {
+      // A point read (a counter, an idempotency key) skips the memtables and files that do not hold its key.
+      table.setFilterPolicy(filter);
       o.setMemtablePrefixBloomSizeRatio(MEMTABLE_BLOOM_RATIO);
       o.setMemtableWholeKeyFiltering(true);
     }
@@ -397,6 +406,9 @@ final class RocksDbEngine implements AutoCloseable {
     multiGetArenas.close();
     if (countersFilter != null) {
       countersFilter.close();
+    }
+    if (keysFilter != null) {
+      keysFilter.close();
     }
   }
 }

@@ -23,7 +23,7 @@ import org.rocksdb.RocksDB;
  * rocksdb.maxSuccessiveMerges} with {@code strict_max_successive_merges} (default 16: see {@link
  * RocksDbSettings} for why), and Bloom filters over its keys in SST files and in the memtable ({@code
  * rocksdb.countersBloomBitsPerKey}). Other families are LZ4-compressed when {@code compress} is
- * set. RocksDB's {@code default} column family always exists; it is usable through the store only
+ * set, and get the same Bloom filters ({@code rocksdb.bloomBitsPerKey}). RocksDB's {@code default} column family always exists; it is usable through the store only
  * when the caller lists a family named {@code "default"}.
  *
  * <h2>Options</h2>
@@ -45,6 +45,9 @@ import org.rocksdb.RocksDB;
  *   <li>{@code rocksdb.countersBloomBitsPerKey} — on counters families, a Bloom filter of this many
  *       bits per key in every SST file and a whole-key Bloom filter in the memtable, so a counter read
  *       skips what does not hold its key; 0..64, 0 turns both off (default 10);
+ *   <li>{@code rocksdb.bloomBitsPerKey} — the same filters on every other family, so a point read of
+ *       an absent key (an idempotency key not seen before) skips what does not hold it; 0..64, 0
+ *       turns both off (default 10);
  *   <li>{@code rocksdb.blockSizeBytes} — SST data block size, 512..64 MiB (default 4096);
  *   <li>{@code rocksdb.writeBufferBytes} — memtable size of every family in place of its hint,
  *       0..16 GiB, RocksDB raising anything below 64 KiB to 64 KiB (default 0: the hint, else

@@ -248,6 +248,55 @@ class RocksDbStoreTest {
   }
 
   /**
+   * The same for a plain family ({@code rocksdb.bloomBitsPerKey}): a point read of a key that is not
+   * there — the writer's look-up of a new idempotency key — skips the memtable and the SST file whose
+   * key range covers it; with the setting at 0 nothing is skipped, and the counters' setting does not
+   * turn the plain family's filters off.
+   */
+  @Test
+  void aPointReadOfAnAbsentKeySkipsTheMemtableAndFilesThatDoNotHoldIt() throws Exception {
+    long[] filtered = bloomMissesOfTwoPlainReads(StoreOptions.defaults()
+        .with(RocksDbSettings.COUNTERS_BLOOM_BITS_PER_KEY, "0"));
+    assertThat(filtered[0]).as("memtable misses, filters on").isGreaterThanOrEqualTo(2);
+    assertThat(filtered[1]).as("SST file misses, filters on").isGreaterThanOrEqualTo(1);
+    long[] unfiltered =
+        bloomMissesOfTwoPlainReads(StoreOptions.defaults().with(RocksDbSettings.BLOOM_BITS_PER_KEY, "0"));
+    assertThat(unfiltered).as("misses with the filters off").containsExactly(0, 0);
+    assertThatThrownBy(() -> provider.open(dir,
+            StoreOptions.defaults().with(RocksDbSettings.BLOOM_BITS_PER_KEY, "-1"), FAMILIES))
+        .isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("rocksdb.bloomBitsPerKey=-1 is out of range; use 0..64");
+  }
+
+  /** {@link #bloomMissesOfTwoCounterReads} for keys 1 and 9 put into the plain family, then key 5. */
+  private long[] bloomMissesOfTwoPlainReads(StoreOptions options) throws Exception {
+    Path store = java.nio.file.Files.createTempDirectory(dir, "bloom");
+    try (Store s = provider.open(store, options, FAMILIES)) {
+      s.write(new Batch().put("rows", new byte[] {1}, new byte[] {11}).put("rows", new byte[] {9}, new byte[] {19}),
+          Durability.SYNC);
+    }
+    try (Store s = provider.open(store, options, FAMILIES)) {
+      s.write(new Batch().put("rows", new byte[] {5}, new byte[] {15}), Durability.NO_SYNC);
+      RocksDbStore rs = (RocksDbStore) s;
+      RocksDbEngine e = rs.enter();
+      long[] misses;
+      try {
+        e.db.setPerfLevel(org.rocksdb.PerfLevel.ENABLE_COUNT);
+        e.db.getPerfContext().reset();
+        assertThat(e.db.get(e.handle("rows"), new byte[] {1})).isNotNull();
+        assertThat(e.db.get(e.handle("rows"), new byte[] {4})).isNull();
+        misses = new long[] {e.db.getPerfContext().getBloomMemtableMissCount(), e.db.getPerfContext().getBloomSstMissCount()};
+        e.db.setPerfLevel(org.rocksdb.PerfLevel.DISABLE);
+      } finally {
+        rs.exit();
+      }
+      assertThat(s.get("rows", new byte[] {1})).containsExactly(11);
+      assertThat(s.get("rows", new byte[] {4})).isNull();
+      return misses;
+    }
+  }
+
+  /**
    * In a fresh directory: counters 1 and 9 flushed into one SST file by the next open's recovery,
    * then counter 5 merged into the memtable; returns the memtable and SST Bloom filter misses of
    * reading counter 1 (in the file, not in the memtable) and counter 4 (in neither, inside the

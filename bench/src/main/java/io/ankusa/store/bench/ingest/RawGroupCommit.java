@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.ingest;
 
-import io.ankusa.store.bench.RawRocksCounters;
+import io.ankusa.store.bench.RawRocksOptions;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.DedupeValue;
@@ -77,8 +77,8 @@ import org.rocksdb.WriteOptions;
  *
  * <p>The database is opened with the rocksdb backend's settings (bytes_per_sync 1 MiB, 2 background
  * jobs, 4 KiB blocks, LZ4 on compressed plain families, uint64add and no compression on counters,
- * the families' write buffer hints, max_successive_merges 16 with strict_max_successive_merges and
- * Bloom filters (10 bits per key in SST files, whole keys in the memtable) on counters).
+ * the families' write buffer hints, max_successive_merges 16 with strict_max_successive_merges on
+ * counters, and Bloom filters (10 bits per key in SST files, whole keys in the memtable) on every family).
  */
 final class RawGroupCommit implements IngestTarget {
   static {
@@ -134,7 +134,7 @@ final class RawGroupCommit implements IngestTarget {
     UInt64AddOperator merge = new UInt64AddOperator();
     DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setBytesPerSync(1L << 20).setMaxBackgroundJobs(2).setKeepLogFileNum(10);
-    BloomFilter filter = RawRocksCounters.newFilter();
+    BloomFilter filter = RawRocksOptions.newFilter();
     owned.add(merge);
     owned.add(filter);
     owned.add(dbOptions);
@@ -142,11 +142,9 @@ final class RawGroupCommit implements IngestTarget {
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (FamilySpec f : Format3.families()) {
       // The backend's counter fold: 16 operands, reading the base value from disk when not cached.
-      ColumnFamilyOptions o = f.counters() ? RawRocksCounters.foldingOptions() : new ColumnFamilyOptions();
+      ColumnFamilyOptions o = f.counters() ? RawRocksOptions.foldingOptions() : new ColumnFamilyOptions();
       BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(4096);
-      if (f.counters()) {
-        RawRocksCounters.filter(o, table, filter);
-      }
+      RawRocksOptions.filter(o, table, filter);
       o.setTableFormatConfig(table);
       if (f.counters()) {
         o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION);

@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.jmh;
 
-import io.ankusa.store.bench.RawRocksCounters;
+import io.ankusa.store.bench.RawRocksOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +25,8 @@ import org.rocksdb.WriteOptions;
 
 /**
  * The raw RocksJava baseline: the same engine and settings as the rocksdb backend (bytes_per_sync 1
- * MiB, 2 background jobs, 4 KiB blocks, LZ4 on the plain family; uint64add with
- * max_successive_merges 16, strict, Bloom filters and a 1 MiB write buffer on counters), called
+ * MiB, 2 background jobs, 4 KiB blocks, Bloom filters on both families, LZ4 on the plain family;
+ * uint64add with max_successive_merges 16, strict, and a 1 MiB write buffer on counters), called
  * directly, no wrapper.
  */
 public final class RawRocksTarget implements EngineTarget {
@@ -49,13 +49,14 @@ public final class RawRocksTarget implements EngineTarget {
     DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setBytesPerSync(1L << 20).setMaxBackgroundJobs(2);
     ColumnFamilyOptions defaultOptions = new ColumnFamilyOptions();
-    ColumnFamilyOptions plainOptions = new ColumnFamilyOptions()
-        .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(4096))
-        .setCompressionType(CompressionType.LZ4_COMPRESSION);
-    BloomFilter filter = RawRocksCounters.newFilter();
+    BloomFilter filter = RawRocksOptions.newFilter();
+    BlockBasedTableConfig plainTable = new BlockBasedTableConfig().setBlockSize(4096);
+    ColumnFamilyOptions plainOptions = new ColumnFamilyOptions();
+    RawRocksOptions.filter(plainOptions, plainTable, filter);
+    plainOptions.setTableFormatConfig(plainTable).setCompressionType(CompressionType.LZ4_COMPRESSION);
     BlockBasedTableConfig counterTable = new BlockBasedTableConfig().setBlockSize(4096);
-    ColumnFamilyOptions counterOptions = RawRocksCounters.foldingOptions();
-    RawRocksCounters.filter(counterOptions, counterTable, filter);
+    ColumnFamilyOptions counterOptions = RawRocksOptions.foldingOptions();
+    RawRocksOptions.filter(counterOptions, counterTable, filter);
     counterOptions.setTableFormatConfig(counterTable)
         .setMergeOperator(merge)
         .setCompressionType(CompressionType.NO_COMPRESSION)

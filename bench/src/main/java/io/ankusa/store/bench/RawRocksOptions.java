@@ -7,22 +7,23 @@ import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyOptions;
 
 /**
- * The rocksdb backend's counter-family fold for the raw RocksJava baselines, so a raw baseline merges
- * as the backend does: merge operands of one key folded in the memtable once 16 pile up, reading the
- * key's base value wherever it is ({@code max_successive_merges} 16 with {@code
- * strict_max_successive_merges}, which RocksJava can set only through RocksDB's options parser), and
- * reads as the backend does: Bloom filters over the counters' keys in SST files and in the memtable.
+ * The rocksdb backend's family options that RocksJava's setters alone do not make obvious, for the raw
+ * RocksJava baselines: so a raw baseline merges as the backend does (merge operands of one key folded
+ * in the memtable once 16 pile up, reading the key's base value wherever it is: {@code
+ * max_successive_merges} 16 with {@code strict_max_successive_merges}, which RocksJava can set only
+ * through RocksDB's options parser), and reads as the backend does: Bloom filters over every family's
+ * keys in SST files and in the memtable.
  * The constants repeat the backend's defaults, which the bench cannot see; the bench's tests compare
  * the options file RocksDB writes for a raw baseline with the backend's, so a default changed on one
  * side only fails there.
  */
-public final class RawRocksCounters {
-  private RawRocksCounters() {}
+public final class RawRocksOptions {
+  private RawRocksOptions() {}
 
   /** The backend's default fold: see {@code RocksDbSettings.maxSuccessiveMerges}. */
   public static final int MAX_SUCCESSIVE_MERGES = 16;
 
-  /** The backend's default SST filter: see {@code RocksDbSettings.countersBloomBitsPerKey}. */
+  /** The backend's default SST filters: see {@code RocksDbSettings.countersBloomBitsPerKey} and {@code bloomBitsPerKey}. */
   public static final double BLOOM_BITS_PER_KEY = 10;
   /** The backend's memtable filter size, a share of the write buffer ({@code RocksDbEngine.MEMTABLE_BLOOM_RATIO}). */
   public static final double MEMTABLE_BLOOM_RATIO = 0.05;
