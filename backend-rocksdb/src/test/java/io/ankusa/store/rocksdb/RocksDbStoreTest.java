@@ -268,62 +268,57 @@ class RocksDbStoreTest {
         .hasMessageContaining("rocksdb.bloomBitsPerKey=-1 is out of range; use 0..64");
   }
 
-  /** {@link #bloomMissesOfTwoCounterReads} for keys 1 and 9 put into the plain family, then key 5. */
+  /** {@link #bloomMissesOfTwoReads} of the plain family: keys 1 and 9 put, then key 5. */
   private long[] bloomMissesOfTwoPlainReads(StoreOptions options) throws Exception {
-    Path store = java.nio.file.Files.createTempDirectory(dir, "bloom");
-    try (Store s = provider.open(store, options, FAMILIES)) {
-      s.write(new Batch().put("rows", new byte[] {1}, new byte[] {11}).put("rows", new byte[] {9}, new byte[] {19}),
-          Durability.SYNC);
-    }
-    try (Store s = provider.open(store, options, FAMILIES)) {
-      s.write(new Batch().put("rows", new byte[] {5}, new byte[] {15}), Durability.NO_SYNC);
-      RocksDbStore rs = (RocksDbStore) s;
-      RocksDbEngine e = rs.enter();
-      long[] misses;
-      try {
-        e.db.setPerfLevel(org.rocksdb.PerfLevel.ENABLE_COUNT);
-        e.db.getPerfContext().reset();
-        assertThat(e.db.get(e.handle("rows"), new byte[] {1})).isNotNull();
-        assertThat(e.db.get(e.handle("rows"), new byte[] {4})).isNull();
-        misses = new long[] {e.db.getPerfContext().getBloomMemtableMissCount(), e.db.getPerfContext().getBloomSstMissCount()};
-        e.db.setPerfLevel(org.rocksdb.PerfLevel.DISABLE);
-      } finally {
-        rs.exit();
-      }
-      assertThat(s.get("rows", new byte[] {1})).containsExactly(11);
-      assertThat(s.get("rows", new byte[] {4})).isNull();
-      return misses;
-    }
+    return bloomMissesOfTwoReads(options, "rows",
+        new Batch().put("rows", new byte[] {1}, new byte[] {11}).put("rows", new byte[] {9}, new byte[] {19}),
+        new Batch().put("rows", new byte[] {5}, new byte[] {15}),
+        s -> {
+          assertThat(s.get("rows", new byte[] {1})).containsExactly(11);
+          assertThat(s.get("rows", new byte[] {4})).isNull();
+        });
+  }
+
+  /** {@link #bloomMissesOfTwoReads} of the counters family: counters 1 and 9 merged, then counter 5. */
+  private long[] bloomMissesOfTwoCounterReads(StoreOptions options) throws Exception {
+    return bloomMissesOfTwoReads(options, "counts",
+        new Batch().merge("counts", new byte[] {1}, 1).merge("counts", new byte[] {9}, 9),
+        new Batch().merge("counts", new byte[] {5}, 5),
+        s -> {
+          assertThat(s.counter("counts", new byte[] {1})).isEqualTo(1);
+          assertThat(s.counter("counts", new byte[] {5})).isEqualTo(5);
+        });
   }
 
   /**
-   * In a fresh directory: counters 1 and 9 flushed into one SST file by the next open's recovery,
-   * then counter 5 merged into the memtable; returns the memtable and SST Bloom filter misses of
-   * reading counter 1 (in the file, not in the memtable) and counter 4 (in neither, inside the
-   * file's key range), after checking what both reads return.
+   * In a fresh directory: {@code flushed} (keys 1 and 9 of {@code family}) flushed into one SST file
+   * by the next open's recovery, then {@code inMemtable} (key 5) written into the memtable; returns
+   * the memtable and SST Bloom filter misses of reading key 1 (in the file, not in the memtable) and
+   * key 4 (in neither, inside the file's key range), after {@code readBack} has checked what the
+   * store answers.
    */
-  private long[] bloomMissesOfTwoCounterReads(StoreOptions options) throws Exception {
+  private long[] bloomMissesOfTwoReads(StoreOptions options, String family, Batch flushed, Batch inMemtable,
+      java.util.function.Consumer<Store> readBack) throws Exception {
     Path store = java.nio.file.Files.createTempDirectory(dir, "bloom");
     try (Store s = provider.open(store, options, FAMILIES)) {
-      s.write(new Batch().merge("counts", new byte[] {1}, 1).merge("counts", new byte[] {9}, 9), Durability.SYNC);
+      s.write(flushed, Durability.SYNC);
     }
     try (Store s = provider.open(store, options, FAMILIES)) {
-      s.write(new Batch().merge("counts", new byte[] {5}, 5), Durability.NO_SYNC);
+      s.write(inMemtable, Durability.NO_SYNC);
       RocksDbStore rs = (RocksDbStore) s;
       RocksDbEngine e = rs.enter();
       long[] misses;
       try {
         e.db.setPerfLevel(org.rocksdb.PerfLevel.ENABLE_COUNT);
         e.db.getPerfContext().reset();
-        assertThat(e.db.get(e.handle("counts"), new byte[] {1})).isNotNull();
-        assertThat(e.db.get(e.handle("counts"), new byte[] {4})).isNull();
+        assertThat(e.db.get(e.handle(family), new byte[] {1})).isNotNull();
+        assertThat(e.db.get(e.handle(family), new byte[] {4})).isNull();
         misses = new long[] {e.db.getPerfContext().getBloomMemtableMissCount(), e.db.getPerfContext().getBloomSstMissCount()};
         e.db.setPerfLevel(org.rocksdb.PerfLevel.DISABLE);
       } finally {
         rs.exit();
       }
-      assertThat(s.counter("counts", new byte[] {1})).isEqualTo(1);
-      assertThat(s.counter("counts", new byte[] {5})).isEqualTo(5);
+      readBack.accept(s);
       return misses;
     }
   }
