@@ -1,6 +1,7 @@
 package io.ankusa.store.layout;
 
 import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Int64Add;
 import java.util.Arrays;
 
 /**
@@ -21,6 +22,14 @@ import java.util.Arrays;
  * @param hi the hi sentinel key
  */
 public record FamilySentinels(KeyFamily family, byte[] lo, byte[] hi) {
+
+  /**
+   * The value both sentinels are written with: a zero {@link Int64Add} in the counters family, whose
+   * values are all 8-byte counters, and the empty value elsewhere. A fresh array.
+   */
+  public byte[] value() {
+    return family == KeyFamily.COUNTERS ? Int64Add.encode(0) : EmptyValue.encode();
+  }
 
   /** Whether {@code key} is the lo sentinel. */
   public boolean isLo(byte[] key) {

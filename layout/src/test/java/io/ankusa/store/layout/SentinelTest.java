@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.LayoutArbitraries.FamilyKey;
 import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Int64Add;
 import java.util.EnumSet;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
@@ -79,6 +80,10 @@ class SentinelTest {
     EnumSet<KeyFamily> seen = EnumSet.noneOf(KeyFamily.class);
     Keys.sentinels().forEach(s -> seen.add(s.family()));
     assertThat(seen).containsExactlyInAnyOrder(KeyFamily.values());
+    for (FamilySentinels s : Keys.sentinels()) {
+      assertThat(s.value()).as("value of %s", s.family())
+          .isEqualTo(s.family() == KeyFamily.COUNTERS ? Int64Add.encode(0) : new byte[0]);
+    }
   }
 
   @Example

@@ -202,7 +202,7 @@ final class RawGroupCommit implements IngestTarget {
     try (WriteBatch wb = new WriteBatch(); WriteOptions sync = new WriteOptions().setSync(true)) {
       for (FamilySentinels s : Keys.sentinels()) {
         ColumnFamilyHandle h = handles.get(s.family().columnFamily());
-        byte[] value = s.family() == KeyFamily.COUNTERS ? Int64Add.encode(0) : EmptyValue.encode();
+        byte[] value = s.value();
         wb.put(h, s.lo(), value);
         wb.put(h, s.hi(), value);
       }

@@ -4,7 +4,6 @@ import io.ankusa.store.layout.AggregateShardsValue;
 import io.ankusa.store.layout.FamilySentinels;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
-import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
@@ -15,7 +14,6 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
@@ -92,7 +90,7 @@ public final class QueueFormat {
     Batch b = new Batch();
     for (FamilySentinels s : Keys.sentinels()) {
       String cf = s.family().columnFamily();
-      byte[] value = s.family() == KeyFamily.COUNTERS ? Int64Add.encode(0) : new byte[0];
+      byte[] value = s.value();
       b.put(cf, s.lo(), value);
       b.put(cf, s.hi(), value);
     }

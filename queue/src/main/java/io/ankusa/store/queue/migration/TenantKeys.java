@@ -33,7 +33,6 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
@@ -229,7 +228,7 @@ public final class TenantKeys implements Migration {
   /** Format-3 sentinels, {@code m:next_ord} if absent, {@code m:last_seq}: idempotent puts. */
   private static void firstStep(Store store, Batch batch) {
     for (FamilySentinels s : Keys.sentinels()) {
-      byte[] value = s.family() == KeyFamily.COUNTERS ? Int64Add.encode(0) : EmptyValue.encode();
+      byte[] value = s.value();
       batch.put(s.family().columnFamily(), s.lo(), value);
       batch.put(s.family().columnFamily(), s.hi(), value);
     }
