@@ -210,7 +210,10 @@ final class RocksDbEngine implements AutoCloseable {
     }
   }
 
-  /** {@code filter}: the family's SST filter ({@code rocksdb.countersBloomBitsPerKey} or {@code rocksdb.bloomBitsPerKey}), or null. */
+  /**
+   * {@code filter}: the family's SST filter ({@code rocksdb.countersBloomBitsPerKey} or {@code
+   * rocksdb.bloomBitsPerKey}), or null for none.
+   */
   private static ColumnFamilyOptions familyOptions(FamilySpec f, UInt64AddOperator merge, BloomFilter filter,
       RocksDbSettings settings) {
     ColumnFamilyOptions o = f.counters() && settings.maxSuccessiveMerges() > 0 ? strictFolding() : new ColumnFamilyOptions();

@@ -23,8 +23,9 @@ import org.rocksdb.RocksDB;
  * rocksdb.maxSuccessiveMerges} with {@code strict_max_successive_merges} (default 16: see {@link
  * RocksDbSettings} for why), and Bloom filters over its keys in SST files and in the memtable ({@code
  * rocksdb.countersBloomBitsPerKey}). Other families are LZ4-compressed when {@code compress} is
- * set, and get the same Bloom filters ({@code rocksdb.bloomBitsPerKey}). RocksDB's {@code default} column family always exists; it is usable through the store only
- * when the caller lists a family named {@code "default"}.
+ * set, and get the same Bloom filters ({@code rocksdb.bloomBitsPerKey}). RocksDB's {@code default}
+ * column family always exists; it is usable through the store only when the caller lists a family
+ * named {@code "default"}.
  *
  * <h2>Options</h2>
  *

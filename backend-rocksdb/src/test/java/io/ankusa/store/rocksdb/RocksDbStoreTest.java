@@ -235,16 +235,8 @@ class RocksDbStoreTest {
    */
   @Test
   void aCounterReadSkipsTheMemtableAndFilesThatDoNotHoldItsKey() throws Exception {
-    long[] filtered = bloomMissesOfTwoCounterReads(StoreOptions.defaults());
-    assertThat(filtered[0]).as("memtable misses, filters on").isGreaterThanOrEqualTo(2);
-    assertThat(filtered[1]).as("SST file misses, filters on").isGreaterThanOrEqualTo(1);
-    long[] unfiltered =
-        bloomMissesOfTwoCounterReads(StoreOptions.defaults().with(RocksDbSettings.COUNTERS_BLOOM_BITS_PER_KEY, "0"));
-    assertThat(unfiltered).as("misses with the filters off").containsExactly(0, 0);
-    assertThatThrownBy(() -> provider.open(dir,
-            StoreOptions.defaults().with(RocksDbSettings.COUNTERS_BLOOM_BITS_PER_KEY, "65"), FAMILIES))
-        .isInstanceOf(StoreArgumentException.class)
-        .hasMessageContaining("rocksdb.countersBloomBitsPerKey=65 is out of range; use 0..64");
+    assertFiltersSkipOnlyWhenOn(this::bloomMissesOfTwoCounterReads, StoreOptions.defaults(),
+        RocksDbSettings.COUNTERS_BLOOM_BITS_PER_KEY, "65");
   }
 
   /**
@@ -255,17 +247,31 @@ class RocksDbStoreTest {
    */
   @Test
   void aPointReadOfAnAbsentKeySkipsTheMemtableAndFilesThatDoNotHoldIt() throws Exception {
-    long[] filtered = bloomMissesOfTwoPlainReads(StoreOptions.defaults()
-        .with(RocksDbSettings.COUNTERS_BLOOM_BITS_PER_KEY, "0"));
+    assertFiltersSkipOnlyWhenOn(this::bloomMissesOfTwoPlainReads,
+        StoreOptions.defaults().with(RocksDbSettings.COUNTERS_BLOOM_BITS_PER_KEY, "0"),
+        RocksDbSettings.BLOOM_BITS_PER_KEY, "-1");
+  }
+
+  /** Filter misses of two reads in a fresh store opened with the given options (the two helpers below). */
+  @FunctionalInterface
+  private interface BloomMisses {
+    long[] of(StoreOptions options) throws Exception;
+  }
+
+  /**
+   * With {@code on}, reading one key of a flushed file and one absent key skips at least two memtables
+   * and one SST file through the filters; with {@code setting} at 0 nothing is skipped; {@code
+   * outOfRange} for {@code setting} is refused at open, naming it and the range.
+   */
+  private void assertFiltersSkipOnlyWhenOn(BloomMisses misses, StoreOptions on, String setting, String outOfRange)
+      throws Exception {
+    long[] filtered = misses.of(on);
     assertThat(filtered[0]).as("memtable misses, filters on").isGreaterThanOrEqualTo(2);
     assertThat(filtered[1]).as("SST file misses, filters on").isGreaterThanOrEqualTo(1);
-    long[] unfiltered =
-        bloomMissesOfTwoPlainReads(StoreOptions.defaults().with(RocksDbSettings.BLOOM_BITS_PER_KEY, "0"));
-    assertThat(unfiltered).as("misses with the filters off").containsExactly(0, 0);
-    assertThatThrownBy(() -> provider.open(dir,
-            StoreOptions.defaults().with(RocksDbSettings.BLOOM_BITS_PER_KEY, "-1"), FAMILIES))
+    assertThat(misses.of(on.with(setting, "0"))).as("misses with the filters off").containsExactly(0, 0);
+    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().with(setting, outOfRange), FAMILIES))
         .isInstanceOf(StoreArgumentException.class)
-        .hasMessageContaining("rocksdb.bloomBitsPerKey=-1 is out of range; use 0..64");
+        .hasMessageContaining(setting + "=" + outOfRange + " is out of range; use 0..64");
   }
 
   /** {@link #bloomMissesOfTwoReads} of the plain family: keys 1 and 9 put, then key 5. */
