@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 
 /**
  * Up to {@code maxIdle} objects kept between calls for the next call to reuse, so a hot path does not
- * allocate, fill and free a large native or direct buffer each time. Callers take one with {@link
+ * allocate, fill and free a large native buffer each time. Callers take one with {@link
  * #poll()} (null when none is idle: the caller makes a new one), own it alone until they hand it back
  * with {@link #offer}, and never touch it after. An object offered while {@code maxIdle} are idle is
  * discarded at once. Lock-free: a take and a hand-back contend only on a queue's compare-and-set, never

@@ -4,7 +4,6 @@ import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,10 +55,6 @@ final class RocksDbEngine implements AutoCloseable {
   static final int IDLE_WRITE_BATCHES = 2;
   /** Largest batch, in bytes of ops, kept for reuse; its buffer is under twice this. */
   static final long KEPT_WRITE_BATCH_BYTES = 1L << 20;
-  /** Most idle multiGet buffers kept. */
-  static final int IDLE_MULTI_GET_ARENAS = 2;
-  /** Largest multiGet buffer kept for reuse: a whole chunk of keys and their value slots fits. */
-  static final int KEPT_MULTI_GET_ARENA_BYTES = 2 << 20;
   private static final Pattern CF_SECTION = Pattern.compile("^\\s*\\[CFOptions \"(.*)\"\\]\\s*$");
   private static final Pattern MERGE_OPERATOR = Pattern.compile("^\\s*merge_operator\\s*=\\s*(.*)$");
 
@@ -82,12 +77,6 @@ final class RocksDbEngine implements AutoCloseable {
    * most {@value #KEPT_WRITE_BATCH_BYTES} bytes (see {@link #recycle}).
    */
   final IdlePool<WriteBatch> writeBatches = new IdlePool<>(IDLE_WRITE_BATCHES, WriteBatch::close);
-  /**
-   * Direct buffers of multiGets of many keys, for the next one to reuse instead of allocating and
-   * zeroing one per call: at most {@value #IDLE_MULTI_GET_ARENAS}, each of at most {@value
-   * #KEPT_MULTI_GET_ARENA_BYTES} bytes (see {@code RocksDbReadView.multiGet}).
-   */
-  final IdlePool<ByteBuffer> multiGetArenas = new IdlePool<>(IDLE_MULTI_GET_ARENAS, arena -> {});
   /** The counters families' SST filter; null when {@code rocksdb.countersBloomBitsPerKey} is 0. */
   private final BloomFilter countersFilter;
   /** The other families' SST filter; null when {@code rocksdb.bloomBitsPerKey} is 0. */
@@ -406,7 +395,6 @@ final class RocksDbEngine implements AutoCloseable {
     familyOptions.forEach(ColumnFamilyOptions::close);
     mergeOperator.close();
     writeBatches.close();
-    multiGetArenas.close();
     if (countersFilter != null) {
       countersFilter.close();
     }

@@ -6,17 +6,13 @@ import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntConsumer;
-import org.rocksdb.ByteBufferGetStatus;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.Status;
 
 /**
  * The read code of the RocksDB backend, written once and used by both the live {@link RocksDbStore}
@@ -73,19 +69,18 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   /**
    * Reads at one engine snapshot (the view's own, or one pinned for the whole call on the live
    * store), so every answer comes from one state however many keys are asked (property {@code
-   * multiGetKeepsOrderAndNulls}; {@code MultiGetTest} forces a write between the reads). Up to
-   * {@value #POINT_READ_KEYS} keys are point reads at that state. More go to {@code
-   * multiGetByteBuffers} in chunks of at most {@value #MULTI_GET_CHUNK_KEYS} keys and {@value
-   * #MULTI_GET_CHUNK_KEY_BYTES} key bytes, through one direct buffer sized for the largest chunk and
-   * reused for every chunk, and then kept for a later multiGet ({@link RocksDbEngine#multiGetArenas})
-   * unless larger than {@value RocksDbEngine#KEPT_MULTI_GET_ARENA_BYTES} bytes: direct memory stays
-   * bounded (at most about 1.5 MiB plus the largest key per call, a buffer not kept freed when it is
-   * collected) and no size overflows an {@code int}, for any number of keys
-   * (property {@code multiGetOfAMillionKeys}). Unlike {@code multiGetAsList}, which returns null both
-   * for an absent key and for a key whose read failed, it returns each key's status: NotFound is
-   * absent, any other non-OK status is thrown ({@code CorruptionTest.multiGetOfADamagedKeyThrows}).
-   * Values larger than their {@value #MULTI_GET_VALUE_BYTES}-byte slot are read again with a point
-   * read at the same snapshot.
+   * multiGetKeepsOrderAndNulls}; {@code MultiGetTest} forces a write between the reads): one point
+   * read per key at that state, in order. A point read returns null only for NotFound and throws for
+   * any other status ({@code CorruptionTest.multiGetOfADamagedKeyThrows}), so each key's answer is
+   * exact; {@code multiGetAsList} is not used because it returns null both for an absent key and for
+   * a key whose read failed. Nor is {@code multiGetByteBuffers}, which does return each key's status:
+   * it builds a Java status object per key (a class lookup each), and that costs more than it saves.
+   * Measured through this method on a store of 400 000 random 24-byte keys spread over the memtable
+   * and flushed files, at 16 to 1 024 keys per call: point reads took 1.04–1.10 µs per absent key at
+   * every size, the native call 1.9–2.0 µs from 256 keys on; with half the keys present, 3.5–4.0
+   * against 4.7–5.3 µs. No direct memory is used, so any number of keys reads in bounded memory
+   * besides the answers themselves (property {@code multiGetOfAMillionKeys}; {@code
+   * MultiGetOfManyKeysTest}).
    */
   @Override
   public final List<byte[]> multiGet(String family, List<byte[]> keys) {
@@ -100,38 +95,20 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       org.rocksdb.Snapshot pinned = frozenAt() == null ? engine.db.getSnapshot() : null;
       ReadOptions options = pinned == null ? pointReads(engine) : new ReadOptions().setSnapshot(pinned);
       try {
-        return keys.size() <= POINT_READ_KEYS
-            ? pointReadsAtOneState(engine, handle, options, family, keys)
-            : multiGetInChunks(engine, handle, options, family, keys);
+        return pointReadsAtOneState(engine, handle, options, family, keys);
       } finally {
         if (pinned != null) {
           options.close();
           engine.db.releaseSnapshot(pinned);
         }
       }
-    } catch (RocksDBException e) {
-      throw RocksDbFailures.read(e, engine.dir, family, null, "multiGet of " + keys.size() + " keys");
     } finally {
       exit();
     }
   }
 
   /**
-   * Up to this many keys, a multiGet is that many point reads at the one pinned state rather than
-   * one native multiGet: the native call builds a Java status object per key (a class lookup each)
-   * and a direct buffer per call, which for a handful of keys cost more than the reads themselves
-   * (the gauge tick's six-counter read spent about half its time there). A point read returns
-   * null only for NotFound and throws for any other status, so the per-key answer is as exact.
-   * Measured per key against the native call, both at a pinned snapshot of 220 000 keys: point
-   * reads took 0.69–0.91 of its time for 6 to 64 random keys (absent, present or half and half),
-   * 0.77–1.04 for 102 and 128 (1.11 for 128 nearby present keys), and from 256 keys on the two are
-   * within a few percent. The sharded aggregate's 102-key read made the gauge tick's p10 about a
-   * fifth lower as point reads than through the native call.
-   */
-  static final int POINT_READ_KEYS = 128;
-
-  /**
-   * Test seam: given the index of each key of a small multiGet just read, with the view entered and
+   * Test seam: given the index of each key of a multiGet just read, with the view entered and
    * the state pinned. Null in production.
    */
   static volatile IntConsumer afterPointRead;
@@ -148,99 +125,6 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       }
     }
     return values;
-  }
-
-  /** Bytes of direct buffer each value gets in a multiGet; larger values are re-read. */
-  static final int MULTI_GET_VALUE_BYTES = 512;
-  /** Most keys one native multiGet call reads. */
-  static final int MULTI_GET_CHUNK_KEYS = 1024;
-  /** Most key bytes one native multiGet call reads (a single larger key still goes alone). */
-  static final int MULTI_GET_CHUNK_KEY_BYTES = 1 << 20;
-
-  private static List<byte[]> multiGetInChunks(RocksDbEngine engine, ColumnFamilyHandle handle,
-      ReadOptions options, String family, List<byte[]> keys) throws RocksDBException {
-    int n = keys.size();
-    // Chunk ends first, so the one buffer is as large as the largest chunk needs (rounded up to the
-    // grain) and no larger: 200 keys take about 100 KiB, not the 1.5 MiB a full chunk would.
-    List<Integer> ends = new ArrayList<>(n / MULTI_GET_CHUNK_KEYS + 1);
-    int arenaBytes = 0;
-    int from = 0;
-    while (from < n) {
-      int to = from;
-      int keyBytes = 0;
-      while (to < n && to - from < MULTI_GET_CHUNK_KEYS
-          && (to == from || keyBytes + keys.get(to).length <= MULTI_GET_CHUNK_KEY_BYTES)) {
-        keyBytes += keys.get(to).length;
-        to++;
-      }
-      ends.add(to);
-      arenaBytes = Math.max(arenaBytes, keyBytes + (to - from) * MULTI_GET_VALUE_BYTES);
-      from = to;
-    }
-    ByteBuffer idle = engine.multiGetArenas.poll();
-    // An idle buffer too small is dropped (the collector frees it); the larger new one is kept.
-    ByteBuffer arena = idle != null && idle.capacity() >= arenaBytes
-        ? idle : ByteBuffer.allocateDirect(roundUp(arenaBytes, MULTI_GET_ARENA_GRAIN));
-    List<byte[]> values = new ArrayList<>(n);
-    from = 0;
-    for (int to : ends) {
-      readChunk(engine, handle, options, family, keys.subList(from, to), arena, values);
-      from = to;
-    }
-    // Every answer was copied out: what the buffer holds is never read again, only overwritten.
-    if (arena.capacity() <= RocksDbEngine.KEPT_MULTI_GET_ARENA_BYTES) {
-      engine.multiGetArenas.offer(arena);
-    }
-    return values;
-  }
-
-  /** Multiple a new multiGet buffer's size is rounded up to, so one of a similar size can reuse it. */
-  static final int MULTI_GET_ARENA_GRAIN = 64 << 10;
-
-  private static int roundUp(int bytes, int grain) {
-    long rounded = ((long) bytes + grain - 1) / grain * grain;
-    return (int) Math.min(rounded, Integer.MAX_VALUE);
-  }
-
-  /**
-   * One native multiGet of {@code chunk} through {@code arena}; appends the answers to {@code values}.
-   * REQUIRES: {@code arena} has room for the chunk's keys and a value slot per key; its content is
-   * never read before RocksDB writes it (a key is written into its slice first, and a value is read
-   * to the length RocksDB reports), so a reused buffer answers as a fresh one.
-   */
-  private static void readChunk(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,
-      String family, List<byte[]> chunk, ByteBuffer arena, List<byte[]> values) throws RocksDBException {
-    int n = chunk.size();
-    List<ByteBuffer> keyBuffers = new ArrayList<>(n);
-    List<ByteBuffer> valueBuffers = new ArrayList<>(n);
-    int at = 0;
-    for (byte[] k : chunk) {
-      ByteBuffer kb = arena.slice(at, k.length);
-      kb.put(k).flip();
-      keyBuffers.add(kb);
-      at += k.length;
-    }
-    for (int i = 0; i < n; i++) {
-      valueBuffers.add(arena.slice(at, MULTI_GET_VALUE_BYTES));
-      at += MULTI_GET_VALUE_BYTES;
-    }
-    List<ByteBufferGetStatus> got =
-        engine.db.multiGetByteBuffers(options, Collections.nCopies(n, handle), keyBuffers, valueBuffers);
-    for (int i = 0; i < n; i++) {
-      ByteBufferGetStatus r = got.get(i);
-      Status.Code code = r.status.getCode();
-      if (code == Status.Code.NotFound) {
-        values.add(null);
-      } else if (code != Status.Code.Ok) {
-        throw RocksDbFailures.read(new RocksDBException(r.status), engine.dir, family, chunk.get(i), "multiGet");
-      } else if (r.requiredSize > MULTI_GET_VALUE_BYTES) {
-        values.add(pointRead(engine, handle, options, family, chunk.get(i)));
-      } else {
-        byte[] v = new byte[r.requiredSize];
-        r.value.get(v);
-        values.add(v);
-      }
-    }
   }
 
   private static byte[] pointRead(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A multiGet of any number of keys is read in chunks through a bounded direct buffer. Apart from
+ * A multiGet of any number of keys reads in bounded memory besides its answers. Apart from
  * {@link MultiGetTest} because it runs a child JVM for about a minute: mutation testing leaves it out.
  */
 class MultiGetOfManyKeysTest {
@@ -28,9 +28,10 @@ class MultiGetOfManyKeysTest {
   @TempDir Path dir;
 
   /**
-   * Five million keys in one multiGet, in a child JVM whose direct memory is capped at 16 MiB (one
-   * unchunked buffer for them would need about 2.6 GB, past {@code int} range): every answer is in
-   * its place, the present keys' values and nulls for the rest.
+   * Five million keys in one multiGet, in a child JVM whose direct memory is capped at 16 MiB and
+   * heap at 384 MiB (reading them through one native call with a value slot per key would need a
+   * buffer of about 2.6 GB, past {@code int} range): every answer is in its place, the present keys'
+   * values and nulls for the rest.
    */
   @Test
   void fiveMillionKeysAnswerInOrderWithinBoundedDirectMemory() throws Exception {

@@ -22,7 +22,6 @@ import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.queue.ingest.IngestRequest;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +37,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
-import org.rocksdb.ByteBufferGetStatus;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -49,7 +47,6 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
-import org.rocksdb.Status;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
@@ -89,15 +86,10 @@ final class RawGroupCommit implements IngestTarget {
   static final String SYNCER_THREAD = "raw-syncer";
   /**
    * {@code -Dbench.raw.readLikeBackend=true}: read the idempotency keys as the rocksdb backend's
-   * multiGet does (a snapshot pinned for the call; up to {@value #BACKEND_POINT_READ_KEYS} keys as
-   * point reads at it, more with {@code multiGetByteBuffers}, whose per-key status tells an absent
-   * key from a failed read) — to attribute the writer's cost, not for the headline ratio.
+   * multiGet does (a snapshot pinned for the call, one point read per key at it, which tells an
+   * absent key from a failed read) — to attribute the writer's cost, not for the headline ratio.
    */
   static final boolean READ_LIKE_BACKEND = Boolean.getBoolean("bench.raw.readLikeBackend");
-  /** The rocksdb backend's {@code POINT_READ_KEYS}: up to this many keys, its multiGet is point reads. */
-  private static final int BACKEND_POINT_READ_KEYS = 128;
-  /** The rocksdb backend's {@code MULTI_GET_VALUE_BYTES}: direct-buffer bytes per value. */
-  private static final int BACKEND_VALUE_BYTES = 512;
   /** Most hooks per group, as the writer's default {@code maxGroupHooks}. */
   static final int MAX_GROUP = 256;
   /** The writer's default dedupe TTL (expiry keys are stamped now + this). */
@@ -296,56 +288,16 @@ final class RawGroupCommit implements IngestTarget {
   }
 
   /**
-   * The idempotency keys read as the rocksdb backend's multiGet reads them: at one pinned snapshot,
-   * point reads for a few keys, else one {@code multiGetByteBuffers} (the groups here stay under its
-   * 1 024-key chunk) whose non-OK, non-NotFound statuses are thrown. Dedupe values are a few bytes,
-   * so none outgrows its slot (the backend would read such a value again at the snapshot).
+   * The idempotency keys read as the rocksdb backend's multiGet reads them: one point read per key
+   * at one pinned snapshot, each throwing for any status but OK and NotFound.
    */
   List<byte[]> readKeysLikeBackend(List<byte[]> keys) throws RocksDBException {
     ColumnFamilyHandle cf = handles.get(Format3.INDEX);
-    int n = keys.size();
     Snapshot snapshot = db.getSnapshot();
     try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
-      List<byte[]> found = new ArrayList<>(n);
-      if (n <= BACKEND_POINT_READ_KEYS) {
-        for (byte[] k : keys) {
-          found.add(db.get(cf, options, k));
-        }
-        return found;
-      }
-      int keyBytes = 0;
+      List<byte[]> found = new ArrayList<>(keys.size());
       for (byte[] k : keys) {
-        keyBytes += k.length;
-      }
-      ByteBuffer arena = ByteBuffer.allocateDirect(keyBytes + n * BACKEND_VALUE_BYTES);
-      List<ByteBuffer> keyBuffers = new ArrayList<>(n);
-      List<ByteBuffer> valueBuffers = new ArrayList<>(n);
-      int at = 0;
-      for (byte[] k : keys) {
-        ByteBuffer kb = arena.slice(at, k.length);
-        kb.put(k).flip();
-        keyBuffers.add(kb);
-        at += k.length;
-      }
-      for (int i = 0; i < n; i++) {
-        valueBuffers.add(arena.slice(at, BACKEND_VALUE_BYTES));
-        at += BACKEND_VALUE_BYTES;
-      }
-      List<ByteBufferGetStatus> got = db.multiGetByteBuffers(options, Collections.nCopies(n, cf), keyBuffers, valueBuffers);
-      for (int i = 0; i < n; i++) {
-        ByteBufferGetStatus r = got.get(i);
-        Status.Code code = r.status.getCode();
-        if (code == Status.Code.NotFound) {
-          found.add(null);
-        } else if (code != Status.Code.Ok) {
-          throw new RocksDBException(r.status);
-        } else if (r.requiredSize > BACKEND_VALUE_BYTES) {
-          throw new IllegalStateException("raw baseline: a dedupe value of " + r.requiredSize + " bytes outgrew its slot");
-        } else {
-          byte[] v = new byte[r.requiredSize];
-          r.value.get(v);
-          found.add(v);
-        }
+        found.add(db.get(cf, options, k));
       }
       return found;
     } finally {

@@ -79,12 +79,11 @@ class RawGroupCommitTest {
   }
 
   /**
-   * The backend-like read finds exactly the stored idempotency keys on both of its paths: point reads
-   * (up to 128 keys) and {@code multiGetByteBuffers} (more), absent keys null, present ones their stored
-   * value.
+   * The backend-like read finds exactly the stored idempotency keys, a few or more than a hundred at a
+   * time: absent keys null, present ones their stored value.
    */
   @Test
-  void theBackendLikeReadFindsExactlyTheStoredKeysOnBothPaths(@TempDir Path dir) throws Exception {
+  void theBackendLikeReadFindsExactlyTheStoredKeys(@TempDir Path dir) throws Exception {
     List<IngestRequest> requests = new ArrayList<>();
     for (int i = 0; i < 140; i++) {
       requests.add(new IngestRequest("tenant-" + (i % 3), "bench", "k" + i, "k" + i, AT, List.of(1), new byte[16]));
@@ -97,7 +96,7 @@ class RawGroupCommitTest {
       for (CompletableFuture<?> f : futures) {
         assertThat(IngestTarget.stored(f.get())).isTrue();
       }
-      for (int stored : List.of(3, 130)) { // 3 + 2 absent = 5 keys: point reads; 130 + 2 = 132: one multiGet
+      for (int stored : List.of(3, 130)) { // 3 + 2 absent = 5 keys, 130 + 2 = 132 keys
         List<byte[]> keys = new ArrayList<>();
         List<Boolean> present = new ArrayList<>();
         for (int i = 0; i < stored; i++) {
