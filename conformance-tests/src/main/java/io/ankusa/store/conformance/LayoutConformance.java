@@ -98,6 +98,7 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #closeAnswersEveryPendingRequestAndLeavesNoneHanging};
  *   <li>{@link #eachOutcomeIsWhatTheProducerIsPromised} — rejected, tenant limit, overloaded, duplicate;
  *   <li>{@link #anIdempotencyKeyIsRememberedForItsTtlAndForgottenAfterTheSweep} — the writer's clock;
+ *   <li>{@link #aWriterStartedOnAKnownStoreReadsNoKnownTenantsRowAndADamagedRowDoesNotStopIt};
  *   <li>{@link #writerConfigRefusesASettingOutOfBoundsNamingIt}.
  * </ol>
  *

@@ -604,6 +604,47 @@ public interface WriterCases extends LayoutCase {
   }
 
   /**
+   * A writer started on a store that already knows its tenants reads their ordinals into its cache
+   * before its first group, so the first groups of those tenants read no {@code 'n'} row; a tenant
+   * new to the store is still read for and created. When an {@code 'n'} row does not decode, the
+   * writer still starts and answers the tenants before and after it in key order, known and new.
+   */
+  @Example
+  default void aWriterStartedOnAKnownStoreReadsNoKnownTenantsRowAndADamagedRowDoesNotStopIt() {
+    try (TempDirStore t = openQueueStore()) {
+      try (QueueWriter writer = QueueWriter.start(DeliveryQueue.open(t.store(), queueConfig()), WriterConfig.defaults())) {
+        assertThat(await(writer.ingest(request("acme", "a1", 1))).outcome()).isEqualTo(Outcome.CREATED);
+        assertThat(await(writer.ingest(request("globex", "g1", 1))).outcome()).isEqualTo(Outcome.CREATED);
+      }
+      RecordingStore restarted = new RecordingStore(t.store());
+      try (QueueWriter writer = QueueWriter.start(DeliveryQueue.open(restarted, queueConfig()), WriterConfig.defaults())) {
+        assertThat(await(writer.ingest(request("globex", "g2", 1))).outcome()).isEqualTo(Outcome.CREATED);
+        assertThat(await(writer.ingest(request("acme", "a2", 1))).outcome()).isEqualTo(Outcome.CREATED);
+        assertThat(restarted.pointReads()).as("reads of the tenants family for tenants the store knew")
+            .noneMatch(r -> r.family().equals(Format3.TENANTS));
+        assertThat(await(writer.ingest(request("initech", "i1", 1))).outcome()).isEqualTo(Outcome.CREATED);
+        assertThat(restarted.pointReads()).as("a tenant new to the store is looked up")
+            .anyMatch(r -> r.family().equals(Format3.TENANTS));
+      }
+      assertThat(Tenants.ord(t.store(), TenantId.of("initech"))).hasValue(3);
+      assertClean(t.store(), "after a restart with a warm cache");
+
+      // "globex"'s row damaged: 3 bytes where an ordinal takes 4. It sorts after "acme", so the
+      // start-up read meets it after caching acme.
+      t.store().write(new Batch().put(Format3.TENANTS, Keys.ordByTenant(TenantId.of("globex")), new byte[] {0, 0, 2}),
+          Durability.SYNC);
+      try (QueueWriter writer = QueueWriter.start(DeliveryQueue.open(t.store(), queueConfig()), WriterConfig.defaults())) {
+        assertThat(await(writer.ingest(request("acme", "a3", 1))).outcome()).as("a tenant whose row is sound")
+            .isEqualTo(Outcome.CREATED);
+        assertThat(await(writer.ingest(request("hooli", "h1", 1))).outcome()).as("a new tenant")
+            .isEqualTo(Outcome.CREATED);
+        assertThat(await(writer.ingest(request("initech", "i2", 1))).outcome()).as("a tenant after it, not cached")
+            .isEqualTo(Outcome.CREATED);
+      }
+    }
+  }
+
+  /**
    * {@link WriterConfig} refuses a setting out of bounds with a {@link StoreArgumentException} naming
    * the setting and the bound (every setting at least 1, the dedupe TTL at most 100 years), accepts
    * the bounds themselves, and each {@code with…} changes only its own setting.

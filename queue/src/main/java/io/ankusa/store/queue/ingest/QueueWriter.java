@@ -17,6 +17,7 @@ import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -311,10 +312,27 @@ public final class QueueWriter implements AutoCloseable {
 
   // ------------------------------------------------------------------ writer thread
 
+  /**
+   * Reads the known tenants' ordinals into the allocator's cache before the first group ({@link
+   * TenantAllocator#warm}), so that after a restart a tenant's first group does not read its row. A
+   * failed read is logged and left: the tenants not cached are read with their first group as before,
+   * where a damaged row is met only if a group names its tenant.
+   */
+  private void warmOrdinals() {
+    try {
+      int read = queue.allocator().warm(store);
+      LOG.debug("writer of the store at {}: {} tenant ordinals cached at start", store.directory(), read);
+    } catch (StoreException e) {
+      LOG.warn("writer of the store at {}: reading the tenants' ordinals at start failed; each tenant's"
+          + " ordinal is read with its first group instead", store.directory(), e);
+    }
+  }
+
   private void runWriter() {
     List<PendingIngest> group = new ArrayList<>(config.maxGroupHooks());
     long nextSweepAt = clock.getAsLong() + config.dedupeSweepIntervalMs();
     try {
+      warmOrdinals();
       while (true) {
         WalSyncer.FenceReport report = fenceReport;
         if (report != null) {

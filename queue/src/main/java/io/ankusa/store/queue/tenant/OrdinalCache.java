@@ -35,6 +35,11 @@ public final class OrdinalCache {
     ords.put(tenant, ord);
   }
 
+  /** Most ordinals held. */
+  int capacity() {
+    return capacity;
+  }
+
   public int size() {
     return ords.size();
   }

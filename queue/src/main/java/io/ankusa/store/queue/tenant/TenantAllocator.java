@@ -1,13 +1,19 @@
 package io.ankusa.store.queue.tenant;
 
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.KeyFamily;
+import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.NextOrdinalValue;
+import io.ankusa.store.layout.OrdByTenantKey;
 import io.ankusa.store.layout.OrdinalValue;
 import io.ankusa.store.layout.TenantByOrdValue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Scan;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -97,6 +103,32 @@ public final class TenantAllocator {
       }
     }
     return new Allocation(ords, found, created, refused, nextAfter);
+  }
+
+  /**
+   * Caches the ordinals of the first tenants in key order, as many as the cache has room for, read
+   * with one scan of the {@code 'n'} rows: a writer started on a store that already knows its tenants
+   * (a restart) then finds them cached, where each one's first group would read its row on the
+   * writer's thread. Only committed rows are read, so every ordinal cached is committed. REQUIRES: no
+   * erase runs meanwhile (the rule {@link io.ankusa.store.queue.maintenance.TenantErase} already
+   * states for a running writer).
+   *
+   * @return how many ordinals were read into the cache
+   * @throws io.ankusa.store.spi.StoreCorruptionException if an {@code 'n'} row does not decode; the
+   *     ordinals read before it stay cached
+   */
+  public int warm(ReadView view) {
+    KeyRange rows = Keys.family(KeyFamily.ORD_BY_TENANT).realKeys();
+    int room = cache.capacity() - cache.size();
+    int read = 0;
+    try (Scan scan = view.scan(rows.columnFamily(), rows.lo(), rows.hi(), Direction.FORWARD)) {
+      while (read < room && scan.hasNext()) {
+        Entry e = scan.next();
+        cache.put(OrdByTenantKey.decode(e.key()).tenantId(), OrdinalValue.decodeAt(e.key(), e.value()).ord());
+        read++;
+      }
+    }
+    return read;
   }
 
   /** Forgets the cache: the tenants' ordinals are read from the store again next time. */
