@@ -29,7 +29,21 @@ final class WalSyncer {
   private static final int MAX_GROUPS_PER_SYNC = 4096;
 
   /** What the writer hands the syncer, in order. */
-  sealed interface Item permits GroupReplies, WriteFailed, Resume, Stop {}
+  sealed interface Item permits GroupReplies, WriteFailed, Resume, Stop {
+    /** Hands this item to the matching method of {@code handler}; returns what it returns. */
+    boolean accept(ItemHandler handler);
+  }
+
+  /** One method per kind of {@link Item}; each returns whether the syncer goes on taking items. */
+  interface ItemHandler {
+    boolean groupReplies(GroupReplies g);
+
+    boolean writeFailed(WriteFailed w);
+
+    boolean resume(Resume r);
+
+    boolean stop(Stop s);
+  }
 
   /** One answer to complete once durable. */
   record Reply(CompletableFuture<IngestResult> future, IngestResult result) {}
@@ -40,16 +54,36 @@ final class WalSyncer {
    * @param requiredSeq the applied seq when the group was answered (its own last seq if it wrote)
    * @param stamp the writer's clock when it applied the group
    */
-  record GroupReplies(long requiredSeq, long stamp, List<Reply> replies) implements Item {}
+  record GroupReplies(long requiredSeq, long stamp, List<Reply> replies) implements Item {
+    @Override
+    public boolean accept(ItemHandler handler) {
+      return handler.groupReplies(this);
+    }
+  }
 
   /** The writer's write (or read) failed: fence. */
-  record WriteFailed(Throwable cause) implements Item {}
+  record WriteFailed(Throwable cause) implements Item {
+    @Override
+    public boolean accept(ItemHandler handler) {
+      return handler.writeFailed(this);
+    }
+  }
 
   /** The writer deleted the unacknowledged groups: every seq up to {@code seq} is durable or gone. */
-  record Resume(long seq, long at) implements Item {}
+  record Resume(long seq, long at) implements Item {
+    @Override
+    public boolean accept(ItemHandler handler) {
+      return handler.resume(this);
+    }
+  }
 
   /** The writer has drained and stops: sync once more, answer everything, exit. */
-  record Stop() implements Item {}
+  record Stop() implements Item {
+    @Override
+    public boolean accept(ItemHandler handler) {
+      return handler.stop(this);
+    }
+  }
 
   /**
    * What the syncer tells the writer after a failure.
@@ -120,32 +154,13 @@ final class WalSyncer {
   private void run() {
     List<GroupReplies> pending = new ArrayList<>();
     try {
+      ItemHandler serving = serving(pending);
       while (true) {
         Item item = items.poll();
         if (item == null) {
           flush(pending);
           items.awaitItems(IDLE_PARK_NANOS);
-          continue;
-        }
-        if (item instanceof GroupReplies g) {
-          pending.add(g);
-          if (pending.size() >= MAX_GROUPS_PER_SYNC) {
-            flush(pending);
-          }
-          continue;
-        }
-        flush(pending);
-        if (item instanceof WriteFailed w) {
-          if (!fenced) {
-            fence(w.cause());
-          }
-        } else if (item instanceof Resume r) {
-          fenced = false;
-          durableSeq = Math.max(durableSeq, r.seq());
-          durableAt = Math.max(durableAt, r.at());
-          listener.progressed();
-        } else if (item instanceof Stop) {
-          finalSync();
+        } else if (!item.accept(serving)) {
           return;
         }
       }
@@ -154,17 +169,85 @@ final class WalSyncer {
       failAll(pending);
       listener.fenced();
       listener.reported(new FenceReport(t, true));
+      ItemHandler failing = failing();
       while (true) {
         Item item = items.poll();
         if (item == null) {
           items.awaitItems(IDLE_PARK_NANOS);
-        } else if (item instanceof GroupReplies g) {
-          failAll(List.of(g));
-        } else if (item instanceof Stop) {
+        } else if (!item.accept(failing)) {
           return;
         }
       }
     }
+  }
+
+  /**
+   * The syncer at work: groups gather in {@code pending} until the queue runs dry or {@value
+   * #MAX_GROUPS_PER_SYNC} wait, and any other item first syncs and answers what gathered.
+   */
+  private ItemHandler serving(List<GroupReplies> pending) {
+    return new ItemHandler() {
+      @Override
+      public boolean groupReplies(GroupReplies g) {
+        pending.add(g);
+        if (pending.size() >= MAX_GROUPS_PER_SYNC) {
+          flush(pending);
+        }
+        return true;
+      }
+
+      @Override
+      public boolean writeFailed(WriteFailed w) {
+        flush(pending);
+        if (!fenced) {
+          fence(w.cause());
+        }
+        return true;
+      }
+
+      @Override
+      public boolean resume(Resume r) {
+        flush(pending);
+        fenced = false;
+        durableSeq = Math.max(durableSeq, r.seq());
+        durableAt = Math.max(durableAt, r.at());
+        listener.progressed();
+        return true;
+      }
+
+      @Override
+      public boolean stop(Stop s) {
+        flush(pending);
+        finalSync();
+        return false;
+      }
+    };
+  }
+
+  /** The syncer after it failed unexpectedly: every group is failed at once, until the stop. */
+  private static ItemHandler failing() {
+    return new ItemHandler() {
+      @Override
+      public boolean groupReplies(GroupReplies g) {
+        failAll(List.of(g));
+        return true;
+      }
+
+      @Override
+      public boolean writeFailed(WriteFailed w) {
+        return true;
+      }
+
+      @Override
+      public boolean resume(Resume r) {
+        return true;
+      }
+
+      @Override
+      public boolean stop(Stop s) {
+        return false;
+      }
+    };
   }
 
   /** Syncs once for every group in {@code pending} (if one is above durableSeq), then answers them. */
