@@ -98,7 +98,8 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #closeAnswersEveryPendingRequestAndLeavesNoneHanging};
  *   <li>{@link #eachOutcomeIsWhatTheProducerIsPromised} — rejected, tenant limit, overloaded, duplicate;
  *   <li>{@link #anIdempotencyKeyIsRememberedForItsTtlAndForgottenAfterTheSweep} — the writer's clock;
- *   <li>{@link #aWriterStartedOnAKnownStoreReadsNoKnownTenantsRowAndADamagedRowDoesNotStopIt};
+ *   <li>{@link #aWriterStartedOnAKnownStoreReadsNoKnownTenantsRowAndADamagedRowDoesNotStopIt} — the
+ *       ordinals read at start, through a {@link RecordingStore};
  *   <li>{@link #writerConfigRefusesASettingOutOfBoundsNamingIt}.
  * </ol>
  *

@@ -607,7 +607,8 @@ public interface WriterCases extends LayoutCase {
    * A writer started on a store that already knows its tenants reads their ordinals into its cache
    * before its first group, so the first groups of those tenants read no {@code 'n'} row; a tenant
    * new to the store is still read for and created. When an {@code 'n'} row does not decode, the
-   * writer still starts and answers the tenants before and after it in key order, known and new.
+   * writer still starts, keeps the ordinals it read before that row, and answers the tenants before
+   * and after it in key order, known and new.
    */
   @Example
   default void aWriterStartedOnAKnownStoreReadsNoKnownTenantsRowAndADamagedRowDoesNotStopIt() {
@@ -633,9 +634,12 @@ public interface WriterCases extends LayoutCase {
       // start-up read meets it after caching acme.
       t.store().write(new Batch().put(Format3.TENANTS, Keys.ordByTenant(TenantId.of("globex")), new byte[] {0, 0, 2}),
           Durability.SYNC);
-      try (QueueWriter writer = QueueWriter.start(DeliveryQueue.open(t.store(), queueConfig()), WriterConfig.defaults())) {
+      RecordingStore damaged = new RecordingStore(t.store());
+      try (QueueWriter writer = QueueWriter.start(DeliveryQueue.open(damaged, queueConfig()), WriterConfig.defaults())) {
         assertThat(await(writer.ingest(request("acme", "a3", 1))).outcome()).as("a tenant whose row is sound")
             .isEqualTo(Outcome.CREATED);
+        assertThat(damaged.pointReads()).as("reads of the tenants family for acme, cached before the damaged row")
+            .noneMatch(r -> r.family().equals(Format3.TENANTS));
         assertThat(await(writer.ingest(request("hooli", "h1", 1))).outcome()).as("a new tenant")
             .isEqualTo(Outcome.CREATED);
         assertThat(await(writer.ingest(request("initech", "i2", 1))).outcome()).as("a tenant after it, not cached")
