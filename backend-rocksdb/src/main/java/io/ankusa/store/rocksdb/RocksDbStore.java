@@ -141,8 +141,10 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   // ---- writes ----------------------------------------------------------------------------------
 
   /**
-   * One RocksDB {@link WriteBatch} holding every op in order: put, delete, deleteRange (skipped when
-   * {@code lo >= hi}: it removes nothing) and merge with the {@link Int64Add} operand; a batch of one
+   * One RocksDB {@link WriteBatch} holding every op: put, delete, deleteRange (skipped when {@code lo
+   * >= hi}: it removes nothing) and merge with the {@link Int64Add} operand, added in {@link
+   * WriteOrder} (by family and key, the ops on one key in the batch's order, which applies them with
+   * the same outcome as the batch's order and inserts them into the memtables faster); a batch of one
    * op goes straight to the engine's single-op call instead (see {@link #writeOne}). The native batch
    * is an idle one the engine kept from an earlier write, cleared, when it has one ({@link
    * RocksDbEngine#writeBatches}), and goes back to it after a write that went through. The batch is
@@ -170,7 +172,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       WriteBatch wb = idle != null ? idle : new WriteBatch();
       boolean written = false;
       try {
-        batch.forEach(new OpHandler<RocksDBException>() {
+        OpHandler<RocksDBException> fill = new OpHandler<>() {
           @Override
           public void put(Op.Put p) throws RocksDBException {
             wb.put(e.handle(p.family()), p.key(), p.value());
@@ -192,7 +194,15 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
           public void merge(Op.Merge m) throws RocksDBException {
             wb.merge(e.handle(m.family()), m.key(), Int64Add.encode(m.delta()));
           }
-        });
+        };
+        int[] order = WriteOrder.of(ops);
+        if (order == null) {
+          batch.forEach(fill);
+        } else {
+          for (int i : order) {
+            ops.get(i).handle(fill);
+          }
+        }
         e.db.write(options, wb);
         written = true;
       } catch (RocksDBException ex) {

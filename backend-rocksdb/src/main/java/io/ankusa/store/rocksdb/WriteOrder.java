@@ -1,0 +1,164 @@
+package io.ankusa.store.rocksdb;
+
+import io.ankusa.store.spi.Op;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The order in which {@link RocksDbStore#write} adds a batch's ops to RocksDB's native write batch:
+ * grouped by family, each family's ops in key order (unsigned bytes, RocksDB's bytewise order), and
+ * the ops on one key in the order the batch has them.
+ *
+ * <p>Why: RocksDB inserts a write batch's entries into each family's memtable one by one, and the
+ * memtable is a skip list that keeps the position of its last insert. A key just past that position
+ * is placed from there; a key elsewhere is searched for from the top levels down. The queue writer's
+ * groups interleave many kinds of row in one family (due rows, markers, dedupe and expiry keys, for
+ * many tenants), so in the batch's own order nearly every insert was a search from the top, and that
+ * search was the largest part of the write (docs/configuration.md, 'rocksdb').
+ *
+ * <p>The outcome is the same as in the batch's order. RocksDB gives a batch's entries consecutive
+ * sequence numbers and makes them visible together, and entries on different keys do not act on each
+ * other, so only the order of the ops on one key matters, and this order keeps it (the sort is
+ * stable). A range delete is the exception: it removes what the batch wrote before it inside its
+ * range and not what it writes after, so a batch holding a range delete keeps its own order.
+ *
+ * <p>Allocates a few arrays of the batch's size per call; keeps nothing between calls.
+ */
+final class WriteOrder {
+  /** Runs up to this long are sorted by insertion. */
+  private static final int INSERTION_RUN = 12;
+
+  /** The key an op writes; null for a range delete, which pins the batch's order. */
+  private static final Op.Visitor<byte[]> KEY = new Op.Visitor<>() {
+    @Override
+    public byte[] put(Op.Put put) {
+      return put.key();
+    }
+
+    @Override
+    public byte[] delete(Op.Delete delete) {
+      return delete.key();
+    }
+
+    @Override
+    public byte[] deleteRange(Op.DeleteRange deleteRange) {
+      return null;
+    }
+
+    @Override
+    public byte[] merge(Op.Merge merge) {
+      return merge.key();
+    }
+  };
+
+  private final int[] families;
+  private final byte[][] keys;
+  /** Each key's first 8 bytes, big-endian, zero-padded: most comparisons end here, on one array. */
+  private final long[] prefixes;
+
+  private WriteOrder(int[] families, byte[][] keys) {
+    this.families = families;
+    this.keys = keys;
+    this.prefixes = new long[keys.length];
+  }
+
+  /**
+   * The indexes of {@code ops} in write order, or null when the batch's own order is the one to use:
+   * it holds a range delete, has fewer than two ops, or is in write order already. REQUIRES: the ops
+   * were validated (no null family or key).
+   */
+  static int[] of(List<Op> ops) {
+    int n = ops.size();
+    if (n < 2) {
+      return null;
+    }
+    int[] families = new int[n];
+    byte[][] keys = new byte[n][];
+    String[] names = new String[4];
+    int distinct = 0;
+    boolean inOrder = true;
+    WriteOrder order = new WriteOrder(families, keys);
+    for (int i = 0; i < n; i++) {
+      Op op = ops.get(i);
+      byte[] key = op.accept(KEY);
+      if (key == null) {
+        return null;
+      }
+      keys[i] = key;
+      order.prefixes[i] = prefix(key);
+      String family = op.family();
+      int f = 0;
+      while (f < distinct && !names[f].equals(family)) {
+        f++;
+      }
+      if (f == distinct) {
+        if (distinct == names.length) {
+          names = Arrays.copyOf(names, distinct * 2);
+        }
+        names[distinct++] = family;
+      }
+      families[i] = f;
+      if (inOrder && i > 0 && order.compare(i - 1, i) > 0) {
+        inOrder = false;
+      }
+    }
+    if (inOrder) {
+      return null;
+    }
+    int[] indexes = new int[n];
+    for (int i = 0; i < n; i++) {
+      indexes[i] = i;
+    }
+    order.sort(indexes, new int[n], 0, n);
+    return indexes;
+  }
+
+  /** Family (by first appearance), then key; equal for two ops on one key. */
+  private int compare(int a, int b) {
+    int byFamily = Integer.compare(families[a], families[b]);
+    if (byFamily != 0) {
+      return byFamily;
+    }
+    // Unequal prefixes order the keys as their bytes do; equal ones (padding included) need the rest.
+    int byPrefix = Long.compareUnsigned(prefixes[a], prefixes[b]);
+    return byPrefix != 0 ? byPrefix : Arrays.compareUnsigned(keys[a], keys[b]);
+  }
+
+  private static long prefix(byte[] key) {
+    long p = 0;
+    int n = Math.min(8, key.length);
+    for (int i = 0; i < n; i++) {
+      p |= (key[i] & 0xFFL) << (56 - 8 * i);
+    }
+    return p;
+  }
+
+  /** A stable merge sort of {@code a[lo, hi)}; {@code tmp} is scratch of {@code a}'s length. */
+  private void sort(int[] a, int[] tmp, int lo, int hi) {
+    if (hi - lo <= INSERTION_RUN) {
+      for (int i = lo + 1; i < hi; i++) {
+        int x = a[i];
+        int j = i - 1;
+        while (j >= lo && compare(a[j], x) > 0) {
+          a[j + 1] = a[j];
+          j--;
+        }
+        a[j + 1] = x;
+      }
+      return;
+    }
+    int mid = (lo + hi) >>> 1;
+    sort(a, tmp, lo, mid);
+    sort(a, tmp, mid, hi);
+    if (compare(a[mid - 1], a[mid]) <= 0) {
+      return; // the halves are in order already: a run the batch had
+    }
+    System.arraycopy(a, lo, tmp, lo, hi - lo);
+    int i = lo;
+    int j = mid;
+    for (int k = lo; k < hi; k++) {
+      // Ties take the left half's op: the earlier one in the batch stays first.
+      a[k] = j >= hi || (i < mid && compare(tmp[i], tmp[j]) <= 0) ? tmp[i++] : tmp[j++];
+    }
+  }
+}
