@@ -42,7 +42,9 @@ import net.jqwik.api.Property;
 public interface BatchCases extends EngineCase {
   /**
    * Ops of one batch apply in order: a put after a delete of the same key wins, a merge after a put
-   * adds to it, a deleteRange keeps a later put and removes an earlier one.
+   * adds to it, a deleteRange keeps a later put and removes an earlier one (also one of a key above its
+   * {@code lo}, which a backend that applied the batch in key order would put after the range), and
+   * the last of several puts of one key wins when other keys' ops lie between them.
    */
   @Property
   default void batchOpsApplyInOrder(@ForAll("keys") byte[] key, @ForAll("values") byte[] value,
@@ -70,6 +72,18 @@ public interface BatchCases extends EngineCase {
       s.write(new Batch().put(PLAIN, key, value).deleteRange(PLAIN, lo, hi), Durability.NO_SYNC);
       assertThat(s.get(PLAIN, key)).as("put then deleteRange over %s in one batch removes it", Bytes.hex(key))
           .isNull();
+
+      byte[] inside = concat(key, new byte[] {1});
+      byte[] wideHi = concat(key, new byte[] {2});
+      s.write(new Batch().put(PLAIN, inside, value).put(PLAIN, key, value).deleteRange(PLAIN, key, wideHi),
+          Durability.NO_SYNC);
+      assertThat(s.get(PLAIN, inside)).as("put of %s then deleteRange from %s in one batch removes it",
+          Bytes.hex(inside), Bytes.hex(key)).isNull();
+
+      s.write(new Batch().put(PLAIN, inside, new byte[] {1}).put(PLAIN, key, new byte[] {2})
+          .put(PLAIN, inside, value).delete(PLAIN, key), Durability.NO_SYNC);
+      assertThat(s.get(PLAIN, inside)).as("the last of two puts of %s in one batch wins", Bytes.hex(inside))
+          .isEqualTo(value);
 
       s.write(new Batch().merge(COUNTERS, key, delta).delete(COUNTERS, key).merge(COUNTERS, key, base),
           Durability.NO_SYNC);

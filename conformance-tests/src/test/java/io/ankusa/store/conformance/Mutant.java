@@ -127,7 +127,12 @@ enum Mutant {
   VISIT_UNCHECKED("visit skips the argument checks: a range with lo > hi, or a null visitor, visits nothing",
       "badReadArgumentsAreRefused", UncheckedVisit::new),
   VISIT_JUDGES_BEFORE_CLOSE("visit refuses a null visitor before it looks whether the store is closed",
-      "aClosedStoreSaysSoBeforeJudgingArguments", VisitorCheckedFirst::new);
+      "aClosedStoreSaysSoBeforeJudgingArguments", VisitorCheckedFirst::new),
+  KEY_ORDER_PAST_RANGE_DELETES("a batch is applied in key order even when it holds a range delete, so a put"
+      + " before a range that covers it lands after the range", "batchOpsApplyInOrder",
+      d -> new KeyOrderedBatches(d, true, false)),
+  KEY_ORDER_UNSTABLE("a batch without a range delete is applied in key order, the ops on one key last first",
+      "batchOpsApplyInOrder", d -> new KeyOrderedBatches(d, false, true));
 
   final String breaks;
   final String caughtBy;
@@ -892,6 +897,63 @@ enum Mutant {
   }
 
   /** A native batch kept between writes and never cleared: the last write's ops go in again. */
+  /**
+   * Applies each batch in (family, key) order, as a backend might to insert faster: {@code pastRanges}
+   * sorts batches holding a range delete too (a range sorts at its {@code lo}); {@code unstable} puts
+   * the ops on one key last first.
+   */
+  private static final class KeyOrderedBatches extends ForwardingStore {
+    private static final Op.Visitor<byte[]> KEY = new Op.Visitor<>() {
+      @Override
+      public byte[] put(Op.Put put) {
+        return put.key();
+      }
+
+      @Override
+      public byte[] delete(Op.Delete delete) {
+        return delete.key();
+      }
+
+      @Override
+      public byte[] deleteRange(Op.DeleteRange deleteRange) {
+        return deleteRange.lo();
+      }
+
+      @Override
+      public byte[] merge(Op.Merge merge) {
+        return merge.key();
+      }
+    };
+    private final boolean pastRanges;
+    private final boolean unstable;
+
+    KeyOrderedBatches(Store d, boolean pastRanges, boolean unstable) {
+      super(d);
+      this.pastRanges = pastRanges;
+      this.unstable = unstable;
+    }
+
+    @Override
+    public void write(Batch batch, Durability durability) {
+      List<Op> ops = batch.ops();
+      boolean holdsRange = ops.stream().anyMatch(o -> o instanceof Op.DeleteRange);
+      if (holdsRange && !pastRanges) {
+        delegate.write(batch, durability);
+        return;
+      }
+      List<Integer> order = new ArrayList<>();
+      for (int i = 0; i < ops.size(); i++) {
+        order.add(i);
+      }
+      Comparator<Integer> byKey = Comparator.comparing((Integer i) -> ops.get(i).family())
+          .thenComparing(i -> ops.get(i).accept(KEY), Bytes::compare);
+      order.sort(unstable ? byKey.thenComparing(Comparator.reverseOrder()) : byKey);
+      Batch sorted = new Batch();
+      order.forEach(i -> sorted.add(ops.get(i)));
+      delegate.write(sorted, durability);
+    }
+  }
+
   private static final class ReplaysPreviousBatch extends ForwardingStore {
     private Batch previous = new Batch();
 

@@ -75,6 +75,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>VISIT_UNCHECKED (visit skips its argument checks) → badReadArgumentsAreRefused
  *   <li>VISIT_JUDGES_BEFORE_CLOSE (visit refuses a null visitor before it says the store is closed) →
  *       aClosedStoreSaysSoBeforeJudgingArguments
+ *   <li>KEY_ORDER_PAST_RANGE_DELETES (a batch applied in key order although it holds a range delete) →
+ *       batchOpsApplyInOrder
+ *   <li>KEY_ORDER_UNSTABLE (a batch applied in key order, the ops on one key last first) → batchOpsApplyInOrder
  * </ul>
  *
  * <p>SYNC_WAL_DOES_NOTHING, SYNC_COMMITTED_AT_CLOSE and COMMITS_MID_BATCH run on {@link CrashableMemoryFixture}, memory behind a pretend journal that
