@@ -55,16 +55,14 @@ public final class TenantAllocator {
   public Allocation resolve(ReadView view, Collection<TenantId> tenants) {
     // The writer resolves every group: when every tenant is cached (the common case once they are
     // known), this is one map lookup per request and nothing else.
-    Map<TenantId, Long> ords = new HashMap<>();
+    // Sized for every request naming a different tenant, so it never grows while it fills.
+    Map<TenantId, Long> ords = new HashMap<>(tenants.size() * 4 / 3 + 1);
     Set<TenantId> uncached = null;
     for (TenantId t : tenants) {
-      if (ords.containsKey(t)) {
-        continue;
-      }
       Long cached = cache.get(t);
       if (cached != null) {
-        ords.put(t, cached);
-      } else {
+        ords.put(t, cached); // a tenant named again puts the same ordinal again
+      } else if (!ords.containsKey(t)) {
         if (uncached == null) {
           uncached = new LinkedHashSet<>();
         }
