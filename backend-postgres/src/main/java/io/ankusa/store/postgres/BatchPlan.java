@@ -98,31 +98,13 @@ final class BatchPlan {
       return Bytes.compare(r.lo(), key) <= 0 && Bytes.compare(key, r.hi()) < 0;
     }
 
+    /** The one key a put, delete or merge touches; callers test for a deleteRange first. */
     private static byte[] keyOf(Op op) {
-      return op.accept(KEY);
+      byte[] key = op.pointKey();
+      if (key == null) {
+        throw new IllegalStateException("a deleteRange touches a range, not one key: " + op);
+      }
+      return key;
     }
   }
-
-  /** The one key a put, delete or merge touches; a deleteRange has none (its callers test for it first). */
-  private static final Op.Visitor<byte[]> KEY = new Op.Visitor<>() {
-    @Override
-    public byte[] put(Op.Put p) {
-      return p.key();
-    }
-
-    @Override
-    public byte[] delete(Op.Delete d) {
-      return d.key();
-    }
-
-    @Override
-    public byte[] deleteRange(Op.DeleteRange r) {
-      throw new IllegalStateException("a deleteRange touches a range, not one key: " + r);
-    }
-
-    @Override
-    public byte[] merge(Op.Merge m) {
-      return m.key();
-    }
-  };
 }

@@ -28,29 +28,6 @@ final class WriteOrder {
   /** Runs up to this long are sorted by insertion. */
   private static final int INSERTION_RUN = 12;
 
-  /** The key an op writes; null for a range delete, which pins the batch's order. */
-  private static final Op.Visitor<byte[]> KEY = new Op.Visitor<>() {
-    @Override
-    public byte[] put(Op.Put put) {
-      return put.key();
-    }
-
-    @Override
-    public byte[] delete(Op.Delete delete) {
-      return delete.key();
-    }
-
-    @Override
-    public byte[] deleteRange(Op.DeleteRange deleteRange) {
-      return null;
-    }
-
-    @Override
-    public byte[] merge(Op.Merge merge) {
-      return merge.key();
-    }
-  };
-
   private final int[] families;
   private final byte[][] keys;
   /** Each key's first 8 bytes, big-endian, zero-padded: most comparisons end here, on one array. */
@@ -80,9 +57,9 @@ final class WriteOrder {
     WriteOrder order = new WriteOrder(families, keys);
     for (int i = 0; i < n; i++) {
       Op op = ops.get(i);
-      byte[] key = op.accept(KEY);
+      byte[] key = op.pointKey();
       if (key == null) {
-        return null;
+        return null; // a range delete pins the batch's order
       }
       keys[i] = key;
       order.prefixes[i] = prefix(key);

@@ -131,26 +131,6 @@ class WriteOrderTest {
   }
 
   private static byte[] key(Op op) {
-    return op.accept(new Op.Visitor<>() {
-      @Override
-      public byte[] put(Op.Put put) {
-        return put.key();
-      }
-
-      @Override
-      public byte[] delete(Op.Delete delete) {
-        return delete.key();
-      }
-
-      @Override
-      public byte[] deleteRange(Op.DeleteRange deleteRange) {
-        return deleteRange.lo();
-      }
-
-      @Override
-      public byte[] merge(Op.Merge merge) {
-        return merge.key();
-      }
-    });
+    return op.pointKey();
   }
 }

@@ -903,27 +903,6 @@ enum Mutant {
    * the ops on one key last first.
    */
   private static final class KeyOrderedBatches extends ForwardingStore {
-    private static final Op.Visitor<byte[]> KEY = new Op.Visitor<>() {
-      @Override
-      public byte[] put(Op.Put put) {
-        return put.key();
-      }
-
-      @Override
-      public byte[] delete(Op.Delete delete) {
-        return delete.key();
-      }
-
-      @Override
-      public byte[] deleteRange(Op.DeleteRange deleteRange) {
-        return deleteRange.lo();
-      }
-
-      @Override
-      public byte[] merge(Op.Merge merge) {
-        return merge.key();
-      }
-    };
     private final boolean pastRanges;
     private final boolean unstable;
 
@@ -946,11 +925,15 @@ enum Mutant {
         order.add(i);
       }
       Comparator<Integer> byKey = Comparator.comparing((Integer i) -> ops.get(i).family())
-          .thenComparing(i -> ops.get(i).accept(KEY), Bytes::compare);
+          .thenComparing(i -> sortKey(ops.get(i)), Bytes::compare);
       order.sort(unstable ? byKey.thenComparing(Comparator.reverseOrder()) : byKey);
       Batch sorted = new Batch();
       order.forEach(i -> sorted.add(ops.get(i)));
       delegate.write(sorted, durability);
+    }
+
+    private static byte[] sortKey(Op op) {
+      return op.pointKey() != null ? op.pointKey() : ((Op.DeleteRange) op).lo();
     }
   }
 

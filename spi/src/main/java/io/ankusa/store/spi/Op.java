@@ -13,6 +13,12 @@ public sealed interface Op permits Op.Put, Op.Delete, Op.DeleteRange, Op.Merge {
   String family();
 
   /**
+   * The one key this op writes: a put's, a delete's or a merge's {@code key}; null for a {@link
+   * DeleteRange}, which writes a range. The array is the op's own, not a copy.
+   */
+  byte[] pointKey();
+
+  /**
    * Calls the one method of {@code visitor} that matches this op's kind and returns its result. Every
    * kind has its own abstract method, so a new kind of op does not compile until every visitor (each
    * backend's write path among them) says what it does with it: nothing is silently dropped.
@@ -39,6 +45,11 @@ public sealed interface Op permits Op.Put, Op.Delete, Op.DeleteRange, Op.Merge {
   /** Sets {@code key} to {@code value}. In a counters family the value must be 8 bytes. */
   record Put(String family, byte[] key, byte[] value) implements Op {
     @Override
+    public byte[] pointKey() {
+      return key;
+    }
+
+    @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.put(this);
     }
@@ -56,6 +67,11 @@ public sealed interface Op permits Op.Put, Op.Delete, Op.DeleteRange, Op.Merge {
 
   /** Removes {@code key}; a no-op when it is absent. */
   record Delete(String family, byte[] key) implements Op {
+    @Override
+    public byte[] pointKey() {
+      return key;
+    }
+
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.delete(this);
@@ -77,6 +93,12 @@ public sealed interface Op permits Op.Put, Op.Delete, Op.DeleteRange, Op.Merge {
    * deleteRangeIsHalfOpen}). REQUIRES: {@code lo <= hi}; {@code lo == hi} removes nothing.
    */
   record DeleteRange(String family, byte[] lo, byte[] hi) implements Op {
+    /** Null: a range delete writes every key of {@code [lo, hi)}, not one. */
+    @Override
+    public byte[] pointKey() {
+      return null;
+    }
+
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.deleteRange(this);
@@ -98,6 +120,11 @@ public sealed interface Op permits Op.Put, Op.Delete, Op.DeleteRange, Op.Merge {
    * family was opened with {@link FamilySpec#counters()}.
    */
   record Merge(String family, byte[] key, long delta) implements Op {
+    @Override
+    public byte[] pointKey() {
+      return key;
+    }
+
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.merge(this);
