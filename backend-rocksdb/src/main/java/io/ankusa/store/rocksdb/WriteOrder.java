@@ -33,10 +33,10 @@ final class WriteOrder {
   /** Each key's first 8 bytes, big-endian, zero-padded: most comparisons end here, on one array. */
   private final long[] prefixes;
 
-  private WriteOrder(int[] families, byte[][] keys) {
-    this.families = families;
-    this.keys = keys;
-    this.prefixes = new long[keys.length];
+  private WriteOrder(int n) {
+    this.families = new int[n];
+    this.keys = new byte[n][];
+    this.prefixes = new long[n];
   }
 
   /**
@@ -49,19 +49,17 @@ final class WriteOrder {
     if (n < 2) {
       return null;
     }
-    int[] families = new int[n];
-    byte[][] keys = new byte[n][];
+    WriteOrder order = new WriteOrder(n);
     String[] names = new String[4];
     int distinct = 0;
     boolean inOrder = true;
-    WriteOrder order = new WriteOrder(families, keys);
     for (int i = 0; i < n; i++) {
       Op op = ops.get(i);
       byte[] key = op.pointKey();
       if (key == null) {
         return null; // a range delete pins the batch's order
       }
-      keys[i] = key;
+      order.keys[i] = key;
       order.prefixes[i] = prefix(key);
       String family = op.family();
       int f = 0;
@@ -74,7 +72,7 @@ final class WriteOrder {
         }
         names[distinct++] = family;
       }
-      families[i] = f;
+      order.families[i] = f;
       if (inOrder && i > 0 && order.compare(i - 1, i) > 0) {
         inOrder = false;
       }

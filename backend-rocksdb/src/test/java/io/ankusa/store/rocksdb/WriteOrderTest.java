@@ -68,8 +68,8 @@ class WriteOrderTest {
       for (int b = a + 1; b < order.length; b++) {
         Op x = ops.get(order[a]);
         Op y = ops.get(order[b]);
-        if (x.family().equals(y.family()) && Arrays.equals(key(x), key(y))) {
-          assertThat(order[a]).as("ops on %s keep the batch's order", Bytes.hex(key(x))).isLessThan(order[b]);
+        if (x.family().equals(y.family()) && Arrays.equals(x.pointKey(), y.pointKey())) {
+          assertThat(order[a]).as("ops on %s keep the batch's order", Bytes.hex(x.pointKey())).isLessThan(order[b]);
         }
       }
     }
@@ -117,7 +117,7 @@ class WriteOrderTest {
     for (int i = 0; i < ops.size(); i++) {
       Op op = ops.get(i);
       if (i > 0 && ops.get(i - 1).family().equals(op.family())) {
-        if (Arrays.compareUnsigned(key(ops.get(i - 1)), key(op)) > 0) {
+        if (Arrays.compareUnsigned(ops.get(i - 1).pointKey(), op.pointKey()) > 0) {
           return false;
         }
         continue;
@@ -128,9 +128,5 @@ class WriteOrderTest {
       seen.add(op.family());
     }
     return true;
-  }
-
-  private static byte[] key(Op op) {
-    return op.pointKey();
   }
 }

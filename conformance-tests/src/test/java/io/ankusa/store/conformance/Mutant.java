@@ -896,7 +896,6 @@ enum Mutant {
     }
   }
 
-  /** A native batch kept between writes and never cleared: the last write's ops go in again. */
   /**
    * Applies each batch in (family, key) order, as a backend might to insert faster: {@code pastRanges}
    * sorts batches holding a range delete too (a range sorts at its {@code lo}); {@code unstable} puts
@@ -937,6 +936,7 @@ enum Mutant {
     }
   }
 
+  /** A native batch kept between writes and never cleared: the last write's ops go in again. */
   private static final class ReplaysPreviousBatch extends ForwardingStore {
     private Batch previous = new Batch();
 

@@ -54,8 +54,8 @@ public final class TenantAllocator {
    */
   public Allocation resolve(ReadView view, Collection<TenantId> tenants) {
     // The writer resolves every group: when every tenant is cached (the common case once they are
-    // known), this is one map lookup per request and nothing else.
-    // Sized for every request naming a different tenant, so it never grows while it fills.
+    // known), this is one cache lookup and one put per request and nothing else; the map is sized for
+    // every request naming a different tenant, so it never grows while it fills.
     Map<TenantId, Long> ords = new HashMap<>(tenants.size() * 4 / 3 + 1);
     Set<TenantId> uncached = null;
     for (TenantId t : tenants) {
