@@ -77,6 +77,8 @@ final class RocksDbEngine implements AutoCloseable {
    * most {@value #KEPT_WRITE_BATCH_BYTES} bytes (see {@link #recycle}).
    */
   final IdlePool<WriteBatch> writeBatches = new IdlePool<>(IDLE_WRITE_BATCHES, WriteBatch::close);
+  /** Iterators of closed scans, for the next scan of the same range; none on a read-only engine. */
+  final KeptIterators keptIterators;
   /** The counters families' SST filter; null when {@code rocksdb.countersBloomBitsPerKey} is 0. */
   private final BloomFilter countersFilter;
   /** The other families' SST filter; null when {@code rocksdb.bloomBitsPerKey} is 0. */
@@ -84,7 +86,7 @@ final class RocksDbEngine implements AutoCloseable {
 
   private RocksDbEngine(Path dir, RocksDB db, Map<String, ColumnFamilyHandle> handles, DBOptions dbOptions,
       List<ColumnFamilyOptions> familyOptions, List<ColumnFamilyHandle> allHandles, UInt64AddOperator mergeOperator,
-      BloomFilter countersFilter, BloomFilter keysFilter) {
+      BloomFilter countersFilter, BloomFilter keysFilter, boolean readOnly) {
     this.dir = dir;
     this.db = db;
     this.handles = handles;
@@ -97,6 +99,7 @@ final class RocksDbEngine implements AutoCloseable {
     this.syncWrite = new WriteOptions().setSync(true);
     this.noSyncWrite = new WriteOptions().setSync(false);
     this.liveRead = new ReadOptions().setVerifyChecksums(true);
+    this.keptIterators = new KeptIterators(!readOnly);
   }
 
   /**
@@ -181,7 +184,7 @@ final class RocksDbEngine implements AutoCloseable {
       }
     }
     return new RocksDbEngine(dir, db, Map.copyOf(byName), dbOptions, cfOptions, all, merge, countersFilter,
-        keysFilter);
+        keysFilter, readOnly);
   }
 
   /** Frees what an open made before it failed: the handles it got, every options object, the operator and filter. */
@@ -381,9 +384,13 @@ final class RocksDbEngine implements AutoCloseable {
     return handles.get(family);
   }
 
-  /** Frees every native object: handles, then the DB, then the options. Idempotent per instance. */
+  /**
+   * Frees every native object: kept iterators, handles, then the DB, then the options. Idempotent per
+   * instance.
+   */
   @Override
   public void close() {
+    keptIterators.close();
     syncWrite.close();
     noSyncWrite.close();
     liveRead.close();

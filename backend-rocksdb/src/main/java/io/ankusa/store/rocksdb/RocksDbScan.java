@@ -8,17 +8,16 @@ import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.util.Arrays;
 import java.util.Set;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.Slice;
 
 /**
  * A scan over {@code [lo, hi)} of one column family: a RocksDB iterator with {@code
  * iterate_lower_bound}/{@code iterate_upper_bound}. A scan of the live store reads the state the
- * iterator pinned when it was created (RocksDB iterators read one implicit point-in-time state, so no
- * explicit snapshot is taken); a scan of a {@link RocksDbSnapshot} reads at the snapshot. Either way it
- * sees one state whatever is written meanwhile (property {@code scanSeesOneStateWhileWritesGoOn}).
+ * iterator pinned when it was created, or refreshed when it is one the engine kept from an earlier scan
+ * of the same range ({@link KeptIterators}): RocksDB iterators read one implicit point-in-time state,
+ * so no explicit snapshot is taken. A scan of a {@link RocksDbSnapshot} reads at the snapshot. Either
+ * way it sees one state whatever is written meanwhile (property {@code scanSeesOneStateWhileWritesGoOn}).
  *
  * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} entries first,
  * doubling up to {@value ChunkedScan#MAX_CHUNK}): a chunk is read while holding the view's guard (the
@@ -33,9 +32,10 @@ import org.rocksdb.Slice;
  * before it were returned — the scan never ends early because of corruption or an I/O error
  * (property {@code scanNeverEndsEarlyOnCorruption}, and {@code CorruptionTest}).
  *
- * <p>Owns: the iterator, its read options and the two bound slices; all are freed by {@link
- * #close()} or when the store closes or reopens, or its snapshot closes. Entries are fresh copies made
- * by RocksJava. Used by one thread at a time.
+ * <p>Owns: the iterator, its read options and the two bound slices ({@link ScanIterator}), until
+ * {@link #close()} gives them to the engine's {@link KeptIterators} or frees them; they are freed when
+ * the store closes or reopens, or its snapshot closes, while the scan is open. Entries are fresh copies
+ * the caller owns. Used by one thread at a time.
  */
 final class RocksDbScan extends ChunkedScan implements OpenResource {
   /**
@@ -49,10 +49,11 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
   private final String family;
   private final Direction direction;
   private final Set<OpenResource> registry;
+  /** The iterator with its options and bounds; given to the engine's {@link KeptIterators} at close. */
+  private final ScanIterator natives;
   private final RocksIterator iterator;
-  private final ReadOptions options;
-  private final Slice lower;
-  private final Slice upper;
+  /** Set when the iterator stopped on an error: it is then freed at close, never kept. */
+  private volatile boolean failed;
   /** Null while open; otherwise why it was closed. Written under this object's monitor. */
   private volatile String closedBecause;
 
@@ -65,17 +66,15 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
   private byte[] valueScratch = new byte[256];
 
   private RocksDbScan(RocksDbReadView view, RocksDbEngine engine, String family, Direction direction,
-      Set<OpenResource> registry, RocksIterator iterator, ReadOptions options, Slice lower, Slice upper) {
+      Set<OpenResource> registry, ScanIterator natives) {
     super(family);
     this.view = view;
     this.engine = engine;
     this.family = family;
     this.direction = direction;
     this.registry = registry;
-    this.iterator = iterator;
-    this.options = options;
-    this.lower = lower;
-    this.upper = upper;
+    this.natives = natives;
+    this.iterator = natives.iterator;
   }
 
   /**
@@ -85,23 +84,14 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
    */
   static RocksDbScan open(RocksDbReadView view, RocksDbEngine engine, String family, byte[] lo, byte[] hi,
       Direction direction, org.rocksdb.Snapshot frozen, Set<OpenResource> registry) {
-    ReadOptions options = new ReadOptions().setVerifyChecksums(true);
-    if (frozen != null) {
-      options.setSnapshot(frozen);
+    ScanIterator natives = frozen == null && direction == Direction.FORWARD
+        ? engine.keptIterators.take(family, hi, System.nanoTime())
+        : null;
+    if (natives == null) {
+      natives = ScanIterator.open(engine, family, lo, hi, direction, frozen);
     }
-    // A forward scan seeks to lo and only moves on, so it needs no lower bound: one native slice
-    // fewer to make and free per scan. A reverse scan needs both: seekForPrev lands below hi, and
-    // prev must stop at lo.
-    Slice lower = lo.length == 0 || direction == Direction.FORWARD ? null : new Slice(lo);
-    Slice upper = hi == null ? null : new Slice(hi);
-    if (lower != null) {
-      options.setIterateLowerBound(lower);
-    }
-    if (upper != null) {
-      options.setIterateUpperBound(upper);
-    }
-    RocksIterator it = engine.db.newIterator(engine.handle(family), options);
-    RocksDbScan scan = new RocksDbScan(view, engine, family, direction, registry, it, options, lower, upper);
+    RocksIterator it = natives.iterator;
+    RocksDbScan scan = new RocksDbScan(view, engine, family, direction, registry, natives);
     if (direction == Direction.FORWARD) {
       if (lo.length == 0) {
         it.seekToFirst();
@@ -147,6 +137,7 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
       if (n < into.length) {
         StoreCorruptionException error = statusError();
         if (error != null) {
+          failed = true;
           stoppedOn(error);
         }
       }
@@ -182,6 +173,7 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
           if (!iterator.isValid()) {
             StoreCorruptionException error = statusError();
             if (error != null) {
+              failed = true;
               throw error;
             }
             return;
@@ -261,34 +253,39 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
     }
   }
 
+  /**
+   * Closes the scan. Its iterator goes to the engine's {@link KeptIterators} when a later scan may
+   * reuse it (a forward scan of the live store that met no error); it is freed otherwise.
+   */
   @Override
   public void close() {
     if (closedBecause != null) {
       return;
     }
-    // The gate's shared side keeps the engine open while the native objects are freed.
+    // The gate's shared side keeps the engine open while the native objects are freed or kept.
     view.store().gate().enterShared();
     try {
-      invalidate("scan of family '" + family + "' is closed");
+      release("scan of family '" + family + "' is closed", natives.reusable && !failed);
     } finally {
       view.store().gate().exitShared();
     }
   }
 
   @Override
-  public synchronized void invalidate(String reason) {
+  public void invalidate(String reason) {
+    release(reason, false);
+  }
+
+  private synchronized void release(String reason, boolean keep) {
     if (closedBecause != null) {
       return;
     }
     closedBecause = reason;
     registry.remove(this);
-    iterator.close();
-    options.close();
-    if (lower != null) {
-      lower.close();
-    }
-    if (upper != null) {
-      upper.close();
+    if (keep) {
+      engine.keptIterators.keep(natives, System.nanoTime());
+    } else {
+      natives.close();
     }
   }
 }

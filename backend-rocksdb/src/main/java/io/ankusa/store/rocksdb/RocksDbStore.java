@@ -163,6 +163,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       if (ops.isEmpty()) {
         return;
       }
+      // Writes are what move a family to a new version, so they free the idle iterators pinning an old one.
+      e.keptIterators.expire(System.nanoTime());
       WriteOptions options = durability == Durability.SYNC ? e.syncWrite : e.noSyncWrite;
       if (ops.size() == 1) {
         writeOne(e, options, ops.get(0));

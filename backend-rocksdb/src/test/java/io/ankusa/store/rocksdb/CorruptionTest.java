@@ -82,6 +82,8 @@ class CorruptionTest {
             .hasMessageContaining(seen.isEmpty() ? "stopped before its first entry"
                 : "stopped after key " + Bytes.hex(seen.get(seen.size() - 1)));
         assertThat(seen.size()).as("rows before the damage, %s", d).isLessThan(N);
+        assertThat(EngineProbe.read((RocksDbStore) s, e -> e.keptIterators.idle()))
+            .as("an iterator that stopped on an error is freed, not kept for the next scan").isZero();
       }
     }
   }
