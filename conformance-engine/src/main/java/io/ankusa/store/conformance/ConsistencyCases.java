@@ -170,4 +170,57 @@ public interface ConsistencyCases extends EngineCase {
           .isEqualTo(expected);
     }
   }
+
+  /**
+   * A forward scan or visit opened after writes sees them, however often its range was read before:
+   * a backend that keeps the cursor of a closed scan for the next scan of the same range must bring it
+   * to the latest state first. Four rounds over one range ({@code [lo, hi)}, or {@code [lo, end)}): a
+   * forward scan and a visit, both compared with a model, then a batch of puts, deletes, a range delete
+   * and a put of {@code lo} inside and around the range, and a flush of the fixture after every second
+   * round.
+   */
+  @Property
+  default void aRescanSeesWritesSinceTheLastScanOfItsRange(@ForAll("keySets") List<byte[]> initial,
+      @ForAll("keySets") List<byte[]> later, @ForAll("keys") byte[] a, @ForAll("keys") byte[] b,
+      @ForAll boolean unbounded) {
+    byte[] lo = Bytes.compare(a, b) <= 0 ? a : b;
+    byte[] hi = unbounded ? null : lo == a ? b : a;
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      TreeMap<byte[], byte[]> model = putAll(s, initial);
+      for (int round = 0; round < 4; round++) {
+        NavigableMap<byte[], byte[]> range = hi == null ? model.tailMap(lo, true) : model.subMap(lo, true, hi, false);
+        List<String> expected = range.entrySet().stream()
+            .map(e -> Bytes.hex(e.getKey()) + "=" + Bytes.hex(e.getValue())).toList();
+        String what = "[" + Bytes.hex(lo) + ", " + (hi == null ? "end" : Bytes.hex(hi)) + ") in round " + round;
+        assertThat(hexEntries(drain(s, PLAIN, lo, hi, Direction.FORWARD))).as("forward scan of %s", what)
+            .isEqualTo(expected);
+        List<String> visited = new ArrayList<>();
+        s.visit(PLAIN, lo, hi, Direction.FORWARD, (k, v) -> visited.add(Bytes.hex(k) + "=" + Bytes.hex(v)));
+        assertThat(visited).as("visit of %s", what).isEqualTo(expected);
+        Batch changes = new Batch();
+        for (int i = 0; i < later.size(); i++) {
+          byte[] k = later.get(i);
+          if ((i + round) % 3 == 0) {
+            changes.delete(PLAIN, k);
+            model.remove(k);
+          } else {
+            byte[] v = {(byte) 0xee, (byte) round, (byte) i};
+            changes.put(PLAIN, k, v);
+            model.put(k, v);
+          }
+        }
+        byte[] cut = concat(lo, new byte[] {(byte) (0x20 * (round + 1))});
+        changes.deleteRange(PLAIN, lo, cut);
+        model.subMap(lo, true, cut, false).clear();
+        byte[] v = {(byte) 0xcc, (byte) round};
+        changes.put(PLAIN, lo, v);
+        model.put(lo, v);
+        s.write(changes, Durability.NO_SYNC);
+        if (round % 2 == 1) {
+          backend().flush(s);
+        }
+      }
+    }
+  }
 }

@@ -132,7 +132,10 @@ enum Mutant {
       + " before a range that covers it lands after the range", "batchOpsApplyInOrder",
       d -> new KeyOrderedBatches(d, true, false)),
   KEY_ORDER_UNSTABLE("a batch without a range delete is applied in key order, the ops on one key last first",
-      "batchOpsApplyInOrder", d -> new KeyOrderedBatches(d, false, true));
+      "batchOpsApplyInOrder", d -> new KeyOrderedBatches(d, false, true)),
+  KEPT_CURSOR_NOT_REFRESHED("a forward scan or visit of a range read before reads the state the first scan of it"
+      + " read: the cursor of a closed scan kept for the next one and never refreshed",
+      "aRescanSeesWritesSinceTheLastScanOfItsRange", UnrefreshedKeptCursors::new);
 
   final String breaks;
   final String caughtBy;
@@ -1102,6 +1105,51 @@ enum Mutant {
     @Override
     public void close() {
       closed = true;
+    }
+  }
+
+  /**
+   * Reads every forward scan and visit of a range (a family and an upper bound) that was scanned before
+   * from the state of that first scan: a snapshot taken then, as a kept cursor that is never refreshed
+   * would.
+   */
+  private static final class UnrefreshedKeptCursors extends ForwardingStore {
+    private final Map<String, Snapshot> kept = new HashMap<>();
+
+    UnrefreshedKeptCursors(Store d) {
+      super(d);
+    }
+
+    private synchronized io.ankusa.store.spi.ReadView stateOf(String family, byte[] hi) {
+      String range = family + "/" + (hi == null ? "end" : Bytes.hex(hi));
+      Snapshot first = kept.get(range);
+      if (first == null) {
+        kept.put(range, delegate.snapshot());
+        return delegate;
+      }
+      return first;
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      return direction == Direction.FORWARD ? stateOf(family, hi).scan(family, lo, hi, direction)
+          : delegate.scan(family, lo, hi, direction);
+    }
+
+    @Override
+    public void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+      if (direction == Direction.FORWARD) {
+        stateOf(family, hi).visit(family, lo, hi, direction, visitor);
+      } else {
+        delegate.visit(family, lo, hi, direction, visitor);
+      }
+    }
+
+    @Override
+    public synchronized void close() {
+      kept.values().forEach(Snapshot::close);
+      kept.clear();
+      delegate.close();
     }
   }
 }

@@ -37,7 +37,8 @@ public interface ReadView {
    * {@code hi} is given; {@code lo == hi} is an empty range.
    *
    * <p>Properties: {@code scanRespectsHalfOpenBounds}, {@code reverseScanIsForwardReversed}, {@code
-   * scanSeesOneStateWhileWritesGoOn}, {@code scanNeverEndsEarlyOnCorruption}.
+   * scanSeesOneStateWhileWritesGoOn}, {@code aRescanSeesWritesSinceTheLastScanOfItsRange}, {@code
+   * scanNeverEndsEarlyOnCorruption}.
    */
   Scan scan(String family, byte[] lo, byte[] hi, Direction direction);
 
