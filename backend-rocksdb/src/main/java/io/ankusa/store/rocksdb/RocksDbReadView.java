@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.function.IntConsumer;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
 /**
@@ -56,9 +57,9 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   public final byte[] get(String family, byte[] key) {
     RocksDbEngine engine = enter();
     try {
-      catalog().require(family);
+      boolean counters = catalog().require(family).counters();
       catalog().checkKey(family, key);
-      return engine.db.get(engine.handle(family), pointReads(engine), key);
+      return read(engine, engine.handle(family), pointReads(engine), counters, key);
     } catch (RocksDBException e) {
       throw RocksDbFailures.read(e, engine.dir, family, key, "get");
     } finally {
@@ -86,7 +87,7 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   public final List<byte[]> multiGet(String family, List<byte[]> keys) {
     RocksDbEngine engine = enter();
     try {
-      catalog().require(family);
+      boolean counters = catalog().require(family).counters();
       catalog().checkKeys(family, keys);
       if (keys.isEmpty()) {
         return new ArrayList<>();
@@ -95,7 +96,7 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       org.rocksdb.Snapshot pinned = frozenAt() == null ? engine.db.getSnapshot() : null;
       ReadOptions options = pinned == null ? pointReads(engine) : new ReadOptions().setSnapshot(pinned);
       try {
-        return pointReadsAtOneState(engine, handle, options, family, keys);
+        return pointReadsAtOneState(engine, handle, options, family, counters, keys);
       } finally {
         if (pinned != null) {
           options.close();
@@ -114,11 +115,11 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   static volatile IntConsumer afterPointRead;
 
   private static List<byte[]> pointReadsAtOneState(RocksDbEngine engine, ColumnFamilyHandle handle,
-      ReadOptions options, String family, List<byte[]> keys) {
+      ReadOptions options, String family, boolean counters, List<byte[]> keys) {
     int n = keys.size();
     List<byte[]> values = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      values.add(pointRead(engine, handle, options, family, keys.get(i)));
+      values.add(pointRead(engine, handle, options, family, counters, keys.get(i)));
       IntConsumer hook = afterPointRead;
       if (hook != null) {
         hook.accept(i);
@@ -128,12 +129,36 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   }
 
   private static byte[] pointRead(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,
-      String family, byte[] key) {
+      String family, boolean counters, byte[] key) {
     try {
-      return engine.db.get(handle, options, key);
+      return read(engine, handle, options, counters, key);
     } catch (RocksDBException e) {
       throw RocksDbFailures.read(e, engine.dir, family, key, "multiGet");
     }
+  }
+
+  /**
+   * The value of {@code key}, or null when absent, in a fresh array the caller owns. A counters
+   * family's values are {@value Int64Add#WIDTH} bytes, so a read of one goes into an array of that
+   * size made here: RocksJava then copies the value into it instead of making the array in native
+   * code, which under the gauge bench's merge load was about a sixth of a counter read (six reads of
+   * the node aggregate, 12.8 µs against 16.6 µs at the 10th percentile). A value of any other length,
+   * which only damage leaves in a counters family, is read again whole, so the caller's decoding
+   * reports it as it would have.
+   */
+  private static byte[] read(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options, boolean counters,
+      byte[] key) throws RocksDBException {
+    if (counters) {
+      byte[] value = new byte[Int64Add.WIDTH];
+      int length = engine.db.get(handle, options, key, value);
+      if (length == RocksDB.NOT_FOUND) {
+        return null;
+      }
+      if (length == Int64Add.WIDTH) {
+        return value;
+      }
+    }
+    return engine.db.get(handle, options, key);
   }
 
   /**
@@ -181,7 +206,7 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
     try {
       catalog().requireCounters(family);
       catalog().checkKey(family, key);
-      byte[] v = engine.db.get(engine.handle(family), pointReads(engine), key);
+      byte[] v = read(engine, engine.handle(family), pointReads(engine), true, key);
       return v == null ? 0 : Int64Add.decode(family, key, v);
     } catch (RocksDBException e) {
       throw RocksDbFailures.read(e, engine.dir, family, key, "counter read");

@@ -105,4 +105,50 @@ class MultiGetTest {
       assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0c", "0c");
     }
   }
+
+  /**
+   * A counters family's reads go into an 8-byte array; a value of another length (written here past
+   * the SPI, as damage would leave it) still reads back whole through get and multiGet, live and at a
+   * snapshot, and counter() reports it instead of decoding part of it.
+   */
+  @Test
+  void aCounterValueOfAnotherWidthReadsBackWhole() {
+    byte[] shortKey = {1};
+    byte[] longKey = {2};
+    byte[] good = {3};
+    byte[] absent = {4};
+    byte[] shortValue = {1, 2, 3};
+    byte[] longValue = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(),
+        List.of(FamilySpec.counters("c", 0)))) {
+      store.write(new Batch().merge("c", good, 5), Durability.NO_SYNC);
+      EngineProbe.read((RocksDbStore) store, e -> {
+        try {
+          e.db.put(e.handle("c"), shortKey, shortValue);
+          e.db.put(e.handle("c"), longKey, longValue);
+        } catch (org.rocksdb.RocksDBException ex) {
+          throw new AssertionError(ex);
+        }
+        return 0;
+      });
+      assertThat(store.get("c", shortKey)).isEqualTo(shortValue);
+      assertThat(store.get("c", longKey)).isEqualTo(longValue);
+      assertThat(store.get("c", absent)).isNull();
+      assertThat(store.get("c", good)).isEqualTo(io.ankusa.store.spi.Int64Add.encode(5));
+      List<byte[]> keys = List.of(longKey, absent, good, shortKey);
+      assertThat(store.multiGet("c", keys)).containsExactly(longValue, null, io.ankusa.store.spi.Int64Add.encode(5),
+          shortValue);
+      try (var snap = store.snapshot()) {
+        assertThat(snap.multiGet("c", keys)).containsExactly(longValue, null, io.ankusa.store.spi.Int64Add.encode(5),
+            shortValue);
+      }
+      assertThat(store.counter("c", good)).isEqualTo(5);
+      assertThat(store.counter("c", absent)).isZero();
+      for (byte[] k : List.of(shortKey, longKey)) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.counter("c", k))
+            .isInstanceOf(io.ankusa.store.spi.StoreCorruptionException.class)
+            .hasMessageContaining("at key " + Bytes.hex(k) + " is " + (k == shortKey ? 3 : 12) + " bytes");
+      }
+    }
+  }
 }
