@@ -53,6 +53,22 @@ class KeptIteratorsTest {
     }
   }
 
+  /**
+   * Takes the iterator the last scan of {@code [LO, HI)} left and keeps it again as if it had been
+   * idle for {@code ageNanos}; returns it.
+   */
+  private static ScanIterator keptAgain(Store s, long ageNanos) {
+    ScanIterator[] kept = new ScanIterator[1];
+    EngineProbe.read(rocks(s), e -> {
+      long now = System.nanoTime();
+      kept[0] = e.keptIterators.take(P, HI, now);
+      assertThat(kept[0]).as("the last scan's iterator is kept").isNotNull();
+      e.keptIterators.keep(kept[0], now - ageNanos);
+      return 0;
+    });
+    return kept[0];
+  }
+
   private static int idle(Store s) {
     return EngineProbe.read(rocks(s), e -> e.keptIterators.idle());
   }
@@ -214,12 +230,7 @@ class KeptIteratorsTest {
       assertThat(idle(s)).isZero();
 
       scanned(s);
-      EngineProbe.read(rocks(s), e -> {
-        long now = System.nanoTime();
-        kept[0] = e.keptIterators.take(P, HI, now);
-        e.keptIterators.keep(kept[0], now - KeptIterators.MAX_IDLE_NANOS - 1);
-        return 0;
-      });
+      kept[0] = keptAgain(s, KeptIterators.MAX_IDLE_NANOS + 1);
       // The write's sweep may have run within the last period; a second one is due after it.
       EngineProbe.read(rocks(s), e -> {
         e.keptIterators.expire(System.nanoTime() + KeptIterators.MAX_IDLE_NANOS);
@@ -236,16 +247,10 @@ class KeptIteratorsTest {
     try (Store s = open(dir)) {
       put(s, 1);
       scanned(s);
-      ScanIterator[] kept = new ScanIterator[1];
-      EngineProbe.read(rocks(s), e -> {
-        long now = System.nanoTime();
-        kept[0] = e.keptIterators.take(P, HI, now);
-        e.keptIterators.keep(kept[0], now - 2 * KeptIterators.MAX_IDLE_NANOS);
-        return 0;
-      });
+      ScanIterator kept = keptAgain(s, 2 * KeptIterators.MAX_IDLE_NANOS);
       Thread.sleep(KeptIterators.MAX_IDLE_NANOS / 1_000_000 + 50); // past the last sweep's period
       put(s, 2);
-      assertThat(kept[0].iterator.isOwningHandle()).isFalse();
+      assertThat(kept.iterator.isOwningHandle()).isFalse();
       assertThat(idle(s)).isZero();
     }
   }
