@@ -84,7 +84,7 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
    */
   static RocksDbScan open(RocksDbReadView view, RocksDbEngine engine, String family, byte[] lo, byte[] hi,
       Direction direction, org.rocksdb.Snapshot frozen, Set<OpenResource> registry) {
-    ScanIterator natives = frozen == null && direction == Direction.FORWARD
+    ScanIterator natives = ScanIterator.mayBeKept(engine, direction, frozen)
         ? engine.keptIterators.take(family, hi, System.nanoTime())
         : null;
     if (natives == null) {

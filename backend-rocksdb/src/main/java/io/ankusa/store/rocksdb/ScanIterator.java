@@ -62,8 +62,16 @@ final class ScanIterator implements AutoCloseable {
       options.setIterateUpperBound(upper);
     }
     RocksIterator it = engine.db.newIterator(engine.handle(family), options);
-    boolean reusable = frozen == null && direction == Direction.FORWARD && engine.keptIterators.enabled();
-    return new ScanIterator(family, hi == null ? null : hi.clone(), it, options, lower, upper, reusable);
+    return new ScanIterator(family, hi == null ? null : hi.clone(), it, options, lower, upper,
+        mayBeKept(engine, direction, frozen));
+  }
+
+  /**
+   * Whether a scan's iterator may go to {@code engine}'s {@link KeptIterators} and come from there: a
+   * forward scan of the live store ({@code frozen} null) of an engine that keeps iterators.
+   */
+  static boolean mayBeKept(RocksDbEngine engine, Direction direction, org.rocksdb.Snapshot frozen) {
+    return frozen == null && direction == Direction.FORWARD && engine.keptIterators.enabled();
   }
 
   /** Whether it iterates {@code family} up to {@code hi} (null: unbounded). */

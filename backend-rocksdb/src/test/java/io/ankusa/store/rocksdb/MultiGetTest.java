@@ -1,12 +1,15 @@
 package io.ankusa.store.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreCorruptionException;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
@@ -15,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.RocksDBException;
 
 /**
  * A multiGet is point reads at one pinned state, in order, whatever the number of keys or the size
@@ -126,7 +130,7 @@ class MultiGetTest {
         try {
           e.db.put(e.handle("c"), shortKey, shortValue);
           e.db.put(e.handle("c"), longKey, longValue);
-        } catch (org.rocksdb.RocksDBException ex) {
+        } catch (RocksDBException ex) {
           throw new AssertionError(ex);
         }
         return 0;
@@ -134,19 +138,19 @@ class MultiGetTest {
       assertThat(store.get("c", shortKey)).isEqualTo(shortValue);
       assertThat(store.get("c", longKey)).isEqualTo(longValue);
       assertThat(store.get("c", absent)).isNull();
-      assertThat(store.get("c", good)).isEqualTo(io.ankusa.store.spi.Int64Add.encode(5));
+      assertThat(store.get("c", good)).isEqualTo(Int64Add.encode(5));
       List<byte[]> keys = List.of(longKey, absent, good, shortKey);
-      assertThat(store.multiGet("c", keys)).containsExactly(longValue, null, io.ankusa.store.spi.Int64Add.encode(5),
+      assertThat(store.multiGet("c", keys)).containsExactly(longValue, null, Int64Add.encode(5),
           shortValue);
       try (var snap = store.snapshot()) {
-        assertThat(snap.multiGet("c", keys)).containsExactly(longValue, null, io.ankusa.store.spi.Int64Add.encode(5),
+        assertThat(snap.multiGet("c", keys)).containsExactly(longValue, null, Int64Add.encode(5),
             shortValue);
       }
       assertThat(store.counter("c", good)).isEqualTo(5);
       assertThat(store.counter("c", absent)).isZero();
       for (byte[] k : List.of(shortKey, longKey)) {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.counter("c", k))
-            .isInstanceOf(io.ankusa.store.spi.StoreCorruptionException.class)
+        assertThatThrownBy(() -> store.counter("c", k))
+            .isInstanceOf(StoreCorruptionException.class)
             .hasMessageContaining("at key " + Bytes.hex(k) + " is " + (k == shortKey ? 3 : 12) + " bytes");
       }
     }

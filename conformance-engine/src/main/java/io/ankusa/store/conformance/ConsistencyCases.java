@@ -7,6 +7,7 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
@@ -141,8 +142,7 @@ public interface ConsistencyCases extends EngineCase {
       Store s = t.store();
       TreeMap<byte[], byte[]> model = putAll(s, initial);
       NavigableMap<byte[], byte[]> range = model.subMap(lo, true, hi, false);
-      List<String> expected = (reverse ? range.descendingMap() : range).entrySet().stream()
-          .map(e -> Bytes.hex(e.getKey()) + "=" + Bytes.hex(e.getValue())).toList();
+      List<String> expected = hexEntries(reverse ? range.descendingMap() : range);
       List<String> got = new ArrayList<>();
       try (Scan scan = s.scan(PLAIN, lo, hi, dir)) {
         if (readOneFirst && scan.hasNext()) {
@@ -190,13 +190,12 @@ public interface ConsistencyCases extends EngineCase {
       TreeMap<byte[], byte[]> model = putAll(s, initial);
       for (int round = 0; round < 4; round++) {
         NavigableMap<byte[], byte[]> range = hi == null ? model.tailMap(lo, true) : model.subMap(lo, true, hi, false);
-        List<String> expected = range.entrySet().stream()
-            .map(e -> Bytes.hex(e.getKey()) + "=" + Bytes.hex(e.getValue())).toList();
+        List<String> expected = hexEntries(range);
         String what = "[" + Bytes.hex(lo) + ", " + (hi == null ? "end" : Bytes.hex(hi)) + ") in round " + round;
         assertThat(hexEntries(drain(s, PLAIN, lo, hi, Direction.FORWARD))).as("forward scan of %s", what)
             .isEqualTo(expected);
         List<String> visited = new ArrayList<>();
-        s.visit(PLAIN, lo, hi, Direction.FORWARD, (k, v) -> visited.add(Bytes.hex(k) + "=" + Bytes.hex(v)));
+        s.visit(PLAIN, lo, hi, Direction.FORWARD, (k, v) -> visited.add(new Entry(k, v).toString()));
         assertThat(visited).as("visit of %s", what).isEqualTo(expected);
         Batch changes = new Batch();
         for (int i = 0; i < later.size(); i++) {

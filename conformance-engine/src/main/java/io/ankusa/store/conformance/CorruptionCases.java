@@ -80,8 +80,7 @@ public interface CorruptionCases extends EngineCase {
         throw unverified(false, "it refused to open the damaged store: " + e.getMessage());
       }
       for (Direction dir : Direction.values()) {
-        List<String> expected = (dir == Direction.FORWARD ? written : written.descendingMap()).entrySet().stream()
-            .map(e -> Bytes.hex(e.getKey()) + "=" + Bytes.hex(e.getValue())).toList();
+        List<String> expected = hexEntries(dir == Direction.FORWARD ? written : written.descendingMap());
         List<String> got = new ArrayList<>();
         boolean detected = false;
         try (Scan scan = damaged.scan(PLAIN, START, null, dir)) {
@@ -96,7 +95,7 @@ public interface CorruptionCases extends EngineCase {
         List<String> visited = new ArrayList<>();
         boolean visitDetected = false;
         try {
-          damaged.visit(PLAIN, START, null, dir, (key, value) -> visited.add(Bytes.hex(key) + "=" + Bytes.hex(value)));
+          damaged.visit(PLAIN, START, null, dir, (key, value) -> visited.add(new Entry(key, value).toString()));
         } catch (StoreCorruptionException e) {
           visitDetected = true;
           seen.detections++;

@@ -117,14 +117,20 @@ final class EngineAssertions {
     return entries.stream().map(Entry::toString).toList();
   }
 
+  /** {@code map}'s entries in its order, each as {@link Entry#toString()} writes a scanned one. */
+  static List<String> hexEntries(Map<byte[], byte[]> map) {
+    List<String> out = new ArrayList<>(map.size());
+    map.forEach((k, v) -> out.add(new Entry(k, v).toString()));
+    return out;
+  }
+
   static List<String> hex(List<byte[]> arrays) {
     return arrays.stream().map(Bytes::hex).toList();
   }
 
   /** Asserts {@code actual} lists exactly {@code expected}'s entries in order, naming the first difference. */
   static void assertSameEntries(List<Entry> actual, Map<byte[], byte[]> expected, String when) {
-    List<String> want = new ArrayList<>();
-    expected.forEach((k, v) -> want.add(Bytes.hex(k) + "=" + Bytes.hex(v)));
+    List<String> want = hexEntries(expected);
     List<String> got = hexEntries(actual);
     if (!got.equals(want)) {
       int i = 0;
