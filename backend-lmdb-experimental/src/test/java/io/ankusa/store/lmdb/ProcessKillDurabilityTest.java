@@ -3,6 +3,7 @@ package io.ankusa.store.lmdb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Scan;
@@ -53,10 +54,9 @@ class ProcessKillDurabilityTest {
   @Test
   void everyCommittedNoSyncBatchSurvivesSigkill() throws Exception {
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process child = new ProcessBuilder(java.toString(), "-cp", classpath, KillableWriter.class.getName(), dir.toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    Process child = ChildJvmLauncher.start(new ProcessBuilder(ChildJvmLauncher.java(), "-cp", classpath,
+        KillableWriter.class.getName(), dir.toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD));
     int acknowledged = -1;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line;

@@ -2,9 +2,9 @@ package io.ankusa.store.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.spi.ChildJvmLauncher;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,12 +25,12 @@ final class ChildJvmRun {
   static String output(Class<?> main, List<String> jvmFlags, int timeoutSeconds, String... args)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(ChildJvmLauncher.java());
     command.addAll(jvmFlags);
     command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+IgnoreUnrecognizedVMOptions",
         "-cp", System.getProperty("java.class.path"), main.getName()));
     command.addAll(List.of(args));
-    Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Process child = ChildJvmLauncher.start(new ProcessBuilder(command).redirectErrorStream(true));
     String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(child.waitFor(timeoutSeconds, TimeUnit.SECONDS)).as("the child finished").isTrue();
     assertThat(child.exitValue()).as("the child's exit code; its output:%n%s", output).isZero();

@@ -3,6 +3,7 @@ package io.ankusa.store.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
@@ -50,11 +51,9 @@ class ProcessKillDurabilityTest {
 
   /** Starts the child, waits for {@code killAfter} acknowledgements, kills it; returns the last ack + 1. */
   private int runChildAndKill(int killAfter) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        ProcessKillDurabilityTest.class.getName(), dir.toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    Process child = ChildJvmLauncher.start(new ProcessBuilder(ChildJvmLauncher.java(), "-cp",
+        System.getProperty("java.class.path"), ProcessKillDurabilityTest.class.getName(), dir.toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD));
     int acked = -1;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line;

@@ -7,6 +7,7 @@ import io.ankusa.store.archive.chronicle.ChronicleArchiveSink;
 import io.ankusa.store.conformance.fixtures.FixtureMain;
 import io.ankusa.store.conformance.fixtures.StoreArchive;
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
@@ -355,10 +356,10 @@ class BadInputTableTest {
   /** Opens the store in {@code dir} read-only in a child JVM and returns once it is open. */
   private static Process holdInAnotherProcess(Path dir) throws IOException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(ChildJvmLauncher.java());
     command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
         StoreHolderChild.class.getName(), dir.toString(), "rocksdb", "read-only"));
-    Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process child = ChildJvmLauncher.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD));
     String first = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream())).readLine();
     assertThat(first).as("the holder process opened the store").isEqualTo("open");
     return child;

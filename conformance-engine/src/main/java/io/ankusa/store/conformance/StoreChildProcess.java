@@ -1,5 +1,6 @@
 package io.ankusa.store.conformance;
 
+import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
@@ -28,7 +29,7 @@ final class StoreChildProcess {
    * input and output are the returned process's streams, its standard error is discarded.
    */
   static Process start(Class<?> main, BackendFixture fixture, Path dir, List<FamilySpec> families) {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String java = ChildJvmLauncher.java();
     List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
         "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
         "-cp", ChildClasspath.get(), main.getName(),
@@ -38,7 +39,7 @@ final class StoreChildProcess {
       command.add(e.getKey() + "=" + e.getValue());
     }
     try {
-      return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      return ChildJvmLauncher.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + main.getSimpleName() + " in a child process", e);
     }

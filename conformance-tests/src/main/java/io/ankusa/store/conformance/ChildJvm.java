@@ -1,6 +1,7 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
@@ -46,7 +47,7 @@ public final class ChildJvm {
    * @throws IllegalArgumentException if the child could not recreate {@code fixture} (see the class javadoc)
    */
   public static Process start(Class<?> main, BackendFixture fixture, List<String> arguments) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String java = ChildJvmLauncher.java();
     String description = describe(fixture);
     StoreOptions options = fixture.options();
     List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
@@ -55,10 +56,9 @@ public final class ChildJvm {
     options.properties().forEach((k, v) -> command.add("-D" + OPTION_PREFIX + k + "=" + v));
     command.addAll(List.of("-cp", ChildClasspath.get(), main.getName(), description));
     command.addAll(arguments);
-    return new ProcessBuilder(command)
+    return ChildJvmLauncher.start(new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start();
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD));
   }
 
   /** How a child names {@code fixture}: its class name, or {@code provider:NAME} for the generic fixture. */

@@ -8,6 +8,7 @@ import io.ankusa.store.queue.counter.CounterFold;
 import io.ankusa.store.queue.counter.Counters;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.rocksdb.RocksDbStoreProvider;
+import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import java.io.IOException;
@@ -82,14 +83,13 @@ class ArchiverKillTest {
       String what) throws Exception {
     Path stderr = tmp.resolve("child-" + cycle + ".err");
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(ChildJvmLauncher.java());
     command.addAll(childJvmFlags());
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), ArchiverKillChild.class.getName(),
         storeDir.toString(), archiveDir.toString(), acks.toString(), progress.toString(), Integer.toString(cycle)));
-    Process child = new ProcessBuilder(command)
+    Process child = ChildJvmLauncher.start(new ProcessBuilder(command)
         .redirectError(stderr.toFile())
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start();
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD));
     try {
       long acked = Files.size(acks);
       long archived = Files.size(progress);

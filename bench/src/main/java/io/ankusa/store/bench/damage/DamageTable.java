@@ -1,5 +1,6 @@
 package io.ankusa.store.bench.damage;
 
+import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreProvider;
@@ -223,13 +224,11 @@ public final class DamageTable {
   }
 
   private String runChild(Subject s, Path dir, int requiredBatches) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED",
-        "-Xmx256m", "-XX:-CreateCoredumpOnCrash", "-XX:ErrorFile=" + work.resolve("hs_err_%p.log"),
+    Process child = ChildJvmLauncher.start(new ProcessBuilder(ChildJvmLauncher.java(),
+        "-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:-CreateCoredumpOnCrash", "-XX:ErrorFile=" + work.resolve("hs_err_%p.log"),
         "-cp", System.getProperty("java.class.path"), DamageTrial.class.getName(), s.backend(), dir.toString(),
         s.options(), Integer.toString(requiredBatches))
-        .redirectErrorStream(true)
-        .start();
+        .redirectErrorStream(true));
     String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!child.waitFor(120, TimeUnit.SECONDS)) {
       child.destroyForcibly();
