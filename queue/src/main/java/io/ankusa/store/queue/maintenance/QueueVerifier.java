@@ -35,6 +35,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * An offline fsck of a format-3 store: every invariant of the layout, each breach named. Reads a
@@ -80,7 +81,7 @@ public final class QueueVerifier {
     }
     try {
       checkCounters(view, out);
-      List<IndexRow> rows = checkRows(view, out);
+      Rows rows = checkRows(view, out);
       checkOrdinals(view, out);
       checkRowOrdinals(view, rows, out);
     } catch (StoreException e) {
@@ -116,14 +117,38 @@ public final class QueueVerifier {
    * tenant's rows (the dispatcher drops a stale one when it finds nothing due), also after a fenced
    * writer took back the ordinal its group had assigned.
    */
-  private record IndexRow(String owner, long ord, long seq) {}
+  private record IndexRow(Supplier<String> owner, long ord, long seq) {
+    /** The row as a breach names it; made only for a breach. */
+    String name() {
+      return owner.get();
+    }
+  }
+
+  /**
+   * What {@link #checkRows} read: every index row, and the tenant of each hook they name, decoded from
+   * the envelope it read (a seq whose envelope is missing has none).
+   */
+  private record Rows(List<IndexRow> index, Map<Long, HookTenant> hookTenant) {}
+
+  /**
+   * A hook's tenant, or why its envelope could not be decoded: thrown when a check needs that tenant,
+   * the point where the verifier reads it.
+   */
+  private record HookTenant(TenantId tenant, RuntimeException undecodable) {
+    TenantId get() {
+      if (undecodable != null) {
+        throw undecodable;
+      }
+      return tenant;
+    }
+  }
 
   /** Checks the due, inflight and dead rows; returns every index row with the ordinal it is filed under. */
-  private static List<IndexRow> checkRows(ReadView view, List<Breach> out) {
+  private static Rows checkRows(ReadView view, List<Breach> out) {
     Set<ActiveKey> markers = new HashSet<>(ActiveIndex.all(view));
     List<IndexRow> indexRows = new ArrayList<>();
     List<byte[]> rowKeys = new ArrayList<>();
-    List<String> rowOwners = new ArrayList<>();
+    List<IndexRow> rowOwners = new ArrayList<>();
     Set<Long> seqs = new TreeSet<>();
     CounterFold.foldFamily(view, KeyFamily.DUE, e -> {
       DueKey k = DueKey.decode(e.key());
@@ -131,23 +156,25 @@ public final class QueueVerifier {
         out.add(new Breach("due-row-has-marker", "due row " + k + " has no active marker 'A' "
             + ActiveKey.bucketOf(k.at()) + " " + k.ord()));
       }
+      IndexRow row = new IndexRow(() -> "due row " + k, k.ord(), k.seq());
       rowKeys.add(Keys.delivery(k.seq(), k.sink()));
-      rowOwners.add("due row " + k);
-      indexRows.add(new IndexRow("due row " + k, k.ord(), k.seq()));
+      rowOwners.add(row);
+      indexRows.add(row);
       seqs.add(k.seq());
     });
     CounterFold.foldFamily(view, KeyFamily.INFLIGHT, e -> {
       InflightKey k = InflightKey.decode(e.key());
+      IndexRow row = new IndexRow(() -> "inflight row " + k, k.ord(), k.seq());
       rowKeys.add(Keys.delivery(k.seq(), k.sink()));
-      rowOwners.add("inflight row " + k);
-      indexRows.add(new IndexRow("inflight row " + k, k.ord(), k.seq()));
+      rowOwners.add(row);
+      indexRows.add(row);
       seqs.add(k.seq());
     });
     Map<String, Long> deadByTenant = new HashMap<>();
     CounterFold.foldFamily(view, KeyFamily.DEAD_BY_TENANT, e -> {
       DeadByTenantKey k = DeadByTenantKey.decode(e.key());
       deadByTenant.put(k.at() + "/" + k.seq() + "/" + k.sink(), k.ord());
-      indexRows.add(new IndexRow("'X' key " + k.ord() + "/" + k.at() + "/" + k.seq() + "/" + k.sink(), k.ord(), -1));
+      indexRows.add(new IndexRow(() -> "'X' key " + k.ord() + "/" + k.at() + "/" + k.seq() + "/" + k.sink(), k.ord(), -1));
     });
     CounterFold.foldFamily(view, KeyFamily.DEAD, e -> {
       DeadKey k = DeadKey.decode(e.key());
@@ -157,9 +184,10 @@ public final class QueueVerifier {
         out.add(new Breach("dead-indexed-by-tenant", "dead row " + k + " of ord " + ord
             + " has " + (indexed == null ? "no 'X' key" : "an 'X' key under ord " + indexed)));
       }
+      IndexRow row = new IndexRow(() -> "dead row " + k + " of ord " + ord, ord, k.seq());
       rowKeys.add(Keys.delivery(k.seq(), k.sink()));
-      rowOwners.add("dead row " + k);
-      indexRows.add(new IndexRow("dead row " + k + " of ord " + ord, ord, k.seq()));
+      rowOwners.add(row);
+      indexRows.add(row);
       seqs.add(k.seq());
     });
     deadByTenant.forEach((k, ord) -> out.add(new Breach("dead-indexed-by-tenant",
@@ -169,11 +197,12 @@ public final class QueueVerifier {
       List<byte[]> rows = view.multiGet(Format3.DELIVERIES, keys);
       for (int i = 0; i < rows.size(); i++) {
         if (rows.get(i) == null) {
-          out.add(new Breach("index-row-has-delivery-row", rowOwners.get(from + i) + " has no delivery row"));
+          out.add(new Breach("index-row-has-delivery-row", rowOwners.get(from + i).name() + " has no delivery row"));
         }
       }
     }
     List<Long> seqList = new ArrayList<>(seqs);
+    Map<Long, HookTenant> hookTenant = new HashMap<>();
     for (int from = 0; from < seqList.size(); from += 1000) {
       List<Long> part = seqList.subList(from, Math.min(seqList.size(), from + 1000));
       List<byte[]> keys = new ArrayList<>(part.size());
@@ -182,46 +211,61 @@ public final class QueueVerifier {
       for (int i = 0; i < hooks.size(); i++) {
         if (hooks.get(i) == null) {
           out.add(new Breach("index-row-has-hook", "rows of seq " + part.get(i) + " have no hook envelope"));
+          continue;
+        }
+        try {
+          TenantId tenant = TenantId.of(HookEnvelope.decodeAt(keys.get(i), hooks.get(i)).tenantId());
+          hookTenant.put(part.get(i), new HookTenant(tenant, null));
+        } catch (RuntimeException e) {
+          hookTenant.put(part.get(i), new HookTenant(null, e));
         }
       }
     }
-    return indexRows;
+    return new Rows(indexRows, hookTenant);
   }
 
   /**
    * Every ordinal an index row is filed under has a live {@code 't'} row (never assigned and erased
    * ordinals own no rows), and every row naming a hook is filed under the ordinal of the hook's tenant.
    */
-  private static void checkRowOrdinals(ReadView view, List<IndexRow> rows, List<Breach> out) {
-    Map<Long, Optional<TenantId>> tenantOf = new HashMap<>();
-    Map<Long, Optional<TenantId>> hookTenant = new HashMap<>();
-    for (IndexRow row : rows) {
-      byte[] t = view.get(Format3.TENANTS, Keys.tenantByOrd(row.ord()));
-      if (t == null) {
-        out.add(new Breach("row-ordinal-assigned", row.owner() + " is filed under ordinal " + row.ord()
+  private static void checkRowOrdinals(ReadView view, Rows rows, List<Breach> out) {
+    Map<Long, Filing> filings = new HashMap<>();
+    for (IndexRow row : rows.index()) {
+      Filing filing = filings.computeIfAbsent(row.ord(), o -> Filing.read(view, o));
+      if (!filing.assigned()) {
+        out.add(new Breach("row-ordinal-assigned", row.name() + " is filed under ordinal " + row.ord()
             + ", which was never assigned (no 't' row)"));
         continue;
       }
-      Optional<TenantId> owner = tenantOf.computeIfAbsent(row.ord(), o -> Tenants.name(view, o));
-      if (owner.isEmpty()) {
-        out.add(new Breach("row-ordinal-assigned", row.owner() + " is filed under ordinal " + row.ord()
+      if (filing.tenant().isEmpty()) {
+        out.add(new Breach("row-ordinal-assigned", row.name() + " is filed under ordinal " + row.ord()
             + ", which is erased (its 't' row is a tombstone)"));
         continue;
       }
       if (row.seq() < 0) {
         continue;
       }
-      Optional<TenantId> ofHook = hookTenant.computeIfAbsent(row.seq(), seq -> {
-        byte[] hookKey = Keys.hook(seq);
-        byte[] envelope = view.get(Format3.HOOKS, hookKey);
-        return envelope == null ? Optional.empty()
-            : Optional.of(TenantId.of(HookEnvelope.decodeAt(hookKey, envelope).tenantId()));
-      });
-      if (ofHook.isPresent() && !ofHook.get().equals(owner.get())) {
-        out.add(new Breach("row-ordinal-matches-hook", row.owner() + " is filed under ordinal " + row.ord()
-            + " (tenant '" + owner.get().value() + "') but hook seq " + row.seq() + " belongs to tenant '"
-            + ofHook.get().value() + "'"));
+      HookTenant read = rows.hookTenant().get(row.seq());
+      TenantId ofHook = read == null ? null : read.get();
+      TenantId owner = filing.tenant().get();
+      if (ofHook != null && !ofHook.equals(owner)) {
+        out.add(new Breach("row-ordinal-matches-hook", row.name() + " is filed under ordinal " + row.ord()
+            + " (tenant '" + owner.value() + "') but hook seq " + row.seq() + " belongs to tenant '"
+            + ofHook.value() + "'"));
       }
+    }
+  }
+
+  /**
+   * What an ordinal's {@code 't'} row says, read once per ordinal: whether it was ever assigned, and
+   * its tenant unless erased.
+   */
+  private record Filing(boolean assigned, Optional<TenantId> tenant) {
+    static Filing read(ReadView view, long ord) {
+      if (view.get(Format3.TENANTS, Keys.tenantByOrd(ord)) == null) {
+        return new Filing(false, Optional.empty());
+      }
+      return new Filing(true, Tenants.name(view, ord));
     }
   }
 
