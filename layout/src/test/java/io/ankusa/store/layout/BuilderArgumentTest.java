@@ -69,7 +69,7 @@ class BuilderArgumentTest {
         .containsExactly("hooks", "deliveries", "tenants", "default", "index", "counters", "audit");
     FamilySpec counters = Format3.families().get(5);
     assertThat(counters.counters()).isTrue();
-    assertThat(counters.writeBufferHint()).isEqualTo(1L << 20);
+    assertThat(counters.writeBufferHint()).isEqualTo(8L << 20);
     assertThat(counters.compress()).isFalse();
     assertThat(Format3.families()).filteredOn(FamilySpec::counters).hasSize(1);
   }
