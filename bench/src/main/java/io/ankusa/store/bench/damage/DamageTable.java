@@ -225,7 +225,8 @@ public final class DamageTable {
 
   private String runChild(Subject s, Path dir, int requiredBatches) throws Exception {
     Process child = ChildJvmLauncher.start(new ProcessBuilder(ChildJvmLauncher.java(),
-        "-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:-CreateCoredumpOnCrash", "-XX:ErrorFile=" + work.resolve("hs_err_%p.log"),
+        "-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
+        "-XX:-CreateCoredumpOnCrash", "-XX:ErrorFile=" + work.resolve("hs_err_%p.log"),
         "-cp", System.getProperty("java.class.path"), DamageTrial.class.getName(), s.backend(), dir.toString(),
         s.options(), Integer.toString(requiredBatches))
         .redirectErrorStream(true));

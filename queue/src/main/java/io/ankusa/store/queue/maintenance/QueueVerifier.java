@@ -174,7 +174,8 @@ public final class QueueVerifier {
     CounterFold.foldFamily(view, KeyFamily.DEAD_BY_TENANT, e -> {
       DeadByTenantKey k = DeadByTenantKey.decode(e.key());
       deadByTenant.put(k.at() + "/" + k.seq() + "/" + k.sink(), k.ord());
-      indexRows.add(new IndexRow(() -> "'X' key " + k.ord() + "/" + k.at() + "/" + k.seq() + "/" + k.sink(), k.ord(), -1));
+      indexRows.add(new IndexRow(() -> "'X' key " + k.ord() + "/" + k.at() + "/" + k.seq() + "/" + k.sink(),
+          k.ord(), -1));
     });
     CounterFold.foldFamily(view, KeyFamily.DEAD, e -> {
       DeadKey k = DeadKey.decode(e.key());
