@@ -136,9 +136,7 @@ public abstract class DurabilityConformance extends ConformanceSuite {
       // hooks accumulate over the cycles, and a per-hook assertion chain cost more than the reads.
       List<byte[]> envelopes = store.multiGet(Format3.HOOKS, acked.stream().map(h -> Keys.hook(h.seq())).toList());
       Map<TenantId, OptionalLong> ordOf = new HashMap<>();
-      List<byte[]> deliveryKeys = new ArrayList<>();
-      List<AckedHook> deliveryHooks = new ArrayList<>();
-      List<Integer> deliverySinks = new ArrayList<>();
+      List<AckedDelivery> acknowledgedDeliveries = new ArrayList<>();
       for (int i = 0; i < acked.size(); i++) {
         AckedHook h = acked.get(i);
         byte[] envelope = envelopes.get(i);
@@ -146,23 +144,23 @@ public abstract class DurabilityConformance extends ConformanceSuite {
         HookEnvelope hook = HookEnvelope.decode(envelope);
         check(hook.hookId().equals(h.hookId()), "%s: seq %d holds hook %s, not %s", what, h.seq(), h.hookId(),
             hook.hookId());
-        check(hook.sinks().size() == h.sinks(), "%s: hook %s has %d sinks, not %d", what, h.hookId(), h.sinks(),
-            hook.sinks().size());
+        check(hook.sinks().size() == h.sinks(), "%s: hook %s has %d sinks, %d acknowledged", what, h.hookId(),
+            hook.sinks().size(), h.sinks());
         OptionalLong ord = ordOf.computeIfAbsent(h.tenant(), t -> Tenants.ord(store, t));
         check(ord.isPresent(), "%s: tenant %s of hook %s has an ordinal", what, h.tenant().value(), h.hookId());
         check(dueSeqsByOrd.getOrDefault(ord.getAsLong(), Set.of()).contains(h.seq()),
             "%s: hook %s (seq %d) has due rows under its tenant's ordinal %d", what, h.hookId(), h.seq(),
             ord.getAsLong());
         for (int sink : hook.sinks()) {
-          deliveryKeys.add(Keys.delivery(h.seq(), sink));
-          deliveryHooks.add(h);
-          deliverySinks.add(sink);
+          acknowledgedDeliveries.add(new AckedDelivery(h, sink));
         }
       }
-      List<byte[]> deliveries = store.multiGet(Format3.DELIVERIES, deliveryKeys);
+      List<byte[]> deliveries = store.multiGet(Format3.DELIVERIES,
+          acknowledgedDeliveries.stream().map(d -> Keys.delivery(d.hook().seq(), d.sink())).toList());
       for (int i = 0; i < deliveries.size(); i++) {
-        check(deliveries.get(i) != null, "%s: hook %s has its delivery row for sink %d", what,
-            deliveryHooks.get(i).hookId(), deliverySinks.get(i));
+        AckedDelivery d = acknowledgedDeliveries.get(i);
+        check(deliveries.get(i) != null, "%s: hook %s has its delivery row for sink %d", what, d.hook().hookId(),
+            d.sink());
       }
       long checked = acked.size();
       Map<Long, TenantCounts> stored = Counters.readAll(store);
@@ -187,6 +185,9 @@ public abstract class DurabilityConformance extends ConformanceSuite {
 
   /** A line of the ack file: a hook the child was told is stored. */
   private record AckedHook(long seq, TenantId tenant, String hookId, int sinks) {}
+
+  /** One sink's delivery row of an acknowledged hook. */
+  private record AckedDelivery(AckedHook hook, int sink) {}
 
   // ================================================================ write-ahead log damage
 
