@@ -6,8 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Starting another JVM from this one: the one place the project does it (the suite's crash, lock,
@@ -20,17 +18,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * they load and delete the copy at a normal exit. A child that is killed (the durability and crash
  * tests kill theirs with SIGKILL) cannot, and each kill used to leave a copy (17 MB for RocksDB) in
  * the machine's shared temporary directory. Whatever else a child leaves in its temporary directory
- * goes too: a child's output meant to outlive it belongs in a path its parent names.
+ * goes too: a child's output meant to outlive it belongs in a path its parent names. A child still
+ * running when this JVM exits keeps its directory (the JDK runs nothing for it then).
  */
 public final class ChildJvmLauncher {
   /** The prefix of a child's temporary directory, made in this JVM's {@code java.io.tmpdir}. */
   static final String TEMP_PREFIX = "ankusa-child-";
-  /** The temporary directories of children not yet seen to end, for the shutdown hook. */
-  private static final Map<Path, Process> LIVE = new ConcurrentHashMap<>();
-
-  static {
-    Runtime.getRuntime().addShutdownHook(new Thread(ChildJvmLauncher::deleteTheEnded, "ankusa-child-jvm-cleanup"));
-  }
 
   private ChildJvmLauncher() {}
 
@@ -41,8 +34,8 @@ public final class ChildJvmLauncher {
 
   /**
    * Starts {@code builder}'s command with a temporary directory of the child's own added as its first
-   * JVM option, and deletes the directory when the child ends. {@code builder}'s command is left as
-   * it was.
+   * JVM option, and deletes the directory when the child ends (on the JDK's process reaper thread, as
+   * the child's exit is seen). {@code builder}'s command is left as it was.
    *
    * <p>REQUIRES: the command starts with {@link #java()}.
    *
@@ -68,27 +61,13 @@ public final class ChildJvmLauncher {
     } finally {
       builder.command(command);
     }
-    LIVE.put(temp, child);
-    child.onExit().whenComplete((ended, failure) -> {
-      LIVE.remove(temp);
-      deleteQuietly(temp);
-    });
+    child.onExit().whenComplete((ended, failure) -> deleteQuietly(temp));
     return child;
-  }
-
-  /** At this JVM's exit: the directories of children that ended but whose deletion has not run yet. */
-  private static void deleteTheEnded() {
-    LIVE.forEach((temp, child) -> {
-      if (!child.isAlive()) {
-        deleteQuietly(temp);
-      }
-    });
   }
 
   /**
    * Deletes a child's temporary directory. A failure is dropped: the directory holds nothing anyone
-   * reads, and the thread that ends a child (the JDK's process reaper, or the shutdown hook) has nobody
-   * to tell.
+   * reads, and the thread that sees a child end (the JDK's process reaper) has nobody to tell.
    */
   private static void deleteQuietly(Path temp) {
     try {
