@@ -22,7 +22,9 @@ import java.util.List;
  * stable). A range delete is the exception: it removes what the batch wrote before it inside its
  * range and not what it writes after, so a batch holding a range delete keeps its own order.
  *
- * <p>Allocates a few arrays of the batch's size per call; keeps nothing between calls.
+ * <p>Allocates a few arrays of the batch's size per call; keeps nothing between calls. Cost: one
+ * pass over the ops to read their keys; when they are out of order, a counting sort by family and
+ * a merge sort of each family whose ops are out of key order.
  */
 final class WriteOrder {
   /** Runs up to this long are sorted by insertion. */
@@ -80,12 +82,60 @@ final class WriteOrder {
     if (inOrder) {
       return null;
     }
-    int[] indexes = new int[n];
-    for (int i = 0; i < n; i++) {
-      indexes[i] = i;
+    return order.sorted(distinct);
+  }
+
+  /**
+   * The indexes in write order: first grouped by family with a counting sort (stable, one pass), then
+   * each family's run sorted by key unless it is in key order already. The queue writer's batches
+   * interleave their families op by op, but most families' ops come in key order (hooks and
+   * delivery rows by rising seq), so after the grouping only the families that need it are sorted,
+   * and only among their own ops.
+   */
+  private int[] sorted(int distinct) {
+    int n = keys.length;
+    if (distinct == 1) {
+      int[] indexes = new int[n];
+      for (int i = 0; i < n; i++) {
+        indexes[i] = i;
+      }
+      sort(indexes, new int[n], 0, n); // one family, and out of order: the check in of() saw that
+      return indexes;
     }
-    order.sort(indexes, new int[n], 0, n);
+    int[] starts = new int[distinct + 1];
+    for (int i = 0; i < n; i++) {
+      starts[families[i] + 1]++;
+    }
+    for (int f = 0; f < distinct; f++) {
+      starts[f + 1] += starts[f];
+    }
+    int[] indexes = new int[n];
+    int[] next = Arrays.copyOf(starts, distinct);
+    for (int i = 0; i < n; i++) {
+      indexes[next[families[i]]++] = i;
+    }
+    int[] tmp = null;
+    for (int f = 0; f < distinct; f++) {
+      int lo = starts[f];
+      int hi = starts[f + 1];
+      if (!inKeyOrder(indexes, lo, hi)) {
+        if (tmp == null) {
+          tmp = new int[n];
+        }
+        sort(indexes, tmp, lo, hi);
+      }
+    }
     return indexes;
+  }
+
+  /** Whether {@code a[lo, hi)} is in write order already (equal keys count as in order). */
+  private boolean inKeyOrder(int[] a, int lo, int hi) {
+    for (int i = lo + 1; i < hi; i++) {
+      if (compare(a[i - 1], a[i]) > 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Family (by first appearance), then key; equal for two ops on one key. */
