@@ -21,12 +21,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * also starts recording the puts, and {@link #advance} moves the cursor no further than the lowest of
  * them. A tenant with no entry is scanned from its first key, which is always correct: after a restart,
  * after {@link #evict} forgot a drained tenant (only once more than {@value #KEPT_DRAINED} tenants have
- * entries), or when the table never saw it.
+ * entries), or when no tick scanned it yet. Only a scan makes an entry ({@link #start}); a put to a
+ * tenant without one makes none.
  *
  * <p>Thread-safe: {@link #start}, {@link #advance} and {@link #evict} run under the tenant's {@link
  * TransitionGuard} stripe (one scan of a tenant at a time); {@link #lower} from any thread, without it.
- * Each call is one atomic update of the tenant's entry. Memory: one entry per tenant whose rows were put
- * or claimed since it last drained, plus up to {@value #KEPT_DRAINED} drained ones.
+ * Each call is one atomic update of the tenant's entry. Memory: one entry per tenant scanned since it
+ * last drained (or put to since), plus up to {@value #KEPT_DRAINED} drained ones.
  */
 public final class DueCursors {
   private static final Comparator<DueKey> ORDER =
@@ -48,15 +49,17 @@ public final class DueCursors {
 
   /**
    * Where tenant {@code ord}'s scan starts now (null: its first key); from here until {@link #advance}
-   * or {@link #evict}, puts of the tenant are recorded.
+   * or {@link #evict}, puts of the tenant are recorded. A tenant without an entry gets one here (at its
+   * first key), so every scan under way has an entry for {@link #lower} to record into.
    */
   public DueKey start(long ord) {
     DueKey[] start = new DueKey[1];
-    cursors.computeIfPresent(ord, (o, c) -> {
-      start[0] = c.start;
-      c.putSinceStart = false;
-      c.lowestPut = null;
-      return c;
+    cursors.compute(ord, (o, c) -> {
+      Cursor out = c == null ? new Cursor() : c;
+      start[0] = out.start;
+      out.putSinceStart = false;
+      out.lowestPut = null;
+      return out;
     });
     return start[0];
   }
@@ -104,18 +107,16 @@ public final class DueCursors {
 
   /**
    * A batch put due rows of tenant {@code ord}, the earliest at {@code earliestAt}: the cursor moves back
-   * to {@code (earliestAt, 0, 0)} if it is past it, and a scan under way records the put. A tenant without an entry
-   * gets one that starts at its first key (a scan may be under way from there).
+   * to {@code (earliestAt, 0, 0)} if it is past it, and a scan under way records the put. A tenant without
+   * an entry gets none: no scan of it is under way ({@link #start} makes the entry of every scan), and
+   * its next scan starts at its first key anyway. Making one here would fill the table with tenants that
+   * were only written to (every tenant of a large queue), and past {@value #KEPT_DRAINED} entries {@link
+   * #evict} would forget the cursors of the tenants that are dispatched, which then walk their claims'
+   * tombstones on every tick.
    */
   public void lower(long ord, long earliestAt) {
     DueKey at = new DueKey(ord, earliestAt, 0, 0);
-    cursors.compute(ord, (o, c) -> {
-      if (c == null) {
-        Cursor fresh = new Cursor();
-        fresh.putSinceStart = true;
-        fresh.lowestPut = at;
-        return fresh;
-      }
+    cursors.computeIfPresent(ord, (o, c) -> {
       c.start = lower(c.start, at);
       c.lowestPut = c.putSinceStart ? lower(c.lowestPut, at) : at;
       c.putSinceStart = true;
