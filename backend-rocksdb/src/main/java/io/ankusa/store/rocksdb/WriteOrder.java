@@ -94,14 +94,6 @@ final class WriteOrder {
    */
   private int[] sorted(int distinct) {
     int n = keys.length;
-    if (distinct == 1) {
-      int[] indexes = new int[n];
-      for (int i = 0; i < n; i++) {
-        indexes[i] = i;
-      }
-      sort(indexes, new int[n], 0, n); // one family, and out of order: the check in of() saw that
-      return indexes;
-    }
     int[] starts = new int[distinct + 1];
     for (int i = 0; i < n; i++) {
       starts[families[i] + 1]++;
