@@ -263,10 +263,9 @@ public final class QueueVerifier {
    */
   private record Filing(boolean assigned, Optional<TenantId> tenant) {
     static Filing read(ReadView view, long ord) {
-      if (view.get(Format3.TENANTS, Keys.tenantByOrd(ord)) == null) {
-        return new Filing(false, Optional.empty());
-      }
-      return new Filing(true, Tenants.name(view, ord));
+      byte[] key = Keys.tenantByOrd(ord);
+      byte[] row = view.get(Format3.TENANTS, key);
+      return row == null ? new Filing(false, Optional.empty()) : new Filing(true, Tenants.nameIn(key, row));
     }
   }
 

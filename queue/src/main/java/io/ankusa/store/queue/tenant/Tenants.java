@@ -35,10 +35,15 @@ public final class Tenants {
   public static Optional<TenantId> name(ReadView view, long ord) {
     byte[] key = Keys.tenantByOrd(ord);
     byte[] v = view.get(Format3.TENANTS, key);
-    if (v == null) {
-      return Optional.empty();
-    }
-    TenantByOrdValue value = TenantByOrdValue.decodeAt(key, v);
+    return v == null ? Optional.empty() : nameIn(key, v);
+  }
+
+  /**
+   * The tenant the {@code 't'} row {@code row} (read at {@code key}) names; empty when it is the
+   * tombstone of an erased tenant. For a caller that read the row itself.
+   */
+  public static Optional<TenantId> nameIn(byte[] key, byte[] row) {
+    TenantByOrdValue value = TenantByOrdValue.decodeAt(key, row);
     return value.isErased() ? Optional.empty() : Optional.of(value.tenant());
   }
 
