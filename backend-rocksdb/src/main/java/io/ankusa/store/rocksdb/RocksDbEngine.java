@@ -30,7 +30,6 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WALRecoveryMode;
-import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -51,10 +50,6 @@ final class RocksDbEngine implements AutoCloseable {
    * of small counter entries (about 40 bytes each with RocksDB's own), some 16 bits per entry.
    */
   static final double MEMTABLE_BLOOM_RATIO = 0.05;
-  /** Most idle write batches kept: the queue's writer and one other multi-op writer at a time. */
-  static final int IDLE_WRITE_BATCHES = 2;
-  /** Largest batch, in bytes of ops, kept for reuse; its buffer is under twice this. */
-  static final long KEPT_WRITE_BATCH_BYTES = 1L << 20;
   private static final Pattern CF_SECTION = Pattern.compile("^\\s*\\[CFOptions \"(.*)\"\\]\\s*$");
   private static final Pattern MERGE_OPERATOR = Pattern.compile("^\\s*merge_operator\\s*=\\s*(.*)$");
 
@@ -62,6 +57,8 @@ final class RocksDbEngine implements AutoCloseable {
   final RocksDB db;
   /** Handles of the caller's families, by name; the unlisted default family is not here. */
   final Map<String, ColumnFamilyHandle> handles;
+  /** RocksDB's id of each of the caller's families, by name (for {@link BatchEncoding}). */
+  private final Map<String, Integer> familyIds;
   final WriteOptions syncWrite;
   final WriteOptions noSyncWrite;
   /** Live reads: checksums verified (always: without them, corrupt data reads as good). */
@@ -70,13 +67,6 @@ final class RocksDbEngine implements AutoCloseable {
   private final List<ColumnFamilyOptions> familyOptions;
   private final List<ColumnFamilyHandle> allHandles;
   private final UInt64AddOperator mergeOperator;
-  /**
-   * Native batches of multi-op writes, cleared after their write, for the next write to refill: a
-   * new batch grows its buffer by doubling as ops go in, and every growth lands on fresh pages the
-   * kernel must fault in and zero. At most {@value #IDLE_WRITE_BATCHES} are kept, each having held at
-   * most {@value #KEPT_WRITE_BATCH_BYTES} bytes (see {@link #recycle}).
-   */
-  final IdlePool<WriteBatch> writeBatches = new IdlePool<>(IDLE_WRITE_BATCHES, WriteBatch::close);
   /** Iterators of closed scans, for the next scan of the same range; none on a read-only engine. */
   final KeptIterators keptIterators;
   /** The counters families' SST filter; null when {@code rocksdb.countersBloomBitsPerKey} is 0. */
@@ -90,6 +80,9 @@ final class RocksDbEngine implements AutoCloseable {
     this.dir = dir;
     this.db = db;
     this.handles = handles;
+    Map<String, Integer> ids = new HashMap<>();
+    handles.forEach((name, handle) -> ids.put(name, handle.getID()));
+    this.familyIds = Map.copyOf(ids);
     this.dbOptions = dbOptions;
     this.familyOptions = familyOptions;
     this.allHandles = allHandles;
@@ -364,24 +357,14 @@ final class RocksDbEngine implements AutoCloseable {
     }
   }
 
-  /**
-   * Hands back a batch {@link #writeBatches} gave or a writer made: cleared and kept when {@code
-   * written} (the write went through, so the batch holds exactly the ops just applied) and it holds at
-   * most {@value #KEPT_WRITE_BATCH_BYTES} bytes; closed otherwise. REQUIRES: the caller is done with
-   * {@code batch}.
-   */
-  void recycle(WriteBatch batch, boolean written) {
-    if (written && batch.getDataSize() <= KEPT_WRITE_BATCH_BYTES) {
-      batch.clear();
-      writeBatches.offer(batch);
-    } else {
-      batch.close();
-    }
-  }
-
   /** The handle of a listed family. REQUIRES: the family was validated by the catalog. */
   ColumnFamilyHandle handle(String family) {
     return handles.get(family);
+  }
+
+  /** RocksDB's id of a listed family. REQUIRES: the family was validated by the catalog. */
+  int familyId(String family) {
+    return familyIds.get(family);
   }
 
   /**
@@ -401,7 +384,6 @@ final class RocksDbEngine implements AutoCloseable {
     dbOptions.close();
     familyOptions.forEach(ColumnFamilyOptions::close);
     mergeOperator.close();
-    writeBatches.close();
     if (countersFilter != null) {
       countersFilter.close();
     }

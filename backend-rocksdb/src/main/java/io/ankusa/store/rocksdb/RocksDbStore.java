@@ -146,9 +146,9 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    * WriteOrder} (by family and key, the ops on one key in the batch's order, which applies them with
    * the same outcome as the batch's order and inserts them into the memtables faster); a batch of one
    * op goes straight to the engine's single-op call instead (see {@link #writeOne}). The native batch
-   * is an idle one the engine kept from an earlier write, cleared, when it has one ({@link
-   * RocksDbEngine#writeBatches}), and goes back to it after a write that went through. The batch is
-   * checked whole by the {@link FamilyCatalog} first, so a bad op refuses it before anything is
+   * is made in one call from the batch's bytes, encoded here in one Java array ({@link BatchEncoding}),
+   * not filled by one JNI call per op; a batch too long for one array is filled op by op ({@link
+   * #filled}). The batch is checked whole by the {@link FamilyCatalog} first, so a bad op refuses it before anything is
    * applied (property {@code badBatchIsRefusedWhole}).
    *
    * @throws StoreWriteFailedException or {@link io.ankusa.store.spi.StoreFullException} (RocksDB
@@ -170,50 +170,61 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
         writeOne(e, options, ops.get(0));
         return;
       }
-      WriteBatch idle = e.writeBatches.poll();
-      WriteBatch wb = idle != null ? idle : new WriteBatch();
-      boolean written = false;
-      try {
-        OpHandler<RocksDBException> fill = new OpHandler<>() {
-          @Override
-          public void put(Op.Put p) throws RocksDBException {
-            wb.put(e.handle(p.family()), p.key(), p.value());
-          }
-
-          @Override
-          public void delete(Op.Delete d) throws RocksDBException {
-            wb.delete(e.handle(d.family()), d.key());
-          }
-
-          @Override
-          public void deleteRange(Op.DeleteRange r) throws RocksDBException {
-            if (Bytes.compare(r.lo(), r.hi()) < 0) {
-              wb.deleteRange(e.handle(r.family()), r.lo(), r.hi());
-            }
-          }
-
-          @Override
-          public void merge(Op.Merge m) throws RocksDBException {
-            wb.merge(e.handle(m.family()), m.key(), Int64Add.encode(m.delta()));
-          }
-        };
-        int[] order = WriteOrder.of(ops);
-        if (order == null) {
-          batch.forEach(fill);
-        } else {
-          for (int i : order) {
-            ops.get(i).handle(fill);
-          }
-        }
+      int[] order = WriteOrder.of(ops);
+      byte[] encoded = BatchEncoding.encode(ops, order, e::familyId, maxEncodedBytes);
+      try (WriteBatch wb = encoded != null ? new WriteBatch(encoded) : filled(e, ops, order)) {
         e.db.write(options, wb);
-        written = true;
       } catch (RocksDBException ex) {
         throw RocksDbFailures.write(ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");
-      } finally {
-        e.recycle(wb, written);
       }
     } finally {
       exit();
+    }
+  }
+
+  /**
+   * Test seam: the longest batch encoding {@link #write} makes; a longer batch is filled op by op
+   * ({@link #filled}). {@link BatchEncoding#MAX_BYTES} in production.
+   */
+  static volatile long maxEncodedBytes = BatchEncoding.MAX_BYTES;
+
+  /**
+   * A new native batch filled op by op, in {@code order} (null: the ops' own): the path of a batch
+   * too long to encode in one Java array. The caller closes it.
+   */
+  private static WriteBatch filled(RocksDbEngine e, List<Op> ops, int[] order) throws RocksDBException {
+    WriteBatch wb = new WriteBatch();
+    try {
+      OpHandler<RocksDBException> fill = new OpHandler<>() {
+        @Override
+        public void put(Op.Put p) throws RocksDBException {
+          wb.put(e.handle(p.family()), p.key(), p.value());
+        }
+
+        @Override
+        public void delete(Op.Delete d) throws RocksDBException {
+          wb.delete(e.handle(d.family()), d.key());
+        }
+
+        @Override
+        public void deleteRange(Op.DeleteRange r) throws RocksDBException {
+          if (Bytes.compare(r.lo(), r.hi()) < 0) {
+            wb.deleteRange(e.handle(r.family()), r.lo(), r.hi());
+          }
+        }
+
+        @Override
+        public void merge(Op.Merge m) throws RocksDBException {
+          wb.merge(e.handle(m.family()), m.key(), Int64Add.encode(m.delta()));
+        }
+      };
+      for (int i = 0; i < ops.size(); i++) {
+        ops.get(order == null ? i : order[i]).handle(fill);
+      }
+      return wb;
+    } catch (RocksDBException | RuntimeException ex) {
+      wb.close();
+      throw ex;
     }
   }
 

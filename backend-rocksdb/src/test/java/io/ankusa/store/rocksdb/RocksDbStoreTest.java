@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.FileTrees;
+import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -196,36 +198,52 @@ class RocksDbStoreTest {
   }
 
   /**
-   * A multi-op write's native batch is kept, cleared, for the next one: a later write applies only its
-   * own ops (a delete written after a put of the same key is not undone by the put again), and a batch
-   * of more than {@value RocksDbEngine#KEPT_WRITE_BATCH_BYTES} bytes is closed, not kept.
+   * A batch too long to encode in one array ({@link RocksDbStore#maxEncodedBytes}, lowered here to 0)
+   * is filled into a native batch op by op, with the same outcome as the encoded path: the same
+   * batches, written once each way into two stores, leave the same keys, values and counters — a
+   * delete after a put of the same key, a merge after a put, a range delete of earlier puts, an empty
+   * range delete.
    */
   @Test
-  void aWriteBatchIsKeptClearedForTheNextWriteAndOnlyWhenSmall() {
-    try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
-      RocksDbStore rs = (RocksDbStore) s;
-      assertThat(idleWriteBatches(rs)).isZero();
-      s.write(new Batch().put("rows", new byte[] {1}, new byte[] {1}).merge("counts", new byte[] {1}, 5), Durability.SYNC);
-      assertThat(idleWriteBatches(rs)).as("kept after the write").isEqualTo(1);
-      s.write(new Batch().delete("rows", new byte[] {1}).put("rows", new byte[] {2}, new byte[] {2}), Durability.SYNC);
-      s.write(new Batch().put("rows", new byte[] {3}, new byte[] {3}).merge("counts", new byte[] {2}, 1), Durability.SYNC);
-      assertThat(idleWriteBatches(rs)).as("one batch, reused").isEqualTo(1);
-      assertThat(s.get("rows", new byte[] {1})).as("deleted, not put again by a reused batch").isNull();
-      assertThat(s.get("rows", new byte[] {2})).isEqualTo(new byte[] {2});
-      assertThat(s.get("rows", new byte[] {3})).isEqualTo(new byte[] {3});
-      assertThat(s.counter("counts", new byte[] {1})).as("merged once").isEqualTo(5);
-      Batch big = new Batch();
-      for (int i = 0; i < 3; i++) {
-        big.put("rows", new byte[] {9, (byte) i}, new byte[(int) RocksDbEngine.KEPT_WRITE_BATCH_BYTES / 2]);
+  void aBatchTooLongToEncodeIsFilledOpByOpWithTheSameOutcome(@TempDir Path other) {
+    List<Batch> batches = List.of(
+        new Batch().put("rows", new byte[] {1}, new byte[] {1}).put("rows", new byte[] {2}, new byte[] {2})
+            .merge("counts", new byte[] {1}, 5),
+        new Batch().delete("rows", new byte[] {1}).put("rows", new byte[] {3}, new byte[] {3})
+            .put("counts", new byte[] {2}, Int64Add.encode(40)).merge("counts", new byte[] {2}, 2),
+        new Batch().deleteRange("rows", new byte[] {3}, new byte[] {4}).deleteRange("rows", new byte[] {9}, new byte[] {9})
+            .put("rows", new byte[] {5}, new byte[] {5}).merge("counts", new byte[] {1}, -1));
+    long kept = RocksDbStore.maxEncodedBytes;
+    try (Store encoded = provider.open(dir, StoreOptions.defaults(), FAMILIES);
+        Store filled = provider.open(other, StoreOptions.defaults(), FAMILIES)) {
+      for (Batch b : batches) {
+        encoded.write(b, Durability.SYNC);
+        RocksDbStore.maxEncodedBytes = 0;
+        try {
+          filled.write(b, Durability.SYNC);
+        } finally {
+          RocksDbStore.maxEncodedBytes = kept;
+        }
       }
-      s.write(big, Durability.NO_SYNC);
-      assertThat(idleWriteBatches(rs)).as("a batch over the limit is closed").isZero();
-      assertThat(s.get("rows", new byte[] {9, 2})).hasSize((int) RocksDbEngine.KEPT_WRITE_BATCH_BYTES / 2);
+      for (Store s : List.of(encoded, filled)) {
+        assertThat(keysAndValues(s, "rows")).as("rows").containsExactly("02=02", "05=05");
+        assertThat(s.counter("counts", new byte[] {1})).isEqualTo(4);
+        assertThat(s.counter("counts", new byte[] {2})).isEqualTo(42);
+      }
+    } finally {
+      RocksDbStore.maxEncodedBytes = kept;
     }
   }
 
-  private static int idleWriteBatches(RocksDbStore store) {
-    return EngineProbe.read(store, e -> e.writeBatches.idle());
+  private static List<String> keysAndValues(Store s, String family) {
+    List<String> out = new ArrayList<>();
+    try (Scan scan = s.scan(family, new byte[0], null, Direction.FORWARD)) {
+      while (scan.hasNext()) {
+        Entry e = scan.next();
+        out.add(Bytes.hex(e.key()) + "=" + Bytes.hex(e.value()));
+      }
+    }
+    return out;
   }
 
   /**
