@@ -26,6 +26,16 @@ public record GateSettings(int ticksPerRound, int rounds, long tickIntervalMicro
     }
   }
 
+  /** These settings with ticks started every {@code micros} (0: back to back). */
+  public GateSettings withTickIntervalMicros(long micros) {
+    return new GateSettings(ticksPerRound, rounds, micros, loadPerSecond, foldRuns, loadWarmupMillis, shardedAggregate);
+  }
+
+  /** These settings with a merge load of {@code perSecond} batches a second. */
+  public GateSettings withLoadPerSecond(int perSecond) {
+    return new GateSettings(ticksPerRound, rounds, tickIntervalMicros, perSecond, foldRuns, loadWarmupMillis, shardedAggregate);
+  }
+
   /** These settings with the sharded aggregate on or off. */
   public GateSettings withShardedAggregate(boolean sharded) {
     return new GateSettings(ticksPerRound, rounds, tickIntervalMicros, loadPerSecond, foldRuns, loadWarmupMillis, sharded);

@@ -30,8 +30,14 @@ import org.slf4j.LoggerFactory;
  * judge (the gate does: {@link BenchGate}).
  *
  * <pre>
- * GaugeTickBaseline [--mode quick|full] [--rounds 6] [--aggregate single|sharded] [--out DIR] [--work DIR]
+ * GaugeTickBaseline [--mode quick|full] [--rounds 6] [--aggregate single|sharded] [--interval-us 1000]
+ *     [--load 3000] [--out DIR] [--work DIR]
  * </pre>
+ *
+ * <p>{@code --interval-us} is the schedule the ticks start on (the gate's: one per millisecond; 0 runs
+ * them back to back), {@code --load} the merge load's batches per second (the gate's: 3 000; at least
+ * 1). Neither changes the gate. Together they tell what the tick costs from what the machine adds: a
+ * thread that slept a millisecond between ticks, a load writing beside it.
  *
  * <p>Output: a table in the log, {@code OUT/gauge-baseline.json} (default {@code
  * bench-results/gauge-baseline}); each cell's store lives under {@code --work} (default {@code
@@ -40,7 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class GaugeTickBaseline {
   private static final Logger LOG = LoggerFactory.getLogger(GaugeTickBaseline.class);
   private static final String USAGE =
-      "GaugeTickBaseline [--mode quick|full] [--rounds 6] [--aggregate single|sharded] [--out DIR] [--work DIR]";
+      "GaugeTickBaseline [--mode quick|full] [--rounds 6] [--aggregate single|sharded] [--interval-us 1000]"
+          + " [--load 3000] [--out DIR] [--work DIR]";
 
   /** One cell's figures: per side, the lowest round p10 and the median round p50, in microseconds. */
   record CellFigures(GateCell cell, double spiP10, double spiP50, double rawP10, double rawP50,
@@ -57,6 +64,8 @@ public final class GaugeTickBaseline {
     GateMode mode = GateMode.QUICK;
     int rounds = 6;
     boolean sharded = false;
+    long intervalMicros = GateSettings.STANDARD.tickIntervalMicros();
+    int load = GateSettings.STANDARD.loadPerSecond();
     Path out = Path.of("bench-results", "gauge-baseline");
     Path work = null;
     try {
@@ -68,12 +77,14 @@ public final class GaugeTickBaseline {
         }
         switch (a) {
           case "--mode" -> mode = GateMode.parse(v);
-          case "--rounds" -> rounds = Integer.parseInt(v);
+          case "--rounds" -> rounds = (int) whole(a, v);
           case "--aggregate" -> sharded = switch (v) {
             case "single" -> false;
             case "sharded" -> true;
             default -> throw new IllegalArgumentException("--aggregate must be single or sharded");
           };
+          case "--interval-us" -> intervalMicros = whole(a, v);
+          case "--load" -> load = (int) whole(a, v);
           case "--out" -> out = Path.of(v);
           case "--work" -> work = Path.of(v);
           default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
@@ -82,11 +93,18 @@ public final class GaugeTickBaseline {
       if (rounds < 1) {
         throw new IllegalArgumentException("--rounds must be at least 1");
       }
+      if (intervalMicros < 0) {
+        throw new IllegalArgumentException("--interval-us must be 0 (back to back) or more");
+      }
+      if (load < 1) {
+        throw new IllegalArgumentException("--load must be at least 1 batch per second");
+      }
     } catch (RuntimeException e) {
       LOG.error("{}; usage: {}", e.getMessage(), USAGE);
       return 2;
     }
-    GateSettings settings = GateSettings.STANDARD.withShardedAggregate(sharded);
+    GateSettings settings = GateSettings.STANDARD.withShardedAggregate(sharded).withTickIntervalMicros(intervalMicros)
+        .withLoadPerSecond(load);
     Path workDir = work == null ? out.resolve("work") : work;
     List<CellFigures> cells = new ArrayList<>();
     for (int i = 0; i < mode.cells().size(); i++) {
@@ -102,6 +120,15 @@ public final class GaugeTickBaseline {
     log(cells);
     write(cells, mode, settings, rounds, out);
     return 0;
+  }
+
+  /** {@code value} as a whole number that fits an int, or an error naming {@code flag}. */
+  private static long whole(String flag, String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + " needs a whole number, not '" + value + "'");
+    }
   }
 
   /** One cell: populate, load, then {@code rounds} rounds of each side, alternating which goes first. */
@@ -177,6 +204,7 @@ public final class GaugeTickBaseline {
     root.put("mode", mode.label());
     root.put("roundsPerSide", rounds);
     root.put("ticksPerRound", settings.ticksPerRound());
+    root.put("tickIntervalMicros", settings.tickIntervalMicros());
     root.put("loadTargetPerSecond", settings.loadPerSecond());
     root.put("shardedAggregate", settings.shardedAggregate());
     root.put("loadAverage", loadAverage());

@@ -30,6 +30,9 @@ class GaugeTickBaselineTest {
     assertThat(GaugeTickBaseline.run("--rounds", "0", "--out", dir.resolve("a").toString())).isEqualTo(2);
     assertThat(GaugeTickBaseline.run("--mode", "huge", "--out", dir.resolve("b").toString())).isEqualTo(2);
     assertThat(GaugeTickBaseline.run("--aggregate", "both", "--out", dir.resolve("c").toString())).isEqualTo(2);
+    assertThat(GaugeTickBaseline.run("--interval-us", "-1", "--out", dir.resolve("d").toString())).isEqualTo(2);
+    assertThat(GaugeTickBaseline.run("--load", "0", "--out", dir.resolve("e").toString())).isEqualTo(2);
+    assertThat(GaugeTickBaseline.run("--load", "lots", "--out", dir.resolve("f").toString())).isEqualTo(2);
     assertThat(GaugeTickBaseline.run("--frobnicate", "1")).isEqualTo(2);
     assertThat(GaugeTickBaseline.run("--rounds")).isEqualTo(2);
     assertThat(dir).isEmptyDirectory();
