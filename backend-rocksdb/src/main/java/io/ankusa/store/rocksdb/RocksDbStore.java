@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -172,7 +174,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       }
       int[] order = WriteOrder.of(ops);
       byte[] encoded = BatchEncoding.encode(ops, order, e::familyId, maxEncodedBytes);
-      try (WriteBatch wb = encoded != null ? new WriteBatch(encoded) : filled(e, ops, order)) {
+      try (WriteBatch wb = encoded != null ? new WriteBatch(encoded) : filled(e::handle, ops, order)) {
         e.db.write(options, wb);
       } catch (RocksDBException ex) {
         throw RocksDbFailures.write(ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");
@@ -189,33 +191,35 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   static volatile long maxEncodedBytes = BatchEncoding.MAX_BYTES;
 
   /**
-   * A new native batch filled op by op, in {@code order} (null: the ops' own): the path of a batch
-   * too long to encode in one Java array. The caller closes it.
+   * A new native batch filled op by op, in {@code order} (null: the ops' own), each op's family
+   * through {@code handles}: the path of a batch too long to encode in one Java array, and what {@code
+   * BatchEncodingTest} holds the encoding to. The caller closes it.
    */
-  private static WriteBatch filled(RocksDbEngine e, List<Op> ops, int[] order) throws RocksDBException {
+  static WriteBatch filled(Function<String, ColumnFamilyHandle> handles, List<Op> ops, int[] order)
+      throws RocksDBException {
     WriteBatch wb = new WriteBatch();
     try {
       OpHandler<RocksDBException> fill = new OpHandler<>() {
         @Override
         public void put(Op.Put p) throws RocksDBException {
-          wb.put(e.handle(p.family()), p.key(), p.value());
+          wb.put(handles.apply(p.family()), p.key(), p.value());
         }
 
         @Override
         public void delete(Op.Delete d) throws RocksDBException {
-          wb.delete(e.handle(d.family()), d.key());
+          wb.delete(handles.apply(d.family()), d.key());
         }
 
         @Override
         public void deleteRange(Op.DeleteRange r) throws RocksDBException {
           if (Bytes.compare(r.lo(), r.hi()) < 0) {
-            wb.deleteRange(e.handle(r.family()), r.lo(), r.hi());
+            wb.deleteRange(handles.apply(r.family()), r.lo(), r.hi());
           }
         }
 
         @Override
         public void merge(Op.Merge m) throws RocksDBException {
-          wb.merge(e.handle(m.family()), m.key(), Int64Add.encode(m.delta()));
+          wb.merge(handles.apply(m.family()), m.key(), Int64Add.encode(m.delta()));
         }
       };
       for (int i = 0; i < ops.size(); i++) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.FileTrees;
-import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,7 +33,8 @@ import org.rocksdb.WriteBatch;
 
 /**
  * {@link BatchEncoding}: the bytes it makes are the bytes RocksJava's own {@link WriteBatch} holds after
- * the same ops are added to it one by one, in the same order. Families with ids 0 (the default
+ * the same ops are added to it one by one, in the same order, as the backend does with a batch too long
+ * to encode ({@link RocksDbStore#filled}). Families with ids 0 (the default
  * family, whose records carry no id), 1, 2 and 130 (a two-byte varint), and keys and values whose
  * lengths sit on each side of the one-, two- and three-byte varint boundaries.
  */
@@ -129,35 +129,9 @@ class BatchEncodingTest {
         head(actual), head(expected)).isEqualTo(expected);
   }
 
-  /** The bytes of a native batch the ops were added to one by one, empty range deletes left out. */
+  /** The bytes of a native batch the ops were added to one by one ({@link RocksDbStore#filled}). */
   private static byte[] nativeBytes(List<Op> ops, int[] order) throws RocksDBException {
-    try (WriteBatch wb = new WriteBatch()) {
-      for (int i = 0; i < ops.size(); i++) {
-        Op op = ops.get(order == null ? i : order[i]);
-        op.handle(new io.ankusa.store.spi.OpHandler<RocksDBException>() {
-          @Override
-          public void put(Op.Put p) throws RocksDBException {
-            wb.put(HANDLES.get(p.family()), p.key(), p.value());
-          }
-
-          @Override
-          public void delete(Op.Delete d) throws RocksDBException {
-            wb.delete(HANDLES.get(d.family()), d.key());
-          }
-
-          @Override
-          public void deleteRange(Op.DeleteRange r) throws RocksDBException {
-            if (Bytes.compare(r.lo(), r.hi()) < 0) {
-              wb.deleteRange(HANDLES.get(r.family()), r.lo(), r.hi());
-            }
-          }
-
-          @Override
-          public void merge(Op.Merge m) throws RocksDBException {
-            wb.merge(HANDLES.get(m.family()), m.key(), Int64Add.encode(m.delta()));
-          }
-        });
-      }
+    try (WriteBatch wb = RocksDbStore.filled(HANDLES::get, ops, order)) {
       return wb.data();
     }
   }
