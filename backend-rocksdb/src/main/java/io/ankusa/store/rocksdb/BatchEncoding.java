@@ -19,8 +19,8 @@ import java.util.function.ToIntFunction;
  * header (the sequence number, 8 bytes little-endian, left 0 for the write to assign; the record
  * count, 4 bytes little-endian), then one record per op: a type byte; the family's id as a varint32
  * unless it is the default family (id 0), whose records have types of their own without the id; and
- * each key and value as a varint32 length and its bytes. That layout is what RocksDB reads back from
- * every WAL it ever wrote, so it does not change between releases. {@code BatchEncodingTest} checks
+ * each key and value as a varint32 length and its bytes. RocksDB must read that layout back from every
+ * WAL it ever wrote, so these record types keep their meaning from one release to the next. {@code BatchEncodingTest} checks
  * the bytes against a native batch filled op by op, for every kind of op and length.
  *
  * <p>A range delete whose {@code lo} is not below {@code hi} removes nothing and is left out, as the
@@ -114,7 +114,7 @@ final class BatchEncoding {
     return varintLength(length) + (long) length;
   }
 
-  static int varintLength(int value) {
+  private static int varintLength(int value) {
     int n = 1;
     while ((value & ~0x7F) != 0) {
       value >>>= 7;
