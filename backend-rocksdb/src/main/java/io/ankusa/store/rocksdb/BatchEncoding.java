@@ -1,6 +1,5 @@
 package io.ankusa.store.rocksdb;
 
-import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import java.util.List;
@@ -20,11 +19,12 @@ import java.util.function.ToIntFunction;
  * count, 4 bytes little-endian), then one record per op: a type byte; the family's id as a varint32
  * unless it is the default family (id 0), whose records have types of their own without the id; and
  * each key and value as a varint32 length and its bytes. RocksDB must read that layout back from every
- * WAL it ever wrote, so these record types keep their meaning from one release to the next. {@code BatchEncodingTest} checks
- * the bytes against a native batch filled op by op, for every kind of op and length.
+ * WAL it ever wrote, so these record types keep their meaning from one release to the next. {@code
+ * BatchEncodingTest} checks the bytes against a native batch filled op by op, for every kind of op and
+ * length.
  *
- * <p>A range delete whose {@code lo} is not below {@code hi} removes nothing and is left out, as the
- * op-by-op path leaves it out.
+ * <p>A range delete whose {@code lo} is not below {@code hi} removes nothing and is left out, as
+ * every write path leaves it out ({@link RocksDbStore#removesNothing}).
  */
 final class BatchEncoding {
   /** Record types (RocksDB's {@code ValueType}), for the default family and for the others. */
@@ -97,7 +97,7 @@ final class BatchEncoding {
 
     @Override
     public Long deleteRange(Op.DeleteRange r) {
-      return empty(r) ? -1L : 1L + slice(r.lo().length) + slice(r.hi().length);
+      return RocksDbStore.removesNothing(r) ? -1L : 1L + slice(r.lo().length) + slice(r.hi().length);
     }
 
     @Override
@@ -105,10 +105,6 @@ final class BatchEncoding {
       return 1L + slice(m.key().length) + slice(Int64Add.WIDTH);
     }
   };
-
-  private static boolean empty(Op.DeleteRange r) {
-    return Bytes.compare(r.lo(), r.hi()) >= 0;
-  }
 
   private static long slice(int length) {
     return varintLength(length) + (long) length;
@@ -150,7 +146,7 @@ final class BatchEncoding {
 
     @Override
     public Void deleteRange(Op.DeleteRange r) {
-      if (!empty(r)) {
+      if (!RocksDbStore.removesNothing(r)) {
         type(RANGE_DELETION, FAMILY_RANGE_DELETION);
         slice(r.lo());
         slice(r.hi());

@@ -150,7 +150,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    * op goes straight to the engine's single-op call instead (see {@link #writeOne}). The native batch
    * is made in one call from the batch's bytes, encoded here in one Java array ({@link BatchEncoding}),
    * not filled by one JNI call per op; a batch too long for one array is filled op by op ({@link
-   * #filled}). The batch is checked whole by the {@link FamilyCatalog} first, so a bad op refuses it before anything is
+   * #filled}). The batch is checked whole by the {@link FamilyCatalog} first, so a bad op refuses it
+   * before anything is
    * applied (property {@code badBatchIsRefusedWhole}).
    *
    * @throws StoreWriteFailedException or {@link io.ankusa.store.spi.StoreFullException} (RocksDB
@@ -185,6 +186,14 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   }
 
   /**
+   * Whether a range delete removes nothing ({@code lo} not below {@code hi}): every write path leaves
+   * such an op out rather than hand RocksDB an empty or inverted range.
+   */
+  static boolean removesNothing(Op.DeleteRange r) {
+    return Bytes.compare(r.lo(), r.hi()) >= 0;
+  }
+
+  /**
    * Test seam: the longest batch encoding {@link #write} makes; a longer batch is filled op by op
    * ({@link #filled}). {@link BatchEncoding#MAX_BYTES} in production.
    */
@@ -212,7 +221,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
 
         @Override
         public void deleteRange(Op.DeleteRange r) throws RocksDBException {
-          if (Bytes.compare(r.lo(), r.hi()) < 0) {
+          if (!removesNothing(r)) {
             wb.deleteRange(handles.apply(r.family()), r.lo(), r.hi());
           }
         }
@@ -253,7 +262,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
 
         @Override
         public void deleteRange(Op.DeleteRange r) throws RocksDBException {
-          if (Bytes.compare(r.lo(), r.hi()) < 0) {
+          if (!removesNothing(r)) {
             e.db.deleteRange(e.handle(r.family()), options, r.lo(), r.hi());
           }
         }

@@ -34,9 +34,9 @@ import org.rocksdb.WriteBatch;
 /**
  * {@link BatchEncoding}: the bytes it makes are the bytes RocksJava's own {@link WriteBatch} holds after
  * the same ops are added to it one by one, in the same order, as the backend does with a batch too long
- * to encode ({@link RocksDbStore#filled}). Families with ids 0 (the default
- * family, whose records carry no id), 1, 2 and 130 (a two-byte varint), and keys and values whose
- * lengths sit on each side of the one-, two- and three-byte varint boundaries.
+ * to encode ({@link RocksDbStore#filled}). Families with ids 0 (the default family, whose records carry
+ * no id), 1, 2 and 130 (a two-byte varint), and keys and values whose lengths sit on each side of the
+ * one-, two- and three-byte varint boundaries.
  */
 class BatchEncodingTest {
   /** Families this test's database has beyond the default one: ids 1 .. 130. */
@@ -56,8 +56,8 @@ class BatchEncodingTest {
     }
     HANDLES.put("default", db.getDefaultColumnFamily());
     for (int i = 1; i <= EXTRA_FAMILIES; i++) {
-      ColumnFamilyHandle h = db.createColumnFamily(new ColumnFamilyDescriptor(("f" + i).getBytes(StandardCharsets.UTF_8)));
-      HANDLES.put("f" + i, h);
+      byte[] name = ("f" + i).getBytes(StandardCharsets.UTF_8);
+      HANDLES.put("f" + i, db.createColumnFamily(new ColumnFamilyDescriptor(name)));
     }
     assertThat(HANDLES.get("f130").getID()).as("a family id past one varint byte").isEqualTo(130);
   }
@@ -125,8 +125,8 @@ class BatchEncodingTest {
   private static void assertSameBytes(List<Op> ops, int[] order) throws RocksDBException {
     byte[] expected = nativeBytes(ops, order);
     byte[] actual = BatchEncoding.encode(ops, order, BatchEncodingTest::id, BatchEncoding.MAX_BYTES);
-    assertThat(actual).as("%d ops, %s order: encoded %s, native %s", ops.size(), order == null ? "their own" : "a shuffled",
-        head(actual), head(expected)).isEqualTo(expected);
+    assertThat(actual).as("%d ops, %s order: encoded %s, native %s", ops.size(),
+        order == null ? "their own" : "a shuffled", head(actual), head(expected)).isEqualTo(expected);
   }
 
   /** The bytes of a native batch the ops were added to one by one ({@link RocksDbStore#filled}). */

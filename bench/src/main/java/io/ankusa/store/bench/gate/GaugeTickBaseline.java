@@ -77,14 +77,14 @@ public final class GaugeTickBaseline {
         }
         switch (a) {
           case "--mode" -> mode = GateMode.parse(v);
-          case "--rounds" -> rounds = (int) whole(a, v);
+          case "--rounds" -> rounds = whole(a, v);
           case "--aggregate" -> sharded = switch (v) {
             case "single" -> false;
             case "sharded" -> true;
             default -> throw new IllegalArgumentException("--aggregate must be single or sharded");
           };
           case "--interval-us" -> intervalMicros = whole(a, v);
-          case "--load" -> load = (int) whole(a, v);
+          case "--load" -> load = whole(a, v);
           case "--out" -> out = Path.of(v);
           case "--work" -> work = Path.of(v);
           default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
@@ -123,7 +123,7 @@ public final class GaugeTickBaseline {
   }
 
   /** {@code value} as a whole number that fits an int, or an error naming {@code flag}. */
-  private static long whole(String flag, String value) {
+  private static int whole(String flag, String value) {
     try {
       return Integer.parseInt(value);
     } catch (NumberFormatException e) {
