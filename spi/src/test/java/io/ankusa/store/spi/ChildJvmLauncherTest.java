@@ -58,8 +58,11 @@ class ChildJvmLauncherTest {
     List<String> before = List.copyOf(builder.command());
     Process child = ChildJvmLauncher.start(builder);
     assertThat(builder.command()).isEqualTo(before);
-    firstLine(child);
+    Path made = firstLine(child);
     assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    // The directory goes on the reaper thread after the child ends: wait for it, or a test that counts
+    // the child directories next would see this one vanish mid-count.
+    assertGone(made.getParent());
   }
 
   @Test
