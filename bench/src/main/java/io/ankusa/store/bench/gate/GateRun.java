@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs gate benches: for each backend and each cell of the mode, fills a new store once, starts the
  * {@link MergeLoad}, and measures every probe on it (a warm-up round, then the counted rounds of
- * paced ticks), then the fold of the due family at the same size; the store is deleted before the
+ * paced ticks; in a backend's first cell, a back-to-back burst of ticks before the warm-up round),
+ * then the fold of the due family at the same size; the store is deleted before the
  * next cell. Sharing the store between probes keeps a full run's population to one per cell.
  */
 public final class GateRun {
@@ -60,7 +61,7 @@ public final class GateRun {
         Path dir = workDir.resolve(backend + "-" + i + "-" + cell.axis() + "-" + cell.axisValue());
         FileTrees.deleteRecursively(dir);
         try {
-          measureCell(backend, cell, dir).forEach(results::add);
+          measureCell(backend, cell, dir, i == 0).forEach(results::add);
         } finally {
           FileTrees.deleteRecursively(dir);
         }
@@ -69,7 +70,11 @@ public final class GateRun {
     return results;
   }
 
-  private List<CellResult> measureCell(String backend, GateCell cell, Path dir) {
+  /**
+   * @param firstOfBackend whether this is the backend's first cell: each probe then first ticks back
+   *     to back for {@link GateSettings#jitWarmupMillis()}, untimed
+   */
+  private List<CellResult> measureCell(String backend, GateCell cell, Path dir, boolean firstOfBackend) {
     List<CellResult> out = new ArrayList<>();
     try (Store store = BenchStores.open(backend, dir, Format3.families())) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withTenantsMax(Math.max(cell.tenants(), 1_000_000))
@@ -83,6 +88,12 @@ public final class GateRun {
         sleepMillis(settings.loadWarmupMillis());
         List<ProbeRounds> measured = new ArrayList<>();
         for (TickProbe probe : probes) {
+          if (firstOfBackend && settings.jitWarmupMillis() > 0) {
+            long ticks = TickRound.burst(settings.jitWarmupMillis(), now -> probe.tick(queue, now),
+                now -> probe.settle(queue, now));
+            LOG.info("{} {}: {} ticks back to back before the first round (JIT warm-up, not counted)", probe.bench(),
+                backend, ticks);
+          }
           round(probe, queue); // warm-up, not counted
           probe.resetRows();
           long batches0 = load.batches();

@@ -112,7 +112,7 @@ public final class GaugeTickBaseline {
       Path dir = workDir.resolve("rocksdb-" + i + "-" + cell.axis() + "-" + cell.axisValue());
       FileTrees.deleteRecursively(dir);
       try {
-        cells.add(measure(cell, dir, settings, rounds));
+        cells.add(measure(cell, dir, settings, rounds, i == 0));
       } finally {
         FileTrees.deleteRecursively(dir);
       }
@@ -131,8 +131,12 @@ public final class GaugeTickBaseline {
     }
   }
 
-  /** One cell: populate, load, then {@code rounds} rounds of each side, alternating which goes first. */
-  static CellFigures measure(GateCell cell, Path dir, GateSettings settings, int rounds) {
+  /**
+   * One cell: populate, load, then {@code rounds} rounds of each side, alternating which goes first;
+   * in the {@code first} cell each side first ticks back to back for {@link
+   * GateSettings#jitWarmupMillis()}, untimed, as the gate does.
+   */
+  static CellFigures measure(GateCell cell, Path dir, GateSettings settings, int rounds, boolean first) {
     try (Store store = BenchStores.open("rocksdb", dir, Format3.families())) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults()
           .withTenantsMax(Math.max(cell.tenants(), 1_000_000)).withShardedAggregate(settings.shardedAggregate()));
@@ -149,6 +153,10 @@ public final class GaugeTickBaseline {
       load.start();
       try {
         sleepMillis(settings.loadWarmupMillis());
+        if (first) {
+          TickRound.burst(settings.jitWarmupMillis(), spiTick, now -> {});
+          TickRound.burst(settings.jitWarmupMillis(), rawTick, now -> {});
+        }
         round(spiTick, settings); // warm-ups, not counted
         round(rawTick, settings);
         List<RoundStats> spi = new ArrayList<>();

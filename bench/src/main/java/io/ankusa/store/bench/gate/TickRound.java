@@ -52,4 +52,26 @@ final class TickRound {
     }
     return RoundStats.of(h);
   }
+
+  /**
+   * Ticks back to back for {@code millis}, untimed, settling after each as {@link #run} does: gives
+   * the JIT the tick's path to compile before rounds are counted.
+   *
+   * @return how many ticks ran
+   */
+  static long burst(long millis, LongUnaryOperator tick, LongConsumer settle) {
+    long end = System.nanoTime() + millis * 1_000_000;
+    long ticks = 0;
+    long sink = 0;
+    while (System.nanoTime() - end < 0) {
+      long now = System.currentTimeMillis();
+      sink += tick.applyAsLong(now);
+      settle.accept(now);
+      ticks++;
+    }
+    if (sink == Long.MIN_VALUE) {
+      LOG.trace("unlikely sink value {}", sink);
+    }
+    return ticks;
+  }
 }

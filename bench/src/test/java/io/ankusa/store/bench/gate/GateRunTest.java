@@ -14,7 +14,7 @@ class GateRunTest {
   @TempDir
   Path dir;
 
-  private static final GateSettings TINY = new GateSettings(20, 2, 0, 500, 1, 0, false);
+  private static final GateSettings TINY = new GateSettings(20, 2, 0, 500, 1, 0, 0, false);
 
   @Test
   void aTinyRunMeasuresEveryCellForEveryProbeAndWritesJsonAndAChart() throws Exception {

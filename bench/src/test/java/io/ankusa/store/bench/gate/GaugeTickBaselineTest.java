@@ -14,9 +14,9 @@ class GaugeTickBaselineTest {
 
   @Test
   void theBaselineMeasuresBothSidesOfACell() throws Exception {
-    GateSettings tiny = new GateSettings(20, 2, 0, 500, 1, 0, false);
-    GaugeTickBaseline.CellFigures f =
-        GaugeTickBaseline.measure(new GateCell("rows", 500, 20, 8), dir.resolve("cell"), tiny, 3);
+    GateSettings tiny = new GateSettings(20, 2, 0, 500, 1, 0, 0, false);
+    GaugeTickBaseline.CellFigures f = GaugeTickBaseline.measure(new GateCell("rows", 500, 20, 8), dir.resolve("cell"),
+        tiny.withJitWarmupMillis(30), 3, true);
     assertThat(f.spiRounds()).hasSize(3).allSatisfy(r -> assertThat(r.ticks()).isEqualTo(20));
     assertThat(f.rawRounds()).hasSize(3).allSatisfy(r -> assertThat(r.ticks()).isEqualTo(20));
     assertThat(f.spiP10()).isPositive();
