@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * {@code --rounds} counted rounds, the two targets alternating which goes first; each round opens
  * the target's store, runs {@link IngestRound}, and closes it. The cell's figures are the medians of
  * the counted rounds; the ratio is the median of the rounds' writer/raw, each writer round against the raw
- * round that ran next to it ({@link Cell#roundRatios}), with the lowest and highest. Also per target:
+ * round that ran next to it ({@link Cell#roundRatios}), with a distribution-free interval of that median
+ * ({@link MedianInterval}: five rounds give lowest to highest, 94 %; eleven, second lowest to second
+ * highest, 99 %). Also per target:
  * the process's CPU per hook in the window (every thread; the median of the rounds'),
  * ack latency p50/p99 (medians of the rounds'), syncs per group and hooks per group in the window.
  * The load average is logged at each cell: figures taken above 1.5 on this 2-core class of machine
@@ -76,6 +78,11 @@ public final class WriterIngestBench {
         ratios[i] = rawRate == 0 ? 0 : writer.rounds().get(i).hooksPerSecond() / rawRate;
       }
       return ratios;
+    }
+
+    /** How far {@link #ratio()} can be trusted: the interval of the median of {@link #roundRatios()}. */
+    MedianInterval ratioInterval() {
+      return MedianInterval.of(roundRatios());
     }
 
     /** median(writer hooks/s) / median(raw hooks/s), the statistic this bench reported before it paired rounds. */
@@ -218,19 +225,16 @@ public final class WriterIngestBench {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("writer ingest bench: rocksdb, %d-byte payloads, 1 sink, window %d per producer,"
         + " median of %d rounds of %.1f s;%nratio: the median of the rounds' writer/raw, each round's writer against the raw"
-        + " round next to it [lowest, highest]%n", s.payloadBytes(), s.window(), s.rounds(), s.measureMillis() / 1000.0));
-    sb.append(String.format("%5s %7s | %10s %10s %6s %-13s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
-        "prod", "tenants", "writer/s", "raw/s", "ratio", "", "writer p50/p99 ms", "raw p50/p99 ms",
+        + " round next to it [interval of that median, its coverage]%n", s.payloadBytes(), s.window(), s.rounds(), s.measureMillis() / 1000.0));
+    sb.append(String.format("%5s %7s | %10s %10s %6s %-18s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
+        "prod", "tenants", "writer/s", "raw/s", "ratio", "interval", "writer p50/p99 ms", "raw p50/p99 ms",
         "syncs/group", "hooks/group", "cpu us/hook", "load"));
-    sb.append(String.format("%5s %7s | %10s %10s %6s %-13s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
+    sb.append(String.format("%5s %7s | %10s %10s %6s %-18s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
         "", "", "", "", "", "", "", "", "writer raw", "writer raw", "writer raw", ""));
     for (Cell c : cells) {
-      double[] each = c.roundRatios();
-      double lowest = Arrays.stream(each).min().orElse(0);
-      double highest = Arrays.stream(each).max().orElse(0);
-      sb.append(String.format("%5d %7d | %10.0f %10.0f %6.2f %-13s | %7.2f / %7.2f %7.2f / %7.2f | %5.2f %5.2f %5.0f %5.0f | %5.1f %5.1f | %5.2f%n",
+      sb.append(String.format("%5d %7d | %10.0f %10.0f %6.2f %-18s | %7.2f / %7.2f %7.2f / %7.2f | %5.2f %5.2f %5.0f %5.0f | %5.1f %5.1f | %5.2f%n",
           c.producers(), c.tenants(), c.writer().hooksPerSecond(), c.raw().hooksPerSecond(), c.ratio(),
-          String.format("[%.2f, %.2f]", lowest, highest),
+          c.ratioInterval(),
           c.writer().p50Micros() / 1000, c.writer().p99Micros() / 1000, c.raw().p50Micros() / 1000,
           c.raw().p99Micros() / 1000, c.writer().syncsPerGroup(), c.raw().syncsPerGroup(),
           c.writer().hooksPerGroup(), c.raw().hooksPerGroup(),
@@ -268,6 +272,10 @@ public final class WriterIngestBench {
       m.put("loadAverageAtStart", c.loadAtStart());
       m.put("ratio", c.ratio());
       m.put("roundRatios", Arrays.stream(c.roundRatios()).boxed().toList());
+      MedianInterval interval = c.ratioInterval();
+      m.put("ratioLow", interval.low());
+      m.put("ratioHigh", interval.high());
+      m.put("ratioCoverage", interval.coverage());
       m.put("ratioOfMedians", c.ratioOfMedians());
       m.put("writer", figuresJson(c.writer()));
       m.put("raw", figuresJson(c.raw()));

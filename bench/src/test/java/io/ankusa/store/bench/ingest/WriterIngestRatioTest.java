@@ -23,6 +23,10 @@ class WriterIngestRatioTest {
     assertThat(cell.roundRatios()).containsExactly(new double[] {1.00, 1.00, 0.75}, within(1e-9));
     assertThat(cell.ratio()).isCloseTo(1.00, within(1e-9));
     assertThat(cell.ratioOfMedians()).isCloseTo(90.0 / 100.0, within(1e-9));
+    // Three rounds: the interval can only be the lowest to the highest, which holds the median 3 times in 4.
+    assertThat(cell.ratioInterval().low()).isCloseTo(0.75, within(1e-9));
+    assertThat(cell.ratioInterval().high()).isCloseTo(1.00, within(1e-9));
+    assertThat(cell.ratioInterval().coverage()).isCloseTo(0.75, within(1e-9));
   }
 
   @Test
