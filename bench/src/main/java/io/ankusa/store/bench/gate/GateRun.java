@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs gate benches: for each backend and each cell of the mode, fills a new store once, starts the
  * {@link MergeLoad}, and measures every probe on it (a warm-up round, then the counted rounds of
- * paced ticks; in a backend's first cell, a back-to-back burst of ticks before the warm-up round),
- * then the fold of the due family at the same size; the store is deleted before the
- * next cell. Sharing the store between probes keeps a full run's population to one per cell.
+ * paced ticks; in a backend's first cell, a back-to-back burst of a read-only tick before its warm-up
+ * round), then the fold of the due family at the same size; the store is deleted before the next
+ * cell. Sharing the store between probes keeps a full run's population to one per cell.
  */
 public final class GateRun {
   private static final Logger LOG = LoggerFactory.getLogger(GateRun.class);
@@ -71,8 +71,9 @@ public final class GateRun {
   }
 
   /**
-   * @param firstOfBackend whether this is the backend's first cell: each probe then first ticks back
-   *     to back for {@link GateSettings#jitWarmupMillis()}, untimed
+   * @param firstOfBackend whether this is the backend's first cell: each probe whose tick only reads
+   *     ({@link TickProbe#readsOnly()}) then first ticks back to back for {@link
+   *     GateSettings#jitWarmupMillis()}, untimed
    */
   private List<CellResult> measureCell(String backend, GateCell cell, Path dir, boolean firstOfBackend) {
     List<CellResult> out = new ArrayList<>();
@@ -88,7 +89,7 @@ public final class GateRun {
         sleepMillis(settings.loadWarmupMillis());
         List<ProbeRounds> measured = new ArrayList<>();
         for (TickProbe probe : probes) {
-          if (firstOfBackend && settings.jitWarmupMillis() > 0) {
+          if (firstOfBackend && probe.readsOnly() && settings.jitWarmupMillis() > 0) {
             long ticks = TickRound.burst(settings.jitWarmupMillis(), now -> probe.tick(queue, now),
                 now -> probe.settle(queue, now));
             LOG.info("{} {}: {} ticks back to back before the first round (JIT warm-up, not counted)", probe.bench(),

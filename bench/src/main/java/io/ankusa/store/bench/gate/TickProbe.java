@@ -47,6 +47,11 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
       QueueGauges.Gauge g = new QueueGauges(queue).measure(now);
       return g.aggregate().due() + g.oldestDueAgeMs() + g.tenants();
     }
+
+    @Override
+    public boolean readsOnly() {
+      return true;
+    }
   }
 
   /**
@@ -59,6 +64,16 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
 
   /** Starts counting {@link #rowsClaimed()} from 0. */
   default void resetRows() {}
+
+  /**
+   * Whether a tick leaves the store as it found it, so a burst of ticks before the rounds ({@link
+   * GateSettings#jitWarmupMillis()}) changes nothing the rounds then measure. A tick that writes gets
+   * no burst: thousands more claims would pile tombstones ahead of the cursors that the counted rounds
+   * would then scan past.
+   */
+  default boolean readsOnly() {
+    return false;
+  }
 
   /**
    * Runs after each tick, outside the timed region: what keeps the queue's shape steady for the next

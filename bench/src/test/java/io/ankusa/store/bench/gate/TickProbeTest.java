@@ -1,0 +1,68 @@
+package io.ankusa.store.bench.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.store.bench.BenchStores;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Store;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A probe that says its tick only reads leaves the store as it found it, so the gate may run it back
+ * to back before the rounds; the dispatch tick writes, and says so.
+ */
+class TickProbeTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void theGaugeTickOnlyReadsAndTheDispatchTickWrites() {
+    GateCell cell = new GateCell("rows", 600, 20, 8);
+    try (Store store = BenchStores.open("memory", dir.resolve("s"), Format3.families())) {
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      long now = System.currentTimeMillis();
+      QueuePopulation.populate(queue, cell, now);
+      List<String> before = contents(store);
+
+      TickProbe gauge = new TickProbe.GaugeTick();
+      for (int i = 0; i < 50; i++) {
+        gauge.tick(queue, now + i);
+        gauge.settle(queue, now + i);
+      }
+      assertThat(gauge.readsOnly()).isTrue();
+      assertThat(contents(store)).isEqualTo(before);
+
+      TickProbe dispatch = new TickProbe.DispatchTick(16, 1L << 20);
+      dispatch.tick(queue, now);
+      dispatch.settle(queue, now);
+      assertThat(dispatch.readsOnly()).isFalse();
+      assertThat(contents(store)).isNotEqualTo(before);
+    }
+  }
+
+  /** Every entry of every family, in order, as text. */
+  private static List<String> contents(Store store) {
+    List<String> all = new ArrayList<>();
+    HexFormat hex = HexFormat.of();
+    for (FamilySpec family : Format3.families()) {
+      try (Scan scan = store.scan(family.name(), new byte[0], null, Direction.FORWARD)) {
+        while (scan.hasNext()) {
+          Entry e = scan.next();
+          all.add(family.name() + " " + hex.formatHex(e.key()) + " " + hex.formatHex(e.value()));
+        }
+      }
+    }
+    return all;
+  }
+}
