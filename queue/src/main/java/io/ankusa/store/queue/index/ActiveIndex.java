@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongFunction;
 
 /**
  * The active index: a marker {@code 'A' (at/1000) ord} for every (tenant, second) that has a due row
@@ -209,16 +210,30 @@ public final class ActiveIndex {
    * a stale marker (its tenant has no due row in that second any more) is skipped, at
    * most {@value #STALE_MARKER_SKIP} of them; when the next marker is stale too, its bucket start is
    * reported — exact to a second, and O(1) however many stale markers a slow cleanup left. 0 when
-   * nothing is due.
+   * nothing is due. Each tenant's first due row is read from its first key.
    */
   public static long oldestDueAgeMs(ReadView view, long now) {
+    return oldestDueAgeMs(view, now, ord -> null);
+  }
+
+  /**
+   * {@link #oldestDueAgeMs(ReadView, long)}, reading each tenant's first due row from {@code
+   * from.apply(ord)} (null: its first key) — the queue passes its dispatch cursors, before which no
+   * due row sorts (see {@code DueCursors}), so the read seeks past the tombstones of the dispatcher's
+   * claims instead of walking them, as cleanup's does. A row put behind a cursor is seen once its
+   * writer has lowered the cursor, right after its write; until then the tenant's marker for that
+   * second reads as stale. REQUIRES: no due row of a tenant sorts before the key {@code from} gives
+   * for it, other than such a row.
+   */
+  public static long oldestDueAgeMs(ReadView view, long now, LongFunction<DueKey> from) {
     KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
     // A visit: each marker is decoded at once, and the tenant's first due row is read inside it.
     long[] age = {0};
     int[] skipped = {0};
     view.visit(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD, (key, value) -> {
       ActiveKey marker = ActiveKey.decode(key);
-      DueRow first = DueIndex.firstDue(view, marker.ord());
+      DueKey start = from.apply(marker.ord());
+      DueRow first = start == null ? DueIndex.firstDue(view, marker.ord()) : DueIndex.firstDueFrom(view, marker.ord(), start);
       if (first != null && ActiveKey.bucketOf(first.key().at()) == marker.bucket()) {
         age[0] = Math.max(0, now - first.key().at());
         return false;

@@ -118,8 +118,14 @@ public final class DueIndex {
 
   /** The first due row of tenant {@code ord} at or after {@code from} (any {@code at}), or null. */
   public static DueRow firstDueFrom(ReadView view, long ord, DueKey from) {
-    List<DueRow> rows = pendingForTenantFrom(view, ord, from, 1);
-    return rows.isEmpty() ? null : rows.get(0);
+    KeyRange range = Keys.dueOfFrom(ord, from.at(), from.seq(), from.sink(), Long.MAX_VALUE);
+    // A visit of one entry, as firstDue's: the gauge tick and cleanup read from the dispatch cursor.
+    DueRow[] first = new DueRow[1];
+    view.visit(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD, (key, value) -> {
+      first[0] = new DueRow(DueKey.decode(key), DueValue.decodeAt(key, value));
+      return false;
+    });
+    return first[0];
   }
 
   /**

@@ -36,12 +36,13 @@ public final class QueueGauges {
 
   /**
    * One gauge tick: one multiGet of the node aggregate's six counters, the first marker (verified
-   * against its tenant's first due row) for the oldest due age, and {@code m:next_ord}.
+   * against its tenant's first due row, read from the queue's dispatch cursor for that tenant) for the
+   * oldest due age, and {@code m:next_ord}.
    */
   public Gauge measure(long now) {
     ReadView view = queue.store();
     TenantCounts aggregate = queue.counters().aggregate(view);
-    long oldest = ActiveIndex.oldestDueAgeMs(view, now);
+    long oldest = ActiveIndex.oldestDueAgeMs(view, now, queue.dueCursors()::peek);
     return new Gauge(aggregate, oldest, Tenants.count(view));
   }
 
