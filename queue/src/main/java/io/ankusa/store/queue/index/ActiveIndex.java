@@ -233,7 +233,9 @@ public final class ActiveIndex {
     view.visit(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD, (key, value) -> {
       ActiveKey marker = ActiveKey.decode(key);
       DueKey start = from.apply(marker.ord());
-      DueRow first = start == null ? DueIndex.firstDue(view, marker.ord()) : DueIndex.firstDueFrom(view, marker.ord(), start);
+      DueRow first = start == null
+          ? DueIndex.firstDue(view, marker.ord())
+          : DueIndex.firstDueFrom(view, marker.ord(), start);
       if (first != null && ActiveKey.bucketOf(first.key().at()) == marker.bucket()) {
         age[0] = Math.max(0, now - first.key().at());
         return false;
