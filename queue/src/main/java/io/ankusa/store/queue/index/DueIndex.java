@@ -105,21 +105,19 @@ public final class DueIndex {
 
   /** The first due row of tenant {@code ord} (any {@code at}), or null when it has none. */
   public static DueRow firstDue(ReadView view, long ord) {
-    KeyRange range = Keys.dueOf(ord);
-    // A visit of one entry: decoded at once, so the backend need not copy it (the gauge tick and
-    // every cleanup read a tenant's first due row).
-    DueRow[] first = new DueRow[1];
-    view.visit(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD, (key, value) -> {
-      first[0] = new DueRow(DueKey.decode(key), DueValue.decodeAt(key, value));
-      return false;
-    });
-    return first[0];
+    return firstIn(view, Keys.dueOf(ord));
   }
 
   /** The first due row of tenant {@code ord} at or after {@code from} (any {@code at}), or null. */
   public static DueRow firstDueFrom(ReadView view, long ord, DueKey from) {
-    KeyRange range = Keys.dueOfFrom(ord, from.at(), from.seq(), from.sink(), Long.MAX_VALUE);
-    // A visit of one entry, as firstDue's: the gauge tick and cleanup read from the dispatch cursor.
+    return firstIn(view, Keys.dueOfFrom(ord, from.at(), from.seq(), from.sink(), Long.MAX_VALUE));
+  }
+
+  /**
+   * The first due row in {@code range}: a visit of one entry, decoded at once, so the backend need not
+   * copy it (the gauge tick and every cleanup read a tenant's first due row).
+   */
+  private static DueRow firstIn(ReadView view, KeyRange range) {
     DueRow[] first = new DueRow[1];
     view.visit(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD, (key, value) -> {
       first[0] = new DueRow(DueKey.decode(key), DueValue.decodeAt(key, value));
