@@ -151,8 +151,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    * is made in one call from the batch's bytes, encoded here in one Java array ({@link BatchEncoding}),
    * not filled by one JNI call per op; a batch too long for one array is filled op by op ({@link
    * #filled}). The batch is checked whole by the {@link FamilyCatalog} first, so a bad op refuses it
-   * before anything is
-   * applied (property {@code badBatchIsRefusedWhole}).
+   * before anything is applied (property {@code badBatchIsRefusedWhole}).
    *
    * @throws StoreWriteFailedException or {@link io.ankusa.store.spi.StoreFullException} (RocksDB
    *     status NoSpace) naming the directory and the first op's family

@@ -6,6 +6,7 @@ import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
@@ -13,7 +14,6 @@ import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,12 +54,11 @@ class TickProbeTest {
   /** Every entry of every family, in order, as text. */
   private static List<String> contents(Store store) {
     List<String> all = new ArrayList<>();
-    HexFormat hex = HexFormat.of();
     for (FamilySpec family : Format3.families()) {
       try (Scan scan = store.scan(family.name(), new byte[0], null, Direction.FORWARD)) {
         while (scan.hasNext()) {
           Entry e = scan.next();
-          all.add(family.name() + " " + hex.formatHex(e.key()) + " " + hex.formatHex(e.value()));
+          all.add(family.name() + " " + Bytes.fullHex(e.key()) + "=" + Bytes.fullHex(e.value()));
         }
       }
     }
