@@ -28,12 +28,15 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * WriterIngestBench [--producers 1,8,64] [--tenants 10,10000] [--window 16] [--payload 256]
- *                   [--seconds 3] [--settle-ms 700] [--rounds 5] [--out bench-results/ingest] [--work DIR]
+ *                   [--seconds 3] [--settle-ms 700] [--rounds 5] [--grow] [--out bench-results/ingest] [--work DIR]
  * </pre>
  *
- * <p>Per cell (producers × tenants): a fresh store for each target, one warm-up round each, then
- * {@code --rounds} counted rounds, the two targets alternating which goes first; each round opens
- * the target's store, runs {@link IngestRound}, and closes it. The cell's figures are the medians of
+ * <p>Per cell (producers × tenants): one warm-up round per target, then {@code --rounds} counted
+ * rounds, the two targets alternating which goes first; each round opens a new, empty store for its
+ * target, runs {@link IngestRound}, and closes it. A round then starts from the same state as its pair,
+ * where on a store kept from round to round ({@code --grow}) it starts from whatever compaction its
+ * target's earlier rounds left owing, which on two cores takes as much CPU per hook as the writer
+ * thread and differs between the two stores. The cell's figures are the medians of
  * the counted rounds; the ratio is the median of the rounds' writer/raw, each writer round against the raw
  * round that ran next to it ({@link Cell#roundRatios}), with a distribution-free interval of that median
  * ({@link MedianInterval}: five rounds give lowest to highest, 94 %; eleven, second lowest to second
@@ -51,7 +54,7 @@ public final class WriterIngestBench {
 
   /** The settings of one run. */
   record Settings(List<Integer> producers, List<Integer> tenants, int window, int payloadBytes, long measureMillis,
-      long settleMillis, int rounds, Path out, Path work) {}
+      long settleMillis, int rounds, boolean growStores, Path out, Path work) {}
 
   /** The medians of one target in one cell, and its rounds. */
   record TargetFigures(double hooksPerSecond, double p50Micros, double p99Micros, double syncsPerGroup,
@@ -104,7 +107,7 @@ public final class WriterIngestBench {
       s = parse(args);
     } catch (RuntimeException e) {
       LOG.error("{}; usage: WriterIngestBench [--producers 1,8,64] [--tenants 10,10000] [--window 16] [--payload 256]"
-          + " [--seconds 3] [--settle-ms 700] [--rounds 5] [--out DIR] [--work DIR]", e.getMessage());
+          + " [--seconds 3] [--settle-ms 700] [--rounds 5] [--grow] [--out DIR] [--work DIR]", e.getMessage());
       return 2;
     }
     try {
@@ -150,8 +153,9 @@ public final class WriterIngestBench {
         s.measureMillis());
     IngestRound warmup = new IngestRound(producers, s.window(), tenants, s.payloadBytes(), s.settleMillis(),
         Math.max(500, s.measureMillis() / 2));
-    Supplier<IngestTarget> writer = () -> WriterTarget.open(writerDir, WriterConfig.defaults());
-    Supplier<IngestTarget> raw = () -> RawGroupCommit.open(rawDir);
+    Supplier<IngestTarget> writer = () -> WriterTarget.open(emptiedUnless(s.growStores(), writerDir),
+        WriterConfig.defaults());
+    Supplier<IngestTarget> raw = () -> RawGroupCommit.open(emptiedUnless(s.growStores(), rawDir));
     try {
       once(warmup, writer, "w0");
       once(warmup, raw, "r0");
@@ -172,6 +176,14 @@ public final class WriterIngestBench {
       FileTrees.deleteRecursively(writerDir);
       FileTrees.deleteRecursively(rawDir);
     }
+  }
+
+  /** {@code dir}, deleted first unless {@code grow}: each round then opens a new, empty store. */
+  static Path emptiedUnless(boolean grow, Path dir) {
+    if (!grow) {
+      FileTrees.deleteRecursively(dir);
+    }
+    return dir;
   }
 
   private static IngestRound.Result once(IngestRound round, Supplier<IngestTarget> open, String tag)
@@ -224,8 +236,9 @@ public final class WriterIngestBench {
   static String table(Settings s, List<Cell> cells) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("writer ingest bench: rocksdb, %d-byte payloads, 1 sink, window %d per producer,"
-        + " median of %d rounds of %.1f s;%nratio: the median of the rounds' writer/raw, each round's writer against the raw"
-        + " round next to it [interval of that median, its coverage]%n", s.payloadBytes(), s.window(), s.rounds(), s.measureMillis() / 1000.0));
+        + " median of %d rounds of %.1f s, %s;%nratio: the median of the rounds' writer/raw, each round's writer against the raw"
+        + " round next to it [interval of that median, its coverage]%n", s.payloadBytes(), s.window(), s.rounds(),
+        s.measureMillis() / 1000.0, s.growStores() ? "one store per target kept from round to round" : "each on a new store"));
     sb.append(String.format("%5s %7s | %10s %10s %6s %-18s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
         "prod", "tenants", "writer/s", "raw/s", "ratio", "interval", "writer p50/p99 ms", "raw p50/p99 ms",
         "syncs/group", "hooks/group", "cpu us/hook", "load"));
@@ -258,6 +271,7 @@ public final class WriterIngestBench {
     settings.put("measureMillis", s.measureMillis());
     settings.put("settleMillis", s.settleMillis());
     settings.put("rounds", s.rounds());
+    settings.put("storePerRound", !s.growStores());
     settings.put("writerMaxGroupHooks", WriterConfig.DEFAULT_MAX_GROUP_HOOKS);
     settings.put("rawMaxGroupHooks", RawGroupCommit.MAX_GROUP);
     root.put("settings", settings);
@@ -331,6 +345,7 @@ public final class WriterIngestBench {
     long seconds = 3000;
     long settle = 700;
     int rounds = 5;
+    boolean grow = false;
     Path out = Path.of("bench-results", "ingest");
     Path work = null;
     for (int i = 0; i < args.length; i++) {
@@ -360,6 +375,9 @@ public final class WriterIngestBench {
         case "--rounds":
           rounds = positive(value(args, ++i, a), a);
           break;
+        case "--grow":
+          grow = true;
+          break;
         case "--out":
           out = Path.of(value(args, ++i, a));
           break;
@@ -370,7 +388,7 @@ public final class WriterIngestBench {
           throw new IllegalArgumentException("unknown argument '" + a + "'");
       }
     }
-    return new Settings(producers, tenants, window, payload, seconds, settle, rounds, out,
+    return new Settings(producers, tenants, window, payload, seconds, settle, rounds, grow, out,
         work == null ? out.resolve("work") : work);
   }
 
