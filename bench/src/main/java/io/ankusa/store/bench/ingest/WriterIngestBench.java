@@ -28,15 +28,16 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * WriterIngestBench [--producers 1,8,64] [--tenants 10,10000] [--window 16] [--payload 256]
- *                   [--seconds 3] [--settle-ms 700] [--rounds 5] [--grow] [--out bench-results/ingest] [--work DIR]
+ *                   [--seconds 3] [--settle-ms 700] [--rounds 5] [--store-per-round] [--out bench-results/ingest]
+ *                   [--work DIR]
  * </pre>
  *
- * <p>Per cell (producers × tenants): one warm-up round per target, then {@code --rounds} counted
- * rounds, the two targets alternating which goes first; each round opens a new, empty store for its
- * target, runs {@link IngestRound}, and closes it. A round then starts from the same state as its pair,
- * where on a store kept from round to round ({@code --grow}) it starts from whatever compaction its
- * target's earlier rounds left owing, which on two cores takes as much CPU per hook as the writer
- * thread and differs between the two stores. The cell's figures are the medians of
+ * <p>Per cell (producers × tenants): a fresh store for each target, one warm-up round each, then
+ * {@code --rounds} counted rounds, the two targets alternating which goes first; each round opens
+ * the target's store, runs {@link IngestRound}, and closes it. So a round starts from what its
+ * target's earlier rounds left, compaction still owed included, as a long-lived store does. With
+ * {@code --store-per-round} each round opens a new, empty store instead, so a round starts from the
+ * same state as the round it is paired with (docs/testing.md, 'A new store per round'). The cell's figures are the medians of
  * the counted rounds; the ratio is the median of the rounds' writer/raw, each writer round against the raw
  * round that ran next to it ({@link Cell#roundRatios}), with a distribution-free interval of that median
  * ({@link MedianInterval}: five rounds give lowest to highest, 94 %; eleven, second lowest to second
@@ -54,7 +55,7 @@ public final class WriterIngestBench {
 
   /** The settings of one run. */
   record Settings(List<Integer> producers, List<Integer> tenants, int window, int payloadBytes, long measureMillis,
-      long settleMillis, int rounds, boolean growStores, Path out, Path work) {}
+      long settleMillis, int rounds, boolean storePerRound, Path out, Path work) {}
 
   /** The medians of one target in one cell, and its rounds. */
   record TargetFigures(double hooksPerSecond, double p50Micros, double p99Micros, double syncsPerGroup,
@@ -107,7 +108,7 @@ public final class WriterIngestBench {
       s = parse(args);
     } catch (RuntimeException e) {
       LOG.error("{}; usage: WriterIngestBench [--producers 1,8,64] [--tenants 10,10000] [--window 16] [--payload 256]"
-          + " [--seconds 3] [--settle-ms 700] [--rounds 5] [--grow] [--out DIR] [--work DIR]", e.getMessage());
+          + " [--seconds 3] [--settle-ms 700] [--rounds 5] [--store-per-round] [--out DIR] [--work DIR]", e.getMessage());
       return 2;
     }
     try {
@@ -153,9 +154,9 @@ public final class WriterIngestBench {
         s.measureMillis());
     IngestRound warmup = new IngestRound(producers, s.window(), tenants, s.payloadBytes(), s.settleMillis(),
         Math.max(500, s.measureMillis() / 2));
-    Supplier<IngestTarget> writer = () -> WriterTarget.open(emptiedUnless(s.growStores(), writerDir),
+    Supplier<IngestTarget> writer = () -> WriterTarget.open(emptiedIf(s.storePerRound(), writerDir),
         WriterConfig.defaults());
-    Supplier<IngestTarget> raw = () -> RawGroupCommit.open(emptiedUnless(s.growStores(), rawDir));
+    Supplier<IngestTarget> raw = () -> RawGroupCommit.open(emptiedIf(s.storePerRound(), rawDir));
     try {
       once(warmup, writer, "w0");
       once(warmup, raw, "r0");
@@ -178,9 +179,9 @@ public final class WriterIngestBench {
     }
   }
 
-  /** {@code dir}, deleted first unless {@code grow}: each round then opens a new, empty store. */
-  static Path emptiedUnless(boolean grow, Path dir) {
-    if (!grow) {
+  /** {@code dir}, deleted first if {@code storePerRound}: each round then opens a new, empty store. */
+  static Path emptiedIf(boolean storePerRound, Path dir) {
+    if (storePerRound) {
       FileTrees.deleteRecursively(dir);
     }
     return dir;
@@ -238,7 +239,7 @@ public final class WriterIngestBench {
     sb.append(String.format("writer ingest bench: rocksdb, %d-byte payloads, 1 sink, window %d per producer,"
         + " median of %d rounds of %.1f s, %s;%nratio: the median of the rounds' writer/raw, each round's writer against the raw"
         + " round next to it [interval of that median, its coverage]%n", s.payloadBytes(), s.window(), s.rounds(),
-        s.measureMillis() / 1000.0, s.growStores() ? "one store per target kept from round to round" : "each on a new store"));
+        s.measureMillis() / 1000.0, s.storePerRound() ? "each on a new store" : "one store per target kept from round to round"));
     sb.append(String.format("%5s %7s | %10s %10s %6s %-18s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
         "prod", "tenants", "writer/s", "raw/s", "ratio", "interval", "writer p50/p99 ms", "raw p50/p99 ms",
         "syncs/group", "hooks/group", "cpu us/hook", "load"));
@@ -271,7 +272,7 @@ public final class WriterIngestBench {
     settings.put("measureMillis", s.measureMillis());
     settings.put("settleMillis", s.settleMillis());
     settings.put("rounds", s.rounds());
-    settings.put("storePerRound", !s.growStores());
+    settings.put("storePerRound", s.storePerRound());
     settings.put("writerMaxGroupHooks", WriterConfig.DEFAULT_MAX_GROUP_HOOKS);
     settings.put("rawMaxGroupHooks", RawGroupCommit.MAX_GROUP);
     root.put("settings", settings);
@@ -345,7 +346,7 @@ public final class WriterIngestBench {
     long seconds = 3000;
     long settle = 700;
     int rounds = 5;
-    boolean grow = false;
+    boolean storePerRound = false;
     Path out = Path.of("bench-results", "ingest");
     Path work = null;
     for (int i = 0; i < args.length; i++) {
@@ -375,8 +376,8 @@ public final class WriterIngestBench {
         case "--rounds":
           rounds = positive(value(args, ++i, a), a);
           break;
-        case "--grow":
-          grow = true;
+        case "--store-per-round":
+          storePerRound = true;
           break;
         case "--out":
           out = Path.of(value(args, ++i, a));
@@ -388,7 +389,7 @@ public final class WriterIngestBench {
           throw new IllegalArgumentException("unknown argument '" + a + "'");
       }
     }
-    return new Settings(producers, tenants, window, payload, seconds, settle, rounds, grow, out,
+    return new Settings(producers, tenants, window, payload, seconds, settle, rounds, storePerRound, out,
         work == null ? out.resolve("work") : work);
   }
 
