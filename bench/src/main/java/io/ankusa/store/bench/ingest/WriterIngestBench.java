@@ -37,15 +37,14 @@ import org.slf4j.LoggerFactory;
  * the target's store, runs {@link IngestRound}, and closes it. So a round starts from what its
  * target's earlier rounds left, compaction still owed included, as a long-lived store does. With
  * {@code --store-per-round} each round opens a new, empty store instead, so a round starts from the
- * same state as the round it is paired with (docs/testing.md, 'A new store per round'). The cell's figures are the medians of
- * the counted rounds; the ratio is the median of the rounds' writer/raw, each writer round against the raw
- * round that ran next to it ({@link Cell#roundRatios}), with a distribution-free interval of that median
- * ({@link MedianInterval}: five rounds give lowest to highest, 94 %; eleven, second lowest to second
- * highest, 99 %). Also per target:
- * the process's CPU per hook in the window (every thread; the median of the rounds'),
- * ack latency p50/p99 (medians of the rounds'), syncs per group and hooks per group in the window.
- * The load average is logged at each cell: figures taken above 1.5 on this 2-core class of machine
- * are noise.
+ * same state as the round it is paired with (docs/testing.md, 'A new store per round'). The cell's
+ * figures are the medians of the counted rounds; the ratio is the median of the rounds' writer/raw,
+ * each writer round against the raw round that ran next to it ({@link Cell#roundRatios}), with a
+ * distribution-free interval of that median ({@link MedianInterval}: five rounds give lowest to
+ * highest, 94 %; eleven, second lowest to second highest, 99 %). Also per target: the process's CPU
+ * per hook in the window (every thread; the median of the rounds'), ack latency p50/p99 (medians of
+ * the rounds'), syncs per group and hooks per group in the window. The load average is logged at
+ * each cell: figures taken above 1.5 on this 2-core class of machine are noise.
  *
  * <p>Output: a table in the log (and {@code OUT/ingest.txt}), {@code OUT/ingest.json}. Exit status
  * 0 when every round ran with no failed answer, 1 otherwise, 2 on bad arguments.
