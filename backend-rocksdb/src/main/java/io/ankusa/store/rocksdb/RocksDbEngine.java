@@ -69,6 +69,8 @@ final class RocksDbEngine implements AutoCloseable {
   private final UInt64AddOperator mergeOperator;
   /** Iterators of closed scans, for the next scan of the same range; none on a read-only engine. */
   final KeptIterators keptIterators;
+  /** The writes begun and ended on this engine, for reads that check no write overlapped them. */
+  final WriteTally writes = new WriteTally();
   /** The counters families' SST filter; null when {@code rocksdb.countersBloomBitsPerKey} is 0. */
   private final BloomFilter countersFilter;
   /** The other families' SST filter; null when {@code rocksdb.bloomBitsPerKey} is 0. */

@@ -68,16 +68,24 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   }
 
   /**
-   * Reads at one engine snapshot (the view's own, or one pinned for the whole call on the live
-   * store), so every answer comes from one state however many keys are asked (property {@code
-   * multiGetKeepsOrderAndNulls}; {@code MultiGetTest} forces a write between the reads): one point
-   * read per key at that state, in order. A point read returns null only for NotFound and throws for
-   * any other status ({@code CorruptionTest.multiGetOfADamagedKeyThrows}), so each key's answer is
-   * exact; {@code multiGetAsList} is not used because it returns null both for an absent key and for
-   * a key whose read failed. Nor is {@code multiGetByteBuffers}, which does return each key's status:
-   * it builds a Java status object per key (a class lookup each), and that costs more than it saves.
-   * Measured through this method on a store of 400 000 random 24-byte keys spread over the memtable
-   * and flushed files, at 16 to 1 024 keys per call: point reads took 1.04–1.10 µs per absent key at
+   * Reads every key at one state, one point read per key, in order (property {@code
+   * multiGetKeepsOrderAndNulls}; {@code MultiGetTest} forces a write between the reads, and one in
+   * flight when they begin). On a snapshot that state is the snapshot's. On the live store one key
+   * is one read, and more keys are read first with no engine snapshot, checking after each read
+   * against the engine's {@link WriteTally} that no write has overlapped the reads so far; the
+   * first time one has (or when a write is in flight at the start) the reads stop and all keys are
+   * read again at an engine snapshot pinned for the rest of the call. The common case, no write
+   * during a few reads, so costs no snapshot: a RocksDB snapshot is two calls that take the
+   * database's mutex, and releasing the oldest one makes RocksDB rewrite bottommost files it then
+   * finds (see {@link WriteTally}).
+   *
+   * <p>A point read returns null only for NotFound and throws for any other status ({@code
+   * CorruptionTest.multiGetOfADamagedKeyThrows}), so each key's answer is exact; {@code
+   * multiGetAsList} is not used because it returns null both for an absent key and for a key whose
+   * read failed. Nor is {@code multiGetByteBuffers}, which does return each key's status: it builds
+   * a Java status object per key (a class lookup each), and that costs more than it saves. Measured
+   * through this method on a store of 400 000 random 24-byte keys spread over the memtable and
+   * flushed files, at 16 to 1 024 keys per call: point reads took 1.04–1.10 µs per absent key at
    * every size, the native call 1.9–2.0 µs from 256 keys on; with half the keys present, 3.5–4.0
    * against 4.7–5.3 µs. No direct memory is used, so any number of keys reads in bounded memory
    * besides the answers themselves (property {@code multiGetOfAMillionKeys}; {@code
@@ -93,15 +101,22 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
         return new ArrayList<>();
       }
       ColumnFamilyHandle handle = engine.handle(family);
-      org.rocksdb.Snapshot pinned = frozenAt() == null ? engine.db.getSnapshot() : null;
-      ReadOptions options = pinned == null ? pointReads(engine) : new ReadOptions().setSnapshot(pinned);
-      try {
-        return pointReadsAtOneState(engine, handle, options, family, counters, keys);
-      } finally {
-        if (pinned != null) {
-          options.close();
-          engine.db.releaseSnapshot(pinned);
+      if (frozenAt() != null || keys.size() == 1) {
+        return readEach(engine, handle, pointReads(engine), family, counters, keys, null, 0);
+      }
+      long stamp = engine.writes.quietStamp();
+      if (stamp != WriteTally.BUSY) {
+        List<byte[]> values =
+            readEach(engine, handle, pointReads(engine), family, counters, keys, engine.writes, stamp);
+        if (values != null) {
+          return values;
         }
+      }
+      org.rocksdb.Snapshot pinned = engine.db.getSnapshot();
+      try (ReadOptions options = new ReadOptions().setVerifyChecksums(true).setSnapshot(pinned)) {
+        return readEach(engine, handle, options, family, counters, keys, null, 0);
+      } finally {
+        engine.db.releaseSnapshot(pinned);
       }
     } finally {
       exit();
@@ -109,13 +124,17 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   }
 
   /**
-   * Test seam: given the index of each key of a multiGet just read, with the view entered and
-   * the state pinned. Null in production.
+   * Test seam: given the index of each key of a multiGet just read, with the view entered, before the
+   * read is checked against the write tally. Null in production.
    */
   static volatile IntConsumer afterPointRead;
 
-  private static List<byte[]> pointReadsAtOneState(RocksDbEngine engine, ColumnFamilyHandle handle,
-      ReadOptions options, String family, boolean counters, List<byte[]> keys) {
+  /**
+   * One point read per key with {@code options}, in order; with a {@code tally}, null as soon as a
+   * write has begun since {@code stamp} (the reads so far may not be of one state).
+   */
+  private static List<byte[]> readEach(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,
+      String family, boolean counters, List<byte[]> keys, WriteTally tally, long stamp) {
     int n = keys.size();
     List<byte[]> values = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -123,6 +142,9 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       IntConsumer hook = afterPointRead;
       if (hook != null) {
         hook.accept(i);
+      }
+      if (tally != null && !tally.unchangedSince(stamp)) {
+        return null;
       }
     }
     return values;

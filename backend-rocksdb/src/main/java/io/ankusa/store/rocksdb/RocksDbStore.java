@@ -175,7 +175,12 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       int[] order = WriteOrder.of(ops);
       byte[] encoded = BatchEncoding.encode(ops, order, e::familyId, maxEncodedBytes);
       try (WriteBatch wb = encoded != null ? new WriteBatch(encoded) : filled(e::handle, ops, order)) {
-        e.db.write(options, wb);
+        e.writes.begin();
+        try {
+          e.db.write(options, wb);
+        } finally {
+          e.writes.end();
+        }
       } catch (RocksDBException ex) {
         throw RocksDbFailures.write(ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");
       }
@@ -247,6 +252,7 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    * the op was validated, the caller entered the engine.
    */
   private void writeOne(RocksDbEngine e, WriteOptions options, Op op) {
+    e.writes.begin();
     try {
       op.handle(new OpHandler<RocksDBException>() {
         @Override
@@ -273,6 +279,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       });
     } catch (RocksDBException ex) {
       throw RocksDbFailures.write(ex, dir, op.family(), "write of 1 op");
+    } finally {
+      e.writes.end();
     }
   }
 

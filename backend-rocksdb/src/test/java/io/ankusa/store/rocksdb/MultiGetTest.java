@@ -18,11 +18,14 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rocksdb.RocksDBException;
 
 /**
- * A multiGet is point reads at one pinned state, in order, whatever the number of keys or the size
- * of the values. A million keys and more in bounded memory: {@link MultiGetOfManyKeysTest}.
+ * A multiGet is point reads of one state, in order, whatever the number of keys or the size of the
+ * values: checked against the engine's write tally, or at a pinned engine snapshot when a write
+ * overlaps. A million keys and more in bounded memory: {@link MultiGetOfManyKeysTest}.
  */
 class MultiGetTest {
   @TempDir Path dir;
@@ -67,46 +70,146 @@ class MultiGetTest {
     }
   }
 
+  /** The number of engine snapshots {@code store} holds now. */
+  private static int snapshotsHeld(Store store) {
+    return EngineProbe.read((RocksDbStore) store, e -> {
+      try {
+        return Integer.parseInt(e.db.getProperty("rocksdb.num-snapshots"));
+      } catch (RocksDBException ex) {
+        throw new AssertionError(ex);
+      }
+    });
+  }
+
   /**
-   * A multiGet is point reads, one after another; a write that commits between two of them (forced
-   * through the seam) is seen by none of them, on the live store and on a snapshot.
+   * Writes {@code value} at both keys, in one batch or as two single-op writes ({@code a} first), on
+   * another thread (this one holds the view while it reads). Both are how the backend writes, each
+   * counted on the write tally.
    */
+  private static void writeBothFromAnotherThread(Store store, byte[] a, byte[] b, int value, boolean oneBatch) {
+    byte[] v = {(byte) value};
+    Thread writer = new Thread(() -> {
+      if (oneBatch) {
+        store.write(new Batch().put("p", a, v).put("p", b, v), Durability.NO_SYNC);
+      } else {
+        store.write(new Batch().put("p", a, v), Durability.NO_SYNC);
+        store.write(new Batch().put("p", b, v), Durability.NO_SYNC);
+      }
+    });
+    writer.start();
+    try {
+      writer.join();
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Each read the seam saw: the key's index and the engine snapshots held then. */
+  private record SeenRead(int index, int snapshots) {}
+
+  /** With no write during it, a multiGet of several keys reads them all without an engine snapshot. */
   @Test
-  void aWriteBetweenTheReadsOfAMultiGetIsNotSeen() throws Exception {
+  void aMultiGetWithNoWriteDuringItTakesNoSnapshot() {
+    byte[] a = {1};
+    byte[] b = {2};
+    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
+      store.write(new Batch().put("p", a, new byte[] {10}).put("p", b, new byte[] {10}), Durability.NO_SYNC);
+      List<SeenRead> seen = new ArrayList<>();
+      RocksDbReadView.afterPointRead = i -> seen.add(new SeenRead(i, snapshotsHeld(store)));
+      try {
+        assertThat(store.multiGet("p", List.of(a, b, a))).extracting(Bytes::hex).containsExactly("0a", "0a", "0a");
+      } finally {
+        RocksDbReadView.afterPointRead = null;
+      }
+      assertThat(seen).containsExactly(new SeenRead(0, 0), new SeenRead(1, 0), new SeenRead(2, 0));
+    }
+  }
+
+  /**
+   * A write that commits between two reads of a multiGet (forced through the seam) stops the reads;
+   * they start again at a pinned engine snapshot, which a second write forced between them does not
+   * change. So the answer is of one state, the one after the first write. On a snapshot, a write
+   * forced between the reads is seen by none of them. The same with the writes made as one batch or
+   * as single ops (two of them, which a read of {@code a} before and of {@code b} after would see
+   * as a state that never was).
+   */
+  @ParameterizedTest(name = "one batch: {0}")
+  @ValueSource(booleans = {true, false})
+  void aWriteBetweenTheReadsOfAMultiGetIsNotSeen(boolean oneBatch) {
     byte[] a = {1};
     byte[] b = {2};
     try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
       store.write(new Batch().put("p", a, new byte[] {10}).put("p", b, new byte[] {10}), Durability.NO_SYNC);
       int[] writes = {0};
-      List<Integer> readsSeen = new ArrayList<>();
+      List<SeenRead> seen = new ArrayList<>();
       RocksDbReadView.afterPointRead = i -> {
-        readsSeen.add(i);
-        if (i != 0) {
-          return;
-        }
-        writes[0]++;
-        // Another thread, as in production: this one holds the view while it reads.
-        Thread writer = new Thread(() -> store.write(
-            new Batch().put("p", a, new byte[] {(byte) (10 + writes[0])}).put("p", b, new byte[] {(byte) (10 + writes[0])}),
-            Durability.NO_SYNC));
-        writer.start();
-        try {
-          writer.join();
-        } catch (InterruptedException e) {
-          throw new AssertionError(e);
+        seen.add(new SeenRead(i, snapshotsHeld(store)));
+        if (i == 0) {
+          writes[0]++;
+          writeBothFromAnotherThread(store, a, b, 10 + writes[0], oneBatch);
         }
       };
       try {
-        assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0a", "0a");
+        assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0b", "0b");
+        assertThat(seen).as("the reads: stopped after the first write, then again at a snapshot")
+            .containsExactly(new SeenRead(0, 0), new SeenRead(0, 1), new SeenRead(1, 1));
+        seen.clear();
         try (var snap = store.snapshot()) {
-          assertThat(snap.multiGet("p", List.of(b, a))).extracting(Bytes::hex).containsExactly("0b", "0b");
+          assertThat(snap.multiGet("p", List.of(b, a))).extracting(Bytes::hex).containsExactly("0c", "0c");
         }
+        assertThat(seen).extracting(SeenRead::index).containsExactly(0, 1);
       } finally {
         RocksDbReadView.afterPointRead = null;
       }
-      assertThat(readsSeen).as("the keys read, each seen by the seam").containsExactly(0, 1, 0, 1);
-      assertThat(writes[0]).as("writes forced between reads").isEqualTo(2);
-      assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0c", "0c");
+      assertThat(writes[0]).as("writes forced between reads").isEqualTo(3);
+      assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0d", "0d");
+    }
+  }
+
+  /**
+   * A write that has begun when a multiGet starts, and lands between its reads, is seen by none of
+   * them: the reads go straight to a pinned engine snapshot. The write is forced as the tally counts
+   * one: begun here, its engine call made in the seam, ended after the multiGet.
+   */
+  @Test
+  void aWriteInFlightWhenAMultiGetStartsIsNotSeen() {
+    byte[] a = {1};
+    byte[] b = {2};
+    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
+      store.write(new Batch().put("p", a, new byte[] {10}).put("p", b, new byte[] {10}), Durability.NO_SYNC);
+      RocksDbStore rocks = (RocksDbStore) store;
+      List<SeenRead> seen = new ArrayList<>();
+      RocksDbReadView.afterPointRead = i -> {
+        seen.add(new SeenRead(i, snapshotsHeld(store)));
+        if (i == 0) {
+          EngineProbe.read(rocks, e -> {
+            try (org.rocksdb.WriteBatch wb = new org.rocksdb.WriteBatch();
+                org.rocksdb.WriteOptions wo = new org.rocksdb.WriteOptions()) {
+              wb.put(e.handle("p"), a, new byte[] {11});
+              wb.put(e.handle("p"), b, new byte[] {11});
+              e.db.write(wo, wb);
+            } catch (RocksDBException ex) {
+              throw new AssertionError(ex);
+            }
+            return 0;
+          });
+        }
+      };
+      EngineProbe.read(rocks, e -> {
+        e.writes.begin();
+        return 0;
+      });
+      try {
+        assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0a", "0a");
+      } finally {
+        RocksDbReadView.afterPointRead = null;
+        EngineProbe.read(rocks, e -> {
+          e.writes.end();
+          return 0;
+        });
+      }
+      assertThat(seen).containsExactly(new SeenRead(0, 1), new SeenRead(1, 1));
+      assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0b", "0b");
     }
   }
 
