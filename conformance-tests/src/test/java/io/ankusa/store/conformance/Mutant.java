@@ -135,7 +135,10 @@ enum Mutant {
       "batchOpsApplyInOrder", d -> new KeyOrderedBatches(d, false, true)),
   KEPT_CURSOR_NOT_REFRESHED("a forward scan or visit of a range read before reads the state the first scan of it"
       + " read: the cursor of a closed scan kept for the next one and never refreshed",
-      "aRescanSeesWritesSinceTheLastScanOfItsRange", UnrefreshedKeptCursors::new);
+      "aRescanSeesWritesSinceTheLastScanOfItsRange", UnrefreshedKeptCursors::new),
+  MULTIGET_KEY_BY_KEY("a multiGet reads its keys one get after another, with no common state, so a batch that"
+      + " lands between two of the gets shows half done", "batchIsAtomicToConcurrentReaders",
+      MultiGetKeyByKey::new);
 
   final String breaks;
   final String caughtBy;
@@ -579,6 +582,30 @@ enum Mutant {
     @Override
     public List<byte[]> multiGet(String family, List<byte[]> keys) {
       return delegate.multiGet(family, keys).stream().filter(v -> v != null).toList();
+    }
+  }
+
+  /**
+   * multiGet as one get per key, each at the live state, with a pause between two gets (the time a
+   * backend's own read of the next key takes when the writer gets the core): what a backend that
+   * reads key by key without pinning one state, or without checking that no write overlapped, does.
+   */
+  private static final class MultiGetKeyByKey extends ForwardingStore {
+    MultiGetKeyByKey(Store d) {
+      super(d);
+    }
+
+    @Override
+    public List<byte[]> multiGet(String family, List<byte[]> keys) {
+      delegate.multiGet(family, List.of()); // argument checks on the family
+      List<byte[]> values = new ArrayList<>(keys.size());
+      for (byte[] k : keys) {
+        if (!values.isEmpty()) {
+          LockSupport.parkNanos(20_000);
+        }
+        values.add(delegate.get(family, k));
+      }
+      return values;
     }
   }
 

@@ -80,6 +80,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>KEY_ORDER_UNSTABLE (a batch applied in key order, the ops on one key last first) → batchOpsApplyInOrder
  *   <li>KEPT_CURSOR_NOT_REFRESHED (a forward scan of a range read before reads the first scan's state) →
  *       aRescanSeesWritesSinceTheLastScanOfItsRange
+ *   <li>MULTIGET_KEY_BY_KEY (a multiGet reads key by key, no common state) → batchIsAtomicToConcurrentReaders
  * </ul>
  *
  * <p>SYNC_WAL_DOES_NOTHING, SYNC_COMMITTED_AT_CLOSE and COMMITS_MID_BATCH run on {@link CrashableMemoryFixture}, memory behind a pretend journal that

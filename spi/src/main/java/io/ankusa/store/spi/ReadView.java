@@ -25,7 +25,8 @@ public interface ReadView {
    * The values at {@code keys}, in the order of {@code keys}, {@code null} for each absent key; the
    * same key may appear more than once (property {@code multiGetKeepsOrderAndNulls}); each call
    * answers only its own keys, whatever an earlier call asked (property {@code
-   * consecutiveMultiGetsAnswerOnlyTheirOwnKeys}). All values come from one consistent state. Any
+   * consecutiveMultiGetsAnswerOnlyTheirOwnKeys}). All values come from one consistent state, however
+   * many batches are written meanwhile (property {@code batchIsAtomicToConcurrentReaders}). Any
    * number of keys is answered, without a size limit of its own (property {@code
    * multiGetOfAMillionKeys}).
    */
