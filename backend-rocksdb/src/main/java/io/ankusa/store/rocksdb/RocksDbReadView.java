@@ -71,13 +71,13 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * Reads every key at one state, one point read per key, in order (property {@code
    * multiGetKeepsOrderAndNulls}; {@code MultiGetTest} forces a write between the reads, and one in
    * flight when they begin). On a snapshot that state is the snapshot's. On the live store one key
-   * is one read, and more keys are read first with no engine snapshot, checking after each read
-   * against the engine's {@link WriteTally} that no write has overlapped the reads so far; the
-   * first time one has (or when a write is in flight at the start) the reads stop and all keys are
-   * read again at an engine snapshot pinned for the rest of the call. The common case, no write
-   * during a few reads, so costs no snapshot: a RocksDB snapshot is two calls that take the
-   * database's mutex, and releasing the oldest one makes RocksDB rewrite bottommost files it then
-   * finds (see {@link WriteTally}).
+   * is one read, and up to {@link #MAX_KEYS_UNPINNED} keys are read first with no engine snapshot,
+   * checking after each read against the engine's {@link WriteTally} that no write has overlapped
+   * the reads so far; the first time one has (or when a write is in flight at the start) the reads
+   * stop and all keys are read again at an engine snapshot pinned for the rest of the call. More
+   * keys are read at a snapshot pinned from the start. The common short call, no write during a few
+   * reads (the gauges' six counters), so costs no snapshot: a RocksDB snapshot is two calls that take
+   * the database's mutex, a fair part of a read of six keys (see {@link WriteTally}).
    *
    * <p>A point read returns null only for NotFound and throws for any other status ({@code
    * CorruptionTest.multiGetOfADamagedKeyThrows}), so each key's answer is exact; {@code
@@ -104,7 +104,7 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       if (frozenAt() != null || keys.size() == 1) {
         return readEach(engine, handle, pointReads(engine), family, counters, keys, null, 0);
       }
-      long stamp = engine.writes.quietStamp();
+      long stamp = keys.size() <= MAX_KEYS_UNPINNED ? engine.writes.quietStamp() : WriteTally.BUSY;
       if (stamp != WriteTally.BUSY) {
         List<byte[]> values =
             readEach(engine, handle, pointReads(engine), family, counters, keys, engine.writes, stamp);
@@ -122,6 +122,13 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       exit();
     }
   }
+
+  /**
+   * The most keys a multiGet of the live store reads without an engine snapshot first. Past a few
+   * keys the snapshot is a small part of the call, and a write that lands late in a long call would
+   * throw away most of its reads; so longer calls pin one from the start, as they always did.
+   */
+  static final int MAX_KEYS_UNPINNED = 16;
 
   /**
    * Test seam: given the index of each key of a multiGet just read, with the view entered, before the

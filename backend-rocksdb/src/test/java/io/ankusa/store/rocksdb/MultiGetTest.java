@@ -126,6 +126,29 @@ class MultiGetTest {
   }
 
   /**
+   * Up to {@link RocksDbReadView#MAX_KEYS_UNPINNED} keys are read with no engine snapshot; one key
+   * more, and the call pins one before its first read.
+   */
+  @Test
+  void aLongerMultiGetPinsASnapshotFromItsFirstRead() {
+    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
+      store.write(new Batch().put("p", new byte[] {1}, new byte[] {10}), Durability.NO_SYNC);
+      for (int n : new int[] {RocksDbReadView.MAX_KEYS_UNPINNED, RocksDbReadView.MAX_KEYS_UNPINNED + 1}) {
+        List<byte[]> keys = java.util.Collections.nCopies(n, new byte[] {1});
+        List<SeenRead> seen = new ArrayList<>();
+        RocksDbReadView.afterPointRead = i -> seen.add(new SeenRead(i, snapshotsHeld(store)));
+        try {
+          assertThat(store.multiGet("p", keys)).hasSize(n).allSatisfy(v -> assertThat(v).containsExactly(10));
+        } finally {
+          RocksDbReadView.afterPointRead = null;
+        }
+        assertThat(seen).as("%d keys", n).hasSize(n)
+            .allSatisfy(r -> assertThat(r.snapshots()).isEqualTo(n > RocksDbReadView.MAX_KEYS_UNPINNED ? 1 : 0));
+      }
+    }
+  }
+
+  /**
    * A write that commits between two reads of a multiGet (forced through the seam) stops the reads;
    * they start again at a pinned engine snapshot, which a second write forced between them does not
    * change. So the answer is of one state, the one after the first write. On a snapshot, a write
