@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +43,13 @@ import org.slf4j.LoggerFactory;
  * pointGet} measured 1.27 µs in one eight-fork run and 1.63 µs in the next) lands on the ratio and
  * outside its interval. Each round's SPI fork is then divided by the same round's raw fork, and the
  * report gives the geometric mean of those ratios ({@code paired}) with its interval over rounds
- * ({@link RatioInterval#paired}), in which a round's drift cancels. {@code -Dbench.interleave=false}
- * gives JMH's own order, and an interval over each side's forks.
+ * ({@link RatioInterval#paired}), in which a round's drift cancels. The engines run in the order
+ * given ({@code -p engine=...}, else {@link EngineTarget#NAMES}) in odd rounds and in the reverse
+ * order in even ones ({@link #engineOrder}), so every SPI backend runs before its baseline in half
+ * the rounds and after it in the other half: what a fork leaves behind for the next one (the memory
+ * the last JVM and its store gave back, a store's files still being deleted) falls on both sides
+ * alike instead of always on the same one. {@code -Dbench.interleave=false} gives JMH's own order,
+ * and an interval over each side's forks.
  */
 public final class SpiOverheadReport {
   private static final Logger LOG = LoggerFactory.getLogger(SpiOverheadReport.class);
@@ -64,9 +70,13 @@ public final class SpiOverheadReport {
     if (interleave) {
       // One JMH run of one fork per round, every case on every engine: a case's SPI and raw forks
       // run seconds apart, not the whole of one side's forks apart, so the machine's drift falls on both.
+      var given = cli.getParameter("engine");
+      List<String> engines = given.hasValue() ? List.copyOf(given.get()) : List.of(EngineTarget.NAMES);
       for (int round = 1; round <= forks; round++) {
-        LOG.info("round {} of {}: one fork of every case", round, forks);
-        measured.addAll(forksOf(new Runner(new OptionsBuilder().parent(options).forks(1).build()).run(), round));
+        List<String> order = engineOrder(engines, round);
+        LOG.info("round {} of {}: one fork of every case, engines in the order {}", round, forks, order);
+        measured.addAll(forksOf(new Runner(new OptionsBuilder().parent(options).forks(1)
+            .param("engine", order.toArray(String[]::new)).build()).run(), round));
       }
     } else {
       measured.addAll(forksOf(new Runner(options).run(), 0));
@@ -75,9 +85,23 @@ public final class SpiOverheadReport {
     Files.createDirectories(out);
     Map<String, Object> json = report(measured);
     json.put("forksInterleaved", interleave);
+    json.put("engineOrder", interleave ? "as given in odd rounds, reversed in even rounds" : "JMH's");
     Path file = out.resolve("spi-overhead.json");
     Files.writeString(file, JsonText.of(json), StandardCharsets.UTF_8);
     LOG.info("wrote {}", file.toAbsolutePath());
+  }
+
+  /**
+   * The order the engines run in, in round {@code round} (from 1): {@code engines} in odd rounds,
+   * reversed in even ones.
+   */
+  static List<String> engineOrder(List<String> engines, int round) {
+    if (round % 2 == 1) {
+      return List.copyOf(engines);
+    }
+    List<String> reversed = new ArrayList<>(engines);
+    Collections.reverse(reversed);
+    return List.copyOf(reversed);
   }
 
   /**

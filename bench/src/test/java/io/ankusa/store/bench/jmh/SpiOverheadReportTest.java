@@ -39,6 +39,26 @@ class SpiOverheadReportTest {
     assertThat(raw.get("spiOverRawLow")).isNull();
   }
 
+  /**
+   * Over any two consecutive rounds, every SPI backend runs once before its raw baseline and once
+   * after it; the first round keeps the order given.
+   */
+  @Test
+  void eachSpiBackendRunsBeforeItsBaselineInHalfTheRounds() {
+    List<String> given = List.of(EngineTarget.NAMES);
+    assertThat(SpiOverheadReport.engineOrder(given, 1)).isEqualTo(given);
+    for (String spi : List.of("rocksdb", "lmdb")) {
+      String raw = EngineTarget.baselineOf(spi);
+      int before = 0;
+      for (int round = 1; round <= 4; round++) {
+        List<String> order = SpiOverheadReport.engineOrder(given, round);
+        assertThat(order).containsExactlyInAnyOrderElementsOf(given);
+        before += order.indexOf(spi) < order.indexOf(raw) ? 1 : 0;
+      }
+      assertThat(before).as("rounds of four in which %s ran before %s", spi, raw).isEqualTo(2);
+    }
+  }
+
   @Test
   void forksOutsideRoundsAreNotPaired() {
     // JMH's own order: every SPI fork, then every raw fork. A round's drift cannot be told apart.
