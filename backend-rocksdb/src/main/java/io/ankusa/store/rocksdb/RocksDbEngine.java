@@ -75,10 +75,12 @@ final class RocksDbEngine implements AutoCloseable {
   private final BloomFilter countersFilter;
   /** The other families' SST filter; null when {@code rocksdb.bloomBitsPerKey} is 0. */
   private final BloomFilter keysFilter;
+  /** The other families' compaction of files full of deletions. */
+  private final DeletionTriggeredCompaction deletions;
 
   private RocksDbEngine(Path dir, RocksDB db, Map<String, ColumnFamilyHandle> handles, DBOptions dbOptions,
       List<ColumnFamilyOptions> familyOptions, List<ColumnFamilyHandle> allHandles, UInt64AddOperator mergeOperator,
-      BloomFilter countersFilter, BloomFilter keysFilter, boolean readOnly) {
+      BloomFilter countersFilter, BloomFilter keysFilter, DeletionTriggeredCompaction deletions, boolean readOnly) {
     this.dir = dir;
     this.db = db;
     this.handles = handles;
@@ -91,6 +93,7 @@ final class RocksDbEngine implements AutoCloseable {
     this.mergeOperator = mergeOperator;
     this.countersFilter = countersFilter;
     this.keysFilter = keysFilter;
+    this.deletions = deletions;
     this.syncWrite = new WriteOptions().setSync(true);
     this.noSyncWrite = new WriteOptions().setSync(false);
     this.liveRead = new ReadOptions().setVerifyChecksums(true);
@@ -129,6 +132,7 @@ final class RocksDbEngine implements AutoCloseable {
     BloomFilter countersFilter =
         settings.countersBloomBitsPerKey() > 0 ? new BloomFilter(settings.countersBloomBitsPerKey()) : null;
     BloomFilter keysFilter = settings.bloomBitsPerKey() > 0 ? new BloomFilter(settings.bloomBitsPerKey()) : null;
+    DeletionTriggeredCompaction deletions = new DeletionTriggeredCompaction();
     DBOptions dbOptions = new DBOptions();
     List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
     List<ColumnFamilyHandle> all = new ArrayList<>();
@@ -156,7 +160,7 @@ final class RocksDbEngine implements AutoCloseable {
         names.add(null);
       }
       for (FamilySpec f : families) {
-        ColumnFamilyOptions o = familyOptions(f, merge, f.counters() ? countersFilter : keysFilter, settings);
+        ColumnFamilyOptions o = familyOptions(f, merge, f.counters() ? countersFilter : keysFilter, deletions, settings);
         cfOptions.add(o);
         descriptors.add(new ColumnFamilyDescriptor(f.name().getBytes(StandardCharsets.UTF_8), o));
         names.add(f.name());
@@ -165,11 +169,11 @@ final class RocksDbEngine implements AutoCloseable {
           ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, all)
           : RocksDB.open(dbOptions, dir.toString(), descriptors, all);
     } catch (RocksDBException e) {
-      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter);
+      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions);
       throw RocksDbFailures.open(e, dir);
     } catch (RuntimeException | Error e) {
       // Nothing of a failed open outlives it, whichever step failed.
-      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter);
+      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions);
       throw e;
     }
     Map<String, ColumnFamilyHandle> byName = new LinkedHashMap<>();
@@ -179,12 +183,13 @@ final class RocksDbEngine implements AutoCloseable {
       }
     }
     return new RocksDbEngine(dir, db, Map.copyOf(byName), dbOptions, cfOptions, all, merge, countersFilter,
-        keysFilter, readOnly);
+        keysFilter, deletions, readOnly);
   }
 
   /** Frees what an open made before it failed: the handles it got, every options object, the operator and filter. */
   private static void closeAfterFailedOpen(List<ColumnFamilyHandle> handles, List<ColumnFamilyOptions> cfOptions,
-      DBOptions dbOptions, UInt64AddOperator merge, BloomFilter countersFilter, BloomFilter keysFilter) {
+      DBOptions dbOptions, UInt64AddOperator merge, BloomFilter countersFilter, BloomFilter keysFilter,
+      DeletionTriggeredCompaction deletions) {
     handles.forEach(ColumnFamilyHandle::close);
     cfOptions.forEach(ColumnFamilyOptions::close);
     dbOptions.close();
@@ -195,15 +200,18 @@ final class RocksDbEngine implements AutoCloseable {
     if (keysFilter != null) {
       keysFilter.close();
     }
+    deletions.close();
   }
 
   /**
    * {@code filter}: the family's SST filter ({@code rocksdb.countersBloomBitsPerKey} or {@code
-   * rocksdb.bloomBitsPerKey}), or null for none.
+   * rocksdb.bloomBitsPerKey}), or null for none. A family that is not counters has its files full of
+   * deletions compacted ({@link DeletionTriggeredCompaction}).
    */
   private static ColumnFamilyOptions familyOptions(FamilySpec f, UInt64AddOperator merge, BloomFilter filter,
-      RocksDbSettings settings) {
-    ColumnFamilyOptions o = f.counters() && settings.maxSuccessiveMerges() > 0 ? strictFolding() : new ColumnFamilyOptions();
+      DeletionTriggeredCompaction deletions, RocksDbSettings settings) {
+    ColumnFamilyOptions o = !f.counters() ? deletions.newFamilyOptions()
+        : settings.maxSuccessiveMerges() > 0 ? strictFolding() : new ColumnFamilyOptions();
     // A table config is a plain Java holder; RocksJava copies it into the native options.
     BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(settings.blockSizeBytes());
     if (filter != null) {
@@ -392,5 +400,6 @@ final class RocksDbEngine implements AutoCloseable {
     if (keysFilter != null) {
       keysFilter.close();
     }
+    deletions.close();
   }
 }
