@@ -5,6 +5,8 @@ import java.util.Properties;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.Options;
+import org.rocksdb.TablePropertiesCollectorFactory;
 
 /**
  * The rocksdb backend's family options that RocksJava's setters alone do not make obvious, for the raw
@@ -12,7 +14,8 @@ import org.rocksdb.ColumnFamilyOptions;
  * in the memtable once 16 pile up, reading the key's base value wherever it is: {@code
  * max_successive_merges} 16 with {@code strict_max_successive_merges}, which RocksJava can set only
  * through RocksDB's options parser), and reads as the backend does: Bloom filters over every family's
- * keys in SST files and in the memtable.
+ * keys in SST files and in the memtable; and compacts as the backend does: every family but the
+ * counters has its files full of deletions compacted ({@link #newDeletionCollector}).
  * The constants repeat the backend's defaults, which the bench cannot see; the bench's tests compare
  * the options file RocksDB writes for a raw baseline with the backend's, so a default changed on one
  * side only fails there.
@@ -40,6 +43,23 @@ public final class RawRocksOptions {
   public static void filter(ColumnFamilyOptions options, BlockBasedTableConfig table, BloomFilter filter) {
     table.setFilterPolicy(filter);
     options.setMemtablePrefixBloomSizeRatio(MEMTABLE_BLOOM_RATIO).setMemtableWholeKeyFiltering(true);
+  }
+
+  /**
+   * The backend's compact-on-deletion collector (see {@code DeletionTriggeredCompaction}: a window
+   * of 32 768 entries, 16 384 deletions in it, or half the file); the caller owns (and closes) it,
+   * after the database.
+   */
+  public static TablePropertiesCollectorFactory newDeletionCollector() {
+    return TablePropertiesCollectorFactory.NewCompactOnDeletionCollectorFactory(32_768, 16_384, 0.5);
+  }
+
+  /** New column family options, RocksDB's defaults plus {@code collector}; the caller owns (and closes) them. */
+  public static ColumnFamilyOptions deletionCompacted(TablePropertiesCollectorFactory collector) {
+    try (Options template = new Options()) {
+      template.setTablePropertiesCollectorFactory(java.util.List.of(collector));
+      return new ColumnFamilyOptions(template);
+    }
   }
 
   /** New column family options with the fold set; the caller owns (and closes) them. */

@@ -126,14 +126,17 @@ final class RawGroupCommit implements IngestTarget {
     DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setBytesPerSync(1L << 20).setMaxBackgroundJobs(2).setKeepLogFileNum(10);
     BloomFilter filter = RawRocksOptions.newFilter();
+    var deletions = RawRocksOptions.newDeletionCollector();
     owned.add(merge);
     owned.add(filter);
+    owned.add(deletions);
     owned.add(dbOptions);
     owned.add(noSync);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (FamilySpec f : Format3.families()) {
       // The backend's counter fold: 16 operands, reading the base value from disk when not cached.
-      ColumnFamilyOptions o = f.counters() ? RawRocksOptions.foldingOptions() : new ColumnFamilyOptions();
+      ColumnFamilyOptions o =
+          f.counters() ? RawRocksOptions.foldingOptions() : RawRocksOptions.deletionCompacted(deletions);
       BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(4096);
       RawRocksOptions.filter(o, table, filter);
       o.setTableFormatConfig(table);

@@ -19,6 +19,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
+import org.rocksdb.TablePropertiesCollectorFactory;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
@@ -26,7 +27,8 @@ import org.rocksdb.WriteOptions;
 /**
  * The raw RocksJava baseline: the same engine and settings as the rocksdb backend (bytes_per_sync 1
  * MiB, 2 background jobs, 4 KiB blocks, Bloom filters on both families, LZ4 on the plain family;
- * uint64add with max_successive_merges 16, strict, and a 1 MiB write buffer on counters), called
+ * uint64add with max_successive_merges 16, strict, and a 1 MiB write buffer on counters; files full of
+ * deletions compacted on the plain family), called
  * directly, no wrapper.
  */
 public final class RawRocksTarget implements EngineTarget {
@@ -51,7 +53,8 @@ public final class RawRocksTarget implements EngineTarget {
     ColumnFamilyOptions defaultOptions = new ColumnFamilyOptions();
     BloomFilter filter = RawRocksOptions.newFilter();
     BlockBasedTableConfig plainTable = new BlockBasedTableConfig().setBlockSize(4096);
-    ColumnFamilyOptions plainOptions = new ColumnFamilyOptions();
+    TablePropertiesCollectorFactory deletions = RawRocksOptions.newDeletionCollector();
+    ColumnFamilyOptions plainOptions = RawRocksOptions.deletionCompacted(deletions);
     RawRocksOptions.filter(plainOptions, plainTable, filter);
     plainOptions.setTableFormatConfig(plainTable).setCompressionType(CompressionType.LZ4_COMPRESSION);
     BlockBasedTableConfig counterTable = new BlockBasedTableConfig().setBlockSize(4096);
@@ -63,6 +66,7 @@ public final class RawRocksTarget implements EngineTarget {
         .setWriteBufferSize(1L << 20);
     owned.add(merge);
     owned.add(filter);
+    owned.add(deletions);
     owned.add(dbOptions);
     owned.add(defaultOptions);
     owned.add(plainOptions);
