@@ -248,8 +248,9 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   /**
    * The single-op fast path: the engine's own {@code put}/{@code delete}/{@code deleteRange}/{@code
    * merge} with the same write options, which RocksDB applies as a one-entry batch, atomically and
-   * with the same durability; no native {@link WriteBatch} is created, filled and closed. REQUIRES:
-   * the op was validated, the caller entered the engine.
+   * with the same durability; no native {@link WriteBatch} is created, filled and closed. Counted on
+   * the engine's {@link WriteTally}, as the batch path's write is. REQUIRES: the op was validated,
+   * the caller entered the engine.
    */
   private void writeOne(RocksDbEngine e, WriteOptions options, Op op) {
     e.writes.begin();
