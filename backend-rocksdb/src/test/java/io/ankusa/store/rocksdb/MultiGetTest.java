@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -107,6 +108,16 @@ class MultiGetTest {
   /** Each read the seam saw: the key's index and the engine snapshots held then. */
   private record SeenRead(int index, int snapshots) {}
 
+  /** Runs {@code body} with {@code seam} called after each point read of a multiGet, then removes it. */
+  private static void withSeam(IntConsumer seam, Runnable body) {
+    RocksDbReadView.afterPointRead = seam;
+    try {
+      body.run();
+    } finally {
+      RocksDbReadView.afterPointRead = null;
+    }
+  }
+
   /** With no write during it, a multiGet of several keys reads them all without an engine snapshot. */
   @Test
   void aMultiGetWithNoWriteDuringItTakesNoSnapshot() {
@@ -115,12 +126,8 @@ class MultiGetTest {
     try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
       store.write(new Batch().put("p", a, new byte[] {10}).put("p", b, new byte[] {10}), Durability.NO_SYNC);
       List<SeenRead> seen = new ArrayList<>();
-      RocksDbReadView.afterPointRead = i -> seen.add(new SeenRead(i, snapshotsHeld(store)));
-      try {
-        assertThat(store.multiGet("p", List.of(a, b, a))).extracting(Bytes::hex).containsExactly("0a", "0a", "0a");
-      } finally {
-        RocksDbReadView.afterPointRead = null;
-      }
+      withSeam(i -> seen.add(new SeenRead(i, snapshotsHeld(store))), () ->
+          assertThat(store.multiGet("p", List.of(a, b, a))).extracting(Bytes::hex).containsExactly("0a", "0a", "0a"));
       assertThat(seen).containsExactly(new SeenRead(0, 0), new SeenRead(1, 0), new SeenRead(2, 0));
     }
   }
@@ -136,12 +143,8 @@ class MultiGetTest {
       for (int n : new int[] {RocksDbReadView.MAX_KEYS_UNPINNED, RocksDbReadView.MAX_KEYS_UNPINNED + 1}) {
         List<byte[]> keys = java.util.Collections.nCopies(n, new byte[] {1});
         List<SeenRead> seen = new ArrayList<>();
-        RocksDbReadView.afterPointRead = i -> seen.add(new SeenRead(i, snapshotsHeld(store)));
-        try {
-          assertThat(store.multiGet("p", keys)).hasSize(n).allSatisfy(v -> assertThat(v).containsExactly(10));
-        } finally {
-          RocksDbReadView.afterPointRead = null;
-        }
+        withSeam(i -> seen.add(new SeenRead(i, snapshotsHeld(store))), () ->
+            assertThat(store.multiGet("p", keys)).hasSize(n).allSatisfy(v -> assertThat(v).containsExactly(10)));
         assertThat(seen).as("%d keys", n).hasSize(n)
             .allSatisfy(r -> assertThat(r.snapshots()).isEqualTo(n > RocksDbReadView.MAX_KEYS_UNPINNED ? 1 : 0));
       }
@@ -165,14 +168,14 @@ class MultiGetTest {
       store.write(new Batch().put("p", a, new byte[] {10}).put("p", b, new byte[] {10}), Durability.NO_SYNC);
       int[] writes = {0};
       List<SeenRead> seen = new ArrayList<>();
-      RocksDbReadView.afterPointRead = i -> {
+      IntConsumer seam = i -> {
         seen.add(new SeenRead(i, snapshotsHeld(store)));
         if (i == 0) {
           writes[0]++;
           writeBothFromAnotherThread(store, a, b, 10 + writes[0], oneBatch);
         }
       };
-      try {
+      withSeam(seam, () -> {
         assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0b", "0b");
         assertThat(seen).as("the reads: stopped after the first write, then again at a snapshot")
             .containsExactly(new SeenRead(0, 0), new SeenRead(0, 1), new SeenRead(1, 1));
@@ -181,9 +184,7 @@ class MultiGetTest {
           assertThat(snap.multiGet("p", List.of(b, a))).extracting(Bytes::hex).containsExactly("0c", "0c");
         }
         assertThat(seen).extracting(SeenRead::index).containsExactly(0, 1);
-      } finally {
-        RocksDbReadView.afterPointRead = null;
-      }
+      });
       assertThat(writes[0]).as("writes forced between reads").isEqualTo(3);
       assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0d", "0d");
     }
@@ -202,7 +203,7 @@ class MultiGetTest {
       store.write(new Batch().put("p", a, new byte[] {10}).put("p", b, new byte[] {10}), Durability.NO_SYNC);
       RocksDbStore rocks = (RocksDbStore) store;
       List<SeenRead> seen = new ArrayList<>();
-      RocksDbReadView.afterPointRead = i -> {
+      IntConsumer seam = i -> {
         seen.add(new SeenRead(i, snapshotsHeld(store)));
         if (i == 0) {
           EngineProbe.read(rocks, e -> {
@@ -223,9 +224,9 @@ class MultiGetTest {
         return 0;
       });
       try {
-        assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0a", "0a");
+        withSeam(seam, () ->
+            assertThat(store.multiGet("p", List.of(a, b))).extracting(Bytes::hex).containsExactly("0a", "0a"));
       } finally {
-        RocksDbReadView.afterPointRead = null;
         EngineProbe.read(rocks, e -> {
           e.writes.end();
           return 0;
