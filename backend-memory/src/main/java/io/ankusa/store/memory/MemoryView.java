@@ -24,7 +24,8 @@ import java.util.function.IntSupplier;
  * Step 2 of writing a backend: the reads. One implementation serves the live store (maps shared with
  * writers, read under the read lock) and snapshots (private copies, the lock is a no-op).
  *
- * <p>Ownership: stored arrays are never handed out; every read returns a copy.
+ * <p>Ownership: stored arrays are never handed out; every read returns a copy. Arrays passed in are
+ * never kept: a scan's range view holds copies of its bounds.
  */
 class MemoryView implements ReadView {
   private final FamilyCatalog catalog;
@@ -107,7 +108,10 @@ class MemoryView implements ReadView {
     readLock.lock();
     try {
       TreeMap<byte[], byte[]> map = families.get(family);
-      NavigableMap<byte[], byte[]> range = hi == null ? map.tailMap(lo, true) : map.subMap(lo, true, hi, false);
+      // A sub-map view compares keys with its bounds each time the scan copies a chunk, long after this
+      // call returned: it gets copies, so the caller may reuse its arrays (property argumentArraysAreNeverRetained).
+      byte[] from = lo.clone();
+      NavigableMap<byte[], byte[]> range = hi == null ? map.tailMap(from, true) : map.subMap(from, true, hi.clone(), false);
       ChunkedScan scan = new ChunkedScan(direction == Direction.REVERSE ? range.descendingMap() : range);
       if (openScans != null) {
         openScans.add(scan);

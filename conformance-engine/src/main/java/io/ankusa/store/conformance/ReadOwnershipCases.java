@@ -8,6 +8,7 @@ import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
@@ -15,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -169,6 +172,139 @@ public interface ReadOwnershipCases extends EngineCase {
       assertThat(s.get(PLAIN, c)).isEqualTo(new byte[] {3});
       assertThat(s.counter(COUNTERS, counter)).as("counter %s, merged by the first write only", Bytes.hex(counter))
           .isEqualTo(5);
+    }
+  }
+
+  /**
+   * No call keeps an array the caller passed in: after each call returns, the case overwrites every
+   * array it gave — the keys of get and multiGet (and the list), the bounds of scan and visit, the keys,
+   * values and range bounds of a batch's put, merge, delete and deleteRange, and the same reads on a
+   * snapshot — and checks that nothing changes: a scan opened before the overwrite yields the entries of
+   * the range it was asked for, in both directions, whether it had read none, one or all of them;
+   * values returned stay as they were; and later reads with fresh arrays of the same bytes find what
+   * was written. A backend that keeps the caller's bound arrays (a sorted map's sub-map view over them,
+   * a cached cursor keyed by them) or its keys (a cache, a batch kept for later) fails here.
+   */
+  @Example
+  default void argumentArraysAreNeverRetained() {
+    int n = 40;
+    TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.UNSIGNED);
+    try (TempDirStore t = openFresh()) {
+      Store s = t.store();
+      // The batch: puts, a merge, a delete and a range delete, every array overwritten after the write.
+      List<byte[]> given = new ArrayList<>();
+      Batch b = new Batch();
+      for (int i = 0; i < n; i++) {
+        byte[] key = ownedKey(i);
+        byte[] value = ownedValue(i);
+        given.add(key);
+        given.add(value);
+        b.put(PLAIN, key, value);
+        model.put(ownedKey(i), ownedValue(i));
+      }
+      byte[] doomed = ownedKey(n + 1);
+      byte[] doomedValue = ownedValue(n + 1);
+      byte[] deleted = ownedKey(n + 1);
+      byte[] rangeLo = ownedKey(n + 2);
+      byte[] rangeHi = ownedKey(n + 4);
+      byte[] inRange = ownedKey(n + 3);
+      byte[] counter = ownedKey(7);
+      b.put(PLAIN, doomed, doomedValue).delete(PLAIN, deleted).put(PLAIN, inRange, ownedValue(n + 3))
+          .deleteRange(PLAIN, rangeLo, rangeHi).merge(COUNTERS, counter, 5);
+      given.addAll(List.of(doomed, doomedValue, deleted, rangeLo, rangeHi, inRange, counter));
+      s.write(b, Durability.NO_SYNC);
+      given.forEach(ReadOwnershipCases::overwrite);
+      assertSameEntries(drain(s, PLAIN, START, null, Direction.FORWARD), model,
+          "the store after the caller overwrote every array of the batch it wrote");
+      assertThat(s.counter(COUNTERS, ownedKey(7))).as("the counter merged by that batch").isEqualTo(5);
+
+      checkReadsKeepNoArgument(s, model, "the live store");
+      try (Snapshot snapshot = s.snapshot()) {
+        s.write(new Batch().put(PLAIN, ownedKey(3), new byte[] {1}).delete(PLAIN, ownedKey(20)), Durability.NO_SYNC);
+        checkReadsKeepNoArgument(snapshot, model, "a snapshot");
+      }
+    }
+  }
+
+  /** The reads of {@link #argumentArraysAreNeverRetained} on {@code view}, which holds exactly {@code model}. */
+  private static void checkReadsKeepNoArgument(ReadView view, TreeMap<byte[], byte[]> model, String what) {
+    // get: the key overwritten after the call; the value returned and a later get are unchanged.
+    byte[] key = ownedKey(5);
+    byte[] got = view.get(PLAIN, key);
+    overwrite(key);
+    assertThat(got).as("%s: a get's value after the caller overwrote its key", what).isEqualTo(ownedValue(5));
+    assertThat(view.get(PLAIN, ownedKey(5))).as("%s: a later get of the same key", what).isEqualTo(ownedValue(5));
+
+    // multiGet: every key and the list itself overwritten after the call.
+    List<byte[]> keys = new ArrayList<>(List.of(ownedKey(1), ownedKey(2), ownedKey(200), ownedKey(1)));
+    List<byte[]> values = view.multiGet(PLAIN, keys);
+    keys.forEach(ReadOwnershipCases::overwrite);
+    keys.set(0, ownedKey(3));
+    keys.clear();
+    List<byte[]> want = Arrays.asList(ownedValue(1), ownedValue(2), null, ownedValue(1));
+    assertThat(hex(values)).as("%s: a multiGet's answers after the caller overwrote its keys", what)
+        .isEqualTo(hex(want));
+    assertThat(hex(view.multiGet(PLAIN, List.of(ownedKey(1), ownedKey(2), ownedKey(200), ownedKey(1)))))
+        .as("%s: a later multiGet of the same keys", what).isEqualTo(hex(want));
+
+    // scan: bounds overwritten before the first entry is read, after one, after all; both directions.
+    byte[] from = ownedKey(10);
+    byte[] to = ownedKey(30);
+    Map<byte[], byte[]> forward = model.subMap(from, true, to, false);
+    Map<byte[], byte[]> reverse = model.descendingMap().subMap(to, false, from, true);
+    for (Direction direction : Direction.values()) {
+      Map<byte[], byte[]> range = direction == Direction.FORWARD ? forward : reverse;
+      for (int readFirst : new int[] {0, 1, range.size()}) {
+        byte[] lo = from.clone();
+        byte[] hi = to.clone();
+        List<Entry> seen = new ArrayList<>();
+        try (Scan scan = view.scan(PLAIN, lo, hi, direction)) {
+          while (seen.size() < readFirst && scan.hasNext()) {
+            seen.add(scan.next());
+          }
+          Arrays.fill(lo, (byte) 0xff); // after every key
+          Arrays.fill(hi, (byte) 0x00); // before every key
+          while (scan.hasNext()) {
+            seen.add(scan.next());
+          }
+        }
+        assertSameEntries(seen, range, what + ": a " + direction + " scan whose bounds the caller overwrote after "
+            + readFirst + " entries");
+      }
+      // A later scan and a visit of the same range, with fresh arrays, after a visit whose bounds were overwritten.
+      byte[] lo = from.clone();
+      byte[] hi = to.clone();
+      List<Entry> visited = new ArrayList<>();
+      view.visit(PLAIN, lo, hi, direction, (k, v) -> visited.add(new Entry(k.clone(), v.clone())));
+      overwrite(lo);
+      overwrite(hi);
+      assertSameEntries(visited, range, what + ": a " + direction + " visit");
+      assertSameEntries(drain(view, PLAIN, from.clone(), to.clone(), direction), range,
+          what + ": a " + direction + " scan after the bounds of an earlier visit and scans were overwritten");
+      List<Entry> again = new ArrayList<>();
+      view.visit(PLAIN, from.clone(), to.clone(), direction, (k, v) -> again.add(new Entry(k.clone(), v.clone())));
+      assertSameEntries(again, range, what + ": a " + direction + " visit after the bounds of earlier reads were"
+          + " overwritten");
+    }
+    assertSameEntries(drain(view, PLAIN, START, null, Direction.FORWARD), model,
+        what + ": the whole family after every read's arrays were overwritten");
+  }
+
+  /** Key {@code i} of {@link #argumentArraysAreNeverRetained}: {@code 0x30 i:16 0x01}. */
+  private static byte[] ownedKey(int i) {
+    return new byte[] {0x30, (byte) (i >> 8), (byte) i, 0x01};
+  }
+
+  private static byte[] ownedValue(int i) {
+    byte[] v = new byte[8 + i % 5];
+    Arrays.fill(v, (byte) (i * 7 + 1));
+    return v;
+  }
+
+  /** What a caller reusing its buffer does: every byte changed, the array no longer any key of the case. */
+  private static void overwrite(byte[] array) {
+    for (int i = 0; i < array.length; i++) {
+      array[i] = (byte) ~array[i];
     }
   }
 

@@ -138,7 +138,10 @@ enum Mutant {
       "aRescanSeesWritesSinceTheLastScanOfItsRange", UnrefreshedKeptCursors::new),
   MULTIGET_KEY_BY_KEY("a multiGet reads its keys one get after another, with no common state, so a batch that"
       + " lands between two of the gets shows half done", "batchIsAtomicToConcurrentReaders",
-      MultiGetKeyByKey::new);
+      MultiGetKeyByKey::new),
+  RETAINS_SCAN_BOUNDS("a scan keeps the caller's bound arrays and checks each entry against them as it reads, as a"
+      + " sorted map's sub-map view does, so bounds the caller overwrote after the call end it early",
+      "argumentArraysAreNeverRetained", RetainsScanBounds::new);
 
   final String breaks;
   final String caughtBy;
@@ -1177,6 +1180,53 @@ enum Mutant {
       kept.values().forEach(Snapshot::close);
       kept.clear();
       delegate.close();
+    }
+  }
+
+  /**
+   * The memory backend's scan as it was: its range a sub-map view over the caller's bound arrays, so
+   * an entry is checked against whatever the arrays hold when it is read.
+   */
+  private static final class RetainsScanBounds extends ForwardingStore {
+    RetainsScanBounds(Store d) {
+      super(d);
+    }
+
+    @Override
+    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+      Scan scan = delegate.scan(family, lo, hi, direction);
+      return new Scan() {
+        private Entry ahead;
+        private boolean ended;
+
+        @Override
+        public boolean hasNext() {
+          if (ahead == null && !ended) {
+            Entry e = scan.hasNext() ? scan.next() : null;
+            if (e != null && Bytes.compare(e.key(), lo) >= 0 && (hi == null || Bytes.compare(e.key(), hi) < 0)) {
+              ahead = e;
+            } else {
+              ended = true;
+            }
+          }
+          return ahead != null;
+        }
+
+        @Override
+        public Entry next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException("scan is at the end of its range");
+          }
+          Entry e = ahead;
+          ahead = null;
+          return e;
+        }
+
+        @Override
+        public void close() {
+          scan.close();
+        }
+      };
     }
   }
 }

@@ -81,6 +81,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>KEPT_CURSOR_NOT_REFRESHED (a forward scan of a range read before reads the first scan's state) →
  *       aRescanSeesWritesSinceTheLastScanOfItsRange
  *   <li>MULTIGET_KEY_BY_KEY (a multiGet reads key by key, no common state) → batchIsAtomicToConcurrentReaders
+ *   <li>RETAINS_SCAN_BOUNDS (a scan checks its entries against the caller's bound arrays as it reads them) →
+ *       argumentArraysAreNeverRetained
  * </ul>
  *
  * <p>SYNC_WAL_DOES_NOTHING, SYNC_COMMITTED_AT_CLOSE and COMMITS_MID_BATCH run on {@link CrashableMemoryFixture}, memory behind a pretend journal that
