@@ -6,10 +6,11 @@ import java.util.List;
  * Reads, on a live {@link Store} or a frozen {@link Snapshot}.
  *
  * <p>Keys compare as unsigned bytes (property {@code keysCompareAsUnsignedBytes}). Ownership: arrays
- * passed in are only read during the call and never retained; arrays returned are fresh copies the
- * caller owns, which no later read changes (properties {@code readsReturnFreshCopies}, {@code
- * readsDoNotReuseReturnedArrays}; the arrays a {@link #visit} hands its callback are the exception:
- * see {@link EntryVisitor}).
+ * passed in are only read during the call and never retained: a scan opened with them yields its range
+ * whatever the caller writes into them afterwards (property {@code argumentArraysAreNeverRetained});
+ * arrays returned are fresh copies the caller owns, which no later read changes (properties {@code
+ * readsReturnFreshCopies}, {@code readsDoNotReuseReturnedArrays}; the arrays a {@link #visit} hands its
+ * callback are the exception: see {@link EntryVisitor}).
  *
  * <p>Common REQUIRES for every method: {@code family} is one the store was opened with, otherwise
  * {@link StoreArgumentException}; keys are 1..{@link Capabilities#maxKeyBytes()} bytes. Every method

@@ -39,7 +39,8 @@
  * <h2>Ownership of byte arrays</h2>
  *
  * <p>Arrays passed to reads are not retained. Arrays put into a {@code Batch} are referenced, not
- * copied: the caller must not change them until the write returns. Arrays returned by reads are fresh
+ * copied: the caller must not change them until the write returns, and may reuse them once it has
+ * (property {@code argumentArraysAreNeverRetained}). Arrays returned by reads are fresh
  * copies owned by the caller; the one exception is a visit, whose callback's arrays are the
  * backend's and valid only during the call ({@link io.ankusa.store.spi.EntryVisitor}).
  *
