@@ -66,6 +66,13 @@ final class RocksDbFailures {
           "RocksDB store " + dir + " is locked by another open store (" + msg + "); close the other"
               + " store (in this or another process) before opening it again", e);
     }
+    if (isCorruption(e) && isRecordedLogCut(msg)) {
+      return new StoreCorruptionException(
+          "RocksDB store " + dir + " could not be opened: a write-ahead log it closed is shorter than its MANIFEST"
+              + " records, or missing (" + msg + "); the log was cut or lost after families were flushed past it,"
+              + " so their files hold batches whose writes to the other families are gone, and opening it would"
+              + " split those batches; restore the store from a backup (a repair tool would open it split)", e);
+    }
     if (isCorruption(e)) {
       List<String> wals = writeAheadLogs(dir);
       return new StoreCorruptionException(
@@ -77,6 +84,15 @@ final class RocksDbFailures {
               + " it can read and drops the rest", e);
     }
     return new StoreException("RocksDB store " + dir + " could not be opened: " + msg, e);
+  }
+
+  /**
+   * Whether RocksDB refused the open because a closed write-ahead log is shorter than the size its
+   * MANIFEST records, or missing ({@code track_and_verify_wals_in_manifest}, see {@code
+   * RocksDbEngine}).
+   */
+  private static boolean isRecordedLogCut(String msg) {
+    return msg != null && msg.contains("WAL") && (msg.contains("in MANIFEST") || msg.contains("Missing WAL"));
   }
 
   /** The write-ahead log files ({@code NNNNNN.log}) in {@code dir}, by name; empty if none or unreadable. */

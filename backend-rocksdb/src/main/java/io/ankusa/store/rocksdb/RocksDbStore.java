@@ -324,6 +324,28 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
     }
   }
 
+  /**
+   * Flushes {@code family}'s memtable alone to an SST file and waits for it: what the engine does on
+   * its own when that family's write buffer fills. The conformance fixture calls it to leave one
+   * family's files ahead of the others' before it cuts the write-ahead log (property {@code
+   * cutLogNeverSplitsABatchAcrossFamilies}; not part of {@link Store}). REQUIRES: {@code family} is
+   * one this store was opened with.
+   *
+   * @throws StoreClosedException after close
+   * @throws StoreWriteFailedException when RocksDB fails to flush
+   */
+  void flushFamily(String family) {
+    RocksDbEngine e = enter();
+    try (org.rocksdb.FlushOptions fo = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+      catalog.require(family);
+      e.db.flush(fo, e.handle(family));
+    } catch (RocksDBException ex) {
+      throw RocksDbFailures.write(ex, dir, family, "flush");
+    } finally {
+      exit();
+    }
+  }
+
   @Override
   public Snapshot snapshot() {
     RocksDbEngine e = enter();

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Damage to the write-ahead log of a store whose memtables were never flushed (every batch lives
  * only in the WAL): damage in the middle of the log is reported at open, never recovered as a
  * silently shorter prefix; a record cut short at the very end (a crash mid-append) opens with every
- * batch before it.
+ * batch before it. And a log RocksDB closed when one family was flushed alone, cut short: refused at
+ * open, never opened with that family's files ahead of the others (the conformance suite's {@code
+ * cutLogNeverSplitsABatchAcrossFamilies} cuts it everywhere).
  */
 class WalDamageTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"));
@@ -56,6 +58,35 @@ class WalDamageTest {
         .isInstanceOf(StoreCorruptionException.class)
         .hasMessageContaining(wal.path().getFileName().toString())
         .hasMessageContaining("write-ahead log")
+        .hasMessageContaining("backup");
+  }
+
+  /**
+   * Batches that put a row and merge a counter, the rows family flushed alone two thirds of the way:
+   * the flush closes the log the earlier batches are in, and the rows' SST file holds those batches'
+   * rows while their merges exist only in that log. Cut short in its middle, it must refuse the open;
+   * opened, the store would hold rows whose merges are gone.
+   */
+  @Test
+  void aClosedLogCutShortAfterOneFamilyWasFlushedAloneIsRefusedAtOpen() {
+    List<FamilySpec> families = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0));
+    byte[] n = {'n'};
+    try (Store store = new RocksDbStoreProvider().open(dir, StoreOptions.defaults(), families)) {
+      for (int i = 0; i < BATCHES; i++) {
+        store.write(new Batch().put("rows", key(i), value(i)).merge("counts", n, 1), Durability.SYNC);
+        if (i == BATCHES * 2 / 3) {
+          ((RocksDbStore) store).flushFamily("rows");
+        }
+      }
+    }
+    List<WalFiles.Wal> wals = WalFiles.all(dir);
+    assertThat(wals).as("the flush of rows closed the log of the batches before it").hasSizeGreaterThan(1);
+    WalFiles.Wal closed = wals.get(0);
+    closed.truncate(closed.size() / 2);
+    assertThatThrownBy(() -> new RocksDbStoreProvider().open(dir, StoreOptions.defaults().createIfMissing(false), families))
+        .isInstanceOf(StoreCorruptionException.class)
+        .hasMessageContaining("shorter than its MANIFEST records")
+        .hasMessageContaining("split")
         .hasMessageContaining("backup");
   }
 

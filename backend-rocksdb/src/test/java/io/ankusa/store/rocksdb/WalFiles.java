@@ -51,6 +51,18 @@ final class WalFiles {
     }
   }
 
+  /** Every WAL of the closed store in {@code dir}, oldest first (by number). */
+  static java.util.List<Wal> all(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(p -> p.getFileName().toString().matches("[0-9]+\\.log"))
+          .sorted(Comparator.comparing(p -> p.getFileName().toString()))
+          .map(Wal::new)
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+  }
+
   /**
    * The newest WAL of the closed store in {@code dir}: the one its unflushed batches are in.
    *
