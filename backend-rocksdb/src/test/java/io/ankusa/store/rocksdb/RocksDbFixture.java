@@ -1,6 +1,7 @@
 package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.conformance.LogCut;
 import io.ankusa.store.conformance.NamedOptions;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.FamilySpec;
@@ -10,10 +11,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import org.rocksdb.RocksDBException;
 
 /**
@@ -22,7 +26,9 @@ import org.rocksdb.RocksDBException;
  * run of bytes in the middle of the data blocks of its largest SST file, so a read of the family
  * meets a checksum mismatch (property {@code scanNeverEndsEarlyOnCorruption}); and log damage — one
  * bit flipped half-way through the newest write-ahead log (property {@code
- * midLogDamageIsReportedNeverSilentlyDropped}).
+ * midLogDamageIsReportedNeverSilentlyDropped}); and log cuts — one family flushed alone, then a copy of
+ * the store with one write-ahead log truncated at the start of a record or inside it, every record of
+ * every log in turn (property {@code cutLogNeverSplitsABatchAcrossFamilies}).
  *
  * <p>Option sets ({@link #optionSets()}): the defaults (counters' merge operands folded in the memtable
  * once 16 stack up on a key), {@value #MERGE_FOLDING} (folded once two stack up, so short sequences
@@ -90,6 +96,49 @@ public final class RocksDbFixture implements BackendFixture {
   public void damageLog(Path dir) {
     WalFiles.Wal wal = WalFiles.newest(dir);
     wal.flipBit(wal.size() / 2);
+  }
+
+  /** Flushes the family's memtable alone, as RocksDB does when that family's write buffer fills. */
+  @Override
+  public void flushFamily(Store store, String family) {
+    rocksDb(store).flushFamily(family);
+  }
+
+  /**
+   * The start of every record and its middle, in every write-ahead log of the closed store, oldest
+   * log first ({@link WalFiles#records}).
+   */
+  @Override
+  public List<LogCut> logCuts(Path dir) {
+    List<WalFiles.Wal> wals = WalFiles.all(dir);
+    List<List<WalFiles.LogRecord>> records = wals.stream().map(WalFiles::records).toList();
+    int left = records.stream().mapToInt(List::size).sum();
+    List<LogCut> cuts = new ArrayList<>();
+    for (int w = 0; w < wals.size(); w++) {
+      String file = wals.get(w).path().getFileName().toString();
+      for (WalFiles.LogRecord r : records.get(w)) {
+        cuts.add(new LogCut(file, r.start(), "the start of a record", left));
+        cuts.add(new LogCut(file, (r.start() + r.end()) / 2, "inside the record at " + r.start(), left));
+        left--;
+      }
+    }
+    return cuts;
+  }
+
+  /** Copies every file of the closed store, then truncates the copy's log file where {@code cut} says. */
+  @Override
+  public void copyWithLogCut(Path dir, Path copy, LogCut cut) {
+    try {
+      Files.createDirectories(copy);
+      try (Stream<Path> files = Files.list(dir)) {
+        for (Path f : (Iterable<Path>) files::iterator) {
+          Files.copy(f, copy.resolve(f.getFileName()));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy the store in " + dir + " to " + copy, e);
+    }
+    new WalFiles.Wal(copy.resolve(cut.file())).truncate(cut.offset());
   }
 
   /**

@@ -51,6 +51,54 @@ final class WalFiles {
     }
   }
 
+  /** RocksDB's log block: a record's fragment never crosses one, and a block ends in padding. */
+  private static final int BLOCK_BYTES = 32 * 1024;
+  /** A fragment's header: checksum (4), length (2, little-endian), type (1). */
+  private static final int HEADER_BYTES = 7;
+  /** A recyclable fragment's header adds the log number (4); this backend never recycles logs. */
+  private static final int RECYCLABLE_HEADER_BYTES = 11;
+  private static final int FIRST = 2;
+  private static final int MIDDLE = 3;
+
+  /** One record of a WAL: the bytes {@code [start, end)}, all its fragments and their headers. */
+  record LogRecord(long start, long end) {}
+
+  /**
+   * The records of {@code wal} in order, by RocksDB's log format: each record one fragment, or a
+   * first, middle ones and a last one, each fragment behind its header and none crossing a 32 KiB
+   * block; what is left of a block too short for a header is padding, and so is a zero header.
+   */
+  static java.util.List<LogRecord> records(Wal wal) {
+    byte[] b;
+    try {
+      b = Files.readAllBytes(wal.path());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + wal.path(), e);
+    }
+    java.util.List<LogRecord> out = new java.util.ArrayList<>();
+    long start = -1;
+    int pos = 0;
+    while (pos + HEADER_BYTES <= b.length) {
+      int leftInBlock = BLOCK_BYTES - pos % BLOCK_BYTES;
+      int length = (b[pos + 4] & 0xff) | (b[pos + 5] & 0xff) << 8;
+      int type = b[pos + 6] & 0xff;
+      if (leftInBlock < HEADER_BYTES || (type == 0 && length == 0)) {
+        pos += leftInBlock;
+        continue;
+      }
+      int header = type >= 5 && type <= 8 ? RECYCLABLE_HEADER_BYTES : HEADER_BYTES;
+      if (start < 0) {
+        start = pos;
+      }
+      pos += header + length;
+      if (type != FIRST && type != MIDDLE) {
+        out.add(new LogRecord(start, Math.min(pos, b.length)));
+        start = -1;
+      }
+    }
+    return out;
+  }
+
   /** Every WAL of the closed store in {@code dir}, oldest first (by number). */
   static java.util.List<Wal> all(Path dir) {
     try (Stream<Path> files = Files.list(dir)) {

@@ -12,8 +12,9 @@ import java.util.List;
  * What the conformance suite needs from a backend: a way to open (and reopen) a store in a
  * directory, what the backend claims, and hooks with defaults that fit most backends: a way to damage
  * a closed store's data files (by default {@link StoreFileDamage}), to force the engine to move
- * what it holds in memory into its files ({@link #flush}), to damage its write-ahead log and to
- * forget a store. A backend's test class returns one of these from each layer's abstract suite; that
+ * what it holds in memory into its files ({@link #flush}, one family alone: {@link #flushFamily}), to
+ * damage its write-ahead log or cut it short ({@link #damageLog}, {@link #logCuts}) and to forget a
+ * store. A backend's test class returns one of these from each layer's abstract suite; that
  * is the whole integration.
  *
  * <p>REQUIRES: a no-arg constructor (of any visibility) and a named class, not an anonymous one or an
@@ -102,6 +103,42 @@ public interface BackendFixture {
    */
   default void damageLog(Path dir) {
     throw new UnsupportedOperationException(provider().name() + " does not damage a write-ahead log");
+  }
+
+  /**
+   * Makes the engine move what it holds in memory for {@code family} alone into its files, leaving the
+   * other families' writes in memory and in the log — what an engine with a write buffer per family
+   * does when one fills — so the durability layer can cut the log behind a family whose files are
+   * ahead of the others' (property {@code cutLogNeverSplitsABatchAcrossFamilies}). Called on an open
+   * store this fixture opened. Default: {@link #flush(Store)}, for engines that flush every family
+   * together (or write their files on every commit).
+   */
+  default void flushFamily(Store store, String family) {
+    flush(store);
+  }
+
+  /**
+   * The places where the write-ahead log of the closed store in {@code dir} can be cut short, in log
+   * order: the start of every record and a point inside every record, in every log file the store
+   * keeps (property {@code cutLogNeverSplitsABatchAcrossFamilies}). Called only when {@link
+   * #capabilities()} claims {@code logDamageInjection}.
+   *
+   * @throws UnsupportedOperationException when this fixture cannot cut its backend's log; the message
+   *     says why, and the suite prints it as the reason the promise is unverified
+   */
+  default List<LogCut> logCuts(Path dir) {
+    throw new UnsupportedOperationException(name() + "'s fixture does not cut its write-ahead log");
+  }
+
+  /**
+   * Makes {@code copy}, a directory that does not exist yet, a copy of the closed store in {@code dir}
+   * with its log cut at {@code cut} (one of {@link #logCuts}), leaving {@code dir} as it was. The suite
+   * then opens the copy through {@link #open}, closes it and {@link #discard}s it.
+   *
+   * @throws UnsupportedOperationException when this fixture cannot cut its backend's log
+   */
+  default void copyWithLogCut(Path dir, Path copy, LogCut cut) {
+    throw new UnsupportedOperationException(name() + "'s fixture does not cut its write-ahead log");
   }
 
   /**

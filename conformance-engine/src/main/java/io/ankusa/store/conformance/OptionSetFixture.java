@@ -58,6 +58,21 @@ final class OptionSetFixture implements BackendFixture {
   }
 
   @Override
+  public void flushFamily(Store store, String family) {
+    delegate.flushFamily(store, family);
+  }
+
+  @Override
+  public List<LogCut> logCuts(Path dir) {
+    return delegate.logCuts(dir);
+  }
+
+  @Override
+  public void copyWithLogCut(Path dir, Path copy, LogCut cut) {
+    delegate.copyWithLogCut(dir, copy, cut);
+  }
+
+  @Override
   public void discard(Path dir) {
     delegate.discard(dir);
   }

@@ -250,6 +250,164 @@ public abstract class DurabilityConformance extends ConformanceSuite {
     }
   }
 
+  // ================================================================ a log cut short behind a flushed family
+
+  /** Batches the log-cut case writes, each to every one of its families. */
+  static final int CUT_BATCHES = 60;
+  /** After how many batches the log-cut case flushes its first family alone, and its second. */
+  static final int FIRST_FLUSH = 36;
+  static final int SECOND_FLUSH = 48;
+  /** The last batches of the log-cut case, written NO_SYNC: a cut among them is a crash's torn tail. */
+  static final int UNSYNCED = 3;
+  private static final String CUT_ROWS = "cut-rows";
+  private static final String CUT_INDEX = "cut-index";
+  private static final String CUT_COUNTS = "cut-counts";
+  private static final byte[] CUT_TOTAL = "total".getBytes(StandardCharsets.UTF_8);
+
+  /**
+   * A write-ahead log cut short never opens as a store holding part of a batch. {@value #CUT_BATCHES}
+   * batches each put a row, put an index entry and merge two counters, in three families; the
+   * fixture flushes the rows family alone after {@value #FIRST_FLUSH} batches and the index family
+   * alone after {@value #SECOND_FLUSH} ({@link BackendFixture#flushFamily}), so their files run ahead of
+   * the log; the last {@value #UNSYNCED} batches are NO_SYNC. Then, for every place the fixture can cut
+   * the closed store's log ({@link BackendFixture#logCuts}: the start of every record and a point
+   * inside every record, in every log file), a copy of the store with its log cut there is opened. Each
+   * open must either refuse with {@link StoreCorruptionException} or give a store in which the batches
+   * present are the first ones and each of them is whole — its row, its index entry and its counter
+   * all there, the total counting exactly them — and every other batch wholly absent. A cut within the
+   * unsynced last batches is what a crash mid-append leaves: that one must open, with every synced
+   * batch. A backend that recovers each family from the log on its own fails here: a family whose
+   * files are ahead of the cut keeps its part of batches the others lost.
+   */
+  @Example
+  void cutLogNeverSplitsABatchAcrossFamilies() throws IOException {
+    BackendFixture fixture = fixture();
+    if (!fixture.capabilities().logDamageInjection()) {
+      throw new TestAbortedException(fixture.name() + " does not claim logDamageInjection: it keeps no write-ahead"
+          + " log (or its fixture cannot damage one), so there is no log to cut");
+    }
+    List<FamilySpec> families = List.of(FamilySpec.plain(CUT_ROWS), FamilySpec.plain(CUT_INDEX),
+        FamilySpec.counters(CUT_COUNTS, 0));
+    String name = fixture.name().replaceAll("[^A-Za-z0-9]", "-");
+    Path dir = Files.createTempDirectory("ankusa-log-cut-" + name + "-");
+    Path copies = Files.createTempDirectory("ankusa-log-cut-copies-" + name + "-");
+    try {
+      try (Store store = fixture.open(dir, families)) {
+        for (int i = 0; i < CUT_BATCHES; i++) {
+          Batch b = new Batch().put(CUT_ROWS, cutKey(i), cutValue(i)).put(CUT_INDEX, cutKey(i), new byte[] {(byte) i})
+              .merge(CUT_COUNTS, cutKey(i), 1).merge(CUT_COUNTS, CUT_TOTAL, 1);
+          store.write(b, i < CUT_BATCHES - UNSYNCED ? Durability.SYNC : Durability.NO_SYNC);
+          if (i + 1 == FIRST_FLUSH) {
+            fixture.flushFamily(store, CUT_ROWS);
+          } else if (i + 1 == SECOND_FLUSH) {
+            fixture.flushFamily(store, CUT_INDEX);
+          }
+        }
+      }
+      List<LogCut> cuts;
+      try {
+        cuts = fixture.logCuts(dir);
+      } catch (UnsupportedOperationException e) {
+        throw new TestAbortedException(e.getMessage());
+      }
+      List<String> failures = new ArrayList<>();
+      int failed = 0;
+      int refused = 0;
+      int opened = 0;
+      int tornTails = 0;
+      for (int c = 0; c < cuts.size(); c++) {
+        LogCut cut = cuts.get(c);
+        boolean tornTail = cut.recordsFromEnd() <= UNSYNCED;
+        tornTails += tornTail ? 1 : 0;
+        Path copy = copies.resolve("cut-" + c);
+        try {
+          fixture.copyWithLogCut(dir, copy, cut);
+          Store reopened;
+          try {
+            reopened = fixture.open(copy, families);
+          } catch (StoreCorruptionException e) {
+            refused++;
+            if (tornTail && failed++ < 5) {
+              failures.add("a cut at " + cut.where() + " lies within the last " + UNSYNCED + " batches, written NO_SYNC,"
+                  + " as a crash mid-append leaves them, but the open refused it: " + e.getMessage());
+            }
+            continue;
+          }
+          opened++;
+          try (Store store = reopened) {
+            String split = splitBatches(store, tornTail);
+            if (split != null && failed++ < 5) {
+              failures.add("after a cut at " + cut.where() + " (" + cut.recordsFromEnd() + " records from the log's end)"
+                  + " the store opened " + split);
+            }
+          }
+        } finally {
+          fixture.discard(copy);
+          FileTrees.deleteRecursively(copy);
+        }
+      }
+      assertThat(failures).as("%s: of %d cuts of the log, %d refused at open and %d opened; these went wrong"
+          + " (the first 5 of %d)", fixture.name(), cuts.size(), refused, opened, failed)
+          .isEqualTo(List.of());
+      assertThat(tornTails).as("%s's fixture offered a cut within the last %d records of the log, a crash's torn"
+          + " tail", fixture.name(), UNSYNCED).isPositive();
+      assertThat(cuts.size()).as("%s's fixture offered a cut at and inside every record of the %d batches written"
+          + " after the last flush", fixture.name(), CUT_BATCHES - SECOND_FLUSH)
+          .isGreaterThanOrEqualTo(2 * (CUT_BATCHES - SECOND_FLUSH));
+    } finally {
+      fixture.discard(dir);
+      FileTrees.deleteRecursively(dir);
+      FileTrees.deleteRecursively(copies);
+    }
+  }
+
+  /**
+   * What is wrong with the batches of the log-cut case in {@code store}, or null when the batches
+   * present are the first ones, each whole, and the rest wholly absent; with {@code tornTail}, every
+   * synced batch must be present too.
+   */
+  private static String splitBatches(Store store, boolean tornTail) {
+    List<byte[]> keys = new ArrayList<>(CUT_BATCHES);
+    for (int i = 0; i < CUT_BATCHES; i++) {
+      keys.add(cutKey(i));
+    }
+    List<byte[]> rows = store.multiGet(CUT_ROWS, keys);
+    List<byte[]> index = store.multiGet(CUT_INDEX, keys);
+    int present = 0;
+    for (int i = 0; i < CUT_BATCHES; i++) {
+      boolean row = rows.get(i) != null;
+      boolean entry = index.get(i) != null;
+      long counted = store.counter(CUT_COUNTS, cutKey(i));
+      if (row && !Arrays.equals(rows.get(i), cutValue(i))) {
+        return "with batch " + i + "'s row holding other bytes";
+      }
+      if (row != entry || counted != (row ? 1 : 0)) {
+        return "with batch " + i + " split across families: row " + (row ? "present" : "absent") + ", index entry "
+            + (entry ? "present" : "absent") + ", its counter " + counted;
+      }
+      if (row && present != i) {
+        return "with batch " + i + " present after batch " + present + " was lost: not the first batches";
+      }
+      present += row ? 1 : 0;
+    }
+    long total = store.counter(CUT_COUNTS, CUT_TOTAL);
+    if (total != present) {
+      return "with the first " + present + " batches whole but a total counter of " + total;
+    }
+    if (tornTail && present < CUT_BATCHES - UNSYNCED) {
+      return "with " + present + " batches: a cut within the unsynced last " + UNSYNCED + " lost synced ones";
+    }
+    return null;
+  }
+
+  private static byte[] cutKey(int i) {
+    return String.format("batch-%04d", i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] cutValue(int i) {
+    return String.format("row of batch %04d of the log-cut case", i).getBytes(StandardCharsets.UTF_8);
+  }
+
   private static byte[] loggedKey(int i) {
     return String.format("batch-%06d", i).getBytes(StandardCharsets.UTF_8);
   }

@@ -90,6 +90,9 @@ enum Mutant {
       "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
   SILENT_WAL_DROP("a reopen after mid-log damage silently drops every batch after the damage",
       "midLogDamageIsReportedNeverSilentlyDropped", UnaryOperator.identity()),
+  FAMILIES_RECOVER_APART("a reopen of a log cut short recovers each family on its own, so a family flushed past the"
+      + " cut keeps its part of the batches the others lost", "cutLogNeverSplitsABatchAcrossFamilies",
+      UnaryOperator.identity()),
   SYMLINK_BLIND_LOCK("the directory lock is keyed by the path as given, so a symlink opens the store twice",
       "secondOpenThroughSymlinkIsRefused", UnaryOperator.identity()),
   ADOPTING_PROVIDER("the provider creates its store in any directory, foreign or not empty",
@@ -181,6 +184,9 @@ enum Mutant {
     }
     if (this == SILENT_WAL_DROP) {
       return new LogDamageableMemoryFixture(true);
+    }
+    if (this == FAMILIES_RECOVER_APART) {
+      return new LogDamageableMemoryFixture(LogDamageableMemoryFixture.Recovery.FAMILIES_RECOVER_APART);
     }
     if (this == REOPEN_LOSES_LAST_KEY) {
       return new WrappingFixture("memory mutant " + name(), UnaryOperator.identity()) {

@@ -56,6 +56,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>DAMAGE_READ_AS_DATA (damaged entries read back with altered values, no error) → scanNeverEndsEarlyOnCorruption
  *   <li>SILENT_WAL_DROP (a reopen after mid-log damage drops every later batch; durability layer) →
  *       midLogDamageIsReportedNeverSilentlyDropped
+ *   <li>FAMILIES_RECOVER_APART (a log cut short is recovered family by family, splitting batches; durability
+ *       layer) → cutLogNeverSplitsABatchAcrossFamilies
  *   <li>SYMLINK_BLIND_LOCK (the directory lock is keyed by the path as given) → secondOpenThroughSymlinkIsRefused
  *   <li>ADOPTING_PROVIDER (the provider creates its store in any directory) → foreignOrNonEmptyDirectoryIsRefusedUntouched
  *   <li>SYNC_WAL_DOES_NOTHING (syncWal() commits nothing) → noSyncWritesSurviveReopenAfterSyncWal
@@ -244,7 +246,7 @@ class MutantRejectionTest {
     assertThat(run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED).toList())
         .as("the memory store reporting log damage honestly must pass the durability layer\n%s", TABLE)
         .isEmpty();
-    assertThat(run.named(Outcome.PASSED)).as("the log-damage property ran, not skipped")
-        .contains("midLogDamageIsReportedNeverSilentlyDropped");
+    assertThat(run.named(Outcome.PASSED)).as("the log-damage and log-cut properties ran, not skipped")
+        .contains("midLogDamageIsReportedNeverSilentlyDropped", "cutLogNeverSplitsABatchAcrossFamilies");
   }
 }

@@ -15,9 +15,10 @@ final class MutantSuites {
   /** The system property naming the {@link Mutant} the mutant suites run against. */
   static final String MUTANT_PROPERTY = "ankusa.mutant";
 
-  /** The suite class that runs {@code mutant}: the durability layer for log damage, else the engine layer. */
+  /** The suite class that runs {@code mutant}: the durability layer for log damage and cuts, else the engine layer. */
   static Class<?> suiteOf(Mutant mutant) {
-    return mutant == Mutant.SILENT_WAL_DROP ? MutantDurabilitySuite.class : MutantEngineSuite.class;
+    return mutant == Mutant.SILENT_WAL_DROP || mutant == Mutant.FAMILIES_RECOVER_APART ? MutantDurabilitySuite.class
+        : MutantEngineSuite.class;
   }
 
   /** The mutant named by {@value #MUTANT_PROPERTY}; REQUIRES it is set. */
@@ -37,7 +38,7 @@ final class MutantSuites {
     }
   }
 
-  /** The durability layer against the selected mutant (the log-damage mutant). */
+  /** The durability layer against the selected mutant (the log-damage and log-cut mutants). */
   static class MutantDurabilitySuite extends DurabilityConformance {
     @Override
     protected BackendFixture fixture() {
@@ -104,7 +105,10 @@ final class MutantSuites {
     }
   }
 
-  /** Control: log damage reported honestly at reopen, so midLogDamageIsReportedNeverSilentlyDropped runs and passes. */
+  /**
+   * Control: log damage reported honestly at reopen, and a cut behind a flushed family refused, so
+   * midLogDamageIsReportedNeverSilentlyDropped and cutLogNeverSplitsABatchAcrossFamilies run and pass.
+   */
   static class HonestLogDamageSuite extends DurabilityConformance {
     @Override
     protected BackendFixture fixture() {
