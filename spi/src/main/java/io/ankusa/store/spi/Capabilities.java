@@ -25,8 +25,10 @@ package io.ankusa.store.spi;
  * @param maxValueBytes the largest value accepted: a value of exactly this size is written and read
  *     back, one byte more is refused (property {@code valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused})
  * @param logDamageInjection the backend keeps a write-ahead log and its conformance fixture can
- *     damage that log in the middle, so the suite can check that the damage is reported and never
- *     recovered as a silently shorter history; false for engines without a log
+ *     damage that log in the middle and cut it short, so the suite can check that the damage is
+ *     reported and never recovered as a silently shorter history (property {@code
+ *     midLogDamageIsReportedNeverSilentlyDropped}), nor as batches split across families (property
+ *     {@code cutLogNeverSplitsABatchAcrossFamilies}); false for engines without a log
  */
 public record Capabilities(
     boolean concurrentWriters,

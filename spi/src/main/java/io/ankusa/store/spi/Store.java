@@ -20,7 +20,9 @@ public interface Store extends ReadView, AutoCloseable {
    * applied again (property {@code consecutiveWritesApplyOnlyTheirOwnOps}). On return the batch is
    * visible to every later read, and durable as {@code durability} says — at once, not at close; and
    * a crash leaves the whole batch or none of it, however large (property {@code
-   * crashKeepsAcknowledgedWritesAndWholeBatches}).
+   * crashKeepsAcknowledgedWritesAndWholeBatches}); so does a write-ahead log cut short, in every
+   * family, or the reopen refuses the store with {@link StoreCorruptionException} (property {@code
+   * cutLogNeverSplitsABatchAcrossFamilies}).
    *
    * <p>REQUIRES: every op names a family of this store; keys are non-empty and within {@link
    * Capabilities#maxKeyBytes()}; values within {@link Capabilities#maxValueBytes()}, which itself is
