@@ -111,7 +111,8 @@ class MemoryView implements ReadView {
       // A sub-map view compares keys with its bounds each time the scan copies a chunk, long after this
       // call returned: it gets copies, so the caller may reuse its arrays (property argumentArraysAreNeverRetained).
       byte[] from = lo.clone();
-      NavigableMap<byte[], byte[]> range = hi == null ? map.tailMap(from, true) : map.subMap(from, true, hi.clone(), false);
+      NavigableMap<byte[], byte[]> range =
+          hi == null ? map.tailMap(from, true) : map.subMap(from, true, hi.clone(), false);
       ChunkedScan scan = new ChunkedScan(direction == Direction.REVERSE ? range.descendingMap() : range);
       if (openScans != null) {
         openScans.add(scan);

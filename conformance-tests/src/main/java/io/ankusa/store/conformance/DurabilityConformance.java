@@ -328,8 +328,8 @@ public abstract class DurabilityConformance extends ConformanceSuite {
           } catch (StoreCorruptionException e) {
             refused++;
             if (tornTail && failed++ < 5) {
-              failures.add("a cut at " + cut.where() + " lies within the last " + UNSYNCED + " batches, written NO_SYNC,"
-                  + " as a crash mid-append leaves them, but the open refused it: " + e.getMessage());
+              failures.add("a cut at " + cut.where() + " lies within the last " + UNSYNCED + " batches, written"
+                  + " NO_SYNC, as a crash mid-append leaves them, but the open refused it: " + e.getMessage());
             }
             continue;
           }
@@ -337,8 +337,8 @@ public abstract class DurabilityConformance extends ConformanceSuite {
           try (Store store = reopened) {
             String split = splitBatches(store, tornTail);
             if (split != null && failed++ < 5) {
-              failures.add("after a cut at " + cut.where() + " (" + cut.recordsFromEnd() + " records from the log's end)"
-                  + " the store opened " + split);
+              failures.add("after a cut at " + cut.where() + " (" + cut.recordsFromEnd() + " records from the log's"
+                  + " end) the store opened " + split);
             }
           }
         } finally {

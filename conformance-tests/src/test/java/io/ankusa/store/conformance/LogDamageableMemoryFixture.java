@@ -63,7 +63,8 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
   }
 
   LogDamageableMemoryFixture(Recovery recovery) {
-    super(recovery == Recovery.HONEST ? "log-damageable memory" : "memory mutant " + recovery, UnaryOperator.identity());
+    super(recovery == Recovery.HONEST ? "log-damageable memory" : "memory mutant " + recovery,
+        UnaryOperator.identity());
     this.recovery = recovery;
   }
 
