@@ -219,11 +219,12 @@ final class RocksDbEngine implements AutoCloseable {
    * not (a delivery row without its counter merge). Recorded sizes turn every such cut into a refusal
    * at open. The log being written is not recorded, so a record torn at its end by a crash mid-append
    * (writes never synced) still opens with every batch before it. Tried and not taken, in a sweep that
-   * cut the closed log at every record boundary and inside every record: atomic flush (a family flushed on its own by a manual flush split batches just the
-   * same, and every flush would write every family); point-in-time recovery (it refused the cuts inside
-   * a record but opened every cut at a record boundary split, and it drops every batch after damage
-   * in the middle of the log without a word); RocksDB's WAL chain check ({@code track_and_verify_wals},
-   * which misses a cut log whose successors are gone). docs/storage.md, "Damaged files".
+   * cut the closed log at every record boundary and inside every record: atomic flush (a family flushed
+   * alone by a manual flush split batches just the same, and every automatic flush would write every
+   * family); point-in-time recovery (it refused the cuts inside a record but opened every cut at a
+   * record boundary split, and it drops every batch after damage in the middle of the log without a
+   * word); RocksDB's WAL chain check ({@code track_and_verify_wals}, which misses a cut log whose
+   * successors are gone). docs/storage.md, "Damaged files".
    *
    * @throws StoreException when this RocksDB build does not know the option
    */
