@@ -138,6 +138,19 @@ public interface BackendFixture {
     throw new UnsupportedOperationException(provider().name() + " does not simulate a crash");
   }
 
+  /**
+   * The stores of the power-cut case ({@code acknowledgedBatchesSurvivePowerCuts}): a target whose
+   * fixture keeps every file of the stores it opens below {@code root}, a directory on the power-cut
+   * file system ({@link PowerCutFileSystem}). Default: this fixture, for a backend whose store lives in
+   * files under the store directory it is given (an embedded engine). A backend whose data lives
+   * elsewhere (a server's data directory) returns a target that runs that server with its data below
+   * {@code root}; one that cannot throws {@link UnsupportedOperationException} saying why, and the case
+   * ends unverified with that reason.
+   */
+  default PowerCutTarget powerCutTarget(java.nio.file.Path root) {
+    return () -> this;
+  }
+
   // ---------------------------------------------------------------- injected faults
 
   /**
