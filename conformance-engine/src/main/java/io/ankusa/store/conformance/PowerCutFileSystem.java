@@ -208,6 +208,22 @@ public final class PowerCutFileSystem implements AutoCloseable {
     }
   }
 
+  /**
+   * What the last cut did, file by file (lost files, unsynced pages dropped), at most {@code max} lines:
+   * for the message of a case that failed after it.
+   */
+  public String lastCutLog(int max) {
+    try {
+      String prefix = "cut " + counters().cuts() + ": ";
+      List<String> lines = Files.readAllLines(run.resolve("cutfs.log")).stream().filter(l -> l.startsWith(prefix))
+          .map(l -> l.substring(prefix.length())).toList();
+      String shown = String.join("; ", lines.subList(0, Math.min(max, lines.size())));
+      return lines.size() > max ? shown + "; and " + (lines.size() - max) + " more" : shown;
+    } catch (IOException | RuntimeException e) {
+      return "(the log of the cut is unreadable: " + e + ")";
+    }
+  }
+
   private String logTail() {
     try {
       String log = Files.readString(run.resolve("cutfs.log")).strip();

@@ -66,6 +66,7 @@ struct node {
   char *link;           /* a symlink's target */
   struct dent *durable; /* a directory's entries as of its last fsync */
   size_t ndurable;
+  int refs;             /* durable directory entries naming it */
   uint64_t built;       /* the generation a cut rebuilt it in */
   char *built_path;     /* where, under the state directory (for hard links) */
   struct node *hnext;   /* inode table chain */
@@ -286,13 +287,59 @@ static int sync_dir(struct node *dn, int at, const char *relpath) {
     count++;
   }
   closedir(d);
+  for (size_t i = 0; i < count; i++) {
+    entries[i].child->refs++;
+  }
   for (size_t i = 0; i < dn->ndurable; i++) {
+    dn->durable[i].child->refs--;
     free(dn->durable[i].name);
   }
   free(dn->durable);
   dn->durable = entries;
   dn->ndurable = count;
   return 0;
+}
+
+/*
+ * What ext4 promises beyond POSIX, and what engines rely on (PostgreSQL's relation files): an fsync of a
+ * file that no synced directory entry names yet makes the name it was reached by durable, and so on up
+ * while its directories are new too. Nothing else of those directories' pending changes becomes durable:
+ * a rename or an unlink still waits for a directory fsync.
+ */
+static void name_new_file(struct node *n, const char *path) {
+  while (n && n != root && n->refs == 0 && path && path[0] == '/' && path[1]) {
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", path);
+    char *slash = strrchr(parent, '/');
+    const char *name = path + (slash - parent) + 1;
+    if (slash == parent) {
+      parent[1] = 0;
+    } else {
+      *slash = 0;
+    }
+    struct stat st;
+    if (fstatat(live_fd, rel(parent), &st, 0) < 0) {
+      return;
+    }
+    struct node *dn = node_of(&st, live_fd, NULL);
+    size_t i = 0;
+    while (i < dn->ndurable && strcmp(dn->durable[i].name, name)) {
+      i++;
+    }
+    if (i == dn->ndurable) {
+      dn->durable = realloc(dn->durable, (dn->ndurable + 1) * sizeof *dn->durable);
+      dn->durable[i].name = strdup(name);
+      dn->ndurable++;
+    } else {
+      dn->durable[i].child->refs--;
+    }
+    dn->durable[i].child = n;
+    n->refs++;
+    static char up[PATH_MAX];
+    snprintf(up, sizeof up, "%s", parent);
+    n = dn;
+    path = up;
+  }
 }
 
 /* Makes everything under the live directory relpath durable: a clean state to start from. */
@@ -426,6 +473,44 @@ static int rebuild(struct node *dn, int dfd, const char *dpath) {
   return 0;
 }
 
+static uint64_t dirty_bytes_of(const struct node *n);
+
+/*
+ * Says on standard error what the cut does to each live file under at/name (path: its path in the mount),
+ * and drops what the kernel cached of it.
+ */
+static void report_walk(int at, const char *name, const char *path) {
+  struct stat st;
+  if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+    return;
+  }
+  struct node *n = lookup_ino(st.st_ino);
+  /* the kernel's cached pages and attributes of this path are of the old tree: drop them */
+  fuse_invalidate_path(fuse_get_context()->fuse, path[0] ? path : "/");
+  if (S_ISDIR(st.st_mode)) {
+    int fd = openat(at, name, O_RDONLY | O_DIRECTORY);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+        char child[PATH_MAX];
+        snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+        report_walk(dirfd(d), e->d_name, child);
+      }
+    }
+    if (d) {
+      closedir(d);
+    }
+  } else if (S_ISREG(st.st_mode)) {
+    if (!n || n->built != gen) {
+      fprintf(stderr, "cut %" PRIu64 ": lost %s (%lld bytes): no synced directory entry reaches it\n", gen, path,
+              (long long)st.st_size);
+    } else if (dirty_bytes_of(n) > 0 || !n->has_shadow) {
+      fprintf(stderr, "cut %" PRIu64 ": %s loses %" PRIu64 " bytes of unsynced pages%s\n", gen, path,
+              dirty_bytes_of(n), n->has_shadow ? "" : " (never synced: empty after the cut)");
+    }
+  }
+}
+
 static uint64_t dirty_bytes_of(const struct node *n) {
   uint64_t pages = 0;
   for (size_t i = 0; i < n->dirty_bytes; i++) {
@@ -471,6 +556,8 @@ static int cut(void) {
   }
   total_dropped_bytes += cut_dropped_bytes;
   total_vanished += cut_vanished;
+  report_walk(live_fd, ".", "");
+  fflush(stderr);
   /* The old live tree goes; the nodes the cut kept get their new inodes, the others go with it. */
   char old_name[64];
   snprintf(old_name, sizeof old_name, "live.%" PRIu64, gen - 1);
@@ -570,7 +657,7 @@ static void *cutfs_init(struct fuse_conn_info *conn, struct fuse_config *cfg) {
   cfg->attr_timeout = 0;
   cfg->negative_timeout = 0;
   cfg->hard_remove = 1;
-  cfg->nullpath_ok = 1;
+  cfg->nullpath_ok = 0; /* the path of an open file too (NULL once unlinked): an fsync names a new file by it */
   cfg->kernel_cache = 0;
   cfg->auto_cache = 0;
   cfg->use_ino = 0;
@@ -814,7 +901,6 @@ static int cutfs_read(const char *path, char *buf, size_t size, off_t off, struc
 }
 
 static int cutfs_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi) {
-  (void)path;
   struct handle *h = handle_of(fi);
   if (h == &control_handle) {
     return control_write(buf, size);
@@ -833,6 +919,7 @@ static int cutfs_write(const char *path, const char *buf, size_t size, off_t off
     if (rc) {
       return rc;
     }
+    name_new_file(h->node, path);
   }
   return (int)n;
 }
@@ -853,7 +940,6 @@ static int cutfs_release(const char *path, struct fuse_file_info *fi) {
 }
 
 static int cutfs_fsync(const char *path, int datasync, struct fuse_file_info *fi) {
-  (void)path;
   (void)datasync; /* fdatasync keeps the size too, which is all the metadata this file system keeps */
   struct handle *h = handle_of(fi);
   if (h == &control_handle) {
@@ -863,7 +949,11 @@ static int cutfs_fsync(const char *path, int datasync, struct fuse_file_info *fi
     return -EIO;
   }
   n_fsync++;
-  return sync_file(h->node, h->fd);
+  int rc = sync_file(h->node, h->fd);
+  if (rc == 0) {
+    name_new_file(h->node, path);
+  }
+  return rc;
 }
 
 static int cutfs_opendir(const char *path, struct fuse_file_info *fi) {
@@ -929,7 +1019,12 @@ static int cutfs_fsyncdir(const char *path, int datasync, struct fuse_file_info 
     return -errno;
   }
   n_fsyncdir++;
-  return sync_dir(node_of(&st, live_fd, NULL), at, name);
+  struct node *dn = node_of(&st, live_fd, NULL);
+  int rc = sync_dir(dn, at, name);
+  if (rc == 0) {
+    name_new_file(dn, path);
+  }
+  return rc;
 }
 
 static int cutfs_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi) {
@@ -1040,6 +1135,7 @@ int main(int argc, char *argv[]) {
   struct stat st;
   fstat(live_fd, &st);
   root = node_of(&st, live_fd, NULL);
+  root->refs = 1;
   if (sync_all(".") < 0) {
     fprintf(stderr, "cannot take the initial state of %s/live.0\n", argv[1]);
     return 2;

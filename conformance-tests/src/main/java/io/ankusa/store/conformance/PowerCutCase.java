@@ -91,6 +91,8 @@ final class PowerCutCase {
           + " files whose directory entry was never synced), " + Seeds.replay(seed);
       try (Store reopened = onCutFs.open(dir, EngineCase.FAMILIES)) {
         script.check(reopened, record, when);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError(e.getMessage() + "\nwhat the cut did, file by file: " + fs.lastCutLog(40), e);
       }
       acknowledged += record.acknowledgedBatches();
       dropped += counters.lastCutDroppedBytes();
