@@ -84,6 +84,28 @@ public interface BackendFixture {
   }
 
   /**
+   * Opens the store in {@code dir} as {@link #open} does but without the backend's open-time integrity
+   * check, so that damage {@link #corrupt} did is met by reads (property {@code
+   * scanNeverEndsEarlyOnCorruption}, after the checked open refused the store). Default: cannot.
+   *
+   * @throws UnsupportedOperationException when the backend has no such open; the message says why
+   */
+  default Store openWithoutOpenTimeCheck(Path dir, List<FamilySpec> families) {
+    throw new UnsupportedOperationException(name() + "'s fixture cannot open a store without its open-time check");
+  }
+
+  /**
+   * Damages the files of {@code store}, open on {@code dir} and just {@link #flush flushed}, so that
+   * reading {@code family} meets the damage while the store stays open (property {@code
+   * scanNeverEndsEarlyOnCorruption}, when the open refuses a damaged store). Default: cannot.
+   *
+   * @throws UnsupportedOperationException when this fixture cannot damage an open store; the message says why
+   */
+  default void corruptOpen(Store store, Path dir, List<FamilySpec> families, String family) {
+    throw new UnsupportedOperationException(name() + "'s fixture cannot damage an open store");
+  }
+
+  /**
    * Makes the engine move what it holds in memory into its files (a memtable flush, a checkpoint),
    * so a case can check that its promises hold across that move (property {@code
    * snapshotHeldAcrossCommitsAndFlushes}; the model property also calls it between batches, {@link

@@ -52,6 +52,8 @@ enum Mutant {
       ReadModifyWriteMerge::new),
   CORRUPTION_ENDS_SCAN("corruption met by a scan is reported as the end of the range",
       "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
+  CORRUPTION_ENDS_SCAN_BEHIND_OPEN_CHECK("a scan ends quietly at a damaged row, behind an open-time check that refuses"
+      + " the damaged store", "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
   EMPTY_RANGE_HOLDS_LO("a scan of [k, k) returns k", "emptyRangeScansNothing", EmptyRangeHoldsLo::new),
   UNBOUNDED_HI_STOPS_AT_FF("hi == null is read as hi = ff", "unboundedHiScansToTheEnd", UnboundedHiStopsAtFf::new),
   REVERSE_SCAN_INCLUDES_HI("a reverse scan starts at hi, inclusive", "reverseScanIsForwardReversed",
@@ -172,6 +174,9 @@ enum Mutant {
     }
     if (this == CORRUPTION_ENDS_SCAN) {
       return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_END_OF_SCAN);
+    }
+    if (this == CORRUPTION_ENDS_SCAN_BEHIND_OPEN_CHECK) {
+      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_END_OF_SCAN, true, true, true);
     }
     if (this == DAMAGE_READ_AS_DATA) {
       return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_DATA);

@@ -30,6 +30,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>MERGE_READ_MODIFY_WRITE (merge is a get then a put, not atomic, a yield between them) →
  *       concurrentMergesLoseNoOperand, on every run ({@link #racyMergeIsCaughtOnEveryRun})
  *   <li>CORRUPTION_ENDS_SCAN (corruption met by a scan is reported as the end of the range) → scanNeverEndsEarlyOnCorruption
+ *   <li>CORRUPTION_ENDS_SCAN_BEHIND_OPEN_CHECK (the same, behind an open-time check that refuses the damaged
+ *       store) → scanNeverEndsEarlyOnCorruption, which reads past the check ({@link #openTimeCheckIsNotAReadCheck})
  *   <li>EMPTY_RANGE_HOLDS_LO (a scan of [k, k) returns k) → emptyRangeScansNothing
  *   <li>UNBOUNDED_HI_STOPS_AT_FF (hi == null is read as hi = ff) → unboundedHiScansToTheEnd
  *   <li>REVERSE_SCAN_INCLUDES_HI (a reverse scan starts at hi, inclusive) → reverseScanIsForwardReversed
@@ -164,6 +166,25 @@ class MutantRejectionTest {
         .isEmpty();
     assertThat(run.named(Outcome.PASSED)).as("the corruption property ran, not skipped")
         .contains("scanNeverEndsEarlyOnCorruption");
+  }
+
+  /**
+   * A refusal at open is a detection, not a check of the reads: behind an honest open-time check the
+   * reads are checked too (and pass), and where the fixture cannot get past the check the read path ends
+   * unverified, saying the open refused the damage.
+   */
+  @Test
+  void openTimeCheckIsNotAReadCheck() {
+    SuiteRun honest = SuiteRun.runOnly(MutantSuites.HonestDamageCheckedAtOpenSuite.class,
+        "scanNeverEndsEarlyOnCorruption", NO_SHRINKING);
+    assertThat(honest.named(Outcome.PASSED)).as("honest reads behind an open-time check: %s", honest.cases())
+        .contains("scanNeverEndsEarlyOnCorruption");
+    SuiteRun blocked = SuiteRun.runOnly(MutantSuites.OpenCheckOnlySuite.class, "scanNeverEndsEarlyOnCorruption",
+        NO_SHRINKING);
+    assertThat(blocked.cases()).as("an open-time check the fixture cannot get past").singleElement().satisfies(c -> {
+      assertThat(c.outcome()).isEqualTo(Outcome.SKIPPED);
+      assertThat(c.message()).contains("refused the damaged store at open").contains("read path is unverified");
+    });
   }
 
   /**
