@@ -110,6 +110,8 @@ enum Mutant {
   REPORT_WRITE_FAILURE_RECOVERS_NOTHING("reportWriteFailure closes scans and snapshots but never recovers the"
       + " engine an I/O failure left failed: every later write fails", "reportWriteFailureRecoversFromInjectedFaults",
       UnaryOperator.identity()),
+  REPORT_WRITE_FAILURE_NOOP("reportWriteFailure does nothing: a write that failed half way leaves its part in the"
+      + " engine, and the engine failed", "reportWriteFailureDiscardsAWriteHalfInTheEngine", UnaryOperator.identity()),
 
   // ---- the missing contract cases: createIfMissing, close after NO_SYNC, maxValueBytes, snapshots
   // ---- across flushes
@@ -163,6 +165,8 @@ enum Mutant {
         return new CrashableMemoryFixture(CrashableMemoryFixture.Commit.COMMITS_WHEN_BUFFER_FILLS);
       case REPORT_WRITE_FAILURE_RECOVERS_NOTHING:
         return new FailingEngineMemoryFixture(false);
+      case REPORT_WRITE_FAILURE_NOOP:
+        return new FailingEngineMemoryFixture(FailingEngineMemoryFixture.Recovery.NOOP);
       default:
         break;
     }
