@@ -65,6 +65,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>COMMITS_MID_BATCH (a batch above the write buffer committed in part) → crashKeepsAcknowledgedWritesAndWholeBatches
  *   <li>REPORT_WRITE_FAILURE_RECOVERS_NOTHING (an engine an I/O failure left failed is never recovered by
  *       reportWriteFailure) → reportWriteFailureRecoversFromInjectedFaults
+ *   <li>REPORT_WRITE_FAILURE_NOOP (reportWriteFailure does nothing, after a write that failed half way through
+ *       with part of it in the engine) → reportWriteFailureDiscardsAWriteHalfInTheEngine
  *   <li>CREATE_IF_MISSING_IGNORED (createIfMissing=false still creates a missing family) →
  *       createIfMissingFalseRefusesANewFamily
  *   <li>CLOSE_AFTER_NO_SYNC_LEAVES_SCANS_OPEN (with unsynced writes, scans outlive close) →
@@ -136,6 +138,28 @@ class MutantRejectionTest {
         .as("the engine suite must fail %s (%s) in property %s; it failed %s\n%s",
             mutant, mutant.breaks, mutant.caughtBy, run.named(Outcome.FAILED), TABLE)
         .contains(mutant.caughtBy);
+  }
+
+  /**
+   * A table-driven case names the row that failed: a call that should have been refused and returned
+   * is named in the failure, not reported as AssertJ's bare "Expecting code to raise a throwable".
+   */
+  @Test
+  void aRefusalCaseNamesTheCallThatWasNotRefused() {
+    String previous = System.setProperty(MutantSuites.MUTANT_PROPERTY, Mutant.LENIENT_READS.name());
+    SuiteRun run;
+    try {
+      run = SuiteRun.runOnly(MutantSuites.suiteOf(Mutant.LENIENT_READS), "badReadArgumentsAreRefused", NO_SHRINKING);
+    } finally {
+      if (previous == null) {
+        System.clearProperty(MutantSuites.MUTANT_PROPERTY);
+      } else {
+        System.setProperty(MutantSuites.MUTANT_PROPERTY, previous);
+      }
+    }
+    assertThat(run.cases()).singleElement().satisfies(c -> assertThat(c.message())
+        .as("the failure of %s against %s", c.property(), Mutant.LENIENT_READS)
+        .contains("s.get(PLAIN, new byte[0])").contains("expected to throw"));
   }
 
   @Test
@@ -245,7 +269,7 @@ class MutantRejectionTest {
   @Test
   void honestlyRecoveredEnginePassesTheReportWriteFailureCases() {
     for (String property : List.of("reportWriteFailureRecoversFromInjectedFaults",
-        "reportWriteFailureClosesScansAndSnapshots")) {
+        "reportWriteFailureClosesScansAndSnapshots", "reportWriteFailureDiscardsAWriteHalfInTheEngine")) {
       SuiteRun run = SuiteRun.runOnly(MutantSuites.HonestFailingEngineSuite.class, property, NO_SHRINKING);
       assertThat(run.named(Outcome.FAILED)).as("an engine reportWriteFailure recovers must pass %s\n%s", property, TABLE)
           .isEmpty();
