@@ -170,6 +170,9 @@ final class LmdbStore extends LmdbReadView implements Store {
           "the bundled LMDB library accepts keys of at most " + env.env().getMaxKeySize()
               + " bytes, below the " + CAPABILITIES.maxKeyBytes() + " this backend promises");
     }
+    if (!claim.readOnly()) {
+      claim.syncDirectory(); // LMDB creates data.mdb and lock.mdb but never syncs their directory entries
+    }
     return new LmdbStore(claim, settings, catalog, env);
   }
 

@@ -106,6 +106,40 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Kills the server the way a power cut stops it: SIGKILL to every process under the postmaster and to
+   * the postmaster, nothing written after. {@link #startAgain()} starts it on the same port. For tests.
+   *
+   * @throws StoreException if the server is not running
+   */
+  synchronized void kill() {
+    long pid = postmasterPid().orElseThrow(() -> new StoreException("no postmaster.pid in " + dataDirectory
+        + ": the embedded server is not running"));
+    ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow(() -> new StoreException(
+        "the embedded server's postmaster " + pid + " is not running"));
+    postmaster.descendants().forEach(ProcessHandle::destroyForcibly);
+    postmaster.destroyForcibly();
+    try {
+      postmaster.onExit().get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new StoreException("the embedded server's postmaster " + pid + " outlived SIGKILL: " + e, e);
+    }
+    try {
+      server.close(); // the postmaster is gone already; this lets zonky release its lock file
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("closing the killed embedded server: {}", e.toString());
+    }
+  }
+
+  /** Starts the server again on its data directory and port, after {@link #kill()}: crash recovery runs. */
+  synchronized void startAgain() {
+    try {
+      server = launch(dataDirectory, server.getPort(), fsync);
+    } catch (IOException e) {
+      throw new StoreException("cannot restart the embedded PostgreSQL server on " + dataDirectory + ": " + e, e);
+    }
+  }
+
   private void crash() {
     long pid = postmasterPid().orElseThrow(() -> new StoreException("no postmaster.pid in " + dataDirectory
         + ": the embedded server is not running"));

@@ -88,7 +88,10 @@ record StoreTarget(String url, String user, String schema, String storeId) {
         + " store= lines naming the server, role, schema and the id in the schema's ankusa.store table");
   }
 
-  /** Writes this target into {@code dir} atomically (temporary file, fsync, rename). */
+  /**
+   * Writes this target into {@code dir} atomically and durably (temporary file, fsync, rename, fsync of
+   * the directory: until then a power cut may undo the rename and leave the store without its record).
+   */
   void write(Path dir) {
     Path tmp = dir.resolve(FILE + ".tmp");
     Path file = dir.resolve(FILE);
@@ -100,6 +103,9 @@ record StoreTarget(String url, String user, String schema, String storeId) {
         ch.force(true);
       }
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+        ch.force(true);
+      }
     } catch (IOException e) {
       throw new StoreException("cannot write " + file + ": " + e + "; check the directory's permissions and free"
           + " space", e);

@@ -2,7 +2,6 @@ package io.ankusa.store.conformance;
 
 import static io.ankusa.store.conformance.EngineAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
@@ -37,23 +36,27 @@ public interface ArgumentCases extends EngineCase {
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
       byte[] tooLong = new byte[Math.min(capabilities().maxKeyBytes(), MAX_OVERSIZED_KEY) + 1];
-      assertThatThrownBy(() -> s.get("no-such-family", new byte[] {1})).isInstanceOf(StoreArgumentException.class);
-      assertThatThrownBy(() -> s.get(PLAIN, new byte[0])).isInstanceOf(StoreArgumentException.class);
+      thrownBy(() -> s.get("no-such-family", new byte[] {1}),
+          "s.get(\"no-such-family\", new byte[] {1})").isInstanceOf(StoreArgumentException.class);
+      thrownBy(() -> s.get(PLAIN, new byte[0]), "s.get(PLAIN, new byte[0])").isInstanceOf(StoreArgumentException.class);
       if (capabilities().maxKeyBytes() < MAX_OVERSIZED_KEY) {
-        assertThatThrownBy(() -> s.get(PLAIN, tooLong)).isInstanceOf(StoreArgumentException.class);
+        thrownBy(() -> s.get(PLAIN, tooLong), "s.get(PLAIN, tooLong)").isInstanceOf(StoreArgumentException.class);
       }
-      assertThatThrownBy(() -> s.multiGet(PLAIN, List.of(new byte[] {1}, new byte[0])))
+      thrownBy(() -> s.multiGet(PLAIN, List.of(new byte[] {1}, new byte[0])),
+          "s.multiGet(PLAIN, List.of(new byte[] {1}, new byte[0]))")
           .isInstanceOf(StoreArgumentException.class);
-      assertThatThrownBy(() -> s.scan(PLAIN, new byte[] {2}, new byte[] {1}, Direction.FORWARD))
+      thrownBy(() -> s.scan(PLAIN, new byte[] {2}, new byte[] {1}, Direction.FORWARD),
+          "s.scan(PLAIN, new byte[] {2}, new byte[] {1}, Direction.FORWARD)")
           .isInstanceOf(StoreArgumentException.class);
-      assertThatThrownBy(() -> s.scan("no-such-family", START, null, Direction.FORWARD))
+      thrownBy(() -> s.scan("no-such-family", START, null, Direction.FORWARD),
+          "s.scan(\"no-such-family\", START, null, Direction.FORWARD)")
           .isInstanceOf(StoreArgumentException.class);
-      assertThatThrownBy(() -> s.visit(PLAIN, new byte[] {2}, new byte[] {1}, Direction.FORWARD, (k, v) -> true))
-          .as("a visit of [2, 1)").isInstanceOf(StoreArgumentException.class);
-      assertThatThrownBy(() -> s.visit("no-such-family", START, null, Direction.FORWARD, (k, v) -> true))
-          .as("a visit of an unlisted family").isInstanceOf(StoreArgumentException.class);
-      assertThatThrownBy(() -> s.visit(PLAIN, START, null, Direction.FORWARD, null))
-          .as("a visit with a null visitor").isInstanceOf(StoreArgumentException.class);
+      thrownBy(() -> s.visit(PLAIN, new byte[] {2}, new byte[] {1}, Direction.FORWARD, (k, v) -> true),
+          "a visit of [2, 1)").isInstanceOf(StoreArgumentException.class);
+      thrownBy(() -> s.visit("no-such-family", START, null, Direction.FORWARD, (k, v) -> true),
+          "a visit of an unlisted family").isInstanceOf(StoreArgumentException.class);
+      thrownBy(() -> s.visit(PLAIN, START, null, Direction.FORWARD, null),
+          "a visit with a null visitor").isInstanceOf(StoreArgumentException.class);
     }
   }
 
@@ -83,8 +86,8 @@ public interface ArgumentCases extends EngineCase {
           .isTrue();
       byte[] tooBig = Arrays.copyOf(biggest, max + 1);
       biggest = null;
-      assertThatThrownBy(() -> reopened.write(new Batch().put(PLAIN, beside, new byte[] {1}).put(PLAIN, key, tooBig),
-          Durability.SYNC)).as("a batch holding a value of maxValueBytes + 1 = %d bytes", max + 1)
+      thrownBy(() -> reopened.write(new Batch().put(PLAIN, beside, new byte[] {1}).put(PLAIN, key, tooBig),
+          Durability.SYNC), "a batch holding a value of maxValueBytes + 1 = %d bytes", max + 1)
           .isInstanceOf(StoreArgumentException.class);
       assertThat(reopened.get(PLAIN, beside)).as("the other put of the refused batch").isNull();
       report(reporter, "valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused", max + " bytes round-trip, "
@@ -139,7 +142,7 @@ public interface ArgumentCases extends EngineCase {
         calls.put("snapshot counter(null family)", () -> snap.counter(null, k));
       }
       for (Map.Entry<String, Runnable> call : calls.entrySet()) {
-        assertThatThrownBy(call.getValue()::run).as(call.getKey()).isInstanceOf(StoreArgumentException.class);
+        thrownBy(call.getValue()::run, call.getKey()).isInstanceOf(StoreArgumentException.class);
       }
       assertThat(Files.exists(unused)).as("a refused open created %s", unused).isFalse();
       assertThat(s.get(PLAIN, k)).as("after the refused calls").isEqualTo(new byte[] {1});

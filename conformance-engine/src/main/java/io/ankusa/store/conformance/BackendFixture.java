@@ -85,6 +85,28 @@ public interface BackendFixture {
   }
 
   /**
+   * Opens the store in {@code dir} as {@link #open} does but without the backend's open-time integrity
+   * check, so that damage {@link #corrupt} did is met by reads (property {@code
+   * scanNeverEndsEarlyOnCorruption}, after the checked open refused the store). Default: cannot.
+   *
+   * @throws UnsupportedOperationException when the backend has no such open; the message says why
+   */
+  default Store openWithoutOpenTimeCheck(Path dir, List<FamilySpec> families) {
+    throw new UnsupportedOperationException(name() + "'s fixture cannot open a store without its open-time check");
+  }
+
+  /**
+   * Damages the files of {@code store}, open on {@code dir} and just {@link #flush flushed}, so that
+   * reading {@code family} meets the damage while the store stays open (property {@code
+   * scanNeverEndsEarlyOnCorruption}, when the open refuses a damaged store). Default: cannot.
+   *
+   * @throws UnsupportedOperationException when this fixture cannot damage an open store; the message says why
+   */
+  default void corruptOpen(Store store, Path dir, List<FamilySpec> families, String family) {
+    throw new UnsupportedOperationException(name() + "'s fixture cannot damage an open store");
+  }
+
+  /**
    * Makes the engine move what it holds in memory into its files (a memtable flush, a checkpoint),
    * so a case can check that its promises hold across that move (property {@code
    * snapshotHeldAcrossCommitsAndFlushes}; the model property also calls it between batches, {@link
@@ -173,6 +195,19 @@ public interface BackendFixture {
    */
   default void crash(Store store) {
     throw new UnsupportedOperationException(provider().name() + " does not simulate a crash");
+  }
+
+  /**
+   * The stores of the power-cut case ({@code acknowledgedBatchesSurvivePowerCuts}): a target whose
+   * fixture keeps every file of the stores it opens below {@code root}, a directory on the power-cut
+   * file system ({@link PowerCutFileSystem}). Default: this fixture, for a backend whose store lives in
+   * files under the store directory it is given (an embedded engine). A backend whose data lives
+   * elsewhere (a server's data directory) returns a target that runs that server with its data below
+   * {@code root}; one that cannot throws {@link UnsupportedOperationException} saying why, and the case
+   * ends unverified with that reason.
+   */
+  default PowerCutTarget powerCutTarget(java.nio.file.Path root) {
+    return () -> this;
   }
 
   // ---------------------------------------------------------------- injected faults

@@ -2,7 +2,6 @@ package io.ankusa.store.conformance;
 
 import static io.ankusa.store.conformance.EngineAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
@@ -224,8 +223,7 @@ public interface BatchCases extends EngineCase {
         Batch b = new Batch().put(PLAIN, new byte[] {(byte) 0xa0}, new byte[] {1}).delete(PLAIN, k)
             .deleteRange(PLAIN, new byte[] {0x00}, new byte[] {0x20}).merge(COUNTERS, k, 1000)
             .add(bad.getValue());
-        assertThatThrownBy(() -> s.write(b, Durability.SYNC))
-            .as("a batch ending with %s: %s", bad.getKey(), b)
+        thrownBy(() -> s.write(b, Durability.SYNC), "a batch ending with %s: %s", bad.getKey(), b)
             .isInstanceOf(StoreArgumentException.class);
         assertThat(hexEntries(drain(s, PLAIN, START, null, Direction.FORWARD)))
             .as("plain family after refusing a batch ending with %s", bad.getKey())

@@ -40,29 +40,21 @@ public interface CorruptionCases extends EngineCase {
   /**
    * After the fixture damages the data files of a family, a full scan and a full visit each either
    * return every key with its value or throw StoreCorruptionException — never ends early quietly; each get returns the
-   * right value or throws; and the damage is detected at least once (a reopen that refuses the store
-   * with StoreCorruptionException counts). For an engine not claiming {@code detectsDamage}: what it
-   * did, reported as unverified.
+   * right value or throws; and the damage is detected at least once. A reopen that refuses the store
+   * with StoreCorruptionException is a detection at open, not a check of the reads: the case then reads
+   * the damaged store opened without the backend's open-time check, or a store damaged while open after
+   * a flush, as the fixture can ({@link BackendFixture#openWithoutOpenTimeCheck}, {@link
+   * BackendFixture#corruptOpen}); when it can do neither, the read path ends unverified. For an engine
+   * not claiming {@code detectsDamage}: what it did, reported as unverified.
    */
   @Example
-  default void scanNeverEndsEarlyOnCorruption() {
+  default void scanNeverEndsEarlyOnCorruption(net.jqwik.api.Reporter reporter) {
     final int count = 3000;
     boolean claimed = capabilities().detectsDamage();
     TreeMap<byte[], byte[]> written = new TreeMap<>(Bytes.UNSIGNED);
+    List<TempDirStore> readPath = new ArrayList<>();
     try (TempDirStore t = openFresh()) {
-      Store s = t.store();
-      java.util.Random random = new java.util.Random(count);
-      for (int from = 0; from < count; from += 250) {
-        Batch b = new Batch();
-        for (int i = from; i < Math.min(count, from + 250); i++) {
-          byte[] key = ByteBuffer.allocate(5).put((byte) 'k').putInt(i * 7919).array();
-          byte[] value = new byte[100];
-          random.nextBytes(value);
-          b.put(PLAIN, key, value);
-          written.put(key, value);
-        }
-        s.write(b, Durability.SYNC);
-      }
+      writeDamageable(t.store(), count, written);
       t.closeStore();
       try {
         backend().corrupt(t.dir(), FAMILIES, PLAIN);
@@ -71,13 +63,16 @@ public interface CorruptionCases extends EngineCase {
       }
       DamageSeen seen = new DamageSeen(count);
       Store damaged;
+      String how = "reopened after its closed files were damaged";
       try {
         damaged = t.reopen();
       } catch (StoreCorruptionException e) {
-        if (claimed) {
-          return; // refusing to open a damaged store is a detection too
+        if (!claimed) {
+          throw unverified(false, "it refused to open the damaged store: " + e.getMessage());
         }
-        throw unverified(false, "it refused to open the damaged store: " + e.getMessage());
+        how = "refused at open (" + firstLine(e) + "), then ";
+        damaged = readPathPastTheOpenCheck(t, count, readPath);
+        how += readPath.isEmpty() ? "opened without its open-time check" : "an open store damaged after a flush";
       }
       for (Direction dir : Direction.values()) {
         List<String> expected = hexEntries(dir == Direction.FORWARD ? written : written.descendingMap());
@@ -121,6 +116,56 @@ public interface CorruptionCases extends EngineCase {
       assertThat(seen.wrongGets).as("gets of the damaged family that returned damage as data").isEmpty();
       assertThat(seen.detections).as("the damage done by %s's fixture was never detected: the fixture did not"
           + " corrupt anything the reads meet", backend().name()).isPositive();
+      report(reporter, "scanNeverEndsEarlyOnCorruption", "damaged store " + how + "; " + seen);
+    } finally {
+      readPath.forEach(TempDirStore::close);
+    }
+  }
+
+  /**
+   * Writes {@code count} entries of 100 random bytes to {@link #PLAIN} in SYNC batches of 250, the same
+   * for every call, and records them in {@code written}.
+   */
+  private static void writeDamageable(Store s, int count, Map<byte[], byte[]> written) {
+    java.util.Random random = new java.util.Random(count);
+    for (int from = 0; from < count; from += 250) {
+      Batch b = new Batch();
+      for (int i = from; i < Math.min(count, from + 250); i++) {
+        byte[] key = ByteBuffer.allocate(5).put((byte) 'k').putInt(i * 7919).array();
+        byte[] value = new byte[100];
+        random.nextBytes(value);
+        b.put(PLAIN, key, value);
+        written.put(key, value);
+      }
+      s.write(b, Durability.SYNC);
+    }
+  }
+
+  /**
+   * After the backend refused the damaged store at open — a detection, but one that leaves the read
+   * path unchecked — the store the reads go to: the damaged store opened without the open-time check
+   * ({@link BackendFixture#openWithoutOpenTimeCheck}), else a new store damaged while open, after a flush
+   * ({@link BackendFixture#corruptOpen}; its {@link TempDirStore} is added to {@code opened}). Neither:
+   * the read path is unverified, and the case ends so, saying the open refused the damage.
+   */
+  private Store readPathPastTheOpenCheck(TempDirStore refused, int count, List<TempDirStore> opened) {
+    String unchecked;
+    try {
+      return refused.hold(backend().openWithoutOpenTimeCheck(refused.dir(), FAMILIES));
+    } catch (UnsupportedOperationException e) {
+      unchecked = e.getMessage();
+    }
+    TempDirStore t = openFresh();
+    opened.add(t);
+    writeDamageable(t.store(), count, new TreeMap<>(Bytes.UNSIGNED));
+    backend().flush(t.store());
+    try {
+      backend().corruptOpen(t.store(), t.dir(), FAMILIES, PLAIN);
+      return t.store();
+    } catch (UnsupportedOperationException e) {
+      throw new TestAbortedException(backend().name() + " refused the damaged store at open (detected at open), but"
+          + " the read path is unverified: its fixture can neither open a damaged store without its open-time check ("
+          + unchecked + ") nor damage an open store (" + e.getMessage() + ")");
     }
   }
 

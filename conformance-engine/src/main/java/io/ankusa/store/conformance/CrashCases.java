@@ -19,47 +19,62 @@ import net.jqwik.api.Reporter;
 public interface CrashCases extends EngineCase {
   /**
    * After a crash every {@code SYNC} batch whose write returned and every batch a returned {@code
-   * syncWal()} covers is there, and a batch of {@value CrashScript#BIG_BATCH_BYTES} bytes is wholly
-   * there or wholly absent — whether the crash came after its {@code NO_SYNC} write returned or (in a
-   * killed child) in the middle of it. What is written is {@link CrashScript}'s. A killed child is
-   * killed once ({@value #KILLS_PROPERTY} for more) at a moment drawn from {@link Seeds#seed()}.
+   * syncWal()} covers is there, and every other batch is wholly there or wholly absent — whether the
+   * crash came right after {@code SYNC} writes with no {@code syncWal()} after them, between two
+   * {@code syncWal()} calls, inside a group commit of several threads' {@code SYNC} writes, or (in a
+   * killed child) in the middle of a {@code NO_SYNC} write of {@value CrashScript#BIG_BATCH_BYTES}
+   * bytes: one crash at each {@link KillPoint} in turn ({@value #KILLS_PROPERTY} for more). What is
+   * written is {@link CrashScript}'s; a killed child's pause before the kill is drawn from {@link
+   * Seeds#seed()}.
    */
   @Example
   default void crashKeepsAcknowledgedWritesAndWholeBatches(Reporter reporter) throws InterruptedException {
     CrashScript script = new CrashScript(capabilities().maxValueBytes());
+    int kills = Integer.getInteger(KILLS_PROPERTY, KillPoint.values().length);
     if (backend().simulatesCrash()) {
-      try (TempDirStore t = openFresh()) {
-        CrashScript.Record record = new CrashScript.Record();
-        script.writeAcknowledged(t.store(), record);
-        script.writeBig(t.store(), 0, record); // synced
-        script.writeBig(t.store(), 1, record); // NO_SYNC, not synced: whole or absent
-        Store reopened = t.crashAndReopen();
-        int whole = script.check(reopened, record, "after a simulated crash (" + record + ")");
-        report(reporter, "crashKeepsAcknowledgedWritesAndWholeBatches", "simulated crash after " + record
-            + "; " + whole + " big batches whole after it");
+      for (int kill = 1; kill <= kills; kill++) {
+        KillPoint point = KillPoint.ofKill(kill);
+        try (TempDirStore t = openFresh()) {
+          CrashScript.Record record = new CrashScript.Record();
+          script.writeUpTo(t.store(), record, point);
+          switch (point) {
+            case AFTER_SYNC_WRITE, BETWEEN_SYNC_WALS -> { } // crash right there
+            case INSIDE_GROUP_COMMIT -> script.writeGroups(t.store(), record, 25);
+            case INSIDE_BIG_BATCH -> {
+              script.writeBig(t.store(), 0, record); // synced
+              script.writeBig(t.store(), 1, record); // NO_SYNC, not synced: whole or absent
+            }
+          }
+          Store reopened = t.crashAndReopen();
+          int whole = script.check(reopened, record, "after a simulated crash at " + point + " (" + record + ")");
+          report(reporter, "crashKeepsAcknowledgedWritesAndWholeBatches", "simulated crash at " + point + " after "
+              + record + "; " + whole + " big batches whole after it");
+        }
       }
       return;
     }
     requireCapability(capabilities().durableAfterProcessKill(), "durableAfterProcessKill",
         "its stores do not outlive the process and its fixture does not simulate a crash in this JVM");
     long seed = Seeds.seed();
-    int kills = Integer.getInteger(KILLS_PROPERTY, 1);
     for (int kill = 1; kill <= kills; kill++) {
+      KillPoint point = KillPoint.ofKill(kill);
       try (TempDirStore t = openFresh()) {
         t.closeStore(); // the child opens it
-        CrashScript.Record record = CrashKill.run(backend(), t.dir(), FAMILIES, seed + kill);
-        String when = "kill " + kill + " of " + kills + ", after SIGKILL of the writing process (" + record + "), "
-            + Seeds.replay(seed);
+        CrashScript.Record record = CrashKill.run(backend(), t.dir(), FAMILIES, seed + kill, point);
+        String when = "kill " + kill + " of " + kills + " at " + point + ", after SIGKILL of the writing process ("
+            + record + "), " + Seeds.replay(seed);
         int whole = script.check(t.reopen(), record, when);
-        report(reporter, "crashKeepsAcknowledgedWritesAndWholeBatches", "kill " + kill + " of " + kills + " at '"
-            + record.last() + "' after " + record + "; " + whole + " big batches whole after it, " + Seeds.replay(seed));
+        report(reporter, "crashKeepsAcknowledgedWritesAndWholeBatches", "kill " + kill + " of " + kills + " at "
+            + point + " ('" + record.last() + "') after " + record + "; " + whole + " big batches whole after it, "
+            + Seeds.replay(seed));
       }
     }
   }
 
   /**
-   * The system property giving how many child processes the crash case kills, each on a fresh store
-   * (default 1: a child's JVM start is the expensive part; {@code -Pheavy} raises it).
+   * The system property giving how many crashes the crash case makes, each on a fresh store, at the
+   * {@link KillPoint}s in turn (default: one at each; a killed child's JVM start is the expensive part;
+   * {@code -Pheavy} raises it).
    */
   String KILLS_PROPERTY = "ankusa.crash.kills";
 }

@@ -2,7 +2,6 @@ package io.ankusa.store.conformance;
 
 import static io.ankusa.store.conformance.EngineAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
@@ -201,7 +200,7 @@ public interface DirectoryCases extends EngineCase {
       writes.put("syncWal", ro::syncWal);
       writes.put("reportWriteFailure", () -> ro.reportWriteFailure(new RuntimeException("test")));
       for (Map.Entry<String, Runnable> w : writes.entrySet()) {
-        assertThatThrownBy(w.getValue()::run).as("%s on a read-only store", w.getKey())
+        thrownBy(w.getValue()::run, "%s on a read-only store", w.getKey())
             .isInstanceOf(StoreArgumentException.class);
       }
       assertThat(hexEntries(drain(ro, PLAIN, START, null, Direction.FORWARD))).as("after the refused writes")

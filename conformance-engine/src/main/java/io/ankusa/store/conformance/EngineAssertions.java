@@ -1,5 +1,9 @@
 package io.ankusa.store.conformance;
 
+import org.assertj.core.api.AbstractThrowableAssert;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
@@ -41,6 +45,23 @@ final class EngineAssertions {
 
   /** Oversized keys are tried only when maxKeyBytes is below this (allocating one must be cheap). */
   static final int MAX_OVERSIZED_KEY = 1 << 20;
+
+  /**
+   * What {@code call} threw, as an assertion described by {@code what} formatted with {@code args}, for the
+   * checks that follow ({@code isInstanceOf}, {@code hasMessageContaining}). AssertJ's {@code
+   * assertThatThrownBy} fails before any description applies when nothing is thrown ("Expecting code to
+   * raise a throwable", naming no call); this fails naming the call, so a table-driven case says which of
+   * its rows let a call through.
+   */
+  static AbstractThrowableAssert<?, ? extends Throwable> thrownBy(ThrowingCallable call, String what,
+      Object... args) {
+    Throwable thrown = Assertions.catchThrowable(call);
+    String described = String.format(what, args);
+    if (thrown == null) {
+      throw new AssertionError("[" + described + "] expected to throw, but the call returned normally");
+    }
+    return Assertions.assertThat(thrown).as(described);
+  }
 
   /** The exception's class and the start of its message's first line, for reports and assertion texts. */
   static String firstLine(Throwable e) {

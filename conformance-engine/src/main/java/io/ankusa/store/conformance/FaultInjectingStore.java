@@ -47,6 +47,20 @@ public class FaultInjectingStore extends ForwardingStore {
     return this;
   }
 
+  /**
+   * The next write fails after part of its batch reached the engine (a buffer filled, an I/O error half
+   * way through), leaving the engine failed until {@code reportWriteFailure} recovers it without that
+   * part (property {@code reportWriteFailureDiscardsAWriteHalfInTheEngine}). Only an engine's own fixture
+   * can fail a write there: by default this throws.
+   *
+   * @throws UnsupportedOperationException when this store cannot fail a write inside the engine; the
+   *     message says why
+   */
+  public FaultInjectingStore failNextWriteMidway() {
+    throw new UnsupportedOperationException("its fixture's injectFaults fails writes before they reach the engine;"
+        + " a fixture whose engine can fail half way through a write overrides failNextWriteMidway");
+  }
+
   /** The next {@code syncWal()} fails without syncing. */
   public FaultInjectingStore failNextSync() {
     nextSync.set(true);

@@ -2,7 +2,6 @@ package io.ankusa.store.conformance;
 
 import static io.ankusa.store.conformance.EngineAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.ankusa.store.spi.Batch;
@@ -190,7 +189,7 @@ public interface LifecycleCases extends EngineCase {
   }
 
   private static void assertClosed(String call, Runnable r) {
-    assertThatThrownBy(r::run).as("%s after close", call).isInstanceOf(StoreClosedException.class);
+    thrownBy(r::run, "%s after close", call).isInstanceOf(StoreClosedException.class);
   }
 
   /**
@@ -243,7 +242,7 @@ public interface LifecycleCases extends EngineCase {
       t.store().write(new Batch().put("kept", new byte[] {1}, new byte[] {1})
           .put("newer-family", new byte[] {2}, new byte[] {2}), Durability.SYNC);
       t.closeStore();
-      assertThatThrownBy(() -> t.reopen(List.of(FamilySpec.plain("kept"))))
+      thrownBy(() -> t.reopen(List.of(FamilySpec.plain("kept"))), "t.reopen(List.of(FamilySpec.plain(\"kept\")))")
           .isInstanceOf(StoreFormatException.class)
           .hasMessageContaining("newer-family");
       Store again = t.reopen(both);
@@ -396,6 +395,66 @@ public interface LifecycleCases extends EngineCase {
       report(reporter, "reportWriteFailureRecoversFromInjectedFaults", "a failed write and a failed sync reported;"
           + " every acknowledged write kept, the store wrote again");
     }
+  }
+
+  /**
+   * After a write that failed half way through, part of its batch already in the engine ({@link
+   * FaultInjectingStore#failNextWriteMidway}, which the fixture's {@link BackendFixture#injectFaults}
+   * provides when its engine can fail there), reportWriteFailure leaves a store that holds every
+   * acknowledged write, none of the failed batch or all of it, and writes again; the same after a reopen
+   * (after a crash when the fixture simulates one). Unverified when the fixture cannot fail a write
+   * inside the engine.
+   */
+  @Example
+  default void reportWriteFailureDiscardsAWriteHalfInTheEngine(Reporter reporter) {
+    byte[] acked = {0x61};
+    byte[] after = {0x6f};
+    Batch partial = new Batch();
+    for (int i = 0; i < 6; i++) {
+      partial.put(PLAIN, new byte[] {0x62, (byte) i}, new byte[] {(byte) (0x20 + i)});
+    }
+    partial.merge(COUNTERS, acked, 9);
+    try (TempDirStore t = openFresh()) {
+      FaultInjectingStore s = backend().injectFaults(t.store());
+      s.write(new Batch().put(PLAIN, acked, new byte[] {1}).merge(COUNTERS, acked, 5), Durability.SYNC);
+      try {
+        s.failNextWriteMidway();
+      } catch (UnsupportedOperationException e) {
+        throw new org.opentest4j.TestAbortedException(backend().name() + "'s fixture cannot fail a write inside the"
+            + " engine after part of it reached it: " + e.getMessage());
+      }
+      Throwable failure = catchThrowable(() -> s.write(partial, Durability.SYNC));
+      assertThat(failure).as("the write the fixture failed half way through")
+          .isInstanceOf(StoreWriteFailedException.class);
+      s.reportWriteFailure(failure);
+      assertPartialGone(s, partial, "after reportWriteFailure");
+      assertThat(s.get(PLAIN, acked)).as("a SYNC write acknowledged before the failure, after reportWriteFailure")
+          .isEqualTo(new byte[] {1});
+      s.write(new Batch().put(PLAIN, after, new byte[] {3}), Durability.SYNC);
+      assertThat(s.get(PLAIN, after)).as("a SYNC write after reportWriteFailure").isEqualTo(new byte[] {3});
+      Store reopened = t.crashOrCloseAndReopen();
+      assertThat(reopened.multiGet(PLAIN, List.of(acked, after))).as("the acknowledged writes after a %s and reopen",
+          backend().simulatesCrash() ? "crash" : "close").extracting(Bytes::hex).containsExactly("01", "03");
+      assertPartialGone(reopened, partial, "after reopen");
+      report(reporter, "reportWriteFailureDiscardsAWriteHalfInTheEngine", "a write failed with part of it in the"
+          + " engine; reportWriteFailure kept every acknowledged write and none of the failed batch's part");
+    }
+  }
+
+  /** The batch whose write failed half way: its 6 puts and its merge all there, or none. */
+  private static void assertPartialGone(ReadView s, Batch partial, String when) {
+    List<String> there = new java.util.ArrayList<>();
+    for (Op op : partial.ops()) {
+      if (op instanceof Op.Put p && s.get(p.family(), p.key()) != null) {
+        there.add("put " + Bytes.hex(p.key()));
+      }
+    }
+    long counter = s.counter(COUNTERS, new byte[] {0x61});
+    if (counter != 5) {
+      there.add("merge (counter " + counter + ")");
+    }
+    assertThat(there).as("%s: the batch whose write failed half way is wholly there or wholly absent; of its 6 puts and"
+        + " merge these are there", when).satisfiesAnyOf(l -> assertThat(l).isEmpty(), l -> assertThat(l).hasSize(7));
   }
 
   private static void assertWholeOrAbsent(ReadView s, byte[] key, int value, long delta, String what) {

@@ -2,7 +2,6 @@ package io.ankusa.store.conformance;
 
 import static io.ankusa.store.conformance.EngineAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
@@ -180,7 +179,8 @@ public interface MergeCases extends EngineCase {
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
       s.write(new Batch().put(PLAIN, new byte[] {1}, Int64Add.encode(3)), Durability.NO_SYNC);
-      assertThatThrownBy(() -> s.counter(PLAIN, new byte[] {1})).isInstanceOf(StoreArgumentException.class);
+      thrownBy(() -> s.counter(PLAIN, new byte[] {1}),
+          "s.counter(PLAIN, new byte[] {1})").isInstanceOf(StoreArgumentException.class);
     }
   }
 }

@@ -2,7 +2,6 @@ package io.ankusa.store.conformance;
 
 import static io.ankusa.store.conformance.EngineAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
@@ -86,25 +85,25 @@ public interface OpenStoreCases extends EngineCase {
         assertClosedForAnyArguments("a closed snapshot", snapshot);
       }
       t.closeStore();
-      assertThatThrownBy(() -> s.write(new Batch().put("unlisted", k, k), Durability.SYNC))
-          .as("a write to an unlisted family on a closed store").isInstanceOf(StoreClosedException.class);
-      assertThatThrownBy(() -> s.reportWriteFailure(null))
-          .as("reportWriteFailure(null) on a closed store").isInstanceOf(StoreClosedException.class);
+      thrownBy(() -> s.write(new Batch().put("unlisted", k, k), Durability.SYNC),
+          "a write to an unlisted family on a closed store").isInstanceOf(StoreClosedException.class);
+      thrownBy(() -> s.reportWriteFailure(null),
+          "reportWriteFailure(null) on a closed store").isInstanceOf(StoreClosedException.class);
       assertClosedForAnyArguments("a closed store", s);
     }
   }
 
   private static void assertClosedForAnyArguments(String what, ReadView view) {
     byte[] k = {1};
-    assertThatThrownBy(() -> view.get("unlisted", k)).as("a get of an unlisted family on %s", what)
+    thrownBy(() -> view.get("unlisted", k), "a get of an unlisted family on %s", what)
         .isInstanceOf(StoreClosedException.class);
-    assertThatThrownBy(() -> view.multiGet("unlisted", List.of(k, new byte[0])))
-        .as("a multiGet of an unlisted family, with an empty key, on %s", what).isInstanceOf(StoreClosedException.class);
-    assertThatThrownBy(() -> view.scan("unlisted", new byte[] {2}, k, Direction.FORWARD))
-        .as("a scan of an unlisted family, lo > hi, on %s", what).isInstanceOf(StoreClosedException.class);
-    assertThatThrownBy(() -> view.visit("unlisted", k, null, Direction.FORWARD, null))
-        .as("a visit of an unlisted family without a visitor on %s", what).isInstanceOf(StoreClosedException.class);
-    assertThatThrownBy(() -> view.counter(PLAIN, k)).as("a counter of a plain family on %s", what)
+    thrownBy(() -> view.multiGet("unlisted", List.of(k, new byte[0])),
+        "a multiGet of an unlisted family, with an empty key, on %s", what).isInstanceOf(StoreClosedException.class);
+    thrownBy(() -> view.scan("unlisted", new byte[] {2}, k, Direction.FORWARD),
+        "a scan of an unlisted family, lo > hi, on %s", what).isInstanceOf(StoreClosedException.class);
+    thrownBy(() -> view.visit("unlisted", k, null, Direction.FORWARD, null),
+        "a visit of an unlisted family without a visitor on %s", what).isInstanceOf(StoreClosedException.class);
+    thrownBy(() -> view.counter(PLAIN, k), "a counter of a plain family on %s", what)
         .isInstanceOf(StoreClosedException.class);
   }
 }

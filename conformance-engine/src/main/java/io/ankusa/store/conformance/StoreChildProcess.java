@@ -29,10 +29,17 @@ final class StoreChildProcess {
    * input and output are the returned process's streams, its standard error is discarded.
    */
   static Process start(Class<?> main, BackendFixture fixture, Path dir, List<FamilySpec> families) {
+    return start(main, fixture, dir, families, Map.of());
+  }
+
+  /** {@link #start(Class, BackendFixture, Path, List)} with {@code properties} as the child's system properties. */
+  static Process start(Class<?> main, BackendFixture fixture, Path dir, List<FamilySpec> families,
+      Map<String, String> properties) {
     String java = ChildJvmLauncher.java();
     List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
-        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        "-cp", ChildClasspath.get(), main.getName(),
+        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+    properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+    command.addAll(List.of("-cp", ChildClasspath.get(), main.getName(),
         fixture.provider().name(), dir.toString(),
         String.join(",", families.stream().map(f -> f.name() + (f.counters() ? "+" : "")).toList())));
     for (Map.Entry<String, String> e : fixture.options().properties().entrySet()) {

@@ -58,7 +58,7 @@ import org.opentest4j.TestAbortedException;
  * names the cycle and the random seed ({@code -Dankusa.seed=N} replays it, see {@link Seeds}).
  *
  * <p>The ack file is appended without fsync: a process kill does not lose what the process wrote to
- * the OS, and this layer tests process kills, not power loss.
+ * the OS. Power loss is the other case's: {@link #acknowledgedBatchesSurvivePowerCuts}.
  */
 public abstract class DurabilityConformance extends ConformanceSuite {
   static final int DEFAULT_CYCLES = 20;
@@ -188,6 +188,19 @@ public abstract class DurabilityConformance extends ConformanceSuite {
 
   /** One sink's delivery row of an acknowledged hook. */
   private record AckedDelivery(AckedHook hook, int sink) {}
+
+  // ================================================================ power cuts
+
+  /**
+   * Every batch acknowledged after a {@code SYNC} write or a returned {@code syncWal()} survives a
+   * power cut, and no batch is half there: the store lives on a file system that loses every write
+   * not synced when the power goes ({@link PowerCutCase}: a child writes up to a {@link KillPoint}, is
+   * killed, the power is cut, the store reopened and checked).
+   */
+  @Example
+  void acknowledgedBatchesSurvivePowerCuts(net.jqwik.api.Reporter reporter) throws InterruptedException {
+    reporter.publishValue(fixture().name(), "acknowledgedBatchesSurvivePowerCuts: " + PowerCutCase.run(fixture()));
+  }
 
   // ================================================================ write-ahead log damage
 

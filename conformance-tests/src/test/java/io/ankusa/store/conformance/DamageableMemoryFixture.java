@@ -26,7 +26,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * with altered values and no error ({@link Report#AS_DATA}): the bugs {@code
  * scanNeverEndsEarlyOnCorruption} exists for. It claims {@code detectsDamage} unless made with
  * {@code claimsDetection} false: an engine honest about not detecting damage, whose case the suite
- * must report as unverified with what it did, neither passed nor failed.
+ * must report as unverified with what it did, neither passed nor failed. Made with {@code checksAtOpen},
+ * its {@link #open} refuses a damaged store with StoreCorruptionException (an open-time check, as an
+ * engine that checks its files at open has) and {@link #openWithoutOpenTimeCheck} opens it anyway, so the
+ * reads are checked too; without {@code readPastOpenCheck} it offers neither that open nor damage of an
+ * open store, and the read path must end unverified.
  */
 final class DamageableMemoryFixture implements BackendFixture {
   /** How reads meeting damage behave. */
@@ -50,14 +54,22 @@ final class DamageableMemoryFixture implements BackendFixture {
   private final MemoryFixture memory = new MemoryFixture();
   private final Report report;
   private final boolean claimsDetection;
+  private final boolean checksAtOpen;
+  private final boolean readPastOpenCheck;
 
   DamageableMemoryFixture(Report report) {
     this(report, true);
   }
 
   DamageableMemoryFixture(Report report, boolean claimsDetection) {
+    this(report, claimsDetection, false, false);
+  }
+
+  DamageableMemoryFixture(Report report, boolean claimsDetection, boolean checksAtOpen, boolean readPastOpenCheck) {
     this.report = report;
     this.claimsDetection = claimsDetection;
+    this.checksAtOpen = checksAtOpen;
+    this.readPastOpenCheck = readPastOpenCheck;
   }
 
   @Override
@@ -74,6 +86,22 @@ final class DamageableMemoryFixture implements BackendFixture {
 
   @Override
   public Store open(Path dir, List<FamilySpec> families) {
+    if (checksAtOpen && DAMAGE.containsKey(key(dir))) {
+      throw new StoreCorruptionException("the open-time check of " + dir + " found damaged entries (injected by the"
+          + " conformance self-test)");
+    }
+    return openUnchecked(dir, families);
+  }
+
+  @Override
+  public Store openWithoutOpenTimeCheck(Path dir, List<FamilySpec> families) {
+    if (checksAtOpen && !readPastOpenCheck) {
+      return BackendFixture.super.openWithoutOpenTimeCheck(dir, families);
+    }
+    return openUnchecked(dir, families);
+  }
+
+  private Store openUnchecked(Path dir, List<FamilySpec> families) {
     Store store = memory.open(dir, families);
     Damage damage = DAMAGE.get(key(dir));
     return damage == null ? store : new DamagedStore(store, damage, report);
@@ -99,8 +127,8 @@ final class DamageableMemoryFixture implements BackendFixture {
   @Override
   public String name() {
     return switch (report) {
-      case HONESTLY -> "damageable memory";
-      case AS_END_OF_SCAN -> "memory mutant CORRUPTION_ENDS_SCAN";
+      case HONESTLY -> "damageable memory" + (checksAtOpen ? " checking at open" : "");
+      case AS_END_OF_SCAN -> "memory mutant CORRUPTION_ENDS_SCAN" + (checksAtOpen ? "_BEHIND_OPEN_CHECK" : "");
       case AS_DATA -> claimsDetection ? "memory mutant DAMAGE_READ_AS_DATA" : "damageable memory, no detection claimed";
     };
   }

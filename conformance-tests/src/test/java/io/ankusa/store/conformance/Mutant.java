@@ -52,6 +52,8 @@ enum Mutant {
       ReadModifyWriteMerge::new),
   CORRUPTION_ENDS_SCAN("corruption met by a scan is reported as the end of the range",
       "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
+  CORRUPTION_ENDS_SCAN_BEHIND_OPEN_CHECK("a scan ends quietly at a damaged row, behind an open-time check that refuses"
+      + " the damaged store", "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
   EMPTY_RANGE_HOLDS_LO("a scan of [k, k) returns k", "emptyRangeScansNothing", EmptyRangeHoldsLo::new),
   UNBOUNDED_HI_STOPS_AT_FF("hi == null is read as hi = ff", "unboundedHiScansToTheEnd", UnboundedHiStopsAtFf::new),
   REVERSE_SCAN_INCLUDES_HI("a reverse scan starts at hi, inclusive", "reverseScanIsForwardReversed",
@@ -111,6 +113,8 @@ enum Mutant {
   REPORT_WRITE_FAILURE_RECOVERS_NOTHING("reportWriteFailure closes scans and snapshots but never recovers the"
       + " engine an I/O failure left failed: every later write fails", "reportWriteFailureRecoversFromInjectedFaults",
       UnaryOperator.identity()),
+  REPORT_WRITE_FAILURE_NOOP("reportWriteFailure does nothing: a write that failed half way leaves its part in the"
+      + " engine, and the engine failed", "reportWriteFailureDiscardsAWriteHalfInTheEngine", UnaryOperator.identity()),
 
   // ---- the missing contract cases: createIfMissing, close after NO_SYNC, maxValueBytes, snapshots
   // ---- across flushes
@@ -167,6 +171,8 @@ enum Mutant {
         return new CrashableMemoryFixture(CrashableMemoryFixture.Commit.COMMITS_WHEN_BUFFER_FILLS);
       case REPORT_WRITE_FAILURE_RECOVERS_NOTHING:
         return new FailingEngineMemoryFixture(false);
+      case REPORT_WRITE_FAILURE_NOOP:
+        return new FailingEngineMemoryFixture(FailingEngineMemoryFixture.Recovery.NOOP);
       default:
         break;
     }
@@ -178,6 +184,9 @@ enum Mutant {
     }
     if (this == CORRUPTION_ENDS_SCAN) {
       return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_END_OF_SCAN);
+    }
+    if (this == CORRUPTION_ENDS_SCAN_BEHIND_OPEN_CHECK) {
+      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_END_OF_SCAN, true, true, true);
     }
     if (this == DAMAGE_READ_AS_DATA) {
       return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_DATA);

@@ -30,6 +30,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>MERGE_READ_MODIFY_WRITE (merge is a get then a put, not atomic, a yield between them) →
  *       concurrentMergesLoseNoOperand, on every run ({@link #racyMergeIsCaughtOnEveryRun})
  *   <li>CORRUPTION_ENDS_SCAN (corruption met by a scan is reported as the end of the range) → scanNeverEndsEarlyOnCorruption
+ *   <li>CORRUPTION_ENDS_SCAN_BEHIND_OPEN_CHECK (the same, behind an open-time check that refuses the damaged
+ *       store) → scanNeverEndsEarlyOnCorruption, which reads past the check ({@link #openTimeCheckIsNotAReadCheck})
  *   <li>EMPTY_RANGE_HOLDS_LO (a scan of [k, k) returns k) → emptyRangeScansNothing
  *   <li>UNBOUNDED_HI_STOPS_AT_FF (hi == null is read as hi = ff) → unboundedHiScansToTheEnd
  *   <li>REVERSE_SCAN_INCLUDES_HI (a reverse scan starts at hi, inclusive) → reverseScanIsForwardReversed
@@ -65,6 +67,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>COMMITS_MID_BATCH (a batch above the write buffer committed in part) → crashKeepsAcknowledgedWritesAndWholeBatches
  *   <li>REPORT_WRITE_FAILURE_RECOVERS_NOTHING (an engine an I/O failure left failed is never recovered by
  *       reportWriteFailure) → reportWriteFailureRecoversFromInjectedFaults
+ *   <li>REPORT_WRITE_FAILURE_NOOP (reportWriteFailure does nothing, after a write that failed half way through
+ *       with part of it in the engine) → reportWriteFailureDiscardsAWriteHalfInTheEngine
  *   <li>CREATE_IF_MISSING_IGNORED (createIfMissing=false still creates a missing family) →
  *       createIfMissingFalseRefusesANewFamily
  *   <li>CLOSE_AFTER_NO_SYNC_LEAVES_SCANS_OPEN (with unsynced writes, scans outlive close) →
@@ -140,6 +144,28 @@ class MutantRejectionTest {
         .contains(mutant.caughtBy);
   }
 
+  /**
+   * A table-driven case names the row that failed: a call that should have been refused and returned
+   * is named in the failure, not reported as AssertJ's bare "Expecting code to raise a throwable".
+   */
+  @Test
+  void aRefusalCaseNamesTheCallThatWasNotRefused() {
+    String previous = System.setProperty(MutantSuites.MUTANT_PROPERTY, Mutant.LENIENT_READS.name());
+    SuiteRun run;
+    try {
+      run = SuiteRun.runOnly(MutantSuites.suiteOf(Mutant.LENIENT_READS), "badReadArgumentsAreRefused", NO_SHRINKING);
+    } finally {
+      if (previous == null) {
+        System.clearProperty(MutantSuites.MUTANT_PROPERTY);
+      } else {
+        System.setProperty(MutantSuites.MUTANT_PROPERTY, previous);
+      }
+    }
+    assertThat(run.cases()).singleElement().satisfies(c -> assertThat(c.message())
+        .as("the failure of %s against %s", c.property(), Mutant.LENIENT_READS)
+        .contains("s.get(PLAIN, new byte[0])").contains("expected to throw"));
+  }
+
   @Test
   void honestForwardingStorePassesTheWholeSuite() {
     SuiteRun run = SuiteRun.run(MutantSuites.HonestForwardingSuite.class, Map.of());
@@ -168,6 +194,25 @@ class MutantRejectionTest {
         .isEmpty();
     assertThat(run.named(Outcome.PASSED)).as("the corruption property ran, not skipped")
         .contains("scanNeverEndsEarlyOnCorruption");
+  }
+
+  /**
+   * A refusal at open is a detection, not a check of the reads: behind an honest open-time check the
+   * reads are checked too (and pass), and where the fixture cannot get past the check the read path ends
+   * unverified, saying the open refused the damage.
+   */
+  @Test
+  void openTimeCheckIsNotAReadCheck() {
+    SuiteRun honest = SuiteRun.runOnly(MutantSuites.HonestDamageCheckedAtOpenSuite.class,
+        "scanNeverEndsEarlyOnCorruption", NO_SHRINKING);
+    assertThat(honest.named(Outcome.PASSED)).as("honest reads behind an open-time check: %s", honest.cases())
+        .contains("scanNeverEndsEarlyOnCorruption");
+    SuiteRun blocked = SuiteRun.runOnly(MutantSuites.OpenCheckOnlySuite.class, "scanNeverEndsEarlyOnCorruption",
+        NO_SHRINKING);
+    assertThat(blocked.cases()).as("an open-time check the fixture cannot get past").singleElement().satisfies(c -> {
+      assertThat(c.outcome()).isEqualTo(Outcome.SKIPPED);
+      assertThat(c.message()).contains("refused the damaged store at open").contains("read path is unverified");
+    });
   }
 
   /**
@@ -228,7 +273,7 @@ class MutantRejectionTest {
   @Test
   void honestlyRecoveredEnginePassesTheReportWriteFailureCases() {
     for (String property : List.of("reportWriteFailureRecoversFromInjectedFaults",
-        "reportWriteFailureClosesScansAndSnapshots")) {
+        "reportWriteFailureClosesScansAndSnapshots", "reportWriteFailureDiscardsAWriteHalfInTheEngine")) {
       SuiteRun run = SuiteRun.runOnly(MutantSuites.HonestFailingEngineSuite.class, property, NO_SHRINKING);
       assertThat(run.named(Outcome.FAILED)).as("an engine reportWriteFailure recovers must pass %s\n%s", property, TABLE)
           .isEmpty();

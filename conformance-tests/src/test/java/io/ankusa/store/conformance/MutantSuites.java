@@ -98,6 +98,22 @@ final class MutantSuites {
    * An engine honest about not detecting damage (damaged entries read back with altered values, no
    * claim of detectsDamage): its corruption case must end unverified with what it did.
    */
+  /** Control: damage refused at open by an open-time check, and reported honestly by the reads behind it. */
+  static class HonestDamageCheckedAtOpenSuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.HONESTLY, true, true, true);
+    }
+  }
+
+  /** An open-time check whose fixture cannot get past it: the read path must end unverified, not pass. */
+  static class OpenCheckOnlySuite extends EngineConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.HONESTLY, true, true, false);
+    }
+  }
+
   static class UnclaimedDamageSuite extends EngineConformance {
     @Override
     protected BackendFixture fixture() {

@@ -8,7 +8,8 @@ package io.ankusa.store.spi;
  * @param snapshots {@link Store#snapshot()} gives a frozen view
  * @param durableAfterProcessKill a {@link Durability#SYNC} write (or a {@code NO_SYNC} write followed
  *     by a returned {@link Store#syncWal()}) survives kill -9 of the process and a reopen from a
- *     new process
+ *     new process; for a backend whose files the suite can put on its power-cut file system, a power
+ *     cut too (property {@code acknowledgedBatchesSurvivePowerCuts})
  * @param detectsDamage the engine detects damage to its data files: a read that meets damaged bytes
  *     throws {@link StoreCorruptionException} (or the open refuses the store with it), never returns
  *     the damage as data nor ends a scan early as if its range were exhausted (property {@code

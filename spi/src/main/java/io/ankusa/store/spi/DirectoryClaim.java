@@ -70,6 +70,9 @@ public final class DirectoryClaim implements AutoCloseable {
       } catch (IOException e) {
         throw new StoreException("cannot create the store directory " + abs + ": " + e, e);
       }
+      if (abs.getParent() != null) {
+        StoreMarker.syncDirectory(abs.getParent()); // the new directory's entry, or a power cut may take it
+      }
     } else if (!Files.isDirectory(abs)) {
       throw new StoreFormatException(abs + " is not a directory, so it holds no store; nothing was changed:"
           + " check the path");
@@ -154,6 +157,16 @@ public final class DirectoryClaim implements AutoCloseable {
       marker.write(dir);
       content = StoreMarker.Content.MARKED;
     }
+  }
+
+  /**
+   * Makes the entries of the store directory durable: what the engine created there (its data and lock
+   * files) outlives a power cut only once the directory itself is synced. A backend whose engine does not
+   * sync its directory after creating its files (LMDB) calls this once the engine opened read-write.
+   * A file system that refuses to sync a directory makes its entries as durable as it can.
+   */
+  public void syncDirectory() {
+    StoreMarker.syncDirectory(dir);
   }
 
   /** Releases the lock. Idempotent. */

@@ -6,7 +6,7 @@ package io.ankusa.store.spi;
  * <ul>
  *   <li>{@link #SYNC}: the batch survives a kill -9 of the process and, where the backend's
  *       capabilities say so, a power loss (properties {@code syncWritesSurviveReopen}, {@code
- *       crashKeepsAcknowledgedWritesAndWholeBatches}).
+ *       crashKeepsAcknowledgedWritesAndWholeBatches}, {@code acknowledgedBatchesSurvivePowerCuts}).
  *   <li>{@link #NO_SYNC}: the batch is visible to readers at once and becomes durable with the next
  *       returned {@link Store#syncWal()} (property {@code noSyncWritesSurviveReopenAfterSyncWal}).
  * </ul>

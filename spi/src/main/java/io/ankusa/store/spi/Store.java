@@ -22,7 +22,9 @@ public interface Store extends ReadView, AutoCloseable {
    * a crash leaves the whole batch or none of it, however large (property {@code
    * crashKeepsAcknowledgedWritesAndWholeBatches}); so does a write-ahead log cut short, in every
    * family, or the reopen refuses the store with {@link StoreCorruptionException} (property {@code
-   * cutLogNeverSplitsABatchAcrossFamilies}).
+   * cutLogNeverSplitsABatchAcrossFamilies}); for a {@code SYNC} write, durable means on disk: it
+   * survives a power cut, which loses whatever the OS held unsynced (property {@code
+   * acknowledgedBatchesSurvivePowerCuts}).
    *
    * <p>REQUIRES: every op names a family of this store; keys are non-empty and within {@link
    * Capabilities#maxKeyBytes()}; values within {@link Capabilities#maxValueBytes()}, which itself is
@@ -41,7 +43,8 @@ public interface Store extends ReadView, AutoCloseable {
   /**
    * Makes every batch whose {@code write} returned before this call durable when it returns, not at
    * close (properties {@code noSyncWritesSurviveReopenAfterSyncWal}, {@code
-   * crashKeepsAcknowledgedWritesAndWholeBatches}, and for process kills the durability layer). May run
+   * crashKeepsAcknowledgedWritesAndWholeBatches}, and for process kills and power cuts the durability
+   * layer, {@code acknowledgedBatchesSurvivePowerCuts}). May run
    * concurrently with writes; writes made during the call may or may not be covered.
    *
    * @throws StoreWriteFailedException when the sync failed; nothing written since the last good
@@ -61,7 +64,9 @@ public interface Store extends ReadView, AutoCloseable {
    * engine, dropping unsynced writes the engine had not persisted. Open scans and snapshots are
    * closed by it, on every backend (property {@code reportWriteFailureClosesScansAndSnapshots}).
    * Afterwards the store holds every acknowledged write, the batch whose write failed wholly or not
-   * at all, and writes again (property {@code reportWriteFailureRecoversFromInjectedFaults}).
+   * at all, and writes again (property {@code reportWriteFailureRecoversFromInjectedFaults}); also when
+   * part of that batch had reached the engine before it failed (property {@code
+   * reportWriteFailureDiscardsAWriteHalfInTheEngine}).
    * Calls made concurrently block until the reopen ends, then proceed (property {@code
    * otherThreadsProceedAfterReportWriteFailureAndClose}, which also checks that another thread is told
    * the store is closed after {@link #close()}). If the reopen fails, the store is closed and

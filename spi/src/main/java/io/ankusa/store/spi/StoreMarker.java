@@ -179,7 +179,7 @@ public record StoreMarker(String backend, int format) {
     }
   }
 
-  private static void syncDirectory(Path dir) {
+  static void syncDirectory(Path dir) {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       ch.force(true);
     } catch (IOException e) {
