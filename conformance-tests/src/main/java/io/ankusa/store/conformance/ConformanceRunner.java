@@ -176,7 +176,8 @@ public final class ConformanceRunner {
         try {
           backend = ChildJvm.recreate(fixture).name();
         } catch (IllegalArgumentException | ClassCastException | LinkageError e) {
-          Optional<String> missing = missingClass(e);
+          Optional<String> missing = missingClass(e) // the fixture class itself missing: a mistyped --fixture
+              .filter(c -> !c.replace('/', '.').equals(fixture));
           err.println(missing.isPresent() ? missingClassLine(missing.get(), "the fixture " + fixture)
               : "conformance: --fixture " + fixture + ": " + e.getMessage());
           return 2;
