@@ -11,16 +11,23 @@ import picocli.CommandLine.Option;
  * (a missing argument or path, a file for a directory, a directory holding no store the command may
  * use, a locked store, permission denied, an unknown backend, a number out of range). Every failure
  * is one line on stderr, sorted by {@link CommandFailure} — the stack trace only with {@code
- * --verbose}.
+ * --verbose}; a usage error ends with the {@code --help} of the command it concerns.
+ *
+ * <p>Every command and subcommand answers {@code -h}/{@code --help} with its usage and {@code
+ * -V}/{@code --version} with the version, on stdout with exit 0: the root's standard help options and
+ * version provider are inherited ({@code scope = INHERIT}), so a command added later has them too,
+ * which {@code EveryCommandHelpTest} checks for every command of the model. {@code help COMMAND
+ * [SUBCOMMAND]} prints the same usage, and {@code completion bash} a completion script.
  */
 @Command(
     name = "ankusa-store",
+    scope = CommandLine.ScopeType.INHERIT,
     mixinStandardHelpOptions = true,
-    version = "ankusa-store 0.1.0-SNAPSHOT",
+    versionProvider = AnkusaStoreVersion.class,
     description = "Tools for ankusa-store: the tenant-keyed webhook queue's storage engines.",
     subcommands = {DemoCommand.class, VerifyCommand.class, InspectCommand.class, MigrateCommand.class,
         ArchiveCommand.class, FixtureCommand.class, ConformanceCommand.class, ReplayCommand.class,
-        BenchCommand.class})
+        BenchCommand.class, HelpCommand.class, CompletionCommand.class})
 public final class AnkusaStore implements Runnable {
   /** Exit code: the input was bad; nothing was done. */
   public static final int BAD_INPUT = 2;
@@ -47,6 +54,11 @@ public final class AnkusaStore implements Runnable {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", verbose ? "debug" : "warn");
     }
+    return commandLine(out, err, verbose).execute(args);
+  }
+
+  /** The command line with every command, printing to {@code out} and {@code err} as {@link #execute} does. */
+  static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean verbose) {
     CommandLine cmd = new CommandLine(new AnkusaStore());
     cmd.setOut(out);
     cmd.setErr(err);
@@ -64,11 +76,19 @@ public final class AnkusaStore implements Runnable {
       if (verbose) {
         e.printStackTrace(err);
       }
-      err.println(at.getCommandSpec().qualifiedName() + ": " + e.getMessage().replace('\n', ' ')
+      err.println(at.getCommandSpec().qualifiedName() + ": " + e.getMessage().replace('\n', ' ') + suggestions(e)
           + " (see " + at.getCommandSpec().qualifiedName() + " --help)");
       err.flush();
       return BAD_INPUT;
     });
-    return cmd.execute(args);
+    return cmd;
+  }
+
+  /** For a mistyped option or subcommand, what picocli thinks was meant; else nothing. */
+  private static String suggestions(CommandLine.ParameterException e) {
+    if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+      return "; did you mean " + String.join(" or ", u.getSuggestions()) + "?";
+    }
+    return "";
   }
 }

@@ -11,16 +11,24 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ankusa-store conformance}: the suite against any backend on the classpath, or one in a jar
- * or class directory given with {@code --jar}; the arguments are {@link ConformanceRunner}'s.
+ * {@code ankusa-store conformance}: the suite against any backend on the classpath, or one whose
+ * classpath is given with {@code --jar}; the arguments are {@link ConformanceRunner}'s. {@code --jar}
+ * takes the backend's whole classpath (its classes and every jar they need): a class missing from it is
+ * bad input, named by the runner, not a failed property.
  */
-@Command(name = "conformance", mixinStandardHelpOptions = true, description = {
+@Command(name = "conformance", description = {
     "Run the conformance suite against a backend and print a per-layer summary: engine, layout, transition,"
         + " dispatch, migration, durability. A failing case prints the command that replays it"
         + " (--layer, --only, --seed).",
-    "An outside backend: --jar its jar (or target/classes and target/test-classes, joined with ':') and"
+    "An outside backend: --jar its whole classpath (its classes and every jar they need, joined with ':') and"
         + " --backend its provider's name, or --fixture its fixture class (which also gives the suite its"
-        + " options and damage hooks)."})
+        + " options and damage hooks). What both classpaths hold (the SPI, the suite, JUnit, jqwik) comes from"
+        + " this command's own; a class the backend needs and --jar lacks is bad input (exit 2), named."},
+    footer = {"From the backend's Maven project:",
+        "  mvn -q test-compile dependency:build-classpath \\",
+        "    -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath",
+        "  ankusa-store conformance --fixture CLASS \\",
+        "    --jar \"target/classes:target/test-classes:$(cat target/test.classpath)\""})
 final class ConformanceCommand implements Callable<Integer> {
   @Option(names = "--backend", description = "rocksdb, lmdb, postgres, memory, or any backend on the classpath or in a --jar (default: rocksdb unless --fixture is given)")
   String backend;
@@ -28,7 +36,7 @@ final class ConformanceCommand implements Callable<Integer> {
   @Option(names = "--fixture", paramLabel = "CLASS", description = "a BackendFixture class (no-arg constructor) to run instead of the generic fixture of --backend")
   String fixture;
 
-  @Option(names = "--jar", paramLabel = "PATH", description = "extra jar or class directory (repeatable, or joined with ':'), loaded before the backend is looked up; the durability and migration layers' child JVMs get it too")
+  @Option(names = "--jar", paramLabel = "PATH", description = "the backend's classpath: its jars and class directories and every jar they need (repeatable, or joined with ':'), loaded before the backend is looked up; the durability and migration layers' child JVMs get it too")
   List<String> jars = new ArrayList<>();
 
   @Option(names = "--layer", paramLabel = "NAME[,NAME]", description = "only these layers: engine, layout, transition, dispatch, migration, durability (default: all)")

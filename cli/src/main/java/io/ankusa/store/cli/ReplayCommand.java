@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
  * the backend agrees with the model at every step, 1 at the first difference, 2 for a missing or
  * unreadable file, a bad line or an unknown backend.
  */
-@Command(name = "replay", mixinStandardHelpOptions = true, description = "Re-run an op log against a backend and the reference model; print the per-step history.")
+@Command(name = "replay", description = "Re-run an op log against a backend and the reference model; print the per-step history.")
 final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--backend", required = true, description = "rocksdb, lmdb, postgres, memory, or any backend on the classpath")
   String backend;

@@ -17,6 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The conformance suite as a command: {@code ConformanceRunner [--backend NAME] [--fixture CLASS]
@@ -44,9 +47,16 @@ import java.util.Optional;
  *       ankusa.conformance.only} are honoured as defaults of {@code --seed} and {@code --only}.
  * </ul>
  *
+ * <p>{@code --jar} takes the backend's whole classpath: its classes and every jar they need. The jars
+ * and directories load in a class loader below this launcher's own, so what both hold (the SPI, the
+ * suite, JUnit, jqwik) comes from the launcher, and a backend project's full test classpath may be
+ * given as it is. A class the backend needs and the classpath lacks ({@code NoClassDefFoundError}, in
+ * the fixture, the provider or a case) is bad input: the run stops after the layer that met it, and
+ * one line on stderr names the class and says how to give the whole classpath.
+ *
  * <p>Exit code 0 when nothing failed, 1 when a case failed, 2 on bad arguments (one line on stderr;
- * an unknown backend names the available ones). Layers, in order: engine, layout, transition, dispatch,
- * migration, durability. The generic fixture damages no files (random bytes can abort an engine
+ * an unknown backend names the available ones) and on a class missing from the classpath. Layers, in
+ * order: engine, layout, transition, dispatch, migration, durability. The generic fixture damages no files (random bytes can abort an engine
  * that trusts its files' structure, and the launcher's JVM with it), so {@code
  * scanNeverEndsEarlyOnCorruption} is reported unverified with it; a backend's own fixture ({@code
  * --fixture}) aims its damage at what the engine checks.
@@ -57,6 +67,9 @@ public final class ConformanceRunner {
       + " [--layer NAME[,NAME]] [--only CASES] [--seed N] [--tries N]";
   private static final List<String> OPTIONS =
       List.of("--backend", "--fixture", "--jar", "--layer", "--only", "--seed", "--tries");
+  /** A class missing from the classpath, as {@link SuiteRun} describes a failure: group 1 is its name. */
+  private static final Pattern MISSING_CLASS =
+      Pattern.compile("(?:NoClassDefFoundError|ClassNotFoundException): ([\\w$-]+(?:[./][\\w$-]+)+)");
 
   /** The layers, in order: name to suite class. */
   private static final Map<String, Class<?>> LAYERS = layers();
@@ -162,14 +175,25 @@ public final class ConformanceRunner {
       if (!fixture.isEmpty()) {
         try {
           backend = ChildJvm.recreate(fixture).name();
-        } catch (IllegalArgumentException | ClassCastException e) {
-          err.println("conformance: --fixture " + fixture + ": " + e.getMessage());
+        } catch (IllegalArgumentException | ClassCastException | LinkageError e) {
+          Optional<String> missing = missingClass(e) // the fixture class itself missing: a mistyped --fixture
+              .filter(c -> !c.replace('/', '.').equals(fixture));
+          err.println(missing.isPresent() ? missingClassLine(missing.get(), "the fixture " + fixture)
+              : "conformance: --fixture " + fixture + ": " + e.getMessage());
           return 2;
         }
         properties.put(NamedBackendEngineSuite.FIXTURE_PROPERTY, fixture);
       } else {
         backend = given.getOrDefault("--backend", DEFAULT_BACKEND);
-        List<String> available = StoreProvider.available();
+        List<String> available;
+        try {
+          available = StoreProvider.available();
+        } catch (ServiceConfigurationError | LinkageError e) {
+          Optional<String> missing = missingClass(e);
+          err.println(missing.isPresent() ? missingClassLine(missing.get(), "a backend's provider")
+              : "conformance: a backend's provider cannot be loaded: " + e.getMessage().replace('\n', ' '));
+          return 2;
+        }
         if (!available.contains(backend)) {
           err.println("conformance: no backend named '" + backend + "' on the classpath; available: " + available);
           return 2;
@@ -222,6 +246,13 @@ public final class ConformanceRunner {
             : SuiteRun.run(layer.getValue(), configuration);
         failed |= run.count(Outcome.FAILED) > 0;
         print(layer.getKey(), run, replay, out);
+        Optional<String> missing = run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED)
+            .map(c -> MISSING_CLASS.matcher(c.message())).filter(Matcher::find).map(m -> m.group(1)).findFirst();
+        if (missing.isPresent()) {
+          out.println("RESULT: STOPPED (a class is missing from the classpath)");
+          err.println(missingClassLine(missing.get(), "the backend"));
+          return 2;
+        }
       }
     } finally {
       try {
@@ -233,6 +264,26 @@ public final class ConformanceRunner {
     }
     out.println(failed ? "RESULT: FAILED" : "RESULT: PASSED");
     return failed ? 1 : 0;
+  }
+
+  /** The class a {@code NoClassDefFoundError} or {@code ClassNotFoundException} in {@code e}'s causes names. */
+  private static Optional<String> missingClass(Throwable e) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 20; t = t.getCause(), depth++) {
+      if (t instanceof NoClassDefFoundError || t instanceof ClassNotFoundException) {
+        Matcher m = MISSING_CLASS.matcher(t.getClass().getSimpleName() + ": " + t.getMessage());
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty(); // not "Could not initialize class": a bug
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The line that says {@code who} needs {@code className}, which the classpath lacks, and how to give it. */
+  private static String missingClassLine(String className, String who) {
+    return "conformance: " + who + " needs the class " + className.replace('/', '.') + ", which is not on the"
+        + " classpath: --jar takes the backend's whole classpath, its classes and every jar they need, joined with"
+        + " '" + File.pathSeparator + "' (in its Maven project: mvn dependency:build-classpath -Dmdep.includeScope=test;"
+        + " docs/writing-a-backend.md)";
   }
 
   /** The arguments that repeat a run in a replay command: backend or fixture, the jars, the tries. */
