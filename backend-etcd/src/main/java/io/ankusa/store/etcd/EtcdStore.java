@@ -1,0 +1,421 @@
+package io.ankusa.store.etcd;
+
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.DirectoryClaim;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Int64Add;
+import io.ankusa.store.spi.Op;
+import io.ankusa.store.spi.Snapshot;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreClosedException;
+import io.ankusa.store.spi.StoreException;
+import io.ankusa.store.spi.StoreWriteFailedException;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A store on an etcd cluster: a key prefix, a sub-prefix per family ({@link EtcdKeys}).
+ *
+ * <ul>
+ *   <li>{@link #write}: the batch's net effect ({@link NetBatch}) as one transaction, all-or-nothing;
+ *       a batch over the members' {@code --max-txn-ops} or {@code --max-request-bytes} is refused whole
+ *       ({@code StoreArgumentException}), never split. Every transaction compares the owner key's create
+ *       revision, the fencing token ({@link Ownership}): a process that lost the store writes nothing
+ *       ({@link OwnershipLostException});
+ *   <li>merge: etcd has no server-side add. The store reads the counters a batch merges onto, adds,
+ *       and puts the sums in the same transaction under a compare on each counter's mod revision; a
+ *       counter changed meanwhile fails the compare, and the batch is read and sent again, at most
+ *       {@value #ATTEMPTS} times in all. With one group-committing writer per store such conflicts are
+ *       rare ({@link #retried()} counts them);
+ *   <li>{@link #snapshot()} and scans read at a fixed revision, scans in pages; the history is
+ *       compacted only below the lowest revision an open read of any store on the cluster holds
+ *       ({@link CompactionPins}), every {@code etcd.compactEvery} revisions.
+ * </ul>
+ *
+ * <p>Durability: etcd acknowledges a transaction once a quorum of members has it in its fsynced
+ * write-ahead log. So a {@code NO_SYNC} write is as durable as a {@code SYNC} one when it returns —
+ * it survives a kill of this process, a kill -9 of any minority of members, and a kill -9 of the whole
+ * cluster (each member fsyncs before it acknowledges) — and {@link #syncWal()} has nothing to add: it
+ * only checks that the store is open. Every call waits at most {@code etcd.requestTimeoutMs} ({@link
+ * EtcdCalls}): a cluster that lost its quorum makes writes fail with {@link
+ * StoreWriteFailedException}, never hang.
+ *
+ * <p>Thread safety: every method may be called from any thread; writes from several threads are
+ * serialised by the cluster (merges by their compares).
+ */
+class EtcdStore extends EtcdView implements Store {
+  /**
+   * What this backend claims; see {@link Capabilities}. Keys up to 4 KiB and values up to 2 MiB: the
+   * queue's largest envelope (a 1 MiB payload and its headers) fits, and a batch of the writer's
+   * groups fits the request size the members are started with (docs/scale-out.md). No {@code
+   * detectsDamage}: the data lives in the members' files, which this backend does not reach (etcd
+   * checks its own database with hashes between members, which the suite does not see).
+   */
+  static final Capabilities CAPABILITIES = new Capabilities(true, true, true, false, true, 4096, 2 << 20, false);
+  /** Tries of a transaction whose merge compares failed (a counter changed between read and write). */
+  static final int ATTEMPTS = 16;
+  /** Merge bases read per transaction of gets. */
+  static final int BASES_PER_READ = 128;
+  /** How often the housekeeping looks whether a compaction is due. */
+  static final long HOUSEKEEPING_MILLIS = 1_000;
+  private static final Logger LOG = LoggerFactory.getLogger(EtcdStore.class);
+
+  private final DirectoryClaim claim;
+  private final Client client;
+  private final EtcdSettings settings;
+  private final WriteFence fence;
+  private final Ownership ownership;
+  private final CompactionPins pins;
+  private final String prefix;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final OpenResources open = new OpenResources();
+  private final AtomicLong retried = new AtomicLong();
+  private final ScheduledFuture<?> housekeeping;
+
+  /**
+   * Takes ownership of everything passed in: {@code client} (released on close), {@code ownership}
+   * (closed on close; null for a read-only open) and {@code claim}.
+   */
+  EtcdStore(DirectoryClaim claim, Client client, FamilyCatalog catalog, EtcdKeys keys, EtcdSettings settings,
+      String prefix, String cluster, WriteFence fence, Ownership ownership, CompactionPins pins) {
+    super(client.getKVClient(), catalog, keys, settings.requestTimeoutMs(), cluster);
+    this.claim = claim;
+    this.client = client;
+    this.settings = settings;
+    this.fence = fence;
+    this.ownership = ownership;
+    this.pins = pins;
+    this.prefix = prefix;
+    this.housekeeping = ownership == null ? null : SharedClients.scheduler().scheduleWithFixedDelay(this::housekeep,
+        HOUSEKEEPING_MILLIS, HOUSEKEEPING_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  private void housekeep() {
+    if (closed.get() || !pins.due()) {
+      return;
+    }
+    try {
+      pins.compact();
+    } catch (RuntimeException e) {
+      LOG.debug("compaction of {} failed; trying again later", cluster, e);
+    }
+  }
+
+  @Override
+  void checkOpen() {
+    if (closed.get()) {
+      throw new StoreClosedException(label() + " is closed");
+    }
+  }
+
+  @Override
+  long fixedRevision() {
+    return 0;
+  }
+
+  @Override
+  boolean hold(long revision) {
+    return pins.register(revision);
+  }
+
+  @Override
+  void letGo(long revision) {
+    pins.release(revision);
+  }
+
+  @Override
+  OpenResources scans() {
+    return open;
+  }
+
+  @Override
+  String label() {
+    return "etcd store " + claim.directory() + " (prefix '" + prefix + "' on " + cluster + ")";
+  }
+
+  @Override
+  public void write(Batch batch, Durability durability) {
+    checkOpen();
+    catalog.validate(batch, durability); // refuse a bad batch whole, before anything is sent
+    if (batch.isEmpty()) {
+      return;
+    }
+    NetBatch net = NetBatch.of(batch.ops());
+    String what = "a write of " + batch.size() + " ops to families " + families(batch);
+    for (int attempt = 1; ; attempt++) {
+      Map<ByteBuffer, KeyValue> bases = net.mergesOnto() == 0 ? Map.of() : readBases(net, what);
+      List<Cmp> compares = new ArrayList<>(fence.compares());
+      List<io.etcd.jetcd.op.Op> ops = new ArrayList<>();
+      plan(net, bases, compares, ops);
+      TxnResponse r = EtcdCalls.await(kv.txn()
+          .If(compares.toArray(new Cmp[0]))
+          .Then(ops.toArray(new io.etcd.jetcd.op.Op[0]))
+          .Else(io.etcd.jetcd.op.Op.get(keys.owner(), GetOption.DEFAULT))
+          .commit(), timeoutMs, EtcdCalls.Kind.WRITE, what + " to " + label(), cluster);
+      if (r.isSucceeded()) {
+        pins.wrote(r.getHeader().getRevision());
+        return;
+      }
+      KeyValue owner = ownerIn(r);
+      if (!fence.holds(owner)) {
+        throw new OwnershipLostException(label() + " refused " + what + ": this process no longer owns the store;"
+            + " it is owned by " + fence.describe(owner) + ". Nothing of the batch was applied, and no later write"
+            + " of this store object will be: close it, and open the store again to take it over once it is free");
+      }
+      if (attempt >= ATTEMPTS) {
+        throw new StoreWriteFailedException(label() + ": " + what + " met a changed counter " + attempt + " times"
+            + " in a row (another writer merges onto the same counters); nothing of it was applied: call"
+            + " reportWriteFailure and write it again");
+      }
+      retried.incrementAndGet();
+      LOG.debug("{}: a counter changed under {} (attempt {}); reading it again", label(), what, attempt);
+      pause(attempt);
+    }
+  }
+
+  /** The deletes, puts and compares of {@code net}, with the merges onto {@code bases} summed. */
+  private void plan(NetBatch net, Map<ByteBuffer, KeyValue> bases, List<Cmp> compares, List<io.etcd.jetcd.op.Op> ops) {
+    for (Map.Entry<String, NetBatch.FamilyEffects> fe : net.families().entrySet()) {
+      String family = fe.getKey();
+      NetBatch.FamilyEffects f = fe.getValue();
+      byte[] start = keys.familyStart(family);
+      for (NetBatch.Range range : f.rangesToDelete()) {
+        ops.add(io.etcd.jetcd.op.Op.delete(ByteSequence.from(EtcdKeys.concat(start, range.lo())),
+            DeleteOption.builder().withRange(ByteSequence.from(EtcdKeys.concat(start, range.hi()))).build()));
+      }
+      for (Map.Entry<byte[], NetBatch.Effect> e : f.keys.entrySet()) {
+        byte[] key = e.getKey();
+        ByteSequence full = ByteSequence.from(EtcdKeys.concat(start, key));
+        NetBatch.Effect effect = e.getValue();
+        if (effect instanceof NetBatch.Put p) {
+          ops.add(io.etcd.jetcd.op.Op.put(full, ByteSequence.from(p.value()), PutOption.DEFAULT));
+        } else if (effect instanceof NetBatch.MergeOnto m) {
+          KeyValue base = bases.get(ByteBuffer.wrap(full.getBytes()));
+          long current = base == null ? 0 : Int64Add.decode(family, key, base.getValue().getBytes());
+          compares.add(new Cmp(full, Cmp.Op.EQUAL, CmpTarget.modRevision(base == null ? 0 : base.getModRevision())));
+          ops.add(io.etcd.jetcd.op.Op.put(full, ByteSequence.from(Int64Add.encode(Int64Add.apply(current, m.delta()))),
+              PutOption.DEFAULT));
+        } else if (!f.coveredByRange(key)) {
+          ops.add(io.etcd.jetcd.op.Op.delete(full, DeleteOption.DEFAULT));
+        }
+      }
+    }
+  }
+
+  /**
+   * The counters {@code net} merges onto, as the cluster holds them now (absent: not in the map), read
+   * {@value #BASES_PER_READ} per transaction, concurrently. No one revision is needed: each sum is
+   * written under a compare on its own counter's mod revision.
+   */
+  private Map<ByteBuffer, KeyValue> readBases(NetBatch net, String what) {
+    List<ByteSequence> wanted = new ArrayList<>();
+    net.families().forEach((family, f) -> {
+      byte[] start = keys.familyStart(family);
+      f.keys.forEach((key, effect) -> {
+        if (effect instanceof NetBatch.MergeOnto) {
+          wanted.add(ByteSequence.from(EtcdKeys.concat(start, key)));
+        }
+      });
+    });
+    List<CompletableFuture<TxnResponse>> calls = new ArrayList<>();
+    for (int from = 0; from < wanted.size(); from += BASES_PER_READ) {
+      List<ByteSequence> chunk = wanted.subList(from, Math.min(wanted.size(), from + BASES_PER_READ));
+      calls.add(kv.txn().Then(chunk.stream().map(k -> (io.etcd.jetcd.op.Op) io.etcd.jetcd.op.Op.get(k,
+          GetOption.DEFAULT)).toArray(io.etcd.jetcd.op.Op[]::new)).commit());
+    }
+    Map<ByteBuffer, KeyValue> bases = new HashMap<>();
+    for (CompletableFuture<TxnResponse> call : calls) {
+      TxnResponse r = EtcdCalls.await(call, timeoutMs, EtcdCalls.Kind.WRITE, "the counters read for " + what + " to "
+          + label(), cluster);
+      r.getGetResponses().forEach(g -> g.getKvs().forEach(kv -> bases.put(ByteBuffer.wrap(kv.getKey().getBytes()), kv)));
+    }
+    return bases;
+  }
+
+  private static KeyValue ownerIn(TxnResponse r) {
+    if (r.getGetResponses().isEmpty() || r.getGetResponses().get(0).getKvs().isEmpty()) {
+      return null;
+    }
+    return r.getGetResponses().get(0).getKvs().get(0);
+  }
+
+  private static Set<String> families(Batch batch) {
+    Set<String> names = new LinkedHashSet<>();
+    batch.ops().forEach((Op op) -> names.add(op.family()));
+    return names;
+  }
+
+  private static void pause(int attempt) {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextInt(1, 2 + 4 * attempt));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreWriteFailedException("interrupted while waiting to send a transaction again", e);
+    }
+  }
+
+  /**
+   * Nothing to do: every write the cluster acknowledged is already on the disks of a quorum of members
+   * (see the class documentation). Checks only that the store is open.
+   */
+  @Override
+  public void syncWal() {
+    checkOpen();
+  }
+
+  @Override
+  public Snapshot snapshot() {
+    checkOpen();
+    while (true) {
+      long revision = currentRevision();
+      if (pins.register(revision)) {
+        return new EtcdSnapshot(kv, catalog, keys, timeoutMs, cluster, revision, pins, open);
+      }
+    }
+  }
+
+  /** The cluster's current revision, by a linearizable read: every write acknowledged before is at or below it. */
+  long currentRevision() {
+    return await(kv.get(keys.meta(), GetOption.builder().withCountOnly(true).build()), "the current revision")
+        .getHeader().getRevision();
+  }
+
+  /**
+   * Closes the scans and snapshots open on the store, then waits up to {@code etcd.recoverWaitMs} for
+   * the cluster to answer (a quorum back, a leader elected) and checks that this process still owns
+   * the store.
+   *
+   * @throws OwnershipLostException if another process owns it now, or nobody (the lease lapsed): the
+   *     store is then closed
+   * @throws StoreWriteFailedException if the cluster does not answer in time: the store is then closed
+   */
+  @Override
+  public void reportWriteFailure(Throwable cause) {
+    checkOpen();
+    FamilyCatalog.checkCause(cause);
+    open.closeAll("closed by reportWriteFailure; open a new one");
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.recoverWaitMs());
+    StoreException last;
+    do {
+      KeyValue owner;
+      try {
+        List<KeyValue> kvs = await(kv.get(keys.owner(), GetOption.DEFAULT), "the owner key").getKvs();
+        owner = kvs.isEmpty() ? null : kvs.get(0);
+      } catch (StoreException e) {
+        last = e;
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+        continue;
+      }
+      if (fence.holds(owner)) {
+        LOG.info("{} answers again after a write failure; this process still owns it", label());
+        return;
+      }
+      String who = fence.describe(owner);
+      close();
+      OwnershipLostException lost = new OwnershipLostException(label() + " is owned by " + who + " now: this"
+          + " process lost it and may not write; the store is closed. Open it again to take it over once it is free");
+      lost.addSuppressed(cause);
+      throw lost;
+    } while (System.nanoTime() < deadline);
+    close();
+    StoreWriteFailedException failed = new StoreWriteFailedException("the etcd cluster " + cluster + " did not"
+        + " answer within " + settings.recoverWaitMs() + " ms (" + EtcdSettings.RECOVER_WAIT + ") after a write failure"
+        + " of " + label() + "; the store is closed: open it again once a majority of the members is up", last);
+    failed.addSuppressed(cause);
+    throw failed;
+  }
+
+  @Override
+  public Capabilities capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public List<FamilySpec> families() {
+    return catalog.specs();
+  }
+
+  @Override
+  public Path directory() {
+    return claim.directory();
+  }
+
+  /** Transactions sent again after a merge compare failed, for tests, benches and logs. */
+  long retried() {
+    return retried.get();
+  }
+
+  /** The fencing token this open holds; 0 for a read-only open. */
+  long token() {
+    return ownership == null ? 0 : ownership.token();
+  }
+
+  /** Compacts the cluster's history now, as far as the pins allow; returns the revision compacted to, or 0. */
+  long compactNow() {
+    checkOpen();
+    return pins.compact();
+  }
+
+  String prefix() {
+    return prefix;
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    if (housekeeping != null) {
+      housekeeping.cancel(false);
+    }
+    List<RuntimeException> failures = new ArrayList<>();
+    try {
+      open.closeAll("its store is closed");
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
+    if (ownership != null) {
+      try {
+        ownership.close();
+      } catch (RuntimeException e) {
+        failures.add(e);
+      }
+    }
+    SharedClients.release(client);
+    claim.close();
+    if (!failures.isEmpty()) {
+      throw new StoreException("closing " + label() + ": " + failures.get(0), failures.get(0));
+    }
+  }
+}

@@ -1,0 +1,200 @@
+package io.ankusa.store.etcd;
+
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.spi.Int64Add;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Scan;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.GetOption;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The reads, shared by the live store and snapshots. A live read sees the latest revision (etcd's
+ * reads are linearizable: every write acknowledged before it is seen); a snapshot reads at its fixed
+ * revision. A read that takes several requests (a long multiGet, a scan's pages) reads them all at one
+ * revision, held against compaction while it runs ({@link CompactionPins}).
+ *
+ * <p>Ownership: arrays passed in are only read; every array returned is fresh from the client.
+ */
+abstract class EtcdView implements ReadView {
+  /** Most keys a multiGet reads in one transaction of gets (one round trip, one revision). */
+  static final int FEW_KEYS = 64;
+  /** Keys of a long multiGet read by one range request over their span. */
+  static final int WINDOW_KEYS = 1024;
+
+  final KV kv;
+  final FamilyCatalog catalog;
+  final EtcdKeys keys;
+  final long timeoutMs;
+  final String cluster;
+
+  EtcdView(KV kv, FamilyCatalog catalog, EtcdKeys keys, long timeoutMs, String cluster) {
+    this.kv = kv;
+    this.catalog = catalog;
+    this.keys = keys;
+    this.timeoutMs = timeoutMs;
+    this.cluster = cluster;
+  }
+
+  /** Throws {@link io.ankusa.store.spi.StoreClosedException} once this view is closed. */
+  abstract void checkOpen();
+
+  /** The revision this view reads at, or 0 for the latest (the live store). */
+  abstract long fixedRevision();
+
+  /** Holds {@code revision} against compaction for a read of several requests; false: take a newer one. */
+  abstract boolean hold(long revision);
+
+  /** Ends a {@link #hold}. */
+  abstract void letGo(long revision);
+
+  /** Where scans opened on this view are registered, so closing the view closes them. */
+  abstract OpenResources scans();
+
+  /** What the view is, for messages. */
+  abstract String label();
+
+  @Override
+  public byte[] get(String family, byte[] key) {
+    checkOpen();
+    catalog.require(family);
+    catalog.checkKey(family, key);
+    GetResponse r = await(kv.get(ByteSequence.from(EtcdKeys.concat(keys.familyStart(family), key)), at(fixedRevision())),
+        "key " + Bytes.hex(key) + " of family '" + family + "'");
+    return r.getKvs().isEmpty() ? null : r.getKvs().get(0).getValue().getBytes();
+  }
+
+  @Override
+  public List<byte[]> multiGet(String family, List<byte[]> asked) {
+    checkOpen();
+    catalog.require(family);
+    catalog.checkKeys(family, asked);
+    if (asked.isEmpty()) {
+      return new ArrayList<>();
+    }
+    byte[] start = keys.familyStart(family);
+    String what = asked.size() + " keys of family '" + family + "'";
+    Map<ByteBuffer, byte[]> found = asked.size() <= FEW_KEYS && fixedRevision() == 0
+        ? fewKeys(start, asked, what)
+        : manyKeys(start, asked, what);
+    List<byte[]> out = new ArrayList<>(asked.size());
+    Map<ByteBuffer, Integer> handedOut = new HashMap<>();
+    for (byte[] k : asked) {
+      ByteBuffer b = ByteBuffer.wrap(k);
+      byte[] v = found.get(b);
+      // the same key asked twice gets two arrays: the caller owns each
+      out.add(v == null ? null : handedOut.merge(b, 1, Integer::sum) == 1 ? v : v.clone());
+    }
+    return out;
+  }
+
+  /** One transaction of gets: one round trip, one revision. */
+  private Map<ByteBuffer, byte[]> fewKeys(byte[] start, List<byte[]> asked, String what) {
+    Op[] gets = new Op[asked.size()];
+    for (int i = 0; i < gets.length; i++) {
+      gets[i] = Op.get(ByteSequence.from(EtcdKeys.concat(start, asked.get(i))), GetOption.DEFAULT);
+    }
+    TxnResponse r = await(kv.txn().Then(gets).commit(), what);
+    Map<ByteBuffer, byte[]> found = new HashMap<>();
+    List<GetResponse> answers = r.getGetResponses();
+    for (int i = 0; i < gets.length; i++) {
+      List<KeyValue> kvs = answers.get(i).getKvs();
+      if (!kvs.isEmpty()) {
+        found.put(ByteBuffer.wrap(asked.get(i)), kvs.get(0).getValue().getBytes());
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Many keys, all at one revision: the distinct keys in order, {@value #WINDOW_KEYS} at a time, each
+   * window read as the range over its span when the span holds few other entries (one request), else
+   * key by key at that revision, concurrently.
+   */
+  private Map<ByteBuffer, byte[]> manyKeys(byte[] start, List<byte[]> asked, String what) {
+    TreeSet<byte[]> sorted = new TreeSet<>(Bytes.UNSIGNED);
+    sorted.addAll(asked);
+    List<byte[]> distinct = new ArrayList<>(sorted);
+    Map<ByteBuffer, byte[]> found = new HashMap<>();
+    long revision = fixedRevision();
+    boolean held = false;
+    try {
+      for (int from = 0; from < distinct.size(); from += WINDOW_KEYS) {
+        List<byte[]> window = distinct.subList(from, Math.min(distinct.size(), from + WINDOW_KEYS));
+        byte[] lo = EtcdKeys.concat(start, window.get(0));
+        byte[] hi = EtcdKeys.successor(EtcdKeys.concat(start, window.get(window.size() - 1)));
+        GetResponse r = await(kv.get(ByteSequence.from(lo), GetOption.builder().withRange(ByteSequence.from(hi))
+            .withLimit(2L * window.size() + 16).withRevision(revision).build()), what);
+        if (revision == 0) {
+          long now = r.getHeader().getRevision();
+          if (!hold(now)) {
+            from -= WINDOW_KEYS; // a compaction pin moved past it meanwhile: read this window again, newer
+            continue;
+          }
+          revision = now;
+          held = true;
+        }
+        if (!r.isMore()) {
+          for (KeyValue kv : r.getKvs()) {
+            byte[] full = kv.getKey().getBytes();
+            found.put(ByteBuffer.wrap(Arrays.copyOfRange(full, start.length, full.length)), kv.getValue().getBytes());
+          }
+          continue;
+        }
+        List<CompletableFuture<GetResponse>> calls = new ArrayList<>(window.size());
+        GetOption at = at(revision);
+        for (byte[] k : window) {
+          calls.add(kv.get(ByteSequence.from(EtcdKeys.concat(start, k)), at));
+        }
+        for (int i = 0; i < window.size(); i++) {
+          List<KeyValue> kvs = await(calls.get(i), what).getKvs();
+          if (!kvs.isEmpty()) {
+            found.put(ByteBuffer.wrap(window.get(i)), kvs.get(0).getValue().getBytes());
+          }
+        }
+      }
+    } finally {
+      if (held) {
+        letGo(revision);
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
+    checkOpen();
+    catalog.checkScan(family, lo, hi, direction);
+    return new EtcdScan(this, family, lo, hi, direction);
+  }
+
+  @Override
+  public long counter(String family, byte[] key) {
+    checkOpen();
+    catalog.requireCounters(family);
+    byte[] v = get(family, key);
+    return v == null ? 0 : Int64Add.decode(family, key, v);
+  }
+
+  static GetOption at(long revision) {
+    return revision == 0 ? GetOption.DEFAULT : GetOption.builder().withRevision(revision).build();
+  }
+
+  <T> T await(CompletableFuture<T> call, String what) {
+    return EtcdCalls.await(call, timeoutMs, EtcdCalls.Kind.READ, what + " of " + label(), cluster);
+  }
+}
