@@ -36,6 +36,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,11 +49,13 @@ import org.slf4j.LoggerFactory;
  *       ({@code StoreArgumentException}), never split. Every transaction compares the owner key's create
  *       revision, the fencing token ({@link Ownership}): a process that lost the store writes nothing
  *       ({@link OwnershipLostException});
- *   <li>merge: etcd has no server-side add. The store reads the counters a batch merges onto, adds,
- *       and puts the sums in the same transaction under a compare on each counter's mod revision; a
- *       counter changed meanwhile fails the compare, and the batch is read and sent again, at most
- *       {@value #ATTEMPTS} times in all. With one group-committing writer per store such conflicts are
- *       rare ({@link #retried()} counts them);
+ *   <li>merge: etcd has no server-side add. The store reads the counters a batch merges onto (or
+ *       takes them from the {@link CounterCache} of what it last wrote), adds, and puts the sums in
+ *       the same transaction under a compare on each counter's mod revision; a counter changed
+ *       meanwhile fails the compare, and the batch is read and sent again, at most {@value #ATTEMPTS}
+ *       times in all ({@link #retried()} counts them). Writes of this store that merge onto the same
+ *       counter take turns on its lock stripe, and one process owns a store, so the compare fails only
+ *       on a stale cache entry;
  *   <li>{@link #snapshot()} and scans read at a fixed revision, scans in pages; the history is
  *       compacted only below the lowest revision an open read of any store on the cluster holds
  *       ({@link CompactionPins}), every {@code etcd.compactEvery} revisions.
@@ -97,6 +100,9 @@ class EtcdStore extends EtcdView implements Store {
   private final OpenResources open = new OpenResources();
   private final AtomicLong retried = new AtomicLong();
   private final ScheduledFuture<?> housekeeping;
+  private final CounterCache counters = new CounterCache();
+  /** Writes that merge onto the same counter take turns on its stripe. */
+  private final ReentrantLock[] stripes = new ReentrantLock[64];
 
   /**
    * Takes ownership of everything passed in: {@code client} (released on close), {@code ownership}
@@ -112,6 +118,9 @@ class EtcdStore extends EtcdView implements Store {
     this.ownership = ownership;
     this.pins = pins;
     this.prefix = prefix;
+    for (int i = 0; i < stripes.length; i++) {
+      stripes[i] = new ReentrantLock();
+    }
     this.housekeeping = ownership == null ? null : SharedClients.scheduler().scheduleWithFixedDelay(this::housekeep,
         HOUSEKEEPING_MILLIS, HOUSEKEEPING_MILLIS, TimeUnit.MILLISECONDS);
   }
@@ -168,20 +177,59 @@ class EtcdStore extends EtcdView implements Store {
     }
     NetBatch net = NetBatch.of(batch.ops());
     String what = "a write of " + batch.size() + " ops to families " + families(batch);
+    List<ReentrantLock> held = lockStripes(net);
+    try {
+      writeLocked(net, what);
+    } finally {
+      for (int i = held.size() - 1; i >= 0; i--) {
+        held.get(i).unlock();
+      }
+    }
+  }
+
+  /**
+   * Takes the stripes of the counters {@code net} merges onto, in stripe order: writes of this store
+   * that merge onto the same counter take turns, so they do not fail each other's compares (one
+   * process owns a store, so nothing else merges onto it).
+   */
+  private List<ReentrantLock> lockStripes(NetBatch net) {
+    if (net.mergesOnto() == 0) {
+      return List.of();
+    }
+    java.util.TreeSet<Integer> which = new java.util.TreeSet<>();
+    net.families().forEach((family, f) -> f.keys.forEach((key, effect) -> {
+      if (effect instanceof NetBatch.MergeOnto) {
+        which.add(Math.floorMod(family.hashCode() * 31 + java.util.Arrays.hashCode(key), stripes.length));
+      }
+    }));
+    List<ReentrantLock> held = new ArrayList<>(which.size());
+    for (int i : which) {
+      stripes[i].lock();
+      held.add(stripes[i]);
+    }
+    return held;
+  }
+
+  private void writeLocked(NetBatch net, String what) {
+    boolean trustCache = true;
     for (int attempt = 1; ; attempt++) {
-      Map<ByteBuffer, KeyValue> bases = net.mergesOnto() == 0 ? Map.of() : readBases(net, what);
+      Map<ByteBuffer, CounterCache.Known> bases = net.mergesOnto() == 0 ? Map.of() : bases(net, what, trustCache);
       List<Cmp> compares = new ArrayList<>(fence.compares());
       List<io.etcd.jetcd.op.Op> ops = new ArrayList<>();
-      plan(net, bases, compares, ops);
+      Map<ByteBuffer, Long> sums = new HashMap<>();
+      plan(net, bases, compares, ops, sums);
       TxnResponse r = EtcdCalls.await(kv.txn()
           .If(compares.toArray(new Cmp[0]))
           .Then(ops.toArray(new io.etcd.jetcd.op.Op[0]))
           .Else(io.etcd.jetcd.op.Op.get(keys.owner(), GetOption.DEFAULT))
           .commit(), timeoutMs, EtcdCalls.Kind.WRITE, what + " to " + label(), cluster);
       if (r.isSucceeded()) {
-        pins.wrote(r.getHeader().getRevision());
+        long revision = r.getHeader().getRevision();
+        pins.wrote(revision);
+        remember(net, sums, revision);
         return;
       }
+      trustCache = false;
       KeyValue owner = ownerIn(r);
       if (!fence.holds(owner)) {
         throw new OwnershipLostException(label() + " refused " + what + ": this process no longer owns the store;"
@@ -195,12 +243,15 @@ class EtcdStore extends EtcdView implements Store {
       }
       retried.incrementAndGet();
       LOG.debug("{}: a counter changed under {} (attempt {}); reading it again", label(), what, attempt);
-      pause(attempt);
+      if (attempt > 1) {
+        pause(attempt);
+      }
     }
   }
 
-  /** The deletes, puts and compares of {@code net}, with the merges onto {@code bases} summed. */
-  private void plan(NetBatch net, Map<ByteBuffer, KeyValue> bases, List<Cmp> compares, List<io.etcd.jetcd.op.Op> ops) {
+  /** The deletes, puts and compares of {@code net}, with the merges onto {@code bases} summed into {@code sums}. */
+  private void plan(NetBatch net, Map<ByteBuffer, CounterCache.Known> bases, List<Cmp> compares,
+      List<io.etcd.jetcd.op.Op> ops, Map<ByteBuffer, Long> sums) {
     for (Map.Entry<String, NetBatch.FamilyEffects> fe : net.families().entrySet()) {
       String family = fe.getKey();
       NetBatch.FamilyEffects f = fe.getValue();
@@ -211,16 +262,17 @@ class EtcdStore extends EtcdView implements Store {
       }
       for (Map.Entry<byte[], NetBatch.Effect> e : f.keys.entrySet()) {
         byte[] key = e.getKey();
-        ByteSequence full = ByteSequence.from(EtcdKeys.concat(start, key));
+        byte[] fullKey = EtcdKeys.concat(start, key);
+        ByteSequence full = ByteSequence.from(fullKey);
         NetBatch.Effect effect = e.getValue();
         if (effect instanceof NetBatch.Put p) {
           ops.add(io.etcd.jetcd.op.Op.put(full, ByteSequence.from(p.value()), PutOption.DEFAULT));
         } else if (effect instanceof NetBatch.MergeOnto m) {
-          KeyValue base = bases.get(ByteBuffer.wrap(full.getBytes()));
-          long current = base == null ? 0 : Int64Add.decode(family, key, base.getValue().getBytes());
-          compares.add(new Cmp(full, Cmp.Op.EQUAL, CmpTarget.modRevision(base == null ? 0 : base.getModRevision())));
-          ops.add(io.etcd.jetcd.op.Op.put(full, ByteSequence.from(Int64Add.encode(Int64Add.apply(current, m.delta()))),
-              PutOption.DEFAULT));
+          CounterCache.Known base = bases.get(ByteBuffer.wrap(fullKey));
+          long sum = Int64Add.apply(base == null ? 0 : base.value(), m.delta());
+          compares.add(new Cmp(full, Cmp.Op.EQUAL, CmpTarget.modRevision(base == null ? 0 : base.modRevision())));
+          ops.add(io.etcd.jetcd.op.Op.put(full, ByteSequence.from(Int64Add.encode(sum)), PutOption.DEFAULT));
+          sums.put(ByteBuffer.wrap(fullKey), sum);
         } else if (!f.coveredByRange(key)) {
           ops.add(io.etcd.jetcd.op.Op.delete(full, DeleteOption.DEFAULT));
         }
@@ -229,17 +281,51 @@ class EtcdStore extends EtcdView implements Store {
   }
 
   /**
-   * The counters {@code net} merges onto, as the cluster holds them now (absent: not in the map), read
-   * {@value #BASES_PER_READ} per transaction, concurrently. No one revision is needed: each sum is
-   * written under a compare on its own counter's mod revision.
+   * After a successful write at {@code revision}: the merged counters as written, and nothing of the
+   * counters it put, deleted or range-deleted otherwise.
    */
-  private Map<ByteBuffer, KeyValue> readBases(NetBatch net, String what) {
+  private void remember(NetBatch net, Map<ByteBuffer, Long> sums, long revision) {
+    for (Map.Entry<String, NetBatch.FamilyEffects> fe : net.families().entrySet()) {
+      if (!catalog.require(fe.getKey()).counters()) {
+        continue;
+      }
+      if (!fe.getValue().deleted.isEmpty()) {
+        counters.clear();
+      }
+      byte[] start = keys.familyStart(fe.getKey());
+      for (byte[] key : fe.getValue().keys.keySet()) {
+        ByteBuffer full = ByteBuffer.wrap(EtcdKeys.concat(start, key));
+        Long sum = sums.get(full);
+        if (sum == null) {
+          counters.forget(full);
+        } else {
+          counters.put(full, new CounterCache.Known(sum, revision));
+        }
+      }
+    }
+  }
+
+  /**
+   * The counters {@code net} merges onto: from the cache when {@code trustCache} and it knows them,
+   * else as the cluster holds them now (absent: not in the map), read {@value #BASES_PER_READ} per
+   * transaction of gets, concurrently. No one revision is needed: each sum is written under a compare on
+   * its own counter's mod revision.
+   */
+  private Map<ByteBuffer, CounterCache.Known> bases(NetBatch net, String what, boolean trustCache) {
+    Map<ByteBuffer, CounterCache.Known> bases = new HashMap<>();
     List<ByteSequence> wanted = new ArrayList<>();
     net.families().forEach((family, f) -> {
       byte[] start = keys.familyStart(family);
       f.keys.forEach((key, effect) -> {
         if (effect instanceof NetBatch.MergeOnto) {
-          wanted.add(ByteSequence.from(EtcdKeys.concat(start, key)));
+          ByteBuffer full = ByteBuffer.wrap(EtcdKeys.concat(start, key));
+          CounterCache.Known cached = trustCache ? counters.get(full) : null;
+          if (cached != null) {
+            bases.put(full, cached);
+          } else {
+            counters.forget(full);
+            wanted.add(ByteSequence.from(full.array()));
+          }
         }
       });
     });
@@ -249,13 +335,29 @@ class EtcdStore extends EtcdView implements Store {
       calls.add(kv.txn().Then(chunk.stream().map(k -> (io.etcd.jetcd.op.Op) io.etcd.jetcd.op.Op.get(k,
           GetOption.DEFAULT)).toArray(io.etcd.jetcd.op.Op[]::new)).commit());
     }
-    Map<ByteBuffer, KeyValue> bases = new HashMap<>();
     for (CompletableFuture<TxnResponse> call : calls) {
       TxnResponse r = EtcdCalls.await(call, timeoutMs, EtcdCalls.Kind.WRITE, "the counters read for " + what + " to "
           + label(), cluster);
-      r.getGetResponses().forEach(g -> g.getKvs().forEach(kv -> bases.put(ByteBuffer.wrap(kv.getKey().getBytes()), kv)));
+      r.getGetResponses().forEach(g -> g.getKvs().forEach(kv -> {
+        byte[] full = kv.getKey().getBytes();
+        String family = familyOf(full);
+        byte[] key = java.util.Arrays.copyOfRange(full, keys.familyStart(family).length, full.length);
+        bases.put(ByteBuffer.wrap(full), new CounterCache.Known(Int64Add.decode(family, key, kv.getValue().getBytes()),
+            kv.getModRevision()));
+      }));
     }
     return bases;
+  }
+
+  /** The family whose range holds {@code fullKey} (a key this store wrote). */
+  private String familyOf(byte[] fullKey) {
+    for (FamilySpec f : catalog.specs()) {
+      byte[] start = keys.familyStart(f.name());
+      if (fullKey.length >= start.length && java.util.Arrays.equals(fullKey, 0, start.length, start, 0, start.length)) {
+        return f.name();
+      }
+    }
+    throw new IllegalStateException("key " + io.ankusa.store.spi.Bytes.hex(fullKey) + " is in no family of " + label());
   }
 
   private static KeyValue ownerIn(TxnResponse r) {

@@ -75,8 +75,15 @@ final class Ownership implements WriteFence, AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.takeoverWaitMs());
     ByteSequence value = ByteSequence.from(holder, StandardCharsets.UTF_8);
     boolean waited = false;
+    long renewEvery = TimeUnit.SECONDS.toNanos(settings.leaseTtlSeconds()) / 3;
+    long renewed = System.nanoTime();
     try {
       while (true) {
+        if (System.nanoTime() - renewed >= renewEvery) { // keep this open's own lease while it waits
+          EtcdCalls.await(client.getLeaseClient().keepAliveOnce(leaseId), timeout, EtcdCalls.Kind.WRITE,
+              "the renewal of the owner lease", cluster);
+          renewed = System.nanoTime();
+        }
         TxnResponse r = EtcdCalls.await(client.getKVClient().txn()
             .If(new Cmp(keys.owner(), Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
             .Then(Op.put(keys.owner(), value, PutOption.builder().withLeaseId(leaseId).build()))
