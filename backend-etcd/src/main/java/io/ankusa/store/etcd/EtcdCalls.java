@@ -54,6 +54,64 @@ final class EtcdCalls {
     }
   }
 
+  /**
+   * The answer of the call {@code call} makes, asked again while it fails in a way a new leader or
+   * a member coming back cures ({@link #passing}), until {@code budgetMs} are spent; each try waits
+   * at most {@code timeoutMs}. For reads and for writes that are safe to send twice.
+   */
+  static <T> T retrying(java.util.function.Supplier<CompletableFuture<T>> call, long timeoutMs, long budgetMs, Kind kind,
+      String what, String cluster) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(budgetMs);
+    while (true) {
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      try {
+        return await(call.get(), Math.max(1, Math.min(timeoutMs, left)), kind, what, cluster);
+      } catch (StoreException e) {
+        if (!passing(e) || System.nanoTime() >= deadline) {
+          throw e;
+        }
+        pauseBeforeRetry();
+      }
+    }
+  }
+
+  /**
+   * Whether {@code e} (thrown by {@link #await}) is a failure that passes: no answer in time, no
+   * leader, a leader change, a member unreachable. Not: a refusal (too large, no space, compacted).
+   */
+  static boolean passing(StoreException e) {
+    if (e instanceof StoreArgumentException || e instanceof StoreFullException) {
+      return false;
+    }
+    Throwable cause = e.getCause();
+    if (cause instanceof TimeoutException) {
+      return true;
+    }
+    if (cause instanceof CompactedException) {
+      return false;
+    }
+    if (cause instanceof EtcdException etcd) {
+      String message = String.valueOf(etcd.getMessage());
+      return switch (etcd.getErrorCode()) {
+        case UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, CANCELLED -> true;
+        case UNKNOWN, INTERNAL -> message.contains("timed out") || message.contains("leader")
+            || message.contains("stopped") || message.contains("connection");
+        default -> false;
+      };
+    }
+    return cause instanceof java.io.IOException || cause instanceof io.grpc.StatusRuntimeException;
+  }
+
+  /** A short pause before asking again, so a cluster electing a leader is not flooded. */
+  static void pauseBeforeRetry() {
+    try {
+      Thread.sleep(50 + java.util.concurrent.ThreadLocalRandom.current().nextInt(50));
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("interrupted while waiting to ask the etcd cluster again", ie);
+    }
+  }
+
   /** The SPI's exception for {@code cause}, an error the cluster (or the client) answered with. */
   static StoreException mapped(Throwable cause, Kind kind, String what, String cluster) {
     String message = String.valueOf(cause.getMessage());

@@ -12,6 +12,9 @@ import java.util.Arrays;
  *   <li>{@code P meta}: the store's id, format and families ({@link StoreMeta});
  *   <li>{@code P owner}: the owner key, held under the owning process's lease; its create revision is
  *       the fencing token every write compares;
+ *   <li>{@code P ledger/TOKEN/SLOT}: the write ledger ({@link WriteLedger}): each write of the owner
+ *       holding fencing token {@code TOKEN} sets its slot's key, so a write whose answer was lost is
+ *       sent again without being applied twice; an open deletes the ledgers of earlier owners;
  *   <li>{@code P f/NAME 0x00 KEY}: the entry {@code KEY} of family {@code NAME}. Family names are
  *       {@code [a-z0-9_-]}, so no family's prefix is a prefix of another's, and etcd orders keys as
  *       unsigned bytes: a family's entries are one contiguous range {@code [P f/NAME 0x00, P f/NAME
@@ -43,6 +46,21 @@ final class EtcdKeys {
 
   ByteSequence owner() {
     return owner;
+  }
+
+  /** The ledger slot {@code slot} of the owner holding fencing token {@code token}. */
+  ByteSequence ledger(long token, int slot) {
+    return ByteSequence.from(concat(prefix, ascii("ledger/" + Long.toHexString(token) + "/" + slot)));
+  }
+
+  /** The first key of every owner's ledger. */
+  ByteSequence ledgersStart() {
+    return ByteSequence.from(concat(prefix, ascii("ledger/")));
+  }
+
+  /** The first key past every owner's ledger ('/' + 1 = '0'). */
+  ByteSequence ledgersEnd() {
+    return ByteSequence.from(concat(prefix, ascii("ledger0")));
   }
 
   /** The pin of the open holding {@code leaseId}. */

@@ -84,7 +84,9 @@ final class EtcdScan implements Scan, OpenResources.Resource {
     if (reverse) {
       o.withSortField(GetOption.SortTarget.KEY).withSortOrder(GetOption.SortOrder.DESCEND);
     }
-    return view.await(view.kv.get(ByteSequence.from(from), o.build()), "a page of the " + what);
+    GetOption option = o.build();
+    ByteSequence start = ByteSequence.from(from);
+    return view.await(() -> view.kv.get(start, option), "a page of the " + what);
   }
 
   private void take(GetResponse r) {

@@ -20,9 +20,9 @@ final class EtcdSnapshot extends EtcdView implements Snapshot, OpenResources.Res
   private volatile String closedBecause;
 
   /** REQUIRES: {@code revision} is registered with {@code pins}; this snapshot releases it. */
-  EtcdSnapshot(KV kv, FamilyCatalog catalog, EtcdKeys keys, long timeoutMs, String cluster, long revision,
-      CompactionPins pins, OpenResources owner) {
-    super(kv, catalog, keys, timeoutMs, cluster);
+  EtcdSnapshot(KV kv, FamilyCatalog catalog, EtcdKeys keys, long timeoutMs, long readBudgetMs, String cluster,
+      long revision, CompactionPins pins, OpenResources owner) {
+    super(kv, catalog, keys, timeoutMs, readBudgetMs, cluster);
     this.revision = revision;
     this.pins = pins;
     this.owner = owner;

@@ -65,9 +65,14 @@ import org.slf4j.LoggerFactory;
  * write-ahead log. So a {@code NO_SYNC} write is as durable as a {@code SYNC} one when it returns —
  * it survives a kill of this process, a kill -9 of any minority of members, and a kill -9 of the whole
  * cluster (each member fsyncs before it acknowledges) — and {@link #syncWal()} has nothing to add: it
- * only checks that the store is open. Every call waits at most {@code etcd.requestTimeoutMs} ({@link
- * EtcdCalls}): a cluster that lost its quorum makes writes fail with {@link
- * StoreWriteFailedException}, never hang.
+ * only checks that the store is open.
+ *
+ * <p>Failover: a write whose answer is lost (its leader killed, no answer in time) is sent again
+ * until {@code etcd.requestTimeoutMs} are spent in all, never applied twice ({@link WriteLedger}); so
+ * the loss of a leader costs an election's time, not a failed write. Past that budget — the cluster
+ * lost its quorum — the write fails with {@link StoreWriteFailedException}, never hangs, and the
+ * queue's writer fences; {@link #reportWriteFailure} then waits (up to {@code etcd.recoverWaitMs}) for
+ * the quorum to come back. Reads wait for the quorum up to {@code etcd.recoverWaitMs}, asking again.
  *
  * <p>Thread safety: every method may be called from any thread; writes from several threads are
  * serialised by the cluster (merges by their compares).
@@ -99,6 +104,9 @@ class EtcdStore extends EtcdView implements Store {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final OpenResources open = new OpenResources();
   private final AtomicLong retried = new AtomicLong();
+  /** Tries sent again after a failure that passes (no leader, no answer in time). */
+  private final AtomicLong resent = new AtomicLong();
+  private final WriteLedger ledger = new WriteLedger();
   private final ScheduledFuture<?> housekeeping;
   private final CounterCache counters = new CounterCache();
   /** Writes that merge onto the same counter take turns on its stripe. */
@@ -110,7 +118,7 @@ class EtcdStore extends EtcdView implements Store {
    */
   EtcdStore(DirectoryClaim claim, Client client, FamilyCatalog catalog, EtcdKeys keys, EtcdSettings settings,
       String prefix, String cluster, WriteFence fence, Ownership ownership, CompactionPins pins) {
-    super(client.getKVClient(), catalog, keys, settings.requestTimeoutMs(), cluster);
+    super(client.getKVClient(), catalog, keys, settings.requestTimeoutMs(), settings.recoverWaitMs(), cluster);
     this.claim = claim;
     this.client = client;
     this.settings = settings;
@@ -211,40 +219,92 @@ class EtcdStore extends EtcdView implements Store {
   }
 
   private void writeLocked(NetBatch net, String what) {
+    WriteLedger.Slot slot = ledger.borrow();
+    boolean answered = false;
+    try {
+      answered = writeWith(slot, net, what);
+    } finally {
+      if (answered) {
+        ledger.giveBack(slot);
+      }
+    }
+  }
+
+  /**
+   * Sends {@code net} as one transaction under {@code slot}'s ledger compare, again while the cluster
+   * fails in a way that passes (for up to {@code etcd.requestTimeoutMs} in all) or a counter changed
+   * under a merge (at most {@value #ATTEMPTS} times).
+   *
+   * @return true once the write applied (its slot's state is known)
+   */
+  private boolean writeWith(WriteLedger.Slot slot, NetBatch net, String what) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    long next = slot.seq + 1;
+    ByteSequence ledgerKey = keys.ledger(token(), slot.id);
+    ByteSequence mark = ByteSequence.from(Long.toString(next), java.nio.charset.StandardCharsets.US_ASCII);
+    String label = what + " to " + label();
     boolean trustCache = true;
-    for (int attempt = 1; ; attempt++) {
-      Map<ByteBuffer, CounterCache.Known> bases = net.mergesOnto() == 0 ? Map.of() : bases(net, what, trustCache);
-      List<Cmp> compares = new ArrayList<>(fence.compares());
-      List<io.etcd.jetcd.op.Op> ops = new ArrayList<>();
+    int conflicts = 0;
+    while (true) {
+      TxnResponse r;
       Map<ByteBuffer, Long> sums = new HashMap<>();
-      plan(net, bases, compares, ops, sums);
-      TxnResponse r = EtcdCalls.await(kv.txn()
-          .If(compares.toArray(new Cmp[0]))
-          .Then(ops.toArray(new io.etcd.jetcd.op.Op[0]))
-          .Else(io.etcd.jetcd.op.Op.get(keys.owner(), GetOption.DEFAULT))
-          .commit(), timeoutMs, EtcdCalls.Kind.WRITE, what + " to " + label(), cluster);
+      try {
+        Map<ByteBuffer, CounterCache.Known> bases = net.mergesOnto() == 0 ? Map.of() : bases(net, what, trustCache);
+        List<Cmp> compares = new ArrayList<>(fence.compares());
+        compares.add(new Cmp(ledgerKey, Cmp.Op.EQUAL, CmpTarget.modRevision(slot.modRevision)));
+        List<io.etcd.jetcd.op.Op> ops = new ArrayList<>();
+        plan(net, bases, compares, ops, sums);
+        ops.add(io.etcd.jetcd.op.Op.put(ledgerKey, mark, PutOption.DEFAULT));
+        long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        r = EtcdCalls.await(kv.txn()
+            .If(compares.toArray(new Cmp[0]))
+            .Then(ops.toArray(new io.etcd.jetcd.op.Op[0]))
+            .Else(io.etcd.jetcd.op.Op.get(keys.owner(), GetOption.DEFAULT), io.etcd.jetcd.op.Op.get(ledgerKey,
+                GetOption.DEFAULT))
+            .commit(), Math.min(timeoutMs, left), EtcdCalls.Kind.WRITE, label, cluster);
+      } catch (StoreException e) {
+        if (!EtcdCalls.passing(e) || System.nanoTime() >= deadline) {
+          throw e; // the slot's state is unknown: it is dropped
+        }
+        resent.incrementAndGet();
+        LOG.debug("{}: {}; sending it again", label, e.getMessage());
+        EtcdCalls.pauseBeforeRetry();
+        continue;
+      }
       if (r.isSucceeded()) {
         long revision = r.getHeader().getRevision();
+        slot.seq = next;
+        slot.modRevision = revision;
         pins.wrote(revision);
         remember(net, sums, revision);
-        return;
+        return true;
       }
-      trustCache = false;
-      KeyValue owner = ownerIn(r);
+      KeyValue mine = kvIn(r, 1);
+      if (mine != null && mine.getValue().equals(mark)) {
+        // an earlier try of this write applied (its answer was lost): done, and the sums it wrote are not known here
+        slot.seq = next;
+        slot.modRevision = mine.getModRevision();
+        pins.wrote(mine.getModRevision());
+        remember(net, Map.of(), mine.getModRevision());
+        return true;
+      }
+      KeyValue owner = kvIn(r, 0);
       if (!fence.holds(owner)) {
         throw new OwnershipLostException(label() + " refused " + what + ": this process no longer owns the store;"
             + " it is owned by " + fence.describe(owner) + ". Nothing of the batch was applied, and no later write"
             + " of this store object will be: close it, and open the store again to take it over once it is free");
       }
-      if (attempt >= ATTEMPTS) {
-        throw new StoreWriteFailedException(label() + ": " + what + " met a changed counter " + attempt + " times"
+      conflicts++;
+      if (conflicts >= ATTEMPTS) {
+        throw new StoreWriteFailedException(label() + ": " + what + " met a changed counter " + conflicts + " times"
             + " in a row (another writer merges onto the same counters); nothing of it was applied: call"
             + " reportWriteFailure and write it again");
       }
+      trustCache = false;
       retried.incrementAndGet();
-      LOG.debug("{}: a counter changed under {} (attempt {}); reading it again", label(), what, attempt);
-      if (attempt > 1) {
-        pause(attempt);
+      LOG.debug("{}: a counter changed under {} (attempt {}); reading it again", label(), what, conflicts);
+      if (conflicts > 1) {
+        pause(conflicts);
       }
     }
   }
@@ -360,11 +420,12 @@ class EtcdStore extends EtcdView implements Store {
     throw new IllegalStateException("key " + io.ankusa.store.spi.Bytes.hex(fullKey) + " is in no family of " + label());
   }
 
-  private static KeyValue ownerIn(TxnResponse r) {
-    if (r.getGetResponses().isEmpty() || r.getGetResponses().get(0).getKvs().isEmpty()) {
+  /** The key the {@code i}th get of a refused transaction's else branch found, or null. */
+  private static KeyValue kvIn(TxnResponse r, int i) {
+    if (r.getGetResponses().size() <= i || r.getGetResponses().get(i).getKvs().isEmpty()) {
       return null;
     }
-    return r.getGetResponses().get(0).getKvs().get(0);
+    return r.getGetResponses().get(i).getKvs().get(0);
   }
 
   private static Set<String> families(Batch batch) {
@@ -397,14 +458,14 @@ class EtcdStore extends EtcdView implements Store {
     while (true) {
       long revision = currentRevision();
       if (pins.register(revision)) {
-        return new EtcdSnapshot(kv, catalog, keys, timeoutMs, cluster, revision, pins, open);
+        return new EtcdSnapshot(kv, catalog, keys, timeoutMs, readBudgetMs, cluster, revision, pins, open);
       }
     }
   }
 
   /** The cluster's current revision, by a linearizable read: every write acknowledged before is at or below it. */
   long currentRevision() {
-    return await(kv.get(keys.meta(), GetOption.builder().withCountOnly(true).build()), "the current revision")
+    return await(() -> kv.get(keys.meta(), GetOption.builder().withCountOnly(true).build()), "the current revision")
         .getHeader().getRevision();
   }
 
@@ -427,7 +488,8 @@ class EtcdStore extends EtcdView implements Store {
     do {
       KeyValue owner;
       try {
-        List<KeyValue> kvs = await(kv.get(keys.owner(), GetOption.DEFAULT), "the owner key").getKvs();
+        List<KeyValue> kvs = EtcdCalls.await(kv.get(keys.owner(), GetOption.DEFAULT), timeoutMs, EtcdCalls.Kind.READ,
+            "the owner key of " + label(), cluster).getKvs();
         owner = kvs.isEmpty() ? null : kvs.get(0);
       } catch (StoreException e) {
         last = e;
@@ -476,6 +538,11 @@ class EtcdStore extends EtcdView implements Store {
   /** Transactions sent again after a merge compare failed, for tests, benches and logs. */
   long retried() {
     return retried.get();
+  }
+
+  /** Write tries sent again after a failure that passed (a leader lost, no answer in time). */
+  long resent() {
+    return resent.get();
   }
 
   /** The fencing token this open holds; 0 for a read-only open. */

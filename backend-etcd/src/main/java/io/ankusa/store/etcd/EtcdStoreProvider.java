@@ -132,6 +132,7 @@ public final class EtcdStoreProvider implements StoreProvider {
       } else {
         ownership = Ownership.acquire(client, keys, settings, holder(dir), cluster);
         writeFence = fence.apply(ownership);
+        dropLedgers(client, keys, settings, writeFence, cluster, where);
         long revision = wanted == meta ? stored.revision() : writeMeta(client, keys, settings, writeFence, stored,
             wanted, cluster, where);
         pins = new CompactionPins(client.getKVClient(), keys.pin(ownership.leaseId()), ownership.leaseId(), revision,
@@ -179,6 +180,16 @@ public final class EtcdStoreProvider implements StoreProvider {
           + " process lost its ownership meanwhile); nothing was changed: open it again");
     }
     return r.getHeader().getRevision();
+  }
+
+  /** Deletes the write ledgers earlier owners left ({@link WriteLedger}), fenced like every write. */
+  private static void dropLedgers(Client client, EtcdKeys keys, EtcdSettings settings, WriteFence fence,
+      String cluster, String where) {
+    EtcdCalls.await(client.getKVClient().txn().If(fence.compares().toArray(new Cmp[0]))
+        .Then(Op.delete(keys.ledgersStart(), io.etcd.jetcd.options.DeleteOption.builder()
+            .withRange(keys.ledgersEnd()).build())).commit(),
+        settings.requestTimeoutMs(), EtcdCalls.Kind.WRITE, "the deletion of earlier owners' write ledgers " + where,
+        cluster);
   }
 
   /** The prefix: the recorded one (an option naming another is refused), the option's, or a fresh one. */

@@ -41,12 +41,15 @@ abstract class EtcdView implements ReadView {
   final EtcdKeys keys;
   final long timeoutMs;
   final String cluster;
+  /** How long a read is asked again while the cluster has no leader or quorum ({@code etcd.recoverWaitMs}). */
+  final long readBudgetMs;
 
-  EtcdView(KV kv, FamilyCatalog catalog, EtcdKeys keys, long timeoutMs, String cluster) {
+  EtcdView(KV kv, FamilyCatalog catalog, EtcdKeys keys, long timeoutMs, long readBudgetMs, String cluster) {
     this.kv = kv;
     this.catalog = catalog;
     this.keys = keys;
     this.timeoutMs = timeoutMs;
+    this.readBudgetMs = readBudgetMs;
     this.cluster = cluster;
   }
 
@@ -73,7 +76,7 @@ abstract class EtcdView implements ReadView {
     checkOpen();
     catalog.require(family);
     catalog.checkKey(family, key);
-    GetResponse r = await(kv.get(ByteSequence.from(EtcdKeys.concat(keys.familyStart(family), key)), at(fixedRevision())),
+    GetResponse r = await(() -> kv.get(ByteSequence.from(EtcdKeys.concat(keys.familyStart(family), key)), at(fixedRevision())),
         "key " + Bytes.hex(key) + " of family '" + family + "'");
     return r.getKvs().isEmpty() ? null : r.getKvs().get(0).getValue().getBytes();
   }
@@ -108,7 +111,7 @@ abstract class EtcdView implements ReadView {
     for (int i = 0; i < gets.length; i++) {
       gets[i] = Op.get(ByteSequence.from(EtcdKeys.concat(start, asked.get(i))), GetOption.DEFAULT);
     }
-    TxnResponse r = await(kv.txn().Then(gets).commit(), what);
+    TxnResponse r = await(() -> kv.txn().Then(gets).commit(), what);
     Map<ByteBuffer, byte[]> found = new HashMap<>();
     List<GetResponse> answers = r.getGetResponses();
     for (int i = 0; i < gets.length; i++) {
@@ -137,8 +140,9 @@ abstract class EtcdView implements ReadView {
         List<byte[]> window = distinct.subList(from, Math.min(distinct.size(), from + WINDOW_KEYS));
         byte[] lo = EtcdKeys.concat(start, window.get(0));
         byte[] hi = EtcdKeys.successor(EtcdKeys.concat(start, window.get(window.size() - 1)));
-        GetResponse r = await(kv.get(ByteSequence.from(lo), GetOption.builder().withRange(ByteSequence.from(hi))
-            .withLimit(2L * window.size() + 16).withRevision(revision).build()), what);
+        long atRevision = revision;
+        GetResponse r = await(() -> kv.get(ByteSequence.from(lo), GetOption.builder().withRange(ByteSequence.from(hi))
+            .withLimit(2L * window.size() + 16).withRevision(atRevision).build()), what);
         if (revision == 0) {
           long now = r.getHeader().getRevision();
           if (!hold(now)) {
@@ -161,7 +165,16 @@ abstract class EtcdView implements ReadView {
           calls.add(kv.get(ByteSequence.from(EtcdKeys.concat(start, k)), at));
         }
         for (int i = 0; i < window.size(); i++) {
-          List<KeyValue> kvs = await(calls.get(i), what).getKvs();
+          CompletableFuture<GetResponse> sent = calls.get(i);
+          byte[] k = window.get(i);
+          boolean[] first = {true};
+          List<KeyValue> kvs = await(() -> {
+            if (first[0]) {
+              first[0] = false;
+              return sent;
+            }
+            return kv.get(ByteSequence.from(EtcdKeys.concat(start, k)), at);
+          }, what).getKvs();
           if (!kvs.isEmpty()) {
             found.put(ByteBuffer.wrap(window.get(i)), kvs.get(0).getValue().getBytes());
           }
@@ -194,7 +207,12 @@ abstract class EtcdView implements ReadView {
     return revision == 0 ? GetOption.DEFAULT : GetOption.builder().withRevision(revision).build();
   }
 
-  <T> T await(CompletableFuture<T> call, String what) {
-    return EtcdCalls.await(call, timeoutMs, EtcdCalls.Kind.READ, what + " of " + label(), cluster);
+  /**
+   * The answer of the read {@code call} makes, asked again (for up to {@code etcd.recoverWaitMs})
+   * while the cluster elects a leader or regains its quorum: a read waits for the cluster rather than
+   * fail at the first lost member.
+   */
+  <T> T await(java.util.function.Supplier<CompletableFuture<T>> call, String what) {
+    return EtcdCalls.retrying(call, timeoutMs, readBudgetMs, EtcdCalls.Kind.READ, what + " of " + label(), cluster);
   }
 }

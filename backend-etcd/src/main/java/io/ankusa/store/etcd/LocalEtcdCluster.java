@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * A cluster of etcd members on 127.0.0.1, run as child processes of this JVM from the {@code etcd}
  * binary (Debian's {@code etcd-server} package): for the tests, the benches and {@code ankusa-store
  * demo --backend etcd}. Each member has a data directory {@code BASE/mN} and a log {@code BASE/mN.log};
- * members listen on free loopback ports. Members keep etcd's own fsync of their write-ahead log, so
+ * members listen on free loopback ports, recorded in {@code BASE/}{@value #LAYOUT} so that a cluster
+ * started again on the same directory comes back as the same members on the same ports. Members keep etcd's own fsync of their write-ahead log, so
  * a kill -9 of any of them (or of all) loses no acknowledged transaction.
  *
  * <p>Started with the limits a batch of the queue's writer needs ({@link Limits}): the members' {@code
@@ -35,6 +36,8 @@ import org.slf4j.LoggerFactory;
 public final class LocalEtcdCluster implements AutoCloseable {
   /** The system property naming the etcd binary; default: {@code etcd} found on the PATH. */
   public static final String BINARY_PROPERTY = "ankusa.etcd.binary";
+  /** The file under the cluster's directory that records its members and ports, for a restart. */
+  static final String LAYOUT = "cluster.properties";
   private static final Logger LOG = LoggerFactory.getLogger(LocalEtcdCluster.class);
 
   /**
@@ -123,8 +126,9 @@ public final class LocalEtcdCluster implements AutoCloseable {
   }
 
   /**
-   * Starts {@code size} members with data under {@code base} (created; data directories already there
-   * are restarted from), and waits until the cluster answers a linearizable read.
+   * Starts {@code size} members with data under {@code base} (created), or the members a cluster
+   * started there before recorded (restarted from their data directories), and waits until the
+   * cluster answers a linearizable read.
    *
    * @throws StoreException when there is no etcd binary, or the cluster does not answer within 60 s
    */
@@ -132,16 +136,39 @@ public final class LocalEtcdCluster implements AutoCloseable {
     Path binary = binary().orElseThrow(() -> new StoreException("etcd not found on PATH (apt-get install"
         + " etcd-server), nor named by -D" + BINARY_PROPERTY));
     List<Member> members = new ArrayList<>();
+    String token;
+    Path layout = base.resolve(LAYOUT);
     try {
       Files.createDirectories(base);
-      for (int i = 0; i < size; i++) {
-        members.add(new Member("m" + i, freePort(), freePort(), base.resolve("m" + i)));
+      java.util.Properties p = new java.util.Properties();
+      if (Files.exists(layout)) { // a cluster started here before: the same members on the same ports
+        try (var in = Files.newBufferedReader(layout)) {
+          p.load(in);
+        }
+        size = Integer.parseInt(p.getProperty("members"));
+        for (int i = 0; i < size; i++) {
+          members.add(new Member("m" + i, Integer.parseInt(p.getProperty("m" + i + ".client")),
+              Integer.parseInt(p.getProperty("m" + i + ".peer")), base.resolve("m" + i)));
+        }
+        token = p.getProperty("token");
+      } else {
+        token = "ankusa-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        p.setProperty("members", Integer.toString(size));
+        p.setProperty("token", token);
+        for (int i = 0; i < size; i++) {
+          Member m = new Member("m" + i, freePort(), freePort(), base.resolve("m" + i));
+          members.add(m);
+          p.setProperty("m" + i + ".client", Integer.toString(m.clientPort));
+          p.setProperty("m" + i + ".peer", Integer.toString(m.peerPort));
+        }
+        try (var out = Files.newBufferedWriter(layout)) {
+          p.store(out, "ankusa-store: a local etcd cluster's members and ports, reused when it is started again");
+        }
       }
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       throw new StoreException("cannot prepare the etcd cluster's directory " + base + ": " + e, e);
     }
-    LocalEtcdCluster cluster = new LocalEtcdCluster(base, binary, limits, members, "ankusa-" + ProcessHandle.current().pid()
-        + "-" + System.nanoTime());
+    LocalEtcdCluster cluster = new LocalEtcdCluster(base, binary, limits, members, token);
     Runtime.getRuntime().addShutdownHook(cluster.killer);
     try {
       for (int i = 0; i < size; i++) {
