@@ -14,7 +14,8 @@ import java.util.Arrays;
  *       the fencing token every write compares;
  *   <li>{@code P ledger/TOKEN/SLOT}: the write ledger ({@link WriteLedger}): each write of the owner
  *       holding fencing token {@code TOKEN} sets its slot's key, so a write whose answer was lost is
- *       sent again without being applied twice; an open deletes the ledgers of earlier owners;
+ *       sent again without being applied twice; a close deletes its own, an open those of the owners
+ *       before the last one;
  *   <li>{@code P f/NAME 0x00 KEY}: the entry {@code KEY} of family {@code NAME}. Family names are
  *       {@code [a-z0-9_-]}, so no family's prefix is a prefix of another's, and etcd orders keys as
  *       unsigned bytes: a family's entries are one contiguous range {@code [P f/NAME 0x00, P f/NAME
@@ -51,6 +52,23 @@ final class EtcdKeys {
   /** The ledger slot {@code slot} of the owner holding fencing token {@code token}. */
   ByteSequence ledger(long token, int slot) {
     return ByteSequence.from(concat(prefix, ascii("ledger/" + Long.toHexString(token) + "/" + slot)));
+  }
+
+  /** The first key of the ledger of the owner holding {@code token}. */
+  ByteSequence ledgerStart(long token) {
+    return ByteSequence.from(concat(prefix, ascii("ledger/" + Long.toHexString(token) + "/")));
+  }
+
+  /** The first key past the ledger of the owner holding {@code token}. */
+  ByteSequence ledgerEnd(long token) {
+    return ByteSequence.from(concat(prefix, ascii("ledger/" + Long.toHexString(token) + "0")));
+  }
+
+  /** The fencing token a ledger key {@code P ledger/TOKEN/SLOT} names. */
+  static long ledgerToken(ByteSequence key) {
+    String k = key.toString(StandardCharsets.US_ASCII);
+    int from = k.lastIndexOf("ledger/") + "ledger/".length();
+    return Long.parseUnsignedLong(k.substring(from, k.indexOf('/', from)), 16);
   }
 
   /** The first key of every owner's ledger. */

@@ -575,6 +575,13 @@ class EtcdStore extends EtcdView implements Store {
       failures.add(e);
     }
     if (ownership != null) {
+      try { // this open's write ledger, fenced: gone with the owner key when the lease is revoked next
+        EtcdCalls.await(kv.txn().If(fence.compares().toArray(new Cmp[0])).Then(io.etcd.jetcd.op.Op.delete(
+            keys.ledgerStart(token()), DeleteOption.builder().withRange(keys.ledgerEnd(token())).build())).commit(),
+            timeoutMs, EtcdCalls.Kind.WRITE, "the deletion of the write ledger of " + label(), cluster);
+      } catch (RuntimeException e) {
+        LOG.debug("{}: its write ledger stays (the next owner's open deletes it)", label(), e);
+      }
       try {
         ownership.close();
       } catch (RuntimeException e) {

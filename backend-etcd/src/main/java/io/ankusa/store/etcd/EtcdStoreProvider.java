@@ -132,7 +132,7 @@ public final class EtcdStoreProvider implements StoreProvider {
       } else {
         ownership = Ownership.acquire(client, keys, settings, holder(dir), cluster);
         writeFence = fence.apply(ownership);
-        dropLedgers(client, keys, settings, writeFence, cluster, where);
+        dropOldLedgers(client, keys, settings, writeFence, ownership.token(), cluster, where);
         long revision = wanted == meta ? stored.revision() : writeMeta(client, keys, settings, writeFence, stored,
             wanted, cluster, where);
         pins = new CompactionPins(client.getKVClient(), keys.pin(ownership.leaseId()), ownership.leaseId(), revision,
@@ -182,14 +182,34 @@ public final class EtcdStoreProvider implements StoreProvider {
     return r.getHeader().getRevision();
   }
 
-  /** Deletes the write ledgers earlier owners left ({@link WriteLedger}), fenced like every write. */
-  private static void dropLedgers(Client client, EtcdKeys keys, EtcdSettings settings, WriteFence fence,
-      String cluster, String where) {
+  /**
+   * Deletes the write ledgers ({@link WriteLedger}) of the owners before the last one: a killed owner
+   * leaves its slots behind. The last owner's ledger stays: that owner may only be paused, and its
+   * writes must meet the fencing compare, not a ledger that vanished (which would refuse some of them
+   * by accident and hide a missing fence from the tests). This open's own ledger goes at its close.
+   */
+  private static void dropOldLedgers(Client client, EtcdKeys keys, EtcdSettings settings, WriteFence fence,
+      long myToken, String cluster, String where) {
+    GetResponse r = EtcdCalls.await(client.getKVClient().get(keys.ledgersStart(), GetOption.builder()
+        .withRange(keys.ledgersEnd()).withKeysOnly(true).build()), settings.requestTimeoutMs(), EtcdCalls.Kind.READ,
+        "the write ledgers " + where, cluster);
+    java.util.TreeSet<Long> tokens = new java.util.TreeSet<>();
+    for (KeyValue kv : r.getKvs()) {
+      tokens.add(EtcdKeys.ledgerToken(kv.getKey()));
+    }
+    tokens.remove(myToken);
+    if (tokens.size() <= 1) {
+      return;
+    }
+    long last = tokens.last();
+    List<Op> deletes = new ArrayList<>();
+    for (long token : tokens.headSet(last)) {
+      deletes.add(Op.delete(keys.ledgerStart(token), io.etcd.jetcd.options.DeleteOption.builder()
+          .withRange(keys.ledgerEnd(token)).build()));
+    }
     EtcdCalls.await(client.getKVClient().txn().If(fence.compares().toArray(new Cmp[0]))
-        .Then(Op.delete(keys.ledgersStart(), io.etcd.jetcd.options.DeleteOption.builder()
-            .withRange(keys.ledgersEnd()).build())).commit(),
-        settings.requestTimeoutMs(), EtcdCalls.Kind.WRITE, "the deletion of earlier owners' write ledgers " + where,
-        cluster);
+        .Then(deletes.toArray(new Op[0])).commit(), settings.requestTimeoutMs(), EtcdCalls.Kind.WRITE,
+        "the deletion of old write ledgers " + where, cluster);
   }
 
   /** The prefix: the recorded one (an option naming another is refused), the option's, or a fresh one. */

@@ -17,7 +17,8 @@ import java.util.function.UnaryOperator;
 /**
  * The owning process of {@link FencingTest}: opens the store in {@code args[0]} with the options in
  * {@code args[2..]} ({@code KEY=VALUE}), runs the queue on it and ingests hooks one after the other,
- * printing a line per answer ({@code CREATED seq}, {@code UNAVAILABLE reason}, {@code FAILED message}),
+ * printing a line per answer ({@code CREATED seq}, {@code UNAVAILABLE reason}, {@code FAILED message})
+ * and per delivery written ({@code DELIVERED seq}),
  * after {@code OWNER token} once the store is open. With {@code args[1]} {@code mutant} the store's
  * writes carry no fencing compare — the mutant the suite must reject.
  */
@@ -53,7 +54,10 @@ public final class FencingChild {
         mutant ? NO_FENCE : UnaryOperator.identity());
     System.out.println("OWNER " + ((EtcdStore) store).token());
     System.out.flush();
-    QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults(), QueueLoad.DELIVER_ALL);
+    QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults(), QueueLoad.deliverAll(seq -> {
+      System.out.println("DELIVERED " + seq);
+      System.out.flush();
+    }));
     for (long n = 0; ; n++) {
       String line;
       try {

@@ -5,7 +5,8 @@ import java.nio.file.Path;
 
 /**
  * The etcd clusters of a test JVM, each 3 members on loopback started from the etcd binary on first
- * use and killed when the JVM exits, data under {@code target/etcd-clusters/NAME} (emptied first):
+ * use and killed when the JVM exits, data and member logs under {@code target/etcd-clusters/NAME}
+ * (emptied when the next run starts it):
  *
  * <ul>
  *   <li>{@link #shared()}: every conformance layer's stores, each under a prefix of its own; nothing
@@ -51,8 +52,7 @@ final class TestCluster {
     // a smaller quota than a deployment's: the members preallocate nothing for it, but keep the test's disk use bounded
     LocalEtcdCluster c = LocalEtcdCluster.start(base, 3, new LocalEtcdCluster.Limits(queue.maxTxnOps(),
         queue.maxRequestBytes(), 2L << 30, queue.heartbeatMs(), queue.electionMs()));
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(base), "ankusa-etcd-test-cluster-delete"));
-    return c;
+    return c; // the members' data and logs stay under target/ for a look after a failure; the next run empties it
   }
 
   /** The options every test store is opened with on {@code cluster}. */
