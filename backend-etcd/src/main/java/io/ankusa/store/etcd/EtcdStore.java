@@ -107,6 +107,15 @@ class EtcdStore extends EtcdView implements Store {
   /** Tries sent again after a failure that passes (no leader, no answer in time). */
   private final AtomicLong resent = new AtomicLong();
   private final WriteLedger ledger = new WriteLedger();
+  /** Test seam: answers of applied tries to drop, as a killed leader would; see {@code LostAnswerTest}. */
+  final AtomicLong answersToLose = new AtomicLong();
+  /**
+   * Test seam: when set, the next try is built but not sent — kept in {@link #heldTry}, as a try stuck
+   * in a dying leader's log — and the write sends it again; the test sends the held try later.
+   */
+  final AtomicBoolean holdNextTry = new AtomicBoolean();
+  final java.util.concurrent.atomic.AtomicReference<io.etcd.jetcd.Txn> heldTry =
+      new java.util.concurrent.atomic.AtomicReference<>();
   private final ScheduledFuture<?> housekeeping;
   private final CounterCache counters = new CounterCache();
   /** Writes that merge onto the same counter take turns on its stripe. */
@@ -256,12 +265,17 @@ class EtcdStore extends EtcdView implements Store {
         plan(net, bases, compares, ops, sums);
         ops.add(io.etcd.jetcd.op.Op.put(ledgerKey, mark, PutOption.DEFAULT));
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-        r = EtcdCalls.await(kv.txn()
+        io.etcd.jetcd.Txn txn = kv.txn()
             .If(compares.toArray(new Cmp[0]))
             .Then(ops.toArray(new io.etcd.jetcd.op.Op[0]))
             .Else(io.etcd.jetcd.op.Op.get(keys.owner(), GetOption.DEFAULT), io.etcd.jetcd.op.Op.get(ledgerKey,
-                GetOption.DEFAULT))
-            .commit(), Math.min(timeoutMs, left), EtcdCalls.Kind.WRITE, label, cluster);
+                GetOption.DEFAULT));
+        if (holdNextTry.compareAndSet(true, false)) {
+          heldTry.set(txn);
+          resent.incrementAndGet();
+          continue;
+        }
+        r = EtcdCalls.await(txn.commit(), Math.min(timeoutMs, left), EtcdCalls.Kind.WRITE, label, cluster);
       } catch (StoreException e) {
         if (!EtcdCalls.passing(e) || System.nanoTime() >= deadline) {
           throw e; // the slot's state is unknown: it is dropped
@@ -269,6 +283,10 @@ class EtcdStore extends EtcdView implements Store {
         resent.incrementAndGet();
         LOG.debug("{}: {}; sending it again", label, e.getMessage());
         EtcdCalls.pauseBeforeRetry();
+        continue;
+      }
+      if (r.isSucceeded() && answersToLose.get() > 0 && answersToLose.getAndDecrement() > 0) {
+        resent.incrementAndGet(); // the try applied, but its answer is dropped: send it again, as after a lost leader
         continue;
       }
       if (r.isSucceeded()) {
