@@ -87,19 +87,24 @@ final class EtcdCalls {
     if (cause instanceof TimeoutException) {
       return true;
     }
-    if (cause instanceof CompactedException) {
+    String message = String.valueOf(cause == null ? null : cause.getMessage());
+    if (cause instanceof CompactedException || message.contains("required revision has been compacted")) {
       return false;
     }
+    String code;
     if (cause instanceof EtcdException etcd) {
-      String message = String.valueOf(etcd.getMessage());
-      return switch (etcd.getErrorCode()) {
-        case UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, CANCELLED -> true;
-        case UNKNOWN, INTERNAL -> message.contains("timed out") || message.contains("leader")
-            || message.contains("stopped") || message.contains("connection");
-        default -> false;
-      };
+      code = String.valueOf(etcd.getErrorCode());
+    } else if (cause instanceof io.grpc.StatusRuntimeException grpc) {
+      code = String.valueOf(grpc.getStatus().getCode());
+    } else {
+      return cause instanceof java.io.IOException;
     }
-    return cause instanceof java.io.IOException || cause instanceof io.grpc.StatusRuntimeException;
+    return switch (code) {
+      case "UNAVAILABLE", "DEADLINE_EXCEEDED", "ABORTED", "CANCELLED" -> true;
+      case "UNKNOWN", "INTERNAL" -> message.contains("timed out") || message.contains("leader")
+          || message.contains("stopped") || message.contains("connection");
+      default -> false;
+    };
   }
 
   /** A short pause before asking again, so a cluster electing a leader is not flooded. */
@@ -125,11 +130,10 @@ final class EtcdCalls {
           + "); nothing was applied. A batch is one transaction and is never split: raise the members' --max-txn-ops"
           + " and --max-request-bytes, or write smaller batches");
     }
-    if (cause instanceof CompactedException c) {
+    if (cause instanceof CompactedException || message.contains("required revision has been compacted")) {
       return new StoreException("cannot read " + what + " from the etcd cluster " + cluster + ": its revision was"
-          + " compacted (compacted up to " + c.getCompactedRevision() + "); the snapshot or scan is older than the"
-          + " history the cluster keeps. Open a new one; if another tool compacts this cluster, keep it below the"
-          + " revisions ankusa stores pin", cause);
+          + " compacted (" + message + "); the snapshot or scan is older than the history the cluster keeps. Open a"
+          + " new one; if another tool compacts this cluster, keep it below the revisions ankusa stores pin", cause);
     }
     String code = cause instanceof EtcdException e ? String.valueOf(e.getErrorCode()) : cause.getClass().getSimpleName();
     return failure(kind, what, cluster, code + ": " + message, cause);
