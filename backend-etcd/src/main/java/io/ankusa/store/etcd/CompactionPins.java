@@ -86,6 +86,11 @@ final class CompactionPins {
     }
   }
 
+  /** The revision of the last write noted (at first, the revision the open started at). */
+  long lastWritten() {
+    return lastWritten;
+  }
+
   boolean due() {
     return pinKey != null && compactEvery > 0 && lastWritten - lastCompacted >= compactEvery;
   }

@@ -80,13 +80,17 @@ final class EtcdScan implements Scan, OpenResources.Resource {
   }
 
   private GetResponse fetch() {
-    GetOption.Builder o = GetOption.builder().withRange(ByteSequence.from(to)).withLimit(limit).withRevision(revision);
-    if (reverse) {
-      o.withSortField(GetOption.SortTarget.KEY).withSortOrder(GetOption.SortOrder.DESCEND);
-    }
-    GetOption option = o.build();
     ByteSequence start = ByteSequence.from(from);
-    return view.await(() -> view.kv.get(start, option), "a page of the " + what);
+    ByteSequence end = ByteSequence.from(to);
+    long at = revision;
+    int pageLimit = limit;
+    return view.read(local -> {
+      GetOption.Builder o = EtcdView.option(at, local).withRange(end).withLimit(pageLimit);
+      if (reverse) {
+        o.withSortField(GetOption.SortTarget.KEY).withSortOrder(GetOption.SortOrder.DESCEND);
+      }
+      return view.kv.get(start, o.build());
+    }, g -> g.getHeader().getRevision(), at, "a page of the " + what);
   }
 
   private void take(GetResponse r) {

@@ -43,6 +43,14 @@ final class EtcdSnapshot extends EtcdView implements Snapshot, OpenResources.Res
   }
 
   @Override
+  long mustSee() {
+    return 0; // reads at its revision: exact on any member that applied it
+  }
+
+  @Override
+  void saw(long r) {}
+
+  @Override
   boolean hold(long r) {
     return true;
   }

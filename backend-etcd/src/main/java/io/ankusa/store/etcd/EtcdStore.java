@@ -106,6 +106,8 @@ class EtcdStore extends EtcdView implements Store {
   private final AtomicLong retried = new AtomicLong();
   /** Tries sent again after a failure that passes (no leader, no answer in time). */
   private final AtomicLong resent = new AtomicLong();
+  /** The highest revision a read of the latest state has seen: later reads see at least it. */
+  private final AtomicLong highestSeen = new AtomicLong();
   private final WriteLedger ledger = new WriteLedger();
   /** Test seam: answers of applied tries to drop, as a killed leader would; see {@code LostAnswerTest}. */
   final AtomicLong answersToLose = new AtomicLong();
@@ -163,6 +165,16 @@ class EtcdStore extends EtcdView implements Store {
   @Override
   long fixedRevision() {
     return 0;
+  }
+
+  @Override
+  long mustSee() {
+    return fence == null ? 0 : Math.max(1, Math.max(pins.lastWritten(), highestSeen.get()));
+  }
+
+  @Override
+  void saw(long revision) {
+    highestSeen.accumulateAndGet(revision, Math::max);
   }
 
   @Override
@@ -483,8 +495,8 @@ class EtcdStore extends EtcdView implements Store {
 
   /** The cluster's current revision, by a linearizable read: every write acknowledged before is at or below it. */
   long currentRevision() {
-    return await(() -> kv.get(keys.meta(), GetOption.builder().withCountOnly(true).build()), "the current revision")
-        .getHeader().getRevision();
+    return read(local -> kv.get(keys.meta(), GetOption.builder().withCountOnly(true).withSerializable(local).build()),
+        g -> g.getHeader().getRevision(), 0, "the current revision").getHeader().getRevision();
   }
 
   /**

@@ -59,6 +59,20 @@ abstract class EtcdView implements ReadView {
   /** The revision this view reads at, or 0 for the latest (the live store). */
   abstract long fixedRevision();
 
+  /**
+   * For a read of the latest state: the lowest revision a member's state must have reached for the
+   * read to see every write this process had acknowledged before it — the revision of its last write.
+   * Only the owning process writes a store (every write is fenced), so such a member's state is as
+   * fresh as the leader's for this store, and the member answers alone (a serializable read) instead
+   * of asking the leader for a quorum round. 0: every read of the latest state goes through the
+   * leader (a read-only open, which does not know what others wrote). At least the highest revision
+   * a read of this view has seen ({@link #saw}), so reads never go back in time.
+   */
+  abstract long mustSee();
+
+  /** Notes that a read of the latest state saw {@code revision}. */
+  abstract void saw(long revision);
+
   /** Holds {@code revision} against compaction for a read of several requests; false: take a newer one. */
   abstract boolean hold(long revision);
 
@@ -76,9 +90,50 @@ abstract class EtcdView implements ReadView {
     checkOpen();
     catalog.require(family);
     catalog.checkKey(family, key);
-    GetResponse r = await(() -> kv.get(ByteSequence.from(EtcdKeys.concat(keys.familyStart(family), key)), at(fixedRevision())),
+    ByteSequence k = ByteSequence.from(EtcdKeys.concat(keys.familyStart(family), key));
+    long revision = fixedRevision();
+    GetResponse r = read(local -> kv.get(k, option(revision, local).build()), g -> g.getHeader().getRevision(), revision,
         "key " + Bytes.hex(key) + " of family '" + family + "'");
     return r.getKvs().isEmpty() ? null : r.getKvs().get(0).getValue().getBytes();
+  }
+
+  /**
+   * A read at {@code revision} (0: the latest), answered by any member when that is exact — a member
+   * that has applied {@code revision}, or for the latest one whose state reaches {@link #mustSee()} —
+   * else through the leader. {@code call} makes the request, serializable when given true.
+   */
+  <T> T read(java.util.function.Function<Boolean, CompletableFuture<T>> call,
+      java.util.function.ToLongFunction<T> revisionOf, long revision, String what) {
+    long floor = revision != 0 ? 0 : mustSee();
+    if (revision != 0 || floor > 0) {
+      try {
+        T r = await(() -> call.apply(true), what);
+        if (revision != 0) {
+          return r;
+        }
+        long at = revisionOf.applyAsLong(r);
+        if (at >= floor) {
+          saw(at);
+          return r;
+        }
+      } catch (io.ankusa.store.spi.StoreException e) {
+        Throwable cause = e.getCause();
+        if (cause == null || !String.valueOf(cause.getMessage()).contains("future revision")) {
+          throw e;
+        }
+        // that member has not applied the revision yet: ask through the leader
+      }
+    }
+    T r = await(() -> call.apply(false), what);
+    if (revision == 0) {
+      saw(revisionOf.applyAsLong(r));
+    }
+    return r;
+  }
+
+  /** A range option at {@code revision} (0: the latest), serializable when {@code local}. */
+  static GetOption.Builder option(long revision, boolean local) {
+    return GetOption.builder().withRevision(revision).withSerializable(local);
   }
 
   @Override
@@ -107,14 +162,16 @@ abstract class EtcdView implements ReadView {
 
   /** One transaction of gets: one round trip, one revision. */
   private Map<ByteBuffer, byte[]> fewKeys(byte[] start, List<byte[]> asked, String what) {
-    Op[] gets = new Op[asked.size()];
-    for (int i = 0; i < gets.length; i++) {
-      gets[i] = Op.get(ByteSequence.from(EtcdKeys.concat(start, asked.get(i))), GetOption.DEFAULT);
-    }
-    TxnResponse r = await(() -> kv.txn().Then(gets).commit(), what);
+    TxnResponse r = read(local -> {
+      Op[] gets = new Op[asked.size()];
+      for (int i = 0; i < gets.length; i++) {
+        gets[i] = Op.get(ByteSequence.from(EtcdKeys.concat(start, asked.get(i))), option(0, local).build());
+      }
+      return kv.txn().Then(gets).commit();
+    }, t -> t.getHeader().getRevision(), 0, what);
     Map<ByteBuffer, byte[]> found = new HashMap<>();
     List<GetResponse> answers = r.getGetResponses();
-    for (int i = 0; i < gets.length; i++) {
+    for (int i = 0; i < asked.size(); i++) {
       List<KeyValue> kvs = answers.get(i).getKvs();
       if (!kvs.isEmpty()) {
         found.put(ByteBuffer.wrap(asked.get(i)), kvs.get(0).getValue().getBytes());
@@ -141,8 +198,9 @@ abstract class EtcdView implements ReadView {
         byte[] lo = EtcdKeys.concat(start, window.get(0));
         byte[] hi = EtcdKeys.successor(EtcdKeys.concat(start, window.get(window.size() - 1)));
         long atRevision = revision;
-        GetResponse r = await(() -> kv.get(ByteSequence.from(lo), GetOption.builder().withRange(ByteSequence.from(hi))
-            .withLimit(2L * window.size() + 16).withRevision(atRevision).build()), what);
+        GetResponse r = read(local -> kv.get(ByteSequence.from(lo), option(atRevision, local)
+            .withRange(ByteSequence.from(hi)).withLimit(2L * window.size() + 16).build()),
+            g -> g.getHeader().getRevision(), atRevision, what);
         if (revision == 0) {
           long now = r.getHeader().getRevision();
           if (!hold(now)) {
@@ -160,21 +218,22 @@ abstract class EtcdView implements ReadView {
           continue;
         }
         List<CompletableFuture<GetResponse>> calls = new ArrayList<>(window.size());
-        GetOption at = at(revision);
+        GetOption local = option(revision, true).build();
         for (byte[] k : window) {
-          calls.add(kv.get(ByteSequence.from(EtcdKeys.concat(start, k)), at));
+          calls.add(kv.get(ByteSequence.from(EtcdKeys.concat(start, k)), local));
         }
         for (int i = 0; i < window.size(); i++) {
           CompletableFuture<GetResponse> sent = calls.get(i);
           byte[] k = window.get(i);
           boolean[] first = {true};
-          List<KeyValue> kvs = await(() -> {
-            if (first[0]) {
+          long at = revision;
+          List<KeyValue> kvs = read(l -> {
+            if (first[0] && l) {
               first[0] = false;
               return sent;
             }
-            return kv.get(ByteSequence.from(EtcdKeys.concat(start, k)), at);
-          }, what).getKvs();
+            return kv.get(ByteSequence.from(EtcdKeys.concat(start, k)), option(at, l).build());
+          }, g -> g.getHeader().getRevision(), at, what).getKvs();
           if (!kvs.isEmpty()) {
             found.put(ByteBuffer.wrap(window.get(i)), kvs.get(0).getValue().getBytes());
           }
@@ -201,10 +260,6 @@ abstract class EtcdView implements ReadView {
     catalog.requireCounters(family);
     byte[] v = get(family, key);
     return v == null ? 0 : Int64Add.decode(family, key, v);
-  }
-
-  static GetOption at(long revision) {
-    return revision == 0 ? GetOption.DEFAULT : GetOption.builder().withRevision(revision).build();
   }
 
   /**
