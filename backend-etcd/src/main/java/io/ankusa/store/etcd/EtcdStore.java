@@ -74,6 +74,11 @@ import org.slf4j.LoggerFactory;
  * queue's writer fences; {@link #reportWriteFailure} then waits (up to {@code etcd.recoverWaitMs}) for
  * the quorum to come back. Reads wait for the quorum up to {@code etcd.recoverWaitMs}, asking again.
  *
+ * <p>Reads: only this process writes the store, so a read of the latest state is answered by any
+ * member whose state has reached this process's last write and every revision its reads saw before
+ * (a serializable read: no quorum round through the leader), else through the leader ({@link
+ * EtcdView#mustSee()}); reads at a fixed revision by any member that has applied it.
+ *
  * <p>Thread safety: every method may be called from any thread; writes from several threads are
  * serialised by the cluster (merges by their compares).
  */
