@@ -16,8 +16,10 @@ import java.util.regex.Pattern;
  *     {@code ankusa/<random>/}, an existing one uses the recorded prefix
  * @param leaseTtlSeconds the owner lease's time to live ({@code etcd.leaseTtlSeconds}): how long a
  *     process that stopped renewing it (paused, cut off, dead) keeps the store from a standby
- * @param requestTimeoutMs the most any one call to the cluster waits for its answer ({@code
- *     etcd.requestTimeoutMs}); past it a write fails with {@code StoreWriteFailedException}
+ * @param requestTimeoutMs a write's whole budget, tries sent again included, and the longest wait of
+ *     one read try ({@code etcd.requestTimeoutMs}); past it a write fails with {@code
+ *     StoreWriteFailedException}. It must outlast a leader election (etcd's election timeout, 1 s by
+ *     default, plus a campaign), or the loss of a leader fails writes instead of delaying them
  * @param takeoverWaitMs how long an open waits for another process's ownership to end ({@code
  *     etcd.takeoverWaitMs}); 0 refuses at once
  * @param recoverWaitMs how long {@code reportWriteFailure} waits for the cluster to answer again
@@ -38,7 +40,7 @@ record EtcdSettings(List<URI> endpoints, String prefix, long leaseTtlSeconds, lo
   static final List<String> KNOWN = List.of(ENDPOINTS, PREFIX, LEASE_TTL, REQUEST_TIMEOUT, TAKEOVER_WAIT,
       RECOVER_WAIT, COMPACT_EVERY);
   static final long DEFAULT_LEASE_TTL_SECONDS = 10;
-  static final long DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+  static final long DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
   static final long DEFAULT_TAKEOVER_WAIT_MS = 30_000;
   static final long DEFAULT_RECOVER_WAIT_MS = 60_000;
   static final long DEFAULT_COMPACT_EVERY = 10_000;

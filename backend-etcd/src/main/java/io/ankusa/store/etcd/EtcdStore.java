@@ -292,7 +292,7 @@ class EtcdStore extends EtcdView implements Store {
           resent.incrementAndGet();
           continue;
         }
-        r = EtcdCalls.await(txn.commit(), Math.min(timeoutMs, left), EtcdCalls.Kind.WRITE, label, cluster);
+        r = EtcdCalls.await(txn.commit(), Math.min(tryMillis(), left), EtcdCalls.Kind.WRITE, label, cluster);
       } catch (StoreException e) {
         if (!EtcdCalls.passing(e) || System.nanoTime() >= deadline) {
           throw e; // the slot's state is unknown: it is dropped
@@ -342,6 +342,15 @@ class EtcdStore extends EtcdView implements Store {
         pause(conflicts);
       }
     }
+  }
+
+  /**
+   * How long one try of a write waits before it is given up and sent again (through whichever member
+   * answers): a quarter of the write's budget, at least half a second, so a try parked on a member
+   * that waits for a new leader does not spend the whole budget.
+   */
+  private long tryMillis() {
+    return Math.max(500, timeoutMs / 4);
   }
 
   /** The deletes, puts and compares of {@code net}, with the merges onto {@code bases} summed into {@code sums}. */
