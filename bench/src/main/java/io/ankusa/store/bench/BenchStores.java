@@ -15,13 +15,16 @@ import java.util.List;
  * Opens the stores the benches measure, through the SPI, with the settings every bench uses: the
  * backends' defaults, except LMDB's map, which starts at 4 GiB so that no bench pays for (or waits
  * on) map growth in the middle of a measurement. A postgres store with no {@code postgres.url}
- * starts an embedded server under its directory (fsync on), which it stops when closed. A system property {@code bench.store.KEY=VALUE}
+ * starts an embedded server under its directory (fsync on), which it stops when closed. An etcd store
+ * with no {@code etcd.endpoints} (set one with {@code -Dbench.store.etcd.endpoints=http://HOST:PORT,...})
+ * goes to the bench JVM's one local 3-member cluster ({@link BenchEtcd}), started on first use from the
+ * etcd binary on the PATH. A system property {@code bench.store.KEY=VALUE}
  * adds the store option {@code KEY=VALUE} (e.g. {@code -Dbench.store.rocksdb.maxSuccessiveMerges=0}),
  * to measure a backend knob without a rebuild.
  */
 public final class BenchStores {
   /** The SPI backends a bench can name. */
-  public static final List<String> BACKENDS = List.of("memory", "rocksdb", "lmdb", "postgres");
+  public static final List<String> BACKENDS = List.of("memory", "rocksdb", "lmdb", "postgres", "etcd");
   /** System properties with this prefix become store options. */
   public static final String STORE_OPTION_PREFIX = "bench.store.";
 
@@ -43,6 +46,9 @@ public final class BenchStores {
       Files.createDirectories(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the bench store directory " + dir, e);
+    }
+    if (backend.equals("etcd") && options.property("etcd.endpoints", null) == null) {
+      options = options.with("etcd.endpoints", BenchEtcd.endpoints(dir.toAbsolutePath().getParent()));
     }
     return StoreProvider.named(backend).open(dir, options, families);
   }

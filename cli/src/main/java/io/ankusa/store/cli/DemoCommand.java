@@ -54,8 +54,13 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       + " (default: ${DEFAULT-VALUE})")
   Path dir;
 
-  @Option(names = "--backend", defaultValue = "rocksdb", description = "rocksdb, lmdb, postgres or memory (default: ${DEFAULT-VALUE})")
+  @Option(names = "--backend", defaultValue = "rocksdb", description = "rocksdb, lmdb, postgres, etcd or memory (default: ${DEFAULT-VALUE})")
   String backend;
+
+  @Option(names = "--etcd-endpoints", paramLabel = "URLS", description = "with --backend etcd: the cluster to keep"
+      + " the store on, http://HOST:PORT,...; default: a local 3-member cluster the demo starts from the etcd binary"
+      + " on the PATH, its data in DIR.etcd beside the store directory")
+  String etcdEndpoints;
 
   @Option(names = "--postgres-url", paramLabel = "JDBC-URL", description = "with --backend postgres: the server to"
       + " keep the store on, jdbc:postgresql://HOST:PORT/DB?user=ROLE (a password from ~/.pgpass; nothing after"
@@ -91,7 +96,17 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     checkArguments();
     PrintWriter out = spec.commandLine().getOut();
     List<Integer> exitCodes = new ArrayList<>();
-    try (Store store = StoreDirectory.openOrCreate(dir, backend, backendOptions());
+    try (DemoEtcdCluster cluster = DemoEtcdCluster.startIfNeeded(backend, etcdEndpoints, dir, out)) {
+      Map<String, String> options = new java.util.HashMap<>(backendOptions());
+      if (cluster != null) {
+        options.put("etcd.endpoints", cluster.endpoints());
+      }
+      return runAndVerify(options, out, exitCodes);
+    }
+  }
+
+  private Integer runAndVerify(Map<String, String> options, PrintWriter out, List<Integer> exitCodes) throws Exception {
+    try (Store store = StoreDirectory.openOrCreate(dir, backend, options);
         ChronicleArchiveSink archiveSink = archiveDir == null ? null
             : ChronicleArchiveSink.open(archiveDir, ArchiveRollCycle.DAILY)) {
       Summary summary = run(store, archiveSink, out);
@@ -107,12 +122,19 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
 
   /** The backend options the flags ask for. */
   private Map<String, String> backendOptions() {
+    if (etcdEndpoints != null) {
+      return Map.of("etcd.endpoints", etcdEndpoints);
+    }
     return postgresUrl == null ? Map.of() : Map.of("postgres.url", postgresUrl);
   }
 
   private void checkArguments() {
     if (postgresUrl != null && !backend.equals("postgres")) {
       throw new CommandInputException(FailureCause.BAD_ARGUMENT, "--postgres-url is for --backend postgres, not "
+          + backend);
+    }
+    if (etcdEndpoints != null && !backend.equals("etcd")) {
+      throw new CommandInputException(FailureCause.BAD_ARGUMENT, "--etcd-endpoints is for --backend etcd, not "
           + backend);
     }
     DemoLimits.check(tenants, producers, seconds, retryRate, deadRate, duplicateRate, Runtime.getRuntime().maxMemory());

@@ -25,13 +25,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * RocksDB, LMDB and PostgreSQL (an embedded server, over JDBC on the loopback) side by side through
- * the SPI, in one run: point gets/s, 100-key scans/s and durable ({@code SYNC}) batches/s of 16
+ * RocksDB, LMDB, PostgreSQL (an embedded server, over JDBC on the loopback) and etcd (a local
+ * 3-member cluster, {@link BenchStores}: every write a consensus round) side by side through the SPI,
+ * in one run: point gets/s, 100-key scans/s and durable ({@code SYNC}) batches/s of 16
  * puts, over {@value #KEYS} loaded keys, one thread. Each figure is the median of {@value #ROUNDS}
  * timed rounds; the engines alternate round by round so a noisy minute on a shared machine hits
  * them all. After the figures, each engine's ratio to the first one.
  *
- * <pre>EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres]</pre>
+ * <pre>EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres,etcd]</pre>
  */
 public final class EngineComparison {
   private static final Logger LOG = LoggerFactory.getLogger(EngineComparison.class);
@@ -46,7 +47,7 @@ public final class EngineComparison {
     double seconds = 2;
     Path out = Path.of("bench-results", "engine-comparison");
     Path work = null;
-    List<String> backends = List.of("rocksdb", "lmdb", "postgres");
+    List<String> backends = List.of("rocksdb", "lmdb", "postgres", "etcd");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seconds":
@@ -63,7 +64,7 @@ public final class EngineComparison {
           break;
         default:
           throw new IllegalArgumentException("unknown argument '" + args[i]
-              + "'; usage: EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres]");
+              + "'; usage: EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres,etcd]");
       }
     }
     if (work == null) {
