@@ -28,6 +28,9 @@ import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Statistics;
+import org.rocksdb.StatsLevel;
+import org.rocksdb.TickerType;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteOptions;
@@ -77,10 +80,13 @@ final class RocksDbEngine implements AutoCloseable {
   private final BloomFilter keysFilter;
   /** The other families' compaction of files full of deletions. */
   private final DeletionTriggeredCompaction deletions;
+  /** RocksDB's tickers, kept when {@code rocksdb.statistics} is 1; null otherwise. */
+  private final Statistics statistics;
 
   private RocksDbEngine(Path dir, RocksDB db, Map<String, ColumnFamilyHandle> handles, DBOptions dbOptions,
       List<ColumnFamilyOptions> familyOptions, List<ColumnFamilyHandle> allHandles, UInt64AddOperator mergeOperator,
-      BloomFilter countersFilter, BloomFilter keysFilter, DeletionTriggeredCompaction deletions, boolean readOnly) {
+      BloomFilter countersFilter, BloomFilter keysFilter, DeletionTriggeredCompaction deletions, Statistics statistics,
+      boolean readOnly) {
     this.dir = dir;
     this.db = db;
     this.handles = handles;
@@ -94,6 +100,7 @@ final class RocksDbEngine implements AutoCloseable {
     this.countersFilter = countersFilter;
     this.keysFilter = keysFilter;
     this.deletions = deletions;
+    this.statistics = statistics;
     this.syncWrite = new WriteOptions().setSync(true);
     this.noSyncWrite = new WriteOptions().setSync(false);
     this.liveRead = new ReadOptions().setVerifyChecksums(true);
@@ -135,6 +142,7 @@ final class RocksDbEngine implements AutoCloseable {
         settings.countersBloomBitsPerKey() > 0 ? new BloomFilter(settings.countersBloomBitsPerKey()) : null;
     BloomFilter keysFilter = settings.bloomBitsPerKey() > 0 ? new BloomFilter(settings.bloomBitsPerKey()) : null;
     DeletionTriggeredCompaction deletions = new DeletionTriggeredCompaction();
+    Statistics statistics = settings.statistics() ? new Statistics() : null;
     List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
     List<ColumnFamilyHandle> all = new ArrayList<>();
     List<String> names = new ArrayList<>();
@@ -153,6 +161,10 @@ final class RocksDbEngine implements AutoCloseable {
           // replaying at the damage and silently drop every acknowledged batch after it. A closed log
           // cut short fails the open too: its recorded size (walTrackingOptions).
           .setWalRecoveryMode(WALRecoveryMode.TolerateCorruptedTailRecords);
+      if (statistics != null) {
+        statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
+        dbOptions.setStatistics(statistics);
+      }
       List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
       boolean defaultListed = families.stream().anyMatch(f -> f.name().equals(DEFAULT_FAMILY));
       if (!defaultListed) {
@@ -171,11 +183,11 @@ final class RocksDbEngine implements AutoCloseable {
           ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, all)
           : RocksDB.open(dbOptions, dir.toString(), descriptors, all);
     } catch (RocksDBException e) {
-      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions);
+      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions, statistics);
       throw RocksDbFailures.open(e, dir);
     } catch (RuntimeException | Error e) {
       // Nothing of a failed open outlives it, whichever step failed.
-      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions);
+      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions, statistics);
       throw e;
     }
     Map<String, ColumnFamilyHandle> byName = new LinkedHashMap<>();
@@ -185,13 +197,13 @@ final class RocksDbEngine implements AutoCloseable {
       }
     }
     return new RocksDbEngine(dir, db, Map.copyOf(byName), dbOptions, cfOptions, all, merge, countersFilter,
-        keysFilter, deletions, readOnly);
+        keysFilter, deletions, statistics, readOnly);
   }
 
   /** Frees what an open made before it failed: the handles it got, every options object, the operator and filter. */
   private static void closeAfterFailedOpen(List<ColumnFamilyHandle> handles, List<ColumnFamilyOptions> cfOptions,
       DBOptions dbOptions, UInt64AddOperator merge, BloomFilter countersFilter, BloomFilter keysFilter,
-      DeletionTriggeredCompaction deletions) {
+      DeletionTriggeredCompaction deletions, Statistics statistics) {
     handles.forEach(ColumnFamilyHandle::close);
     cfOptions.forEach(ColumnFamilyOptions::close);
     dbOptions.close();
@@ -203,6 +215,9 @@ final class RocksDbEngine implements AutoCloseable {
       keysFilter.close();
     }
     deletions.close();
+    if (statistics != null) {
+      statistics.close();
+    }
   }
 
   /**
@@ -436,5 +451,47 @@ final class RocksDbEngine implements AutoCloseable {
       keysFilter.close();
     }
     deletions.close();
+    if (statistics != null) {
+      statistics.close();
+    }
+  }
+
+  /**
+   * The figures of {@link RocksDbStore#engineStatistics()}: over every family, the bytes in memtables
+   * (active and immutable), the deletions in the active memtables, the level-0 files, and the
+   * compaction debt (RocksDB's estimate of the bytes compaction must rewrite to bring every level back
+   * under its target); with {@code rocksdb.statistics}, also RocksDB's running totals of iterator seeks,
+   * steps, and internal keys those skipped (deletions and overwritten versions), and the bytes compaction
+   * read and wrote.
+   */
+  Map<String, Long> statistics() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    long memtableBytes = 0;
+    long memtableDeletes = 0;
+    long level0Files = 0;
+    long compactionDebt = 0;
+    try {
+      for (ColumnFamilyHandle h : handles.values()) {
+        memtableBytes += db.getLongProperty(h, "rocksdb.cur-size-all-mem-tables");
+        memtableDeletes += db.getLongProperty(h, "rocksdb.num-deletes-active-mem-table");
+        level0Files += Long.parseLong(db.getProperty(h, "rocksdb.num-files-at-level0").strip());
+        compactionDebt += db.getLongProperty(h, "rocksdb.estimate-pending-compaction-bytes");
+      }
+    } catch (RocksDBException e) {
+      throw new StoreException("reading the engine properties of RocksDB store " + dir + " failed: " + e.getMessage(),
+          e);
+    }
+    out.put("memtableBytes", memtableBytes);
+    out.put("memtableDeletes", memtableDeletes);
+    out.put("level0Files", level0Files);
+    out.put("compactionDebtBytes", compactionDebt);
+    if (statistics != null) {
+      out.put("iteratorSeeks", statistics.getTickerCount(TickerType.NUMBER_DB_SEEK));
+      out.put("iteratorSteps", statistics.getTickerCount(TickerType.NUMBER_DB_NEXT));
+      out.put("iteratorKeysSkipped", statistics.getTickerCount(TickerType.NUMBER_ITER_SKIP));
+      out.put("compactionReadBytes", statistics.getTickerCount(TickerType.COMPACT_READ_BYTES));
+      out.put("compactionWriteBytes", statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES));
+    }
+    return out;
   }
 }

@@ -19,6 +19,7 @@ import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreWriteFailedException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -401,6 +402,28 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   @Override
   public List<FamilySpec> families() {
     return catalog.specs();
+  }
+
+  /**
+   * {@inheritDoc} Here: {@code memtableBytes}, {@code memtableDeletes}, {@code level0Files}, {@code
+   * compactionDebtBytes}, and with {@code rocksdb.statistics=1} also {@code iteratorSeeks}, {@code
+   * iteratorSteps}, {@code iteratorKeysSkipped} (internal keys an iterator stepped over: deletions and
+   * overwritten versions), {@code compactionReadBytes} and {@code compactionWriteBytes}, running totals
+   * since the open (see {@link RocksDbEngine#statistics()}).
+   */
+  @Override
+  public Map<String, Long> engineStatistics() {
+    RocksDbEngine e;
+    try {
+      e = enter();
+    } catch (StoreClosedException closed) {
+      return Map.of();
+    }
+    try {
+      return e.statistics();
+    } finally {
+      exit();
+    }
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Opens the stores the benches measure, through the SPI, with the settings every bench uses: the
@@ -36,7 +37,18 @@ public final class BenchStores {
    * @throws StoreArgumentException if no backend of that name is on the classpath
    */
   public static Store open(String backend, Path dir, List<FamilySpec> families) {
+    return open(backend, dir, families, Map.of());
+  }
+
+  /**
+   * {@link #open(String, Path, List)} with the store options {@code extra} added before the system
+   * properties' (which win). Options of other backends are ignored by each backend.
+   */
+  public static Store open(String backend, Path dir, List<FamilySpec> families, Map<String, String> extra) {
     StoreOptions options = StoreOptions.defaults().with("lmdb.mapSizeBytes", String.valueOf(4L << 30));
+    for (Map.Entry<String, String> e : extra.entrySet()) {
+      options = options.with(e.getKey(), e.getValue());
+    }
     for (String name : System.getProperties().stringPropertyNames()) {
       if (name.startsWith(STORE_OPTION_PREFIX)) {
         options = options.with(name.substring(STORE_OPTION_PREFIX.length()), System.getProperty(name));

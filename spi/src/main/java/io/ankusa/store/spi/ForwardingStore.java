@@ -2,6 +2,7 @@ package io.ankusa.store.spi;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A {@link Store} that hands every call to another. Extend it to wrap a store and override only the
@@ -64,6 +65,11 @@ public class ForwardingStore implements Store {
   @Override
   public Capabilities capabilities() {
     return delegate.capabilities();
+  }
+
+  @Override
+  public Map<String, Long> engineStatistics() {
+    return delegate.engineStatistics();
   }
 
   @Override

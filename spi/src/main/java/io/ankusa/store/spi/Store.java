@@ -2,6 +2,7 @@ package io.ankusa.store.spi;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An open storage engine: ordered families of byte keys, atomic batches, an int64-add merge, a WAL
@@ -77,6 +78,17 @@ public interface Store extends ReadView, AutoCloseable {
 
   /** What this backend promises; see {@link Capabilities}. */
   Capabilities capabilities();
+
+  /**
+   * The engine's own figures, for diagnostics only (benches, {@code inspect}): each a name the backend
+   * documents and its value at the call, such as the bytes in memtables, the compaction debt, or keys
+   * a scan stepped over. Nothing in the queue or the suite depends on them; no figure is promised, and
+   * the default has none. Cheap enough to call once a second beside the queue's work; may be called
+   * after {@link #close()}, when it answers with no figures.
+   */
+  default Map<String, Long> engineStatistics() {
+    return Map.of();
+  }
 
   /** The families the store was opened with, in the order given. */
   List<FamilySpec> families();
