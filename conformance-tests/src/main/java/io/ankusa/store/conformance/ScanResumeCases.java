@@ -2,6 +2,7 @@ package io.ankusa.store.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.DueKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
@@ -12,12 +13,14 @@ import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.index.ActiveIndex;
 import io.ankusa.store.queue.ingest.DirectIngest;
 import io.ankusa.store.queue.maintenance.InflightRecovery;
 import io.ankusa.store.queue.maintenance.Purge;
 import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Op;
 import io.ankusa.store.queue.tenant.Tenants;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -72,6 +75,37 @@ public interface ScanResumeCases {
           .first().isEqualTo(cursor);
       assertThat(starts).as("%s: the second tick's scans of acme's due rows (its marker clean-up too) starting before"
           + " its cursor", on).noneMatch(lo -> Arrays.compareUnsigned(lo, cursor) < 0);
+    }
+  }
+
+  /**
+   * A tick's marker clean-up takes a tenant's first due row from the visit's own scan instead of seeking
+   * again. acme has three rows in second 1 and one in second 2; a tick with a row limit of 3 claims the
+   * three, deletes second 1's marker and keeps second 2's. Its scans of acme's due rows are two: the
+   * claim's, from acme's first key, and the clean-up's check of the second it deleted; no batch deletes
+   * second 2's marker (the clean-up knew acme's next row is there), and that marker is the one left.
+   */
+  @Example
+  default void aTickCleansMarkersWithTheHeadItsClaimScanSaw() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      RecordingStore store = new RecordingStore(t.store());
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      List<Long> seqs = acme(queue, 1_000, 1_001, 1_002, 2_500);
+      long acme = acmeOrd(queue);
+      byte[] secondTwo = Deliveries.markerKey(new ActiveKey(2, acme));
+      boolean[] secondTwoDeleted = {false};
+      store.beforeWrite(batch -> batch.ops().stream().anyMatch(op -> op instanceof Op.Delete d
+          && d.family().equals(Format3.INDEX) && Arrays.equals(d.key(), secondTwo)), () -> secondTwoDeleted[0] = true);
+      store.clearReads();
+
+      String on = backend().name() + ": a tick claiming acme's three rows of second 1";
+      assertThat(seqs(new Dispatcher(queue, () -> Long.MAX_VALUE, 3, 1 << 20).tick(CURSOR_NOW)))
+          .as("%s: its claims", on).containsExactly(seqs.get(0), seqs.get(1), seqs.get(2));
+      assertThat(dueScanStarts(store, acme)).as("%s: where its scans of acme's due rows start", on)
+          .containsExactly(Keys.dueOfBetween(acme, 0, 0).lo(), Keys.dueOfBetween(acme, 1_000, 1_999).lo());
+      assertThat(secondTwoDeleted[0]).as("%s: a batch deleted the marker of second 2, where acme's next row is", on)
+          .isFalse();
+      assertThat(ActiveIndex.all(store)).as("%s: the markers left", on).containsExactly(new ActiveKey(2, acme));
     }
   }
 

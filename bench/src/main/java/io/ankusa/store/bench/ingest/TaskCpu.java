@@ -18,18 +18,18 @@ import java.util.Map;
  * grouped by name with digits dropped ({@code ingest-producer-7} → {@code ingest-producer-}; the
  * kernel keeps the first 15 bytes of a name). Elsewhere than on Linux a reading is empty.
  */
-final class TaskCpu {
+public final class TaskCpu {
   /** The kernel's clock tick, in ms: {@code USER_HZ} is 100 on every Linux this runs on. */
   static final long MILLIS_PER_TICK = 10;
   private static final Path TASKS = Path.of("/proc/self/task");
 
   /** CPU ticks so far per thread id, with each thread's group name. */
-  record Reading(Map<Long, String> names, Map<Long, Long> ticks) {
+  public record Reading(Map<Long, String> names, Map<Long, Long> ticks) {
     /**
      * CPU ms per thread group from {@code earlier} to this reading, largest first, groups with none
      * left out. A thread born in between counts from 0; one that ended in between is not counted.
      */
-    Map<String, Long> millisSince(Reading earlier) {
+    public Map<String, Long> millisSince(Reading earlier) {
       Map<String, Long> byGroup = new HashMap<>();
       for (Map.Entry<Long, Long> e : ticks.entrySet()) {
         long before = earlier.ticks.getOrDefault(e.getKey(), 0L);
@@ -49,7 +49,7 @@ final class TaskCpu {
   private TaskCpu() {}
 
   /** Every thread's ticks now; empty where {@code /proc/self/task} does not exist. */
-  static Reading read() {
+  public static Reading read() {
     Map<Long, String> names = new HashMap<>();
     Map<Long, Long> ticks = new HashMap<>();
     if (!Files.isDirectory(TASKS)) {

@@ -89,7 +89,7 @@ public final class SustainBench {
       }
     }
     for (SustainRun.Result r : runs) {
-      text.append(String.format("%n%s%n", SustainReport.line(r)));
+      text.append(String.format("%n%s%n%s%n", SustainReport.line(r), SustainReport.cpuLine(r)));
       SustainReport.secondsTable(r).forEach(l -> text.append(l).append('\n'));
     }
     List<Path> files = write(s, text.toString(), runs, searches, loadBefore, loadAfter);

@@ -31,6 +31,27 @@ final class SustainReport {
             ? (r.sustained() ? "yes" : "no") : "-", r.loadBefore(), r.loadAfter(), r.seconds().size());
   }
 
+  /**
+   * Where a run's CPU went, per unit of work: the dispatcher's (claims, cleanup, the sinks' settles) per
+   * row delivered, reclaim's per hook reclaimed, the writer's and syncer's per hook ingested, the
+   * engine's background threads (RocksDB's flush and compaction) per hook ingested; then every thread
+   * group's CPU seconds.
+   */
+  static String cpuLine(SustainRun.Result r) {
+    long reclaimed = r.seconds().stream().mapToLong(SustainRun.Second::reclaimedHooks).sum();
+    StringBuilder sb = new StringBuilder(String.format("CPU µs: dispatcher %.1f per row delivered, reclaim %.1f per"
+        + " hook reclaimed, writer %.1f and syncer %.1f per hook ingested, engine background %.1f per hook"
+        + " ingested; CPU s by thread:", r.cpuMicrosPer("ankusa-dispatch", r.delivered()),
+        r.cpuMicrosPer("ankusa-reclaim", reclaimed), r.cpuMicrosPer("ankusa-writer", r.hooks()),
+        r.cpuMicrosPer("ankusa-syncer", r.hooks()), r.cpuMicrosPer("rocksdb:", r.hooks())));
+    r.cpuMillis().forEach((group, ms) -> {
+      if (ms >= 100) {
+        sb.append(String.format(" %s %.1f", group, ms / 1000.0));
+      }
+    });
+    return sb.toString();
+  }
+
   /** Every second of a run, as a table. */
   static List<String> secondsTable(SustainRun.Result r) {
     List<String> out = new ArrayList<>();
@@ -76,6 +97,7 @@ final class SustainReport {
     m.put("p99OldestDueMs", r.p99OldestDueMs());
     m.put("maxPendingRows", r.maxPendingRows());
     m.put("sustained", r.sustained());
+    m.put("cpuMillisByThread", r.cpuMillis());
     m.put("loadAverageBefore", r.loadBefore());
     m.put("loadAverageAfter", r.loadAfter());
     List<Object> seconds = new ArrayList<>();

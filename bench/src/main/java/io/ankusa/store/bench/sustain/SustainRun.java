@@ -1,6 +1,7 @@
 package io.ankusa.store.bench.sustain;
 
 import io.ankusa.store.bench.BenchStores;
+import io.ankusa.store.bench.ingest.TaskCpu;
 import io.ankusa.store.bench.ingest.WriterIngestBench;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.Deliveries;
@@ -68,11 +69,31 @@ final class SustainRun {
    * @param targetHooksPerSecond the producers' target; 0 for flat out
    * @param seconds each second of the run
    * @param oldestDueAges every oldest-due age the gauges read, in order
+   * @param cpuMillis CPU time each group of threads used over the run, largest first ({@link TaskCpu}:
+   *     the queue's threads, the producers, the engine's own such as RocksDB's flush and compaction
+   *     threads, the JIT compiler and the collector)
    * @param loadBefore the machine's one-minute load average before the run
    * @param loadAfter the same after it
    */
   record Result(String backend, Mode mode, long targetHooksPerSecond, List<Second> seconds, long[] oldestDueAges,
-      double loadBefore, double loadAfter) {
+      Map<String, Long> cpuMillis, double loadBefore, double loadAfter) {
+
+    /** CPU µs the threads whose group name starts with {@code group} used per unit of {@code count}. */
+    double cpuMicrosPer(String group, long count) {
+      long ms = cpuMillis.entrySet().stream().filter(e -> e.getKey().startsWith(group))
+          .mapToLong(Map.Entry::getValue).sum();
+      return count == 0 ? 0 : ms * 1000.0 / count;
+    }
+
+    /** Hooks acknowledged over the run. */
+    long hooks() {
+      return seconds.stream().mapToLong(Second::ingestHooks).sum();
+    }
+
+    /** Rows delivered over the run. */
+    long delivered() {
+      return seconds.stream().mapToLong(Second::deliveredRows).sum();
+    }
 
     /** Hooks acknowledged per second over the run. */
     double ingestHooksPerSecond() {
@@ -143,7 +164,11 @@ final class SustainRun {
       if (mode == Mode.DISPATCH) {
         LongAdder delivered = new LongAdder();
         DeliveryHandler handler = (queue, tick, now) -> deliverAll(queue, tick.claimed(), delivered);
-        try (QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults(), RuntimeSettings.defaults(),
+        RuntimeSettings d = RuntimeSettings.defaults();
+        RuntimeSettings settings = new RuntimeSettings(d.writer(), Integer.getInteger("sustain.rows", d.dispatchRows()),
+            Long.getLong("sustain.bytes", d.dispatchBytes()), d.dispatchIdleMs(), d.reclaimLimit(), d.reclaimIdleMs(),
+            d.archiveChunkHooks(), d.archiveIdleMs());
+        try (QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults(), settings,
             handler, null, System::currentTimeMillis)) {
           try (PacedProducers producing = new PacedProducers(runtime.writer(), producers, tenants, hooksPerSecond)) {
             sampler = new Sampler(runtime.queue(), producing, delivered::sum, runtime::reclaimedHooks);
@@ -158,7 +183,7 @@ final class SustainRun {
           sampler.runFor(seconds);
         }
       }
-      return new Result(backend, mode, hooksPerSecond, sampler.seconds, sampler.ages(), loadBefore,
+      return new Result(backend, mode, hooksPerSecond, sampler.seconds, sampler.ages(), sampler.cpu, loadBefore,
           WriterIngestBench.loadAverage());
     } finally {
       store.close();
@@ -188,6 +213,8 @@ final class SustainRun {
     private final java.util.function.LongSupplier reclaimed;
     final List<Second> seconds = new ArrayList<>();
     private final List<Long> ages = new ArrayList<>();
+    /** CPU ms by thread group over the sampled seconds, read before any thread of the run ends. */
+    Map<String, Long> cpu = Map.of();
 
     Sampler(DeliveryQueue queue, PacedProducers producing, java.util.function.LongSupplier delivered,
         java.util.function.LongSupplier reclaimed) {
@@ -205,6 +232,7 @@ final class SustainRun {
       long deliveredRows = 0;
       long reclaimedHooks = 0;
       Map<String, Long> engineBefore = queue.store().engineStatistics();
+      TaskCpu.Reading cpuBefore = TaskCpu.read();
       for (int s = 1; s <= totalSeconds; s++) {
         long secondMaxAge = 0;
         QueueGauges.Gauge g = null;
@@ -233,6 +261,7 @@ final class SustainRun {
         reclaimedHooks = rc;
         engineBefore = engine;
       }
+      cpu = TaskCpu.read().millisSince(cpuBefore);
     }
 
     long[] ages() {

@@ -102,8 +102,8 @@ public final class Dispatcher {
       tick.pending.write();
     }
     List<ActiveIndex.TenantMarkers> visited = new ArrayList<>(tick.visited.size());
-    for (long ord : tick.visited) {
-      visited.add(new ActiveIndex.TenantMarkers(ord, bucketsByTenant.get(ord), queue.dueCursors().peek(ord)));
+    for (Map.Entry<Long, DueKey> v : tick.visited.entrySet()) {
+      visited.add(ActiveIndex.TenantMarkers.seenByScan(v.getKey(), bucketsByTenant.get(v.getKey()), v.getValue()));
     }
     int markersDeleted = ActiveIndex.cleanupAll(queue.store(), visited, now, () -> {});
     return new TickReport(bucketsByTenant.size(), tick.visited.size(), tick.claimed, markersDeleted);
@@ -194,10 +194,10 @@ public final class Dispatcher {
     if (rows <= 0) {
       return null;
     }
-    tick.visited.add(ord);
     DueCursors cursors = queue.dueCursors();
     DueIndex.Visit v = DueIndex.claimable(queue.store(), ord, scanStart(ord, cursors.start(ord), tick.buckets.get(ord)),
         tick.now, (int) rows, costBudget, policy.rowCostBytes(), byteBudget - tick.bytes, tick.watermark);
+    tick.visited.put(ord, v.head()); // the last visit's head is the tenant's first due row once the tick's claims are in
     for (DueRow row : v.rows()) {
       tick.claimed.add(tick.pending.claim(ord, row));
       tick.bytes += row.value().size();
@@ -292,7 +292,8 @@ public final class Dispatcher {
     final Map<Long, TenantLimitsValue> limits;
     final List<InflightRow> claimed = new ArrayList<>();
     final Map<Long, Integer> claimedByTenant = new HashMap<>();
-    final Set<Long> visited = new LinkedHashSet<>();
+    /** The tenants whose due rows the tick scanned, each with the head its last scan saw. */
+    final Map<Long, DueKey> visited = new LinkedHashMap<>();
     final PendingClaims pending = new PendingClaims();
     long bytes;
 

@@ -111,9 +111,35 @@ public final class ActiveIndex {
    *
    * @param ord the tenant
    * @param scannedBuckets the seconds of its markers the tick saw
-   * @param firstFrom where step 1 reads its first due row from (null: its first key)
+   * @param firstFrom where step 1 reads its first due row from (null: its first key), unless {@code headSeen}
+   * @param headSeen whether step 1 takes {@code head} instead of reading the store
+   * @param head with {@code headSeen}: the tenant's first due row, as the dispatcher's own scan saw it (null
+   *     when none is due up to the end of the tick's second)
    */
-  public record TenantMarkers(long ord, List<Long> scannedBuckets, DueKey firstFrom) {}
+  public record TenantMarkers(long ord, List<Long> scannedBuckets, DueKey firstFrom, boolean headSeen, DueKey head) {
+    /** Markers whose tenant's first due row step 1 reads from {@code firstFrom} on (null: its first key). */
+    public TenantMarkers(long ord, List<Long> scannedBuckets, DueKey firstFrom) {
+      this(ord, scannedBuckets, firstFrom, false, null);
+    }
+
+    /**
+     * Markers whose tenant's first due row the dispatcher's scan of it saw ({@link DueIndex.Visit#head()}), so
+     * step 1 reads nothing: the tick's claims were written after that scan and before this cleanup, and
+     * whatever a writer committed since is caught by step 3, which reads the deleted seconds whole.
+     */
+    public static TenantMarkers seenByScan(long ord, List<Long> scannedBuckets, DueKey head) {
+      return new TenantMarkers(ord, scannedBuckets, null, true, head);
+    }
+
+    /** The tenant's first due row's key for step 1 (null: none), read from {@code view} unless seen. */
+    DueKey firstDue(ReadView view) {
+      if (headSeen) {
+        return head;
+      }
+      DueRow first = firstFrom == null ? DueIndex.firstDue(view, ord) : DueIndex.firstDueFrom(view, ord, firstFrom);
+      return first == null ? null : first.key();
+    }
+  }
 
   /**
    * {@link #cleanup(Store, long, List, long, DueKey, Runnable)} for several tenants at once, with each
@@ -129,11 +155,11 @@ public final class ActiveIndex {
     Map<Long, NavigableSet<Long>> deletedByTenant = new LinkedHashMap<>();
     for (TenantMarkers t : tenants) {
       long ord = t.ord();
-      DueRow first = t.firstFrom() == null ? DueIndex.firstDue(store, ord) : DueIndex.firstDueFrom(store, ord, t.firstFrom());
+      DueKey first = t.firstDue(store);
       if (first != null) {
-        restoreUnseenHeadMarker(store, delete, ord, ActiveKey.bucketOf(first.key().at()), t.scannedBuckets(), nowBucket);
+        restoreUnseenHeadMarker(store, delete, ord, ActiveKey.bucketOf(first.at()), t.scannedBuckets(), nowBucket);
       }
-      long keepFrom = first == null ? nowBucket : Math.min(ActiveKey.bucketOf(first.key().at()), nowBucket);
+      long keepFrom = first == null ? nowBucket : Math.min(ActiveKey.bucketOf(first.at()), nowBucket);
       NavigableSet<Long> deleted = new TreeSet<>();
       for (long bucket : t.scannedBuckets()) {
         if (bucket < keepFrom && deleted.add(bucket)) {

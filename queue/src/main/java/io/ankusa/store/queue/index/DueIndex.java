@@ -1,5 +1,6 @@
 package io.ankusa.store.queue.index;
 
+import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.DueKey;
 import io.ankusa.store.layout.DueValue;
 import io.ankusa.store.layout.KeyRange;
@@ -58,8 +59,13 @@ public final class DueIndex {
    *     this scan started when it returned nothing; null when it started at the tenant's first key and
    *     returned and skipped nothing
    * @param skippedAboveWatermark whether a row above the watermark was skipped
+   * @param head the first row from the scan's start on that the visit did not return, up to the end of
+   *     {@code now}'s second: a row its budget left, one above the watermark, or one due later in the
+   *     same second; null when there is none. What the tenant's first due row is once the visit's claims
+   *     are written, as of the scan (the marker cleanup's first step)
    */
-  public record Visit(List<DueRow> rows, boolean drained, DueKey resumeAt, boolean skippedAboveWatermark) {}
+  public record Visit(List<DueRow> rows, boolean drained, DueKey resumeAt, boolean skippedAboveWatermark,
+      DueKey head) {}
 
   /**
    * The due rows of tenant {@code ord} with {@code at <= now}, from {@code from} (inclusive; null: the
@@ -67,14 +73,19 @@ public final class DueIndex {
    * rows; each row costs its size plus {@code rowCost}, and rows are taken while their cost fits in
    * {@code costBudget} (the tenant's deficit); the row whose size crosses {@code byteBudget} (what is
    * left of the tick's budget) is the last one. Rows with {@code seq > visibleSeq} are skipped, as in
-   * {@link #dueForTenant}. Reads one row past the last one returned, to know whether the tenant drained.
+   * {@link #dueForTenant}. Reads one row past the last one returned (to the end of {@code now}'s second),
+   * to know whether the tenant drained and which row is its first one left ({@link Visit#head()}).
    */
   public static Visit claimable(ReadView view, long ord, DueKey from, long now, int rowLimit, long costBudget,
       long rowCost, long byteBudget, long visibleSeq) {
-    KeyRange range = from == null ? Keys.dueOfBetween(ord, 0, now)
-        : Keys.dueOfFrom(ord, from.at(), from.seq(), from.sink(), now);
+    long secondStart = ActiveKey.bucketOf(now) * ActiveKey.BUCKET_MILLIS;
+    long secondEnd = secondStart > Long.MAX_VALUE - (ActiveKey.BUCKET_MILLIS - 1) ? Long.MAX_VALUE
+        : secondStart + (ActiveKey.BUCKET_MILLIS - 1);
+    KeyRange range = from == null ? Keys.dueOfBetween(ord, 0, secondEnd)
+        : Keys.dueOfFrom(ord, from.at(), from.seq(), from.sink(), secondEnd);
     List<DueRow> rows = new ArrayList<>(Math.min(rowLimit, 64));
     DueKey firstSkipped = null;
+    DueKey head = null;
     long cost = 0;
     long bytes = 0;
     boolean drained = true;
@@ -82,9 +93,14 @@ public final class DueIndex {
       while (scan.hasNext()) {
         Entry e = scan.next();
         DueKey key = DueKey.decode(e.key());
+        if (key.at() > now) {
+          head = head == null ? key : head;
+          break; // due later in this second: not claimable yet, and nothing after it is
+        }
         if (key.seq() > visibleSeq) {
           if (firstSkipped == null) {
             firstSkipped = key;
+            head = head == null ? key : head;
           }
           continue;
         }
@@ -92,6 +108,7 @@ public final class DueIndex {
         long rowCostHere = value.size() + rowCost;
         if (rows.size() >= rowLimit || bytes >= byteBudget || rowCostHere > costBudget - cost) {
           drained = false;
+          head = head == null ? key : head;
           break;
         }
         rows.add(new DueRow(key, value));
@@ -100,7 +117,7 @@ public final class DueIndex {
       }
     }
     DueKey resumeAt = firstSkipped != null ? firstSkipped : rows.isEmpty() ? from : rows.get(rows.size() - 1).key();
-    return new Visit(rows, drained, resumeAt, firstSkipped != null);
+    return new Visit(rows, drained, resumeAt, firstSkipped != null, head);
   }
 
   /** The first due row of tenant {@code ord} (any {@code at}), or null when it has none. */
