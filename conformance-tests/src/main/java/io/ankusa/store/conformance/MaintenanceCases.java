@@ -60,6 +60,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -136,6 +137,55 @@ public interface MaintenanceCases extends LayoutCase {
       }
       assertThat(storedHookSeqs(t.store())).as("once the DLQ is purged, every hook is reclaimed within a lap").isEmpty();
       assertCountersEqualFold(t.store(), "after reclaim");
+    }
+  }
+
+  /**
+   * A reclaim pass starts where the last one stopped, also after it reached the end of the markers (never
+   * at their head again, where the markers it deleted lie), and a marker put behind its progress while
+   * it runs is visited by the next pass: of six one-sink hooks, 3, 4 and 5 are delivered; the first pass
+   * reclaims them, and while it scans the markers (forced: when that scan is closed) hook 1 is delivered,
+   * which marks hook 1 behind the pass. The next pass starts at hook 1 and reclaims it; the one after
+   * starts just past hook 1's marker and finds nothing.
+   */
+  @Example
+  default void reclaimResumesWhereItStoppedAndSeesMarkersPutBehindIt() {
+    try (TempDirStore t = openQueueStore()) {
+      RecordingStore store = new RecordingStore(t.store());
+      QueueDriver d = new QueueDriver(store, queueConfig());
+      List<HookEnvelope> hooks = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        hooks.add(d.newHook("acme", START + i, 1, 4));
+      }
+      List<Long> seqs = d.ingest().ingest(hooks);
+      Map<Long, InflightRow> claimed = new HashMap<>();
+      new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 10, Long.MAX_VALUE).tick(START + 60_000).claimed()
+          .forEach(row -> claimed.put(row.key().seq(), row));
+      Transition settle = new Transition();
+      for (int i = 2; i <= 4; i++) {
+        Deliveries.delivered(settle, claimed.get(seqs.get(i)));
+      }
+      d.write(settle);
+      byte[] clearedPrefix = KeyFamily.CLEARED.prefix();
+      store.afterScan(scan -> scan.family().equals(Format3.INDEX) && TransitionCase.startsWith(scan.lo(), clearedPrefix),
+          () -> {
+            Transition first = new Transition();
+            Deliveries.delivered(first, claimed.get(seqs.get(0)));
+            d.write(first);
+          });
+      store.clearReads();
+
+      assertThat(Reclaim.pass(d.queue(), 10)).as("the first pass: hooks 3, 4 and 5").isEqualTo(new Reclaim.Pass(3, 3, true));
+      assertThat(Reclaim.pass(d.queue(), 10)).as("the next pass: hook 1, delivered while the first one ran")
+          .isEqualTo(new Reclaim.Pass(1, 1, true));
+      assertThat(Reclaim.pass(d.queue(), 10)).as("the pass after: nothing").isEqualTo(new Reclaim.Pass(0, 0, true));
+      List<byte[]> starts = store.scans().stream()
+          .filter(scan -> scan.family().equals(Format3.INDEX) && TransitionCase.startsWith(scan.lo(), clearedPrefix))
+          .map(RecordingStore.ScanRead::lo).toList();
+      assertThat(starts).as("where the three passes' scans of the markers start: the head, hook 1, just past hook 1")
+          .containsExactly(Keys.cleared(0), Keys.cleared(seqs.get(0)), Keys.cleared(seqs.get(0) + 1));
+      assertThat(storedHookSeqs(store)).as("hooks left").containsExactly(seqs.get(1), seqs.get(5));
+      assertThat(QueueVerifier.verify(store)).isEmpty();
     }
   }
 
@@ -492,15 +542,18 @@ public interface MaintenanceCases extends LayoutCase {
 
   /**
    * Reclaim deletes exactly the hooks nothing owes, whichever way it finds what a hook owes, and its
-   * passes walk the cleared markers as a cursor: 40 hooks with the archive on, hook {@code i} (seq
-   * {@code i + 1}) with one sink delivered ({@code i % 4 == 0}: nothing owes it once archived), two
-   * sinks of which the second is still inflight ({@code i % 4 == 1}: owed, with a cleared marker) or 20
-   * sinks all inflight (no marker; 20 delivery rows each in the span of every pass, far more than a
-   * pass reads before it checks the hooks it did not reach one by one). With only seqs up to 20
-   * archived, a pass of 8 markers reclaims 4 hooks, a pass of 12 from where it stopped reclaims 1 (the
-   * later free hooks still owe the archive) and does not end the lap, the next pass finds no marker
-   * left and ends it; once everything is archived a pass from the head reclaims the other 5. {@link
-   * Reclaim#backlog} agrees with the store before and after, and the verifier finds nothing.
+   * passes walk the cleared markers as a cursor that never goes back to their head: 40 hooks with the
+   * archive on, hook {@code i} (seq {@code i + 1}) with one sink delivered ({@code i % 4 == 0}: nothing
+   * owes it once archived), two sinks of which the second is still inflight ({@code i % 4 == 1}: owed,
+   * with a cleared marker) or 20 sinks all inflight (owed; 20 delivery rows each in the span of every
+   * pass, far more than a pass reads before it checks the hooks it did not reach one by one). With seqs
+   * up to 20 archived (each archive settle marks its hook), a pass of 8 markers reclaims 2 hooks, a pass
+   * of 12 from where it stopped reclaims 3, the next reaches the end of the markers (those above seq 20
+   * still owe the archive) and reclaims none, and one more finds nothing. Once everything is archived,
+   * the archive's settles lower the cursor to seq 21, and a pass from there reclaims the other 5 without
+   * visiting the owed markers below it again; delivering hook 2's second sink marks hook 2 again and
+   * lowers the cursor to it, and the next pass reclaims it. {@link Reclaim#backlog} agrees with the store
+   * before and after, and the verifier finds nothing.
    */
   @Example
   default void reclaimDeletesExactlyTheHooksNothingOwes() {
@@ -515,10 +568,13 @@ public interface MaintenanceCases extends LayoutCase {
           .tick(START + 60_000).claimed();
       assertThat(claimed).as("every row claimed").hasSize(10 + 10 * 2 + 20 * 20);
       Transition settle = new Transition();
+      InflightRow hookTwoSinkTwo = null;
       for (InflightRow row : claimed) {
         long i = row.key().seq() - 1;
         if (i % 4 == 0 || (i % 4 == 1 && row.key().sink() == 1)) {
           Deliveries.delivered(settle, row);
+        } else if (row.key().seq() == 2) {
+          hookTwoSinkTwo = row;
         }
       }
       d.write(settle);
@@ -528,22 +584,30 @@ public interface MaintenanceCases extends LayoutCase {
           .isEqualTo(new Reclaim.Backlog(40, 35));
       assertThat(Reclaim.backlog(t.store()).unowed()).isEqualTo(5);
 
-      assertThat(Reclaim.pass(d.queue(), 8)).as("markers 1, 2, 5, 6, 9, 10, 13, 14").isEqualTo(new Reclaim.Pass(8, 4, false));
-      assertThat(Reclaim.run(d.queue(), 12)).as("markers 17 to 38: only 17 owes nothing").isEqualTo(1);
-      assertThat(Reclaim.pass(d.queue(), 12)).as("no marker after 38: the lap ends").isEqualTo(new Reclaim.Pass(0, 0, true));
+      assertThat(Reclaim.pass(d.queue(), 8)).as("markers 1 to 8: 1 and 5 owe nothing").isEqualTo(new Reclaim.Pass(8, 2, false));
+      assertThat(Reclaim.pass(d.queue(), 12)).as("markers 9 to 20: 9, 13 and 17 owe nothing")
+          .isEqualTo(new Reclaim.Pass(12, 3, false));
+      assertThat(Reclaim.pass(d.queue(), 12)).as("the ten markers above 20, all owing the archive: the end")
+          .isEqualTo(new Reclaim.Pass(10, 0, true));
+      assertThat(Reclaim.pass(d.queue(), 12)).as("nothing past the last marker").isEqualTo(new Reclaim.Pass(0, 0, true));
       d.archiveWatermark(40);
       d.archiver().drain();
-      assertThat(Reclaim.pass(d.queue(), 1_000)).as("from the head: 5 markers owed by rows, 10 above seq 20")
-          .isEqualTo(new Reclaim.Pass(15, 5, true));
+      assertThat(Reclaim.pass(d.queue(), 1_000)).as("from 21, where the archive's settles lowered the cursor: the 20"
+          + " markers from 21 up, 5 of them owing nothing").isEqualTo(new Reclaim.Pass(20, 5, true));
+      Transition last = new Transition();
+      Deliveries.delivered(last, hookTwoSinkTwo);
+      d.write(last);
+      assertThat(Reclaim.pass(d.queue(), 1_000)).as("from 2, where delivering hook 2's second sink lowered the cursor:"
+          + " the 30 markers left from 2 up, hook 2 now owing nothing").isEqualTo(new Reclaim.Pass(30, 1, true));
 
       Set<Long> expected = new TreeSet<>();
-      for (long seq = 1; seq <= 40; seq++) {
+      for (long seq = 3; seq <= 40; seq++) {
         if ((seq - 1) % 4 != 0) {
           expected.add(seq);
         }
       }
       assertThat(storedHookSeqs(t.store())).as("hooks left: every owed one, none of the free ones").isEqualTo(expected);
-      assertThat(Reclaim.backlog(t.store())).as("backlog after reclaim").isEqualTo(new Reclaim.Backlog(30, 30));
+      assertThat(Reclaim.backlog(t.store())).as("backlog after reclaim").isEqualTo(new Reclaim.Backlog(29, 29));
       assertThat(QueueVerifier.verify(t.store())).isEmpty();
     }
   }

@@ -110,6 +110,42 @@ public interface ScanResumeCases {
   }
 
   /**
+   * A tick scans the active markers from where the last one found the first marker, not from their
+   * head (where the markers earlier cleanups deleted lie), and a marker put behind that point while a
+   * tick scans the markers is seen by the next tick: acme's two rows of second 5 are claimed by the
+   * first tick, whose markers scan starts at the head; the second tick's starts at second 5, and while
+   * it scans (forced: when that scan is closed) acme gets a row received in second 2 through the queue;
+   * the third tick's scan starts at second 2 and claims it.
+   */
+  @Example
+  default void aTickScansTheMarkersFromTheFirstOneTheLastTickSaw() {
+    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
+      RecordingStore store = new RecordingStore(t.store());
+      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+      List<Long> seqs = acme(queue, 5_000, 5_001);
+      Dispatcher dispatcher = new Dispatcher(queue, () -> Long.MAX_VALUE, 10, 1 << 20);
+      String on = backend().name();
+      store.clearReads();
+      assertThat(seqs(dispatcher.tick(CURSOR_NOW))).as("%s: the first tick's claims", on).containsExactlyElementsOf(seqs);
+      assertThat(markerScanStarts(store)).as("%s: where the first tick's scan of the markers starts", on)
+          .containsExactly(Keys.activeBetween(0, 0).lo());
+      long[] behind = {-1};
+      store.afterScan(scan -> scan.family().equals(Format3.INDEX) && scan.lo()[0] == KeyFamily.ACTIVE.prefix()[0],
+          () -> behind[0] = acme(queue, 2_000).get(0));
+      store.clearReads();
+
+      assertThat(dispatcher.tick(CURSOR_NOW).claimed()).as("%s: the second tick's claims", on).isEmpty();
+      assertThat(markerScanStarts(store)).as("%s: where the second tick's scan of the markers starts", on)
+          .containsExactly(Keys.activeBetween(5, 5).lo());
+      assertThat(behind[0]).as("%s: a row of second 2 put while the second tick scanned the markers", on).isPositive();
+      store.clearReads();
+      assertThat(seqs(dispatcher.tick(CURSOR_NOW))).as("%s: the third tick's claims", on).containsExactly(behind[0]);
+      assertThat(markerScanStarts(store)).as("%s: where the third tick's scan of the markers starts", on)
+          .containsExactly(Keys.activeBetween(2, 2).lo());
+    }
+  }
+
+  /**
    * Two rows of acme put while a tick scans acme's due rows, behind the point the scan reached (forced
    * between the scan and the tick's move of acme's cursor), the later one second: the next tick's scan
    * starts at the earlier of them (not at acme's first key) and claims both.
@@ -301,6 +337,13 @@ public interface ScanResumeCases {
 
   private static List<Long> seqs(Dispatcher.TickReport tick) {
     return tick.claimed().stream().map(r -> r.key().seq()).toList();
+  }
+
+  /** The lower bounds of the scans of the active markers recorded by {@code store}, in order. */
+  private static List<byte[]> markerScanStarts(RecordingStore store) {
+    return store.scans().stream()
+        .filter(s -> s.family().equals(Format3.INDEX) && s.lo().length > 0 && s.lo()[0] == KeyFamily.ACTIVE.prefix()[0])
+        .map(RecordingStore.ScanRead::lo).toList();
   }
 
   /** The lower bounds of the scans of tenant {@code ord}'s due rows recorded by {@code store}, in order. */

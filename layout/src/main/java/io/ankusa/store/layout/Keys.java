@@ -400,6 +400,20 @@ public final class Keys {
     return prefixedU64UpTo(KeyFamily.ACTIVE, "bucket", bucketInclusive);
   }
 
+  /**
+   * The {@code 'A'} markers with {@code fromBucket <= bucket <= bucketInclusive}: where a scan that knows
+   * no marker lies before {@code fromBucket} starts. REQUIRES: both non-negative; an empty range when
+   * {@code fromBucket > bucketInclusive}.
+   */
+  public static KeyRange activeBetween(long fromBucket, long bucketInclusive) {
+    KeyRange upTo = prefixedU64UpTo(KeyFamily.ACTIVE, "bucket", bucketInclusive);
+    Fields.requireNonNegative("fromBucket", fromBucket);
+    byte[] lo = new byte[1 + 8];
+    putU64(lo, KeyFamily.ACTIVE.putPrefix(lo), fromBucket);
+    return Arrays.compareUnsigned(lo, upTo.hi()) >= 0 ? new KeyRange(upTo.columnFamily(), upTo.hi(), upTo.hi())
+        : new KeyRange(upTo.columnFamily(), lo, upTo.hi());
+  }
+
   /** The {@code 'a'} archive obligations with {@code seq <= seqInclusive}. REQUIRES: seqInclusive non-negative. */
   public static KeyRange archiveUpTo(long seqInclusive) {
     return prefixedU64UpTo(KeyFamily.ARCHIVE, "seq", seqInclusive);

@@ -206,7 +206,7 @@ public final class Deliveries {
     var k = row.key();
     t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
     t.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
-    t.ops().put(Format3.INDEX, Keys.cleared(k.seq()), EmptyValue.encode());
+    t.putCleared(k.seq());
     t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
     t.deltas().add(k.ord(), CounterField.BYTES, -row.size());
   }
@@ -300,7 +300,7 @@ public final class Deliveries {
     var k = due.key();
     t.ops().delete(Format3.INDEX, dueKey);
     t.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
-    t.ops().put(Format3.INDEX, Keys.cleared(k.seq()), EmptyValue.encode());
+    t.putCleared(k.seq());
     t.deltas().add(k.ord(), due.value().kind().counter(), -1);
     t.deltas().add(k.ord(), CounterField.BYTES, -due.value().size());
   }
@@ -320,7 +320,7 @@ public final class Deliveries {
     t.ops().delete(Format3.INDEX, byTenant);
     t.ops().delete(Format3.INDEX, Keys.dead(dead.at(), dead.seq(), dead.sink()));
     t.ops().delete(Format3.DELIVERIES, Keys.delivery(dead.seq(), dead.sink()));
-    t.ops().put(Format3.INDEX, Keys.cleared(dead.seq()), EmptyValue.encode());
+    t.putCleared(dead.seq());
     t.deltas().add(dead.ord(), CounterField.DEAD, -1);
     t.deltas().add(dead.ord(), CounterField.BYTES, -size);
   }
@@ -340,6 +340,7 @@ public final class Deliveries {
     t.step(kind, obligation.ord(), Transition.NO_HOOK,
         List.of(Expected.equalTo(Format3.INDEX, key, obligation.encode(), "archive obligation")), tt -> {
           tt.ops().delete(Format3.INDEX, key);
+          tt.putCleared(seq); // the obligation was maybe the last thing the hook owed: reclaim looks again
           tt.deltas().add(obligation.ord(), CounterField.ARCHIVE_PENDING, -1);
         });
   }

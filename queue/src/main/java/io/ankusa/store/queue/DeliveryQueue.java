@@ -1,5 +1,6 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
@@ -12,7 +13,6 @@ import io.ankusa.store.queue.tenant.OrdinalCache;
 import io.ankusa.store.queue.tenant.TenantAllocator;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The queue on one open {@link Store}: its settings, counters, tenant allocator and the write path
@@ -33,7 +33,9 @@ public final class DeliveryQueue {
   private final OrdinalCache ordinalCache = new OrdinalCache();
   private final TenantAllocator allocator;
   /** Where the next {@link Reclaim#pass} starts (a seq; 0 = the head of {@code 'c'}). In memory only. */
-  private final AtomicLong reclaimCursor = new AtomicLong();
+  private final ScanCursor reclaimCursor = new ScanCursor();
+  /** Where the next scan of the active markers starts (a bucket; 0 = their head). In memory only. */
+  private final ScanCursor markerFloor = new ScanCursor();
   private final TransitionGuard guard;
   /** Where each tenant's next dispatch scan starts. In memory only. */
   private final DueCursors dueCursors = new DueCursors();
@@ -92,9 +94,21 @@ public final class DeliveryQueue {
     return allocator;
   }
 
-  /** The reclaim cursor: the seq the next {@link Reclaim#pass} starts at; see {@link Reclaim}. */
-  public AtomicLong reclaimCursor() {
+  /**
+   * The reclaim cursor: the seq the next {@link Reclaim#pass} starts at, lowered by every transition
+   * written here that puts a cleared marker behind it; see {@link Reclaim}.
+   */
+  public ScanCursor reclaimCursor() {
     return reclaimCursor;
+  }
+
+  /**
+   * Where the next scan of the active markers starts: the bucket before which no marker lies (the
+   * dispatcher's scan moves it to the first marker it sees; every write of a marker lowers it); see
+   * {@link io.ankusa.store.queue.index.ActiveIndex#activeTenants}.
+   */
+  public ScanCursor markerFloor() {
+    return markerFloor;
   }
 
   /** The guard that serializes conflicting transitions of this queue (one per queue: open one queue per store). */
@@ -113,18 +127,28 @@ public final class DeliveryQueue {
   public int write(Transition t, Durability durability) {
     int dropped = guard.write(store, counters, t, durability);
     dueRowsWritten(t);
+    long cleared = t.lowestClearedPut();
+    if (cleared != Long.MAX_VALUE) {
+      reclaimCursor.lower(cleared);
+    }
     return dropped;
   }
 
   /**
-   * Tells the dispatch cursors that {@code t}'s batch, now written, put due rows (in the tenants and
-   * seconds of its markers), so no cursor stays past them ({@link DueCursors}). {@link #write} does this
+   * Tells the dispatch cursors and the marker floor that {@code t}'s batch, now written, put due rows
+   * (in the tenants and seconds of its markers), so no cursor stays past them ({@link DueCursors},
+   * {@link #markerFloor}). {@link #write} does this
    * itself. REQUIRES: every caller that writes a {@link Transition} putting due rows past {@link #write}
    * (the ingest paths, which write it inside a larger batch) calls this after the write.
    */
   public void dueRowsWritten(Transition t) {
     if (!t.markersPut().isEmpty()) {
       dueCursors.lowerFor(t);
+      long lowest = Long.MAX_VALUE;
+      for (ActiveKey marker : t.markersPut().keySet()) {
+        lowest = Math.min(lowest, marker.bucket());
+      }
+      markerFloor.lower(lowest);
     }
   }
 

@@ -1,6 +1,9 @@
 package io.ankusa.store.queue;
 
 import io.ankusa.store.layout.ActiveKey;
+import io.ankusa.store.layout.EmptyValue;
+import io.ankusa.store.layout.Format3;
+import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.counter.CounterDeltas;
 import io.ankusa.store.queue.counter.Counters;
 import io.ankusa.store.queue.record.InflightRow;
@@ -115,6 +118,8 @@ public final class Transition {
   private final CounterDeltas deltas = new CounterDeltas();
   /** Each marker put, with the earliest {@code at} of the due rows this batch puts in its second. */
   private final Map<ActiveKey, Long> markers = new HashMap<>();
+  /** The lowest seq whose cleared marker this batch puts; {@link Long#MAX_VALUE} when none. */
+  private long lowestCleared = Long.MAX_VALUE;
   private final List<Step> steps = new ArrayList<>(0);
   private BitSet rejected;
   private boolean guarded;
@@ -149,6 +154,17 @@ public final class Transition {
    */
   Map<ActiveKey, Long> markersPut() {
     return markers;
+  }
+
+  /** Puts the cleared marker of hook {@code seq} ({@code 'c' seq}, for reclaim) and records it. */
+  void putCleared(long seq) {
+    ops.put(Format3.INDEX, Keys.cleared(seq), EmptyValue.encode());
+    lowestCleared = Math.min(lowestCleared, seq);
+  }
+
+  /** The lowest seq whose cleared marker this batch puts, or {@link Long#MAX_VALUE} when it puts none. */
+  long lowestClearedPut() {
+    return lowestCleared;
   }
 
   /** Adds a step and builds it into this batch; a step that expects nothing always holds. */

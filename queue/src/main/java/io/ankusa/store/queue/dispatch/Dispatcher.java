@@ -6,6 +6,7 @@ import io.ankusa.store.layout.TenantLimitsValue;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.DueCursors;
+import io.ankusa.store.queue.ScanCursor;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.TransitionGuard;
 import io.ankusa.store.queue.index.ActiveIndex;
@@ -88,8 +89,17 @@ public final class Dispatcher {
   /** One tick at time {@code now} (epoch ms). */
   public synchronized TickReport tick(long now) {
     Map<Long, List<Long>> bucketsByTenant = new LinkedHashMap<>();
-    for (ActiveKey marker : ActiveIndex.activeTenants(queue.store(), now, ActiveIndex.DEFAULT_LIMIT)) {
-      bucketsByTenant.computeIfAbsent(marker.ord(), o -> new ArrayList<>()).add(marker.bucket());
+    ScanCursor floor = queue.markerFloor();
+    long from = floor.start();
+    long firstSeen = ActiveKey.bucketOf(now) + 1;
+    try {
+      for (ActiveKey marker : ActiveIndex.activeTenants(queue.store(), from, now, ActiveIndex.DEFAULT_LIMIT)) {
+        bucketsByTenant.computeIfAbsent(marker.ord(), o -> new ArrayList<>()).add(marker.bucket());
+        firstSeen = Math.min(firstSeen, marker.bucket());
+      }
+    } finally {
+      // no marker before the first one seen (none up to now's second when none was): later puts lower it
+      floor.finish(Math.max(from, firstSeen));
     }
     Tick tick = new Tick(now, bucketsByTenant);
     try {
@@ -105,7 +115,7 @@ public final class Dispatcher {
     for (Map.Entry<Long, DueKey> v : tick.visited.entrySet()) {
       visited.add(ActiveIndex.TenantMarkers.seenByScan(v.getKey(), bucketsByTenant.get(v.getKey()), v.getValue()));
     }
-    int markersDeleted = ActiveIndex.cleanupAll(queue.store(), visited, now, () -> {});
+    int markersDeleted = ActiveIndex.cleanupAll(queue.store(), visited, now, () -> {}, floor::lower);
     return new TickReport(bucketsByTenant.size(), tick.visited.size(), tick.claimed, markersDeleted);
   }
 

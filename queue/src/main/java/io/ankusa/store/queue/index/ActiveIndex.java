@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
 
 /**
@@ -46,7 +47,17 @@ public final class ActiveIndex {
    * backlog.
    */
   public static List<ActiveKey> activeTenants(ReadView view, long now, int limit) {
-    KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
+    return activeTenants(view, 0, now, limit);
+  }
+
+  /**
+   * {@link #activeTenants(ReadView, long, int)} from second {@code fromBucket} on: how the dispatcher
+   * starts at its queue's {@link io.ankusa.store.queue.DeliveryQueue#markerFloor}, before which no marker
+   * lies, instead of walking the deletions of the markers earlier cleanups removed (which an LSM engine
+   * keeps until compaction). REQUIRES: no marker the caller must see has a bucket before {@code fromBucket}.
+   */
+  public static List<ActiveKey> activeTenants(ReadView view, long fromBucket, long now, int limit) {
+    KeyRange range = Keys.activeBetween(fromBucket, ActiveKey.bucketOf(now));
     List<ActiveKey> out = new ArrayList<>(Math.min(limit, 1024));
     if (limit <= 0) {
       return out;
@@ -150,14 +161,26 @@ public final class ActiveIndex {
    * batches instead of forty. Returns the markers deleted and not put back, over all tenants.
    */
   public static int cleanupAll(Store store, List<TenantMarkers> tenants, long now, Runnable betweenDeleteAndVerify) {
+    return cleanupAll(store, tenants, now, betweenDeleteAndVerify, bucket -> {});
+  }
+
+  /**
+   * {@link #cleanupAll(Store, List, long, Runnable)} telling {@code markerPut} the bucket of every marker
+   * it puts (a head marker restored, a marker put back), after the write that puts it: how the dispatcher
+   * keeps its queue's {@link io.ankusa.store.queue.DeliveryQueue#markerFloor} at or below every marker.
+   */
+  public static int cleanupAll(Store store, List<TenantMarkers> tenants, long now, Runnable betweenDeleteAndVerify,
+      LongConsumer markerPut) {
     long nowBucket = ActiveKey.bucketOf(now);
     Batch delete = new Batch();
+    long lowestRestored = Long.MAX_VALUE;
     Map<Long, NavigableSet<Long>> deletedByTenant = new LinkedHashMap<>();
     for (TenantMarkers t : tenants) {
       long ord = t.ord();
       DueKey first = t.firstDue(store);
-      if (first != null) {
-        restoreUnseenHeadMarker(store, delete, ord, ActiveKey.bucketOf(first.at()), t.scannedBuckets(), nowBucket);
+      if (first != null && restoreUnseenHeadMarker(store, delete, ord, ActiveKey.bucketOf(first.at()),
+          t.scannedBuckets(), nowBucket)) {
+        lowestRestored = Math.min(lowestRestored, ActiveKey.bucketOf(first.at()));
       }
       long keepFrom = first == null ? nowBucket : Math.min(ActiveKey.bucketOf(first.at()), nowBucket);
       NavigableSet<Long> deleted = new TreeSet<>();
@@ -173,19 +196,27 @@ public final class ActiveIndex {
     if (!delete.isEmpty()) {
       store.write(delete, Durability.NO_SYNC);
     }
+    if (lowestRestored != Long.MAX_VALUE) {
+      markerPut.accept(lowestRestored);
+    }
     if (deletedByTenant.isEmpty()) {
       return 0;
     }
     betweenDeleteAndVerify.run();
     Batch putBack = new Batch();
     int kept = 0;
+    long lowestPutBack = Long.MAX_VALUE;
     for (Map.Entry<Long, NavigableSet<Long>> e : deletedByTenant.entrySet()) {
       Set<Long> refilled = bucketsWithDueRows(store, e.getKey(), e.getValue());
-      refilled.forEach(bucket -> Deliveries.putMarker(putBack, new ActiveKey(bucket, e.getKey())));
+      for (long bucket : refilled) {
+        Deliveries.putMarker(putBack, new ActiveKey(bucket, e.getKey()));
+        lowestPutBack = Math.min(lowestPutBack, bucket);
+      }
       kept += e.getValue().size() - refilled.size();
     }
     if (!putBack.isEmpty()) {
       store.write(putBack, Durability.NO_SYNC);
+      markerPut.accept(lowestPutBack);
     }
     return kept;
   }
@@ -196,17 +227,19 @@ public final class ActiveIndex {
    * in that case. This is how rows a crash stranded in the middle of a cleanup (its delete persisted,
    * its put-back lost) are reached: they sit at the head of the tenant's due rows, boot's {@link
    * #repair} restores the first one's marker, and each cleanup then restores the next one's as the
-   * dispatcher claims its way through them.
+   * dispatcher claims its way through them. Returns whether it put the marker.
    */
-  private static void restoreUnseenHeadMarker(Store store, Batch into, long ord, long headBucket,
+  private static boolean restoreUnseenHeadMarker(Store store, Batch into, long ord, long headBucket,
       List<Long> scannedBuckets, long nowBucket) {
     if (headBucket > nowBucket || scannedBuckets.contains(headBucket)) {
-      return;
+      return false;
     }
     ActiveKey marker = new ActiveKey(headBucket, ord);
     if (store.get(Format3.INDEX, Deliveries.markerKey(marker)) == null) {
       Deliveries.putMarker(into, marker);
+      return true;
     }
+    return false;
   }
 
   /**
@@ -252,7 +285,15 @@ public final class ActiveIndex {
    * for it, other than such a row.
    */
   public static long oldestDueAgeMs(ReadView view, long now, LongFunction<DueKey> from) {
-    KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
+    return oldestDueAgeMs(view, 0, now, from);
+  }
+
+  /**
+   * {@link #oldestDueAgeMs(ReadView, long, LongFunction)} reading the markers from second {@code
+   * fromBucket} on (the queue's marker floor; see {@link #activeTenants(ReadView, long, long, int)}).
+   */
+  public static long oldestDueAgeMs(ReadView view, long fromBucket, long now, LongFunction<DueKey> from) {
+    KeyRange range = Keys.activeBetween(fromBucket, ActiveKey.bucketOf(now));
     // A visit: each marker is decoded at once, and the tenant's first due row is read inside it.
     long[] age = {0};
     int[] skipped = {0};

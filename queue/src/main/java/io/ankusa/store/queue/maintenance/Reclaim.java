@@ -28,14 +28,18 @@ import java.util.Set;
  * delivery row left and no {@code 'a'} obligation deletes the envelope and the marker in one batch.
  * A marker whose hook still owes something is left for a later lap. No counters move.
  *
- * <p><b>Progress.</b> A pass starts at the queue's reclaim cursor ({@link DeliveryQueue}, in memory,
- * 0 after open) instead of the head of {@code 'c'}, and moves it just above the last marker it visited;
- * a pass that reaches the end of the markers sends the cursor back to the head. So markers whose hooks
- * still owe something (a sink dead-lettered and kept in the DLQ, an archive obligation) never block the
- * markers behind them: a marker present all along is visited within {@code ceil(markers / limit) + 1}
- * passes. A marker put behind the cursor waits for the next lap. The cursor is only a starting point:
- * two reclaims running at once, or a restart, visit some markers twice or from the head again, never
- * skip one for good.
+ * <p><b>Progress.</b> A pass starts at the queue's reclaim cursor ({@link DeliveryQueue#reclaimCursor},
+ * in memory, 0 after open) and moves it just above the last marker it visited, also at the end of the
+ * markers: it never goes back to their head, where on an LSM engine every marker deleted since the last
+ * compaction lies as a tombstone a scan would walk (the sustained-throughput bench measured tens of
+ * thousands per pass). A marker whose hook still owes something is left where it is, behind the
+ * cursor: the transition that ends an obligation of the hook — a delivered, a purge of a due or dead
+ * row, an archive settle or drop — puts the marker again and, written through {@link
+ * DeliveryQueue#write}, lowers the cursor to it, so a later pass visits it again then. A marker put
+ * behind the cursor is visited by the next pass; one put while a pass runs keeps that pass from moving
+ * the cursor past it ({@link io.ankusa.store.queue.ScanCursor}). So every marker of a hook nothing owes
+ * is visited, without a lap from the head. A restart starts at the head once, which also finds markers
+ * whose write went past {@link DeliveryQueue#write} (tools that write transitions themselves).
  *
  * <p><b>Cost.</b> One scan of up to {@code limit} markers starting at the cursor, so a pass never walks
  * the tombstones of markers earlier passes deleted (on an LSM engine a scan from the head does, and
@@ -62,7 +66,21 @@ public final class Reclaim {
    * nothing owes. REQUIRES: {@code limit >= 1}.
    */
   public static Pass pass(DeliveryQueue queue, int limit) {
-    long from = queue.reclaimCursor().get();
+    long from = queue.reclaimCursor().start();
+    long next = from;
+    try {
+      Visited visited = visit(queue, from, limit);
+      next = visited.next();
+      return visited.done();
+    } finally {
+      queue.reclaimCursor().finish(next);
+    }
+  }
+
+  /** What {@link #visit} did, and where the next pass starts. */
+  private record Visited(Pass done, long next) {}
+
+  private static Visited visit(DeliveryQueue queue, long from, int limit) {
     KeyRange cleared = Keys.realKeysOf(KeyFamily.CLEARED);
     List<Long> seqs = new ArrayList<>(Math.min(limit, 4096));
     try (Scan scan = queue.store().scan(cleared.columnFamily(), Keys.cleared(from), cleared.hi(), Direction.FORWARD)) {
@@ -72,8 +90,7 @@ public final class Reclaim {
     }
     boolean lapEnded = seqs.size() < limit;
     if (seqs.isEmpty()) {
-      queue.reclaimCursor().set(0);
-      return new Pass(0, 0, true);
+      return new Visited(new Pass(0, 0, true), from);
     }
     Batch batch = new Batch();
     int deleted = 0;
@@ -91,8 +108,7 @@ public final class Reclaim {
         queue.store().write(batch, Durability.NO_SYNC);
       }
     }
-    queue.reclaimCursor().set(lapEnded ? 0 : seqs.get(seqs.size() - 1) + 1);
-    return new Pass(seqs.size(), deleted, lapEnded);
+    return new Visited(new Pass(seqs.size(), deleted, lapEnded), seqs.get(seqs.size() - 1) + 1);
   }
 
   /** Keys per multiGet: a backend may set aside a value buffer per key, so huge calls cost more than they save. */
@@ -194,7 +210,8 @@ public final class Reclaim {
    *
    * @param visited cleared markers read
    * @param reclaimed hooks deleted with their markers (a marker whose hook was already gone counts too)
-   * @param lapEnded the pass reached the end of the markers; the next one starts at the head
+   * @param lapEnded the pass reached the end of the markers (the next one starts where markers put
+   *     meanwhile, or behind the cursor since, lowered it)
    */
   public record Pass(int visited, int reclaimed, boolean lapEnded) {}
 }

@@ -42,7 +42,7 @@ public final class QueueGauges {
   public Gauge measure(long now) {
     ReadView view = queue.store();
     TenantCounts aggregate = queue.counters().aggregate(view);
-    long oldest = ActiveIndex.oldestDueAgeMs(view, now, queue.dueCursors()::peek);
+    long oldest = ActiveIndex.oldestDueAgeMs(view, queue.markerFloor().peek(), now, queue.dueCursors()::peek);
     return new Gauge(aggregate, oldest, Tenants.count(view));
   }
 
@@ -56,7 +56,7 @@ public final class QueueGauges {
   public List<TenantPending> topTenantsByPending(int n, long now) {
     ReadView view = queue.store();
     Set<Long> ords = new LinkedHashSet<>();
-    KeyRange range = Keys.activeUpTo(ActiveKey.bucketOf(now));
+    KeyRange range = Keys.activeBetween(queue.markerFloor().peek(), ActiveKey.bucketOf(now));
     try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
       while (ords.size() < TOP_TENANT_WINDOW && scan.hasNext()) {
         ords.add(ActiveKey.decode(scan.next().key()).ord());
