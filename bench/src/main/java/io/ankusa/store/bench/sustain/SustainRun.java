@@ -164,11 +164,7 @@ final class SustainRun {
       if (mode == Mode.DISPATCH) {
         LongAdder delivered = new LongAdder();
         DeliveryHandler handler = (queue, tick, now) -> deliverAll(queue, tick.claimed(), delivered);
-        RuntimeSettings d = RuntimeSettings.defaults();
-        RuntimeSettings settings = new RuntimeSettings(d.writer(), Integer.getInteger("sustain.rows", d.dispatchRows()),
-            Long.getLong("sustain.bytes", d.dispatchBytes()), d.dispatchIdleMs(), d.reclaimLimit(), d.reclaimIdleMs(),
-            d.archiveChunkHooks(), d.archiveIdleMs());
-        try (QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults(), settings,
+        try (QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults(), RuntimeSettings.defaults(),
             handler, null, System::currentTimeMillis)) {
           try (PacedProducers producing = new PacedProducers(runtime.writer(), producers, tenants, hooksPerSecond)) {
             sampler = new Sampler(runtime.queue(), producing, delivered::sum, runtime::reclaimedHooks);

@@ -11,7 +11,9 @@ import java.util.Objects;
  * and how its loops pace themselves. Every option, its default and range, is in docs/configuration.md.
  *
  * @param writer the writer's settings
- * @param dispatchRows most rows one tick claims; default 512
+ * @param dispatchRows most rows one tick claims; default 4 096. A tick's own reads (the markers, each
+ *     tenant's limits and due rows) and writes cost about the same however many rows it claims, so larger
+ *     ticks spend less per row; the byte budget usually ends a tick first
  * @param dispatchBytes most bytes one tick claims; default 4 MiB
  * @param dispatchIdleMs the dispatcher's pause after a tick that claimed nothing; default 5
  * @param reclaimLimit most cleared markers one reclaim pass visits; default 10 000
@@ -44,7 +46,7 @@ public record RuntimeSettings(
 
   /** The defaults listed above. */
   public static RuntimeSettings defaults() {
-    return new RuntimeSettings(WriterConfig.defaults(), 512, 4L << 20, 5, 10_000, 100, Archiver.DEFAULT_CHUNK_HOOKS, 10);
+    return new RuntimeSettings(WriterConfig.defaults(), 4_096, 4L << 20, 5, 10_000, 100, Archiver.DEFAULT_CHUNK_HOOKS, 10);
   }
 
   private static void positive(String name, long value) {
