@@ -197,6 +197,59 @@ public final class Deliveries {
     t.deltas().add(k.ord(), CounterField.INFLIGHT, 1);
   }
 
+  /**
+   * Claimed and delivered in one batch (a synchronous handler's answer, given while the dispatcher held
+   * the tenant's stripe): the due row and its delivery row go, no inflight row is ever written; the hook
+   * is marked cleared for reclaim. The counters move as a claim and a delivered would, in one step.
+   */
+  public static void claimDelivered(Transition t, DueRow due) {
+    var k = due.key();
+    byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
+    t.step(Kind.CLAIM_DELIVERED, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> {
+      tt.ops().delete(Format3.INDEX, dueKey);
+      tt.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
+      tt.putCleared(k.seq());
+      tt.deltas().add(k.ord(), due.value().kind().counter(), -1);
+      tt.deltas().add(k.ord(), CounterField.BYTES, -due.value().size());
+    });
+  }
+
+  /**
+   * Claimed and retried in one batch: the due row is due again at {@code at} as kind 1, one attempt
+   * more ({@code state} is its delivery row as read), without an inflight row in between.
+   */
+  public static void claimRetry(Transition t, DueRow due, DeliveryRow state, long at, String error) {
+    var k = due.key();
+    byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
+    t.step(Kind.CLAIM_RETRY, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> {
+      tt.ops().delete(Format3.INDEX, dueKey);
+      putDue(tt, k.ord(), at, k.seq(), k.sink(), new DueValue(due.value().size(), DueKind.RETRY));
+      tt.ops().put(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()),
+          new DeliveryRow(state.attempts() + 1, at, error, state.size()).encode());
+      tt.deltas().add(k.ord(), due.value().kind().counter(), -1);
+      tt.deltas().add(k.ord(), CounterField.SCHEDULED, 1);
+    });
+  }
+
+  /**
+   * Claimed and dead-lettered in one batch: the due row is given up at {@code at} ({@code 'x'} with the
+   * ord, and {@code 'X'}), one attempt more, without an inflight row in between.
+   */
+  public static void claimDeadLetter(
+      Transition t, DueRow due, DeliveryRow state, long at, String sourceId, String hookId, String error) {
+    var k = due.key();
+    byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
+    t.step(Kind.CLAIM_DEAD_LETTER, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> {
+      tt.ops().delete(Format3.INDEX, dueKey);
+      tt.ops().put(Format3.INDEX, Keys.dead(at, k.seq(), k.sink()), DeadValue.of(k.ord(), sourceId, hookId).encode());
+      tt.ops().put(Format3.INDEX, Keys.deadByTenant(k.ord(), at, k.seq(), k.sink()), EmptyValue.encode());
+      tt.ops().put(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()),
+          new DeliveryRow(state.attempts() + 1, 0, error, state.size()).encode());
+      tt.deltas().add(k.ord(), due.value().kind().counter(), -1);
+      tt.deltas().add(k.ord(), CounterField.DEAD, 1);
+    });
+  }
+
   /** Delivered: the inflight row and its delivery row go; the hook is marked cleared for reclaim. */
   public static void delivered(Transition t, InflightRow row) {
     guardedInflight(t, Kind.DELIVERED, row, tt -> deliveredOps(tt, row));

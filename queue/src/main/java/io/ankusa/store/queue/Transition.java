@@ -38,7 +38,9 @@ public final class Transition {
   /** The transitions, one per {@link Deliveries} builder. */
   public enum Kind {
     INGEST, REVERT_INGEST, CLAIM, DELIVERED, RETRY, DEAD_LETTER, REVIVE, RECOVER_INFLIGHT, ORPHAN_DROP, EXPAND, PURGE_DUE, PURGE_DEAD,
-    ARCHIVE_SETTLE, ARCHIVE_DROP;
+    ARCHIVE_SETTLE, ARCHIVE_DROP,
+    /** A claim and its outcome in one step: a synchronous handler's answer (no inflight row is written). */
+    CLAIM_DELIVERED, CLAIM_RETRY, CLAIM_DEAD_LETTER;
 
     /** Whether this transition makes an inflight row (a claim) rather than consuming one. */
     boolean createsInflight() {

@@ -13,12 +13,16 @@ import io.ankusa.store.queue.index.ActiveIndex;
 import io.ankusa.store.queue.index.DueIndex;
 import io.ankusa.store.queue.maintenance.InflightRecovery;
 import io.ankusa.store.queue.record.DueRow;
+import io.ankusa.store.queue.record.DeliveryRow;
 import io.ankusa.store.queue.record.InflightRow;
 import io.ankusa.store.queue.tenant.Tenants;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.StoreArgumentException;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -59,6 +63,8 @@ public final class Dispatcher {
   private final int rowLimit;
   private final long byteBudget;
   private final DispatchPolicy policy;
+  /** What happens to the rows a tick takes before they are written; {@link #CLAIM_ALL} claims them. */
+  private final ClaimSettler settler;
   /** Deficits carried between visits, of tenants that still had rows when last visited. */
   private final Map<Long, Long> deficits = new HashMap<>();
   /** The tenant the last visit served; the next round starts after it. */
@@ -79,11 +85,98 @@ public final class Dispatcher {
 
   /** A dispatcher sharing its ticks by {@code policy}. */
   public Dispatcher(DeliveryQueue queue, LongSupplier visibleSeq, int rowLimit, long byteBudget, DispatchPolicy policy) {
+    this(queue, visibleSeq, rowLimit, byteBudget, policy, CLAIM_ALL);
+  }
+
+  /**
+   * A dispatcher that hands the rows each tick takes to {@code settler} before writing them: the rows it
+   * answers are claimed and settled in one step (no inflight row is ever written), the others claimed.
+   */
+  public Dispatcher(DeliveryQueue queue, LongSupplier visibleSeq, int rowLimit, long byteBudget, DispatchPolicy policy,
+      ClaimSettler settler) {
     this.queue = queue;
     this.visibleSeq = visibleSeq;
     this.rowLimit = rowLimit;
     this.byteBudget = byteBudget;
     this.policy = policy;
+    this.settler = java.util.Objects.requireNonNull(settler, "settler");
+  }
+
+  /**
+   * What a tick does with the rows it takes, before it writes them: how a synchronous delivery handler
+   * answers them in the same batch as their claim. Called on the dispatcher's thread, once or more per
+   * tick, while the tick holds the stripes of the rows' tenants ({@link TransitionGuard#lockTenant}), so
+   * no other transition of those tenants runs meanwhile: keep it short.
+   */
+  @FunctionalInterface
+  public interface ClaimSettler {
+    /**
+     * Answers some of {@code rows} (due rows, in claim order) through {@code settlement}; every row it
+     * does not answer is claimed (inflight). A throw is rethrown by the tick once the rows are written,
+     * the answers given before it included.
+     */
+    void settle(List<DueRow> rows, Settlement settlement, long now);
+  }
+
+  /** The settler that answers nothing: every row is claimed, as a dispatcher without one does. */
+  public static final ClaimSettler CLAIM_ALL = (rows, settlement, now) -> {};
+
+  /**
+   * The answers for one batch of rows a tick took: each row gets at most one, through these methods,
+   * and the rows left unanswered are claimed. The batch built from them is the one the tick writes.
+   */
+  public static final class Settlement {
+    private final List<DueRow> rows;
+    private final Transition batch;
+    private final BitSet answered;
+
+    Settlement(List<DueRow> rows, Transition batch) {
+      this.rows = rows;
+      this.batch = batch;
+      this.answered = new BitSet(rows.size());
+    }
+
+    /** Row {@code i} was delivered: it goes with its delivery row ({@link Deliveries#claimDelivered}). */
+    public void delivered(int i) {
+      Deliveries.claimDelivered(batch, take(i));
+    }
+
+    /** Row {@code i} is due again at {@code at} ({@link Deliveries#claimRetry}); {@code state} is its delivery row. */
+    public void retry(int i, DeliveryRow state, long at, String error) {
+      Deliveries.claimRetry(batch, take(i), state, at, error);
+    }
+
+    /** Row {@code i} is given up at {@code at} ({@link Deliveries#claimDeadLetter}). */
+    public void deadLetter(int i, DeliveryRow state, long at, String sourceId, String hookId, String error) {
+      Deliveries.claimDeadLetter(batch, take(i), state, at, sourceId, hookId, error);
+    }
+
+    private DueRow take(int i) {
+      if (i < 0 || i >= rows.size()) {
+        throw new StoreArgumentException("row " + i + " is not one of the " + rows.size() + " rows of this batch");
+      }
+      if (answered.get(i)) {
+        DueKey k = rows.get(i).key();
+        throw new StoreArgumentException("the delivery of hook seq " + k.seq() + " to sink " + k.sink()
+            + " was answered already; each delivery takes one answer");
+      }
+      answered.set(i);
+      return rows.get(i);
+    }
+
+    /** How many rows were answered. */
+    int answered() {
+      return answered.cardinality();
+    }
+
+    /** Claims every row left unanswered; returns the inflight rows those claims write. */
+    List<InflightRow> claimRest() {
+      List<InflightRow> claimed = new ArrayList<>(rows.size() - answered.cardinality());
+      for (int i = answered.nextClearBit(0); i < rows.size(); i = answered.nextClearBit(i + 1)) {
+        claimed.add(Deliveries.claim(batch, rows.get(i)));
+      }
+      return claimed;
+    }
   }
 
   /** One tick at time {@code now} (epoch ms). */
@@ -109,14 +202,15 @@ public final class Dispatcher {
         roundRobin(tick);
       }
     } finally {
-      tick.pending.write();
+      tick.pending.flush();
     }
     List<ActiveIndex.TenantMarkers> visited = new ArrayList<>(tick.visited.size());
     for (Map.Entry<Long, DueKey> v : tick.visited.entrySet()) {
       visited.add(ActiveIndex.TenantMarkers.seenByScan(v.getKey(), bucketsByTenant.get(v.getKey()), v.getValue()));
     }
     int markersDeleted = ActiveIndex.cleanupAll(queue.store(), visited, now, () -> {}, floor::lower);
-    return new TickReport(bucketsByTenant.size(), tick.visited.size(), tick.claimed, markersDeleted);
+    return new TickReport(bucketsByTenant.size(), tick.visited.size(), tick.pending.claimed, tick.pending.settled,
+        markersDeleted);
   }
 
   /** Marker order, each tenant up to the tick's whole budget: the order before fair dispatch. */
@@ -167,8 +261,7 @@ public final class Dispatcher {
           next.add(ord);
         }
       }
-      remaining = next;
-      tick.pending.write(); // a tenant's next visit scans again: its claims must be in the store by then
+      remaining = next; // a tenant's next visit skips the rows this tick took and has not written yet
     }
     deficits.keySet().retainAll(tick.buckets.keySet()); // a tenant without a due marker has drained
   }
@@ -190,28 +283,31 @@ public final class Dispatcher {
    */
   private DueIndex.Visit visit(Tick tick, long ord, long costBudget) {
     TenantLimitsValue limits = tick.limits(ord);
-    long rows = rowLimit - tick.claimed.size();
+    long rows = rowLimit - tick.taken;
     if (limits.limitsRowsPerTick()) {
       rows = Math.min(rows, limits.rowsPerTick() - tick.claimedOf(ord));
     }
-    // The scan and the claims under the tenant's stripe, held until the claims are written with the
-    // other tenants' of this round: no other transition of the tenant moves a row in between, so the
-    // claims need no re-check (the re-check would double the reads).
+    // The scan and the rows it takes under the tenant's stripe, held until they are written with the
+    // other tenants' of this tick: no other transition of the tenant moves a row in between, so the
+    // batch needs no re-check (the re-check would double the reads).
     tick.pending.lock(ord);
     if (limits.limitsInflight() && rows > 0) {
-      rows = Math.min(rows, limits.maxInflight() - queue.counters().read(queue.store(), ord).inflight());
+      long inflight = queue.counters().read(queue.store(), ord).inflight() + tick.pending.pendingOf(ord);
+      rows = Math.min(rows, limits.maxInflight() - inflight);
     }
     if (rows <= 0) {
       return null;
     }
     DueCursors cursors = queue.dueCursors();
     DueIndex.Visit v = DueIndex.claimable(queue.store(), ord, scanStart(ord, cursors.start(ord), tick.buckets.get(ord)),
-        tick.now, (int) rows, costBudget, policy.rowCostBytes(), byteBudget - tick.bytes, tick.watermark);
-    tick.visited.put(ord, v.head()); // the last visit's head is the tenant's first due row once the tick's claims are in
+        tick.now, (int) rows, costBudget, policy.rowCostBytes(), byteBudget - tick.bytes, tick.watermark,
+        tick.pending::taken);
+    tick.visited.put(ord, v.head()); // the last visit's head is the tenant's first due row once the tick's rows are in
     for (DueRow row : v.rows()) {
-      tick.claimed.add(tick.pending.claim(ord, row));
+      tick.pending.add(ord, row);
       tick.bytes += row.value().size();
     }
+    tick.taken += v.rows().size();
     if (!v.rows().isEmpty()) {
       tick.claimedByTenant.merge(ord, v.rows().size(), Integer::sum);
     }
@@ -224,19 +320,31 @@ public final class Dispatcher {
   }
 
   /**
-   * The claims of one round of a tick, from several tenants, written as one batch while the tick holds
-   * every one of their stripes (one write per round instead of one per tenant; on an engine whose
-   * commit costs more than its rows, such as LMDB's, that is most of a tick's time). Stripes are taken
-   * in visiting order, which is not the guard's ascending order, so only the first is waited for: a
-   * later one is tried, and when it is busy the claims so far are written and their stripes let go
-   * before waiting — a tick never waits while it holds a stripe.
+   * The rows a tick took and has not written yet, from several tenants, written as one batch — each
+   * answered through the {@link ClaimSettler} or claimed — while the tick holds every one of their
+   * stripes (one write per tick instead of one per tenant; on an engine whose commit costs more than its
+   * rows, such as LMDB's, that is most of a tick's time). A later visit of a tenant in the same tick
+   * skips its rows taken and not yet written. Stripes are taken in visiting order, which is not the
+   * guard's ascending order, so only the first is waited for: a later one is tried, and when it is busy
+   * the rows so far are written and their stripes let go before waiting — a tick never waits while it
+   * holds a stripe.
    */
-  private final class PendingClaims {
+  private final class PendingRows {
+    private final long now;
     private final List<TransitionGuard.Held> held = new ArrayList<>();
-    private final Set<Long> tenants = new LinkedHashSet<>();
-    private Transition batch = new Transition().readUnderStripes(true);
+    private final List<DueRow> rows = new ArrayList<>();
+    private final Set<DueKey> keys = new HashSet<>();
+    private final Map<Long, Integer> perTenant = new LinkedHashMap<>();
+    /** The rows the tick's writes claimed (inflight), in claim order. */
+    final List<InflightRow> claimed = new ArrayList<>();
+    /** The rows the settler answered in the same batch as their claim. */
+    int settled;
 
-    /** Takes tenant {@code ord}'s stripe for the rest of the round (writing the round so far if it must wait). */
+    PendingRows(long now) {
+      this.now = now;
+    }
+
+    /** Takes tenant {@code ord}'s stripe for the rest of the tick (writing the rows so far if it must wait). */
     void lock(long ord) {
       if (!held.isEmpty()) {
         TransitionGuard.Held h = queue.guard().tryLockTenant(ord);
@@ -244,32 +352,64 @@ public final class Dispatcher {
           held.add(h);
           return;
         }
-        write();
+        flush();
       }
       held.add(queue.guard().lockTenant(ord));
     }
 
-    /** Adds the claim of {@code row}; returns the inflight row it will write. */
-    InflightRow claim(long ord, DueRow row) {
-      tenants.add(ord);
-      return Deliveries.claim(batch, row);
+    /** Adds {@code row} of tenant {@code ord} to the rows to write. */
+    void add(long ord, DueRow row) {
+      rows.add(row);
+      keys.add(row.key());
+      perTenant.merge(ord, 1, Integer::sum);
+    }
+
+    /** Whether the tick took the row at {@code key} and has not written it yet. */
+    boolean taken(DueKey key) {
+      return keys.contains(key);
+    }
+
+    /** Rows of tenant {@code ord} taken and not written yet. */
+    int pendingOf(long ord) {
+      return perTenant.getOrDefault(ord, 0);
     }
 
     /**
-     * Writes the claims so far and lets every stripe go. A write that fails sends the cursors of its
-     * tenants back to their first key (they had moved past rows that are still due) before it throws.
+     * Hands the rows so far to the settler, claims those it left, writes them as one batch and lets every
+     * stripe go. A write that fails sends the cursors of its tenants back to their first key (they had
+     * moved past rows that are still due) before it throws; a settler that threw is rethrown after the write.
      */
-    void write() {
+    void flush() {
       try {
-        if (!batch.isEmpty()) {
-          queue.write(batch, Durability.NO_SYNC);
+        if (rows.isEmpty()) {
+          return;
         }
-      } catch (RuntimeException e) {
-        tenants.forEach(ord -> queue.dueCursors().lower(ord, 0));
-        throw e;
+        Transition batch = new Transition().readUnderStripes(true);
+        Settlement settlement = new Settlement(List.copyOf(rows), batch);
+        RuntimeException settlerFailure = null;
+        try {
+          settler.settle(settlement.rows, settlement, now);
+        } catch (RuntimeException e) {
+          settlerFailure = e;
+        }
+        claimed.addAll(settlement.claimRest());
+        try {
+          queue.write(batch, Durability.NO_SYNC);
+        } catch (RuntimeException e) {
+          perTenant.keySet().forEach(ord -> queue.dueCursors().lower(ord, 0));
+          if (settlerFailure != null) {
+            e.addSuppressed(settlerFailure);
+          }
+          throw e;
+        }
+        settled += settlement.answered();
+        if (settlerFailure != null) {
+          throw settlerFailure;
+        }
       } finally {
-        batch = new Transition().readUnderStripes(true);
-        tenants.clear();
+        rows.clear();
+        keys.clear();
+        perTenant.clear();
         for (int i = held.size() - 1; i >= 0; i--) {
           held.get(i).close();
         }
@@ -300,22 +440,24 @@ public final class Dispatcher {
     final long watermark;
     final Map<Long, List<Long>> buckets;
     final Map<Long, TenantLimitsValue> limits;
-    final List<InflightRow> claimed = new ArrayList<>();
     final Map<Long, Integer> claimedByTenant = new HashMap<>();
     /** The tenants whose due rows the tick scanned, each with the head its last scan saw. */
     final Map<Long, DueKey> visited = new LinkedHashMap<>();
-    final PendingClaims pending = new PendingClaims();
+    final PendingRows pending;
+    /** Rows taken so far: claimed, answered, or waiting to be written. */
+    int taken;
     long bytes;
 
     Tick(long now, Map<Long, List<Long>> buckets) {
       this.now = now;
+      this.pending = new PendingRows(now);
       this.watermark = visibleSeq.getAsLong();
       this.buckets = buckets;
       this.limits = new HashMap<>();
     }
 
     boolean spent() {
-      return claimed.size() >= rowLimit || bytes >= byteBudget;
+      return taken >= rowLimit || bytes >= byteBudget;
     }
 
     /** The tenant's limits, read at its first visit of the tick (one point read). */
@@ -342,11 +484,18 @@ public final class Dispatcher {
    * @param activeTenants distinct tenants with markers due now (up to the marker limit)
    * @param tenantsVisited tenants whose due rows were scanned
    * @param claimed the rows claimed, now inflight, in claim order
+   * @param settledAtClaim the rows the dispatcher's {@link ClaimSettler} answered in the batch that claimed
+   *     them (never inflight)
    * @param markersDeleted stale markers removed by cleanup
    */
-  public record TickReport(int activeTenants, int tenantsVisited, List<InflightRow> claimed, int markersDeleted) {
+  public record TickReport(int activeTenants, int tenantsVisited, List<InflightRow> claimed, int settledAtClaim,
+      int markersDeleted) {
+    /** A report of a tick that found nothing. */
+    public static final TickReport NONE = new TickReport(0, 0, List.of(), 0, 0);
+
+    /** Rows the tick took: claimed, or answered with their claim. */
     public int rowsClaimed() {
-      return claimed.size();
+      return claimed.size() + settledAtClaim;
     }
   }
 }

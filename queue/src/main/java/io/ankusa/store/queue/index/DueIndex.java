@@ -78,6 +78,16 @@ public final class DueIndex {
    */
   public static Visit claimable(ReadView view, long ord, DueKey from, long now, int rowLimit, long costBudget,
       long rowCost, long byteBudget, long visibleSeq) {
+    return claimable(view, ord, from, now, rowLimit, costBudget, rowCost, byteBudget, visibleSeq, key -> false);
+  }
+
+  /**
+   * {@link #claimable(ReadView, long, DueKey, long, int, long, long, long, long)} passing over the rows
+   * {@code taken} accepts as if they were gone: the rows a dispatcher's tick took from the tenant in an
+   * earlier round and has not written yet.
+   */
+  public static Visit claimable(ReadView view, long ord, DueKey from, long now, int rowLimit, long costBudget,
+      long rowCost, long byteBudget, long visibleSeq, java.util.function.Predicate<DueKey> taken) {
     long secondStart = ActiveKey.bucketOf(now) * ActiveKey.BUCKET_MILLIS;
     long secondEnd = secondStart > Long.MAX_VALUE - (ActiveKey.BUCKET_MILLIS - 1) ? Long.MAX_VALUE
         : secondStart + (ActiveKey.BUCKET_MILLIS - 1);
@@ -93,6 +103,9 @@ public final class DueIndex {
       while (scan.hasNext()) {
         Entry e = scan.next();
         DueKey key = DueKey.decode(e.key());
+        if (taken.test(key)) {
+          continue;
+        }
         if (key.at() > now) {
           head = head == null ? key : head;
           break; // due later in this second: not claimable yet, and nothing after it is

@@ -93,7 +93,7 @@ public final class QueueRuntime implements AutoCloseable {
   private QueueWriter writer;
   private Archiver archiver;
   private volatile Archiver.ChunkReport archived = Archiver.ChunkReport.NONE;
-  private volatile Dispatcher.TickReport lastTick = new Dispatcher.TickReport(0, 0, List.of(), 0);
+  private volatile Dispatcher.TickReport lastTick = Dispatcher.TickReport.NONE;
 
   private QueueRuntime(DeliveryQueue queue, InflightRecovery.Result recovery, LongSupplier clock, LoopPacer pacer) {
     this.queue = queue;
