@@ -5,7 +5,7 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.index.DeadLetters;
 import io.ankusa.store.queue.record.DeadRow;
 import io.ankusa.store.queue.Deliveries;
-import io.ankusa.store.queue.dispatch.DeliveryHandler;
+import io.ankusa.store.queue.dispatch.TickHandler;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.record.DeliveryRow;
 import io.ankusa.store.queue.dispatch.Dispatcher;
@@ -18,11 +18,11 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The demo's sinks, as the runtime's {@link DeliveryHandler}: each tick's claimed rows are delivered,
+ * The demo's sinks, as the runtime's {@link TickHandler}: each tick's claimed rows are delivered,
  * retried a little later, or dead-lettered at the configured rates, and every couple of seconds part of
  * the DLQ is replayed. Runs on the runtime's dispatcher thread only.
  */
-final class DemoDeliveryHandler implements DeliveryHandler {
+final class DemoDeliveryHandler implements TickHandler {
   private static final long REPLAY_INTERVAL_MS = 2_000;
 
   private final double retryRate;

@@ -106,7 +106,8 @@ import org.opentest4j.TestAbortedException;
  * <p>The cases live in one interface per promise, each a file of its own: {@link CounterCases},
  * {@link TenantDirectoryCases}, {@link ActiveIndexCases}, {@link ReadScopeCases}, {@link
  * MaintenanceCases}, {@link ArchiveCases}, {@link RecordCases}, {@link RuntimeCases} (its loops
- * stepped by {@link SteppedLoops}) and {@link WriterCases}; the generators are {@link LayoutGenerators}, the shared
+ * stepped by {@link SteppedLoops}), {@link WriterCases} and {@link FrontDoorCases} (the queue through
+ * {@link io.ankusa.store.queue.WebhookQueue}, its threads running); the generators are {@link LayoutGenerators}, the shared
  * checks {@link LayoutAssertions}. This class ties them to one backend, so a backend author still
  * writes one class.
  *
@@ -116,7 +117,7 @@ import org.opentest4j.TestAbortedException;
  */
 public abstract class LayoutConformance extends LayoutGenerators
     implements CounterCases, TenantDirectoryCases, ActiveIndexCases,
-    ReadScopeCases, MaintenanceCases, ArchiveCases, RecordCases, RuntimeCases, WriterCases {
+    ReadScopeCases, MaintenanceCases, ArchiveCases, RecordCases, RuntimeCases, WriterCases, FrontDoorCases {
   /**
    * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant
    * cap): the defaults. Override to run the whole layer in a second configuration, as {@code

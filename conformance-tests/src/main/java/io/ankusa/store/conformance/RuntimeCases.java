@@ -17,13 +17,13 @@ import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.counter.CounterFold;
 import io.ankusa.store.queue.counter.TenantCounts;
-import io.ankusa.store.queue.dispatch.DeliveryHandler;
+import io.ankusa.store.queue.dispatch.TickHandler;
 import io.ankusa.store.queue.dispatch.Dispatcher;
 import io.ankusa.store.queue.dispatch.TenantLimits;
 import io.ankusa.store.queue.ingest.DirectIngest;
-import io.ankusa.store.queue.ingest.IngestRequest;
-import io.ankusa.store.queue.ingest.IngestResult;
-import io.ankusa.store.queue.ingest.IngestResult.Outcome;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.IngestResult.Outcome;
 import io.ankusa.store.queue.ingest.QueueWriter;
 import io.ankusa.store.queue.maintenance.DedupeExpiry;
 import io.ankusa.store.queue.maintenance.InflightRecovery;
@@ -244,7 +244,7 @@ public interface RuntimeCases extends LayoutCase {
     for (Throwable boom : failures) {
       try (TempDirStore t = openQueueStore()) {
         SteppedLoops loops = new SteppedLoops();
-        DeliveryHandler handler = (queue, tick, now) -> {
+        TickHandler handler = (queue, tick, now) -> {
           if (tick.rowsClaimed() > 0) {
             if (boom instanceof Exception e) {
               throw e;
@@ -324,7 +324,7 @@ public interface RuntimeCases extends LayoutCase {
       CountDownLatch inTick = new CountDownLatch(1);
       CountDownLatch drainFailed = new CountDownLatch(1);
       IllegalStateException boom = new IllegalStateException("the handler failed while the runtime closed");
-      DeliveryHandler handler = (queue, tick, now) -> {
+      TickHandler handler = (queue, tick, now) -> {
         if (tick.rowsClaimed() > 0) {
           inTick.countDown();
           assertThat(drainFailed.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS)).as("the drain failed").isTrue();
@@ -356,7 +356,7 @@ public interface RuntimeCases extends LayoutCase {
   @Example
   default void startRefusesWhatCannotRunAndLeavesTheStoreFree() {
     try (TempDirStore t = openQueueStore()) {
-      DeliveryHandler handler = delivering(ConcurrentHashMap.newKeySet());
+      TickHandler handler = delivering(ConcurrentHashMap.newKeySet());
       assertThatThrownBy(() -> QueueRuntime.start(t.store(), queueConfig().withArchive(true), RuntimeSettings.defaults(),
           handler, null, () -> START)).isInstanceOf(StoreArgumentException.class)
           .hasMessageContaining("archive.enabled is on but no archive sink was given");
@@ -637,7 +637,7 @@ public interface RuntimeCases extends LayoutCase {
    * lap it runs as the runtime starts: what a case does next is never raced by a first lap.
    */
   private static QueueRuntime startStepped(Store store, QueueConfig config, RuntimeSettings settings,
-      DeliveryHandler handler, io.ankusa.store.queue.archive.ArchiveSink sink, LongSupplier clock, SteppedLoops loops) {
+      TickHandler handler, io.ankusa.store.queue.archive.ArchiveSink sink, LongSupplier clock, SteppedLoops loops) {
     QueueRuntime runtime = QueueRuntime.start(store, config, settings, handler, sink, clock, loops);
     loops.awaitFirstLap(DISPATCHER);
     loops.awaitFirstLap(RECLAIM);
@@ -704,7 +704,7 @@ public interface RuntimeCases extends LayoutCase {
   }
 
   /** A handler that delivers every claimed row and notes its seq (in claim order, given a list). */
-  private static DeliveryHandler delivering(Collection<Long> delivered) {
+  private static TickHandler delivering(Collection<Long> delivered) {
     return (queue, tick, now) -> {
       Transition t = new Transition();
       for (InflightRow row : tick.claimed()) {
@@ -716,7 +716,7 @@ public interface RuntimeCases extends LayoutCase {
   }
 
   /** Sink 1 delivered, sink 2 retried a minute later, sink 3 left inflight, sink 4 dead-lettered. */
-  private static DeliveryHandler settleBySink(AtomicReference<Runnable> duringTicks) {
+  private static TickHandler settleBySink(AtomicReference<Runnable> duringTicks) {
     return (queue, tick, now) -> {
       duringTicks.get().run();
       Transition t = new Transition();

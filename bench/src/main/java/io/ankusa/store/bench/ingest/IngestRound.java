@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.ingest;
 
-import io.ankusa.store.queue.ingest.IngestRequest;
+import io.ankusa.store.queue.IngestRequest;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.ankusa.store.bench.ingest;
 
-import io.ankusa.store.queue.ingest.IngestRequest;
-import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
 import java.util.concurrent.CompletableFuture;
 
 /**

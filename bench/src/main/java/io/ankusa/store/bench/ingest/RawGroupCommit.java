@@ -19,7 +19,7 @@ import io.ankusa.store.layout.TenantByOrdValue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.record.DeliveryRow;
 import io.ankusa.store.queue.record.HookEnvelope;
-import io.ankusa.store.queue.ingest.IngestRequest;
+import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import java.nio.charset.StandardCharsets;

@@ -8,14 +8,14 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.Deliveries;
-import io.ankusa.store.queue.dispatch.DeliveryHandler;
+import io.ankusa.store.queue.dispatch.TickHandler;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.ingest.DirectIngest;
 import io.ankusa.store.queue.dispatch.Dispatcher;
 import io.ankusa.store.queue.record.HookEnvelope;
 import io.ankusa.store.queue.record.InflightRow;
-import io.ankusa.store.queue.ingest.IngestRequest;
-import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.runtime.QueueRuntime;
 import io.ankusa.store.queue.ingest.QueueWriter;
@@ -136,7 +136,7 @@ public final class ReclaimBench {
       throws InterruptedException {
     FileTrees.deleteRecursively(dir);
     LongAdder delivered = new LongAdder();
-    DeliveryHandler deliverAll = (queue, tick, now) -> {
+    TickHandler deliverAll = (queue, tick, now) -> {
       Transition t = new Transition();
       for (InflightRow row : tick.claimed()) {
         Deliveries.delivered(t, row);

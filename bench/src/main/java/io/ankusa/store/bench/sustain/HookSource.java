@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.sustain;
 
-import io.ankusa.store.queue.ingest.IngestRequest;
+import io.ankusa.store.queue.IngestRequest;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;

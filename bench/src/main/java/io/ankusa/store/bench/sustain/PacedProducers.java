@@ -1,7 +1,7 @@
 package io.ankusa.store.bench.sustain;
 
-import io.ankusa.store.queue.ingest.IngestRequest;
-import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.ingest.QueueWriter;
 import java.util.ArrayList;
 import java.util.List;

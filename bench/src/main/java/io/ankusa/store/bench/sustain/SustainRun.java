@@ -10,7 +10,7 @@ import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.counter.TenantCounts;
-import io.ankusa.store.queue.dispatch.DeliveryHandler;
+import io.ankusa.store.queue.dispatch.TickHandler;
 import io.ankusa.store.queue.ingest.QueueWriter;
 import io.ankusa.store.queue.metrics.QueueGauges;
 import io.ankusa.store.queue.record.InflightRow;
@@ -163,7 +163,7 @@ final class SustainRun {
       Sampler sampler;
       if (mode == Mode.DISPATCH) {
         LongAdder delivered = new LongAdder();
-        DeliveryHandler handler = (queue, tick, now) -> deliverAll(queue, tick.claimed(), delivered);
+        TickHandler handler = (queue, tick, now) -> deliverAll(queue, tick.claimed(), delivered);
         try (QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults(), RuntimeSettings.defaults(),
             handler, null, System::currentTimeMillis)) {
           try (PacedProducers producing = new PacedProducers(runtime.writer(), producers, tenants, hooksPerSecond)) {

@@ -11,7 +11,7 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.ingest.IngestRequest;
+import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;

@@ -1,5 +1,7 @@
 package io.ankusa.store.queue.ingest;
 
+import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.record.HookEnvelope;

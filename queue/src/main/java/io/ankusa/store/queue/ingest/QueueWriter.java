@@ -1,5 +1,7 @@
 package io.ankusa.store.queue.ingest;
 
+import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.layout.DedupeValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
@@ -17,6 +19,7 @@ import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,6 +31,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -129,6 +133,11 @@ public final class QueueWriter implements AutoCloseable {
   private final Thread writerThread;
   private final WalSyncer syncer;
   private final UnackedGroups unacked = new UnackedGroups();
+  /** Work that must run on the writer thread, between groups ({@link #onWriterThread}). */
+  private final ConcurrentLinkedQueue<WriterTask> tasks = new ConcurrentLinkedQueue<>();
+
+  /** A task for the writer thread and the future that answers for it. */
+  private record WriterTask(Runnable run, CompletableFuture<?> result) {}
 
   private volatile boolean closing;
   /** Set by the syncer (or the writer) on a failure, cleared by the writer when it resumes. */
@@ -246,6 +255,49 @@ public final class QueueWriter implements AutoCloseable {
   }
 
   /** Every hook up to this seq is durable (the dispatch watermark). Lock-free. */
+  /**
+   * Runs {@code task} on the writer thread between two groups, where it may use the queue's tenant
+   * allocator (which only the writer touches) and no group is being assembled: how a tenant is erased
+   * while the writer runs. The future completes with the task's result, or exceptionally with what it
+   * threw, or with {@link StoreClosedException} when the writer closes or has stopped before running it.
+   */
+  public <T> CompletableFuture<T> onWriterThread(java.util.function.Supplier<T> task) {
+    Objects.requireNonNull(task, "task");
+    CompletableFuture<T> result = new CompletableFuture<>();
+    if (closing || storeLost) {
+      result.completeExceptionally(new StoreClosedException("the writer of the store at " + store.directory()
+          + " is closed or stopped; open the queue again"));
+      return result;
+    }
+    tasks.add(new WriterTask(() -> {
+      try {
+        result.complete(task.get());
+      } catch (RuntimeException | Error e) {
+        result.completeExceptionally(e);
+      }
+    }, result));
+    input.wakeConsumer();
+    if (closing || storeLost) {
+      refuseTasks(); // the writer may have stopped before it saw the task
+    }
+    return result;
+  }
+
+  /** Runs the tasks queued for the writer thread. */
+  private void runTasks() {
+    for (WriterTask task = tasks.poll(); task != null; task = tasks.poll()) {
+      task.run().run();
+    }
+  }
+
+  /** Fails the tasks still queued when the writer stops: they never ran. */
+  private void refuseTasks() {
+    for (WriterTask task = tasks.poll(); task != null; task = tasks.poll()) {
+      task.result().completeExceptionally(new StoreClosedException("the writer of the store at " + store.directory()
+          + " stopped before it ran this task; open the queue again"));
+    }
+  }
+
   public long durableSeq() {
     return syncer.durableSeq();
   }
@@ -353,6 +405,7 @@ public final class QueueWriter implements AutoCloseable {
           input.awaitWake(IDLE_PARK_NANOS);
           continue;
         }
+        runTasks();
         drainGroup(group);
         long now = clock.getAsLong();
         if (group.isEmpty()) {
@@ -386,6 +439,7 @@ public final class QueueWriter implements AutoCloseable {
       }
     } finally {
       refuseQueued();
+      refuseTasks();
       syncer.submit(new WalSyncer.Stop());
     }
   }

@@ -1,5 +1,6 @@
 package io.ankusa.store.queue.ingest;
 
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.spi.Store;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.ankusa.store.queue.metrics;
 import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.counter.TenantCounts;
 import io.ankusa.store.queue.dispatch.Dispatcher;
-import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.ingest.QueueWriter;
 import io.ankusa.store.queue.runtime.QueueRuntime;
 import io.micrometer.core.instrument.Counter;

@@ -7,7 +7,7 @@ import java.util.concurrent.locks.LockSupport;
  * How a {@link QueueRuntime} loop waits after a step that found no work, and how {@link
  * QueueRuntime#close()} ends that wait. A service uses {@link #PARK}, the pacing the runtime has
  * always had. A test passes its own pacer to {@link QueueRuntime#start(io.ankusa.store.spi.Store,
- * io.ankusa.store.queue.config.QueueConfig, RuntimeSettings, io.ankusa.store.queue.dispatch.DeliveryHandler,
+ * io.ankusa.store.queue.config.QueueConfig, RuntimeSettings, io.ankusa.store.queue.dispatch.TickHandler,
  * io.ankusa.store.queue.archive.ArchiveSink, java.util.function.LongSupplier, LoopPacer)} to hold every
  * loop between laps and let it run one lap at a time (the conformance suite's runtime cases do), so it
  * never waits on the wall clock.

@@ -4,7 +4,8 @@ import io.ankusa.store.queue.DeliveryQueue;
 import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.queue.archive.Archiver;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.dispatch.DeliveryHandler;
+import io.ankusa.store.queue.dispatch.TickHandler;
+import io.ankusa.store.queue.dispatch.DispatchPolicy;
 import io.ankusa.store.queue.dispatch.Dispatcher;
 import io.ankusa.store.queue.index.ActiveIndex;
 import io.ankusa.store.queue.ingest.QueueWriter;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *   <li>the {@link QueueWriter} (its writer and WAL syncer threads; it also sweeps expired dedupe keys);
  *   <li>the dispatcher loop ({@value #DISPATCHER_THREAD}): {@link Dispatcher#tick} on the writer's
  *       durable watermark ({@code writer::durableSeq}, wired here, so no row above it is ever claimed),
- *       then the embedder's {@link DeliveryHandler} with the tick's claimed rows;
+ *       then the embedder's {@link TickHandler} with the tick's claimed rows;
  *   <li>with an {@link ArchiveSink}: the archiver loop ({@value #ARCHIVER_THREAD}), {@link
  *       Archiver#archiveChunk} on the same watermark;
  *   <li>the reclaim loop ({@value #RECLAIM_THREAD}): {@link Reclaim#pass} after pass while markers are
@@ -102,8 +103,8 @@ public final class QueueRuntime implements AutoCloseable {
     this.pacer = pacer;
   }
 
-  /** {@link #start(Store, QueueConfig, RuntimeSettings, DeliveryHandler, ArchiveSink, LongSupplier)} with the defaults, no archive and the system clock. */
-  public static QueueRuntime start(Store store, QueueConfig config, DeliveryHandler handler) {
+  /** {@link #start(Store, QueueConfig, RuntimeSettings, TickHandler, ArchiveSink, LongSupplier)} with the defaults, no archive and the system clock. */
+  public static QueueRuntime start(Store store, QueueConfig config, TickHandler handler) {
     return start(store, config, RuntimeSettings.defaults(), handler, null, System::currentTimeMillis);
   }
 
@@ -116,17 +117,29 @@ public final class QueueRuntime implements AutoCloseable {
    * @param clock epoch milliseconds: recovery, ticks, the writer's stamps and dedupe expiry
    * @throws StoreArgumentException if the archive setting and the sink disagree
    */
-  public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings, DeliveryHandler handler,
+  public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings, TickHandler handler,
       ArchiveSink archiveSink, LongSupplier clock) {
     return start(store, config, settings, handler, archiveSink, clock, LoopPacer.PARK);
   }
 
   /**
-   * {@link #start(Store, QueueConfig, RuntimeSettings, DeliveryHandler, ArchiveSink, LongSupplier)} with
+   * {@link #start(Store, QueueConfig, RuntimeSettings, TickHandler, ArchiveSink, LongSupplier)} with
    * the loops paced by {@code pacer}: how a test steps them one lap at a time (see {@link LoopPacer}).
    */
-  public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings, DeliveryHandler handler,
+  public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings, TickHandler handler,
       ArchiveSink archiveSink, LongSupplier clock, LoopPacer pacer) {
+    return start(store, config, settings, queue -> Dispatcher.CLAIM_ALL, handler, archiveSink, clock, pacer);
+  }
+
+  /**
+   * {@link #start(Store, QueueConfig, RuntimeSettings, TickHandler, ArchiveSink, LongSupplier, LoopPacer)}
+   * with a dispatcher that hands the rows each tick takes to the settler {@code settlerOf} makes for the
+   * queue ({@link Dispatcher.ClaimSettler}): how a synchronous delivery handler answers them with their claim.
+   */
+  public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings,
+      java.util.function.Function<DeliveryQueue, Dispatcher.ClaimSettler> settlerOf, TickHandler handler,
+      ArchiveSink archiveSink, LongSupplier clock, LoopPacer pacer) {
+    Objects.requireNonNull(settlerOf, "settlerOf");
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(handler, "handler");
     Objects.requireNonNull(clock, "clock");
@@ -145,7 +158,7 @@ public final class QueueRuntime implements AutoCloseable {
     }
     QueueRuntime runtime = new QueueRuntime(queue, recovery, clock, pacer);
     try {
-      runtime.startComponents(settings, handler, archiveSink);
+      runtime.startComponents(settings, Objects.requireNonNull(settlerOf.apply(queue), "settler"), handler, archiveSink);
     } catch (RuntimeException | Error e) {
       Throwable stopError = runtime.stopAll();
       runtime.joinAll();
@@ -157,19 +170,25 @@ public final class QueueRuntime implements AutoCloseable {
     return runtime;
   }
 
-  private void startComponents(RuntimeSettings settings, DeliveryHandler handler, ArchiveSink archiveSink) {
+  private void startComponents(RuntimeSettings settings, Dispatcher.ClaimSettler settler, TickHandler handler,
+      ArchiveSink archiveSink) {
     writer = QueueWriter.start(queue, settings.writer(), clock);
     threads.addAll(writer.threads());
     components.add(new Component("writer", writer::close));
 
-    Dispatcher dispatcher = new Dispatcher(queue, writer::durableSeq, settings.dispatchRows(), settings.dispatchBytes());
+    Dispatcher dispatcher = new Dispatcher(queue, writer::durableSeq, settings.dispatchRows(), settings.dispatchBytes(),
+        DispatchPolicy.defaults(), settler);
     startLoop("dispatcher", DISPATCHER_THREAD, settings.dispatchIdleMs(), () -> {
       long now = clock.getAsLong();
       Dispatcher.TickReport tick = dispatcher.tick(now);
       lastTick = tick;
       handler.handle(queue, tick, now);
       return tick.rowsClaimed() > 0;
-    }, () -> {});
+    }, () -> {
+      if (failure.get() == null) {
+        handler.stopped(queue, clock.getAsLong());
+      }
+    });
 
     if (archiveSink != null) {
       archiver = new Archiver(queue, writer::durableSeq, archiveSink, settings.archiveChunkHooks());

@@ -7,6 +7,8 @@ import static io.ankusa.store.queue.ingest.WriterFixture.request;
 import static io.ankusa.store.queue.ingest.WriterFixture.storedSeqs;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
@@ -15,7 +17,7 @@ import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.counter.Counters;
 import io.ankusa.store.queue.counter.TenantCounts;
 import io.ankusa.store.queue.dispatch.Dispatcher;
-import io.ankusa.store.queue.ingest.IngestResult.Outcome;
+import io.ankusa.store.queue.IngestResult.Outcome;
 import io.ankusa.store.queue.tenant.Tenants;
 import java.util.ArrayList;
 import java.util.List;

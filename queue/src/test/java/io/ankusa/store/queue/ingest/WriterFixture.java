@@ -2,6 +2,8 @@ package io.ankusa.store.queue.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.queue.DeliveryQueue;

@@ -1,4 +1,4 @@
-package io.ankusa.store.queue.ingest;
+package io.ankusa.store.queue;
 
 import io.ankusa.store.queue.config.WriterConfig;
 import java.util.List;

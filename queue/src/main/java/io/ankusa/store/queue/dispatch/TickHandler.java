@@ -15,11 +15,17 @@ import io.ankusa.store.queue.runtime.QueueRuntime;
  * the runtime: every component stops in order and {@link QueueRuntime#close()} rethrows the failure.
  */
 @FunctionalInterface
-public interface DeliveryHandler {
+public interface TickHandler {
   /**
    * Settles the rows {@code tick} claimed at time {@code now} (epoch ms).
    *
    * @throws Exception to stop the runtime
    */
   void handle(DeliveryQueue queue, Dispatcher.TickReport tick, long now) throws Exception;
+
+  /**
+   * The dispatcher loop stopped (the runtime is closing): its last chance to write what it holds, on the
+   * closing thread, before the writer closes. The default does nothing.
+   */
+  default void stopped(DeliveryQueue queue, long now) {}
 }
