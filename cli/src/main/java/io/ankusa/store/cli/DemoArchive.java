@@ -2,16 +2,15 @@ package io.ankusa.store.cli;
 
 import io.ankusa.store.archive.chronicle.ChronicleArchiveReader;
 import io.ankusa.store.queue.archive.ArchiveSink;
-import io.ankusa.store.queue.archive.Archiver;
 import java.nio.file.Path;
 
 /**
- * The demo's archive ({@code demo --archive-dir}): the Chronicle sink the runtime's archiver copies
- * hooks into, wrapped to note the lowest seq appended, and, once the runtime has closed (its last drain
- * covers every acknowledged hook), what was archived and a read-back of it ({@link #replayCheck}).
+ * The demo's archive ({@code demo --archive-dir}): the Chronicle sink the queue's archiver copies hooks
+ * into, wrapped to note what it was given, and, once the queue has closed (its last drain covers every
+ * acknowledged hook), what was archived and a read-back of it ({@link #replayCheck}).
  *
- * <p>The sink is used by one thread at a time (the runtime's archiver thread, then the closing thread
- * for the last drain); {@link #result} is read after the runtime's close.
+ * <p>The sink is used by one thread at a time (the queue's archiver thread, then the closing thread for
+ * the last drain); {@link #result} is read after the queue's close.
  */
 final class DemoArchive {
   private final Path archiveDir;
@@ -27,10 +26,9 @@ final class DemoArchive {
     return sink;
   }
 
-  /** What the whole run archived, from the runtime's totals after its close. */
-  Result result(Archiver.ChunkReport total) {
-    return new Result(total.settled(), total.dropped(), total.envelopeBytes(), sink.firstSeq, total.lastSeq(),
-        archiveDir.toAbsolutePath());
+  /** What the whole run archived, as the sink saw it, once the queue has closed. */
+  Result result() {
+    return new Result(sink.seqs.size(), sink.bytes, sink.firstSeq, sink.lastSeq, archiveDir.toAbsolutePath());
   }
 
   /**
@@ -39,7 +37,7 @@ final class DemoArchive {
    * first when it holds.
    */
   static String replayCheck(Result r) {
-    if (r.settled() == 0) {
+    if (r.appended() == 0) {
       return "ok: nothing archived, nothing to read back";
     }
     long[] previous = {0};
@@ -57,30 +55,35 @@ final class DemoArchive {
       return "FAILED: " + outOfOrder[0] + " seqs came back repeated or out of order (seq " + r.firstSeq() + ".."
           + r.lastSeq() + ")";
     }
-    if (count != r.settled()) {
+    if (count != r.appended()) {
       return "FAILED: read back " + count + " seqs in seq " + r.firstSeq() + ".." + r.lastSeq() + " but "
-          + r.settled() + " were settled (is the archive directory another store's?)";
+          + r.appended() + " were appended (is the archive directory another store's?)";
     }
-    return String.format("ok: %,d seqs once, in seq order (seq %d..%d), as many as settled", count, r.firstSeq(),
+    return String.format("ok: %,d seqs once, in seq order (seq %d..%d), as many as appended", count, r.firstSeq(),
         r.lastSeq());
   }
 
   /**
    * What the run archived.
    *
-   * @param settled hooks archived and their obligations settled
-   * @param dropped obligations dropped because their hook was gone
+   * @param appended distinct hooks appended
    * @param bytes envelope bytes appended
    * @param firstSeq the lowest seq appended, 0 if none
-   * @param lastSeq the highest seq settled or dropped, 0 if none
+   * @param lastSeq the highest seq appended, 0 if none
    * @param archiveDir the archive directory
    */
-  record Result(long settled, long dropped, long bytes, long firstSeq, long lastSeq, Path archiveDir) {}
+  record Result(long appended, long bytes, long firstSeq, long lastSeq, Path archiveDir) {}
 
-  /** Passes everything to the demo's sink and notes the lowest seq appended (the replay check's start). */
+  /**
+   * Passes everything to the demo's sink and notes what it was given: the seqs (an append repeated after
+   * a failed sync counts once), their bytes, the lowest and highest (the replay check's range).
+   */
   private static final class SeqRecordingSink implements ArchiveSink {
     private final ArchiveSink delegate;
+    private final java.util.Set<Long> seqs = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile long bytes;
     private volatile long firstSeq;
+    private volatile long lastSeq;
 
     SeqRecordingSink(ArchiveSink delegate) {
       this.delegate = delegate;
@@ -89,9 +92,13 @@ final class DemoArchive {
     @Override
     public void append(long seq, byte[] envelope) {
       delegate.append(seq, envelope);
+      if (seqs.add(seq)) {
+        bytes += envelope.length;
+      }
       if (firstSeq == 0 || seq < firstSeq) {
         firstSeq = seq;
       }
+      lastSeq = Math.max(lastSeq, seq);
     }
 
     @Override

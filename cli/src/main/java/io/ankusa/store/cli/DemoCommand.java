@@ -3,21 +3,14 @@ package io.ankusa.store.cli;
 import io.ankusa.store.archive.chronicle.ArchiveDirectory;
 import io.ankusa.store.archive.chronicle.ArchiveRollCycle;
 import io.ankusa.store.archive.chronicle.ChronicleArchiveSink;
-import io.ankusa.store.queue.counter.Counters;
-import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.DeadLetter;
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
-import io.ankusa.store.queue.maintenance.InflightRecovery;
-import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.metrics.QueueGauges;
-import io.ankusa.store.queue.runtime.QueueRuntime;
-import io.ankusa.store.queue.ingest.QueueWriter;
-import io.ankusa.store.queue.maintenance.Reclaim;
-import io.ankusa.store.queue.runtime.RuntimeSettings;
-import io.ankusa.store.queue.counter.TenantCounts;
+import io.ankusa.store.queue.QueueOptions;
+import io.ankusa.store.queue.QueueStats;
+import io.ankusa.store.queue.TenantStats;
+import io.ankusa.store.queue.WebhookQueue;
 import io.ankusa.store.queue.config.WriterConfig;
-import io.ankusa.store.queue.ingest.WriterStats;
-import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -42,9 +35,10 @@ import picocli.CommandLine.Spec;
  * through the writer from several producer threads (skewed tenant sizes, some duplicate retries),
  * a dispatcher playing the sinks, live gauges, a summary, and a verify of the store at the end.
  *
- * <p>The queue runs on a {@link QueueRuntime}: recovery first, then the writer, the dispatcher (playing
- * the sinks through a {@link DemoDeliveryHandler}), reclaim, and with {@code --archive-dir} (off by
- * default) the archiver, which copies hooks into a Chronicle archive ({@link DemoArchive}); the summary
+ * <p>The queue is a {@link WebhookQueue}, the queue's front door, as a service embeds it: its handler is
+ * the demo's sinks ({@link DemoSinks}), and every couple of seconds the demo replays part of its dead-letter
+ * queue; with {@code --archive-dir} (off by default) it copies hooks into a Chronicle archive ({@link
+ * DemoArchive}); the summary
  * then adds what was archived, a read-back of the archive, and the archive-pending gauge, which must
  * be 0 at the end. A failed read-back or a non-zero gauge makes the exit code 1.
  */
@@ -110,7 +104,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
         ChronicleArchiveSink archiveSink = archiveDir == null ? null
             : ChronicleArchiveSink.open(archiveDir, ArchiveRollCycle.DAILY)) {
       Summary summary = run(store, archiveSink, out);
-      summary.print(out, summary.queue);
+      summary.print(out);
       exitCodes.add(summary.archiveOk ? 0 : AnkusaStore.FOUND_PROBLEMS);
     }
     out.println();
@@ -144,22 +138,21 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
   }
 
   /**
-   * The run on one {@link QueueRuntime}: it recovers the store, then producers ingest until the time is
-   * up or a component of the runtime fails. On the way out, whatever happened, the producers stop first
-   * (each waits for its answers), then the runtime closes: reclaim, archiver (a last drain), dispatcher,
-   * writer. A failure of the runtime is thrown by its close, after everything has stopped.
+   * The run on one {@link WebhookQueue}: opening it recovers the store, then producers ingest until the
+   * time is up or the queue fails, while the demo's sinks answer every delivery and, every couple of
+   * seconds, part of the dead-letter queue is replayed. On the way out, whatever happened, the producers
+   * stop first (each waits for its answers), then the queue closes. A failure of the queue is thrown by
+   * its close, after everything has stopped.
    */
   private Summary run(Store store, ChronicleArchiveSink archiveSink, PrintWriter out) throws InterruptedException {
     Summary s = new Summary();
-    DemoDeliveryHandler handler = new DemoDeliveryHandler(retryRate, deadRate);
+    DemoSinks sinks = new DemoSinks(retryRate, deadRate);
     DemoArchive archive = archiveSink == null ? null : new DemoArchive(archiveSink, archiveDir);
-    try (QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults().withArchive(archive != null),
-        RuntimeSettings.defaults(), handler, archive == null ? null : archive.sink(), System::currentTimeMillis)) {
-      InflightRecovery.Result recovery = runtime.recovery();
+    QueueOptions options = QueueOptions.defaults().withArchive(archive == null ? null : archive.sink());
+    try (WebhookQueue queue = WebhookQueue.open(store, options, sinks)) {
       out.printf("demo: %s store at %s; %d tenants, %d producers, %d s%s%n", backend, store.directory(), tenants,
-          producers, seconds, recovery.recovered() > 0 ? "; recovered " + recovery.recovered() + " inflight rows" : "");
+          producers, seconds, recoveredNote(queue.stats()));
       out.flush();
-      QueueWriter writer = runtime.writer();
       AtomicBoolean producing = new AtomicBoolean(true);
       List<Thread> threads = new ArrayList<>();
       List<long[]> latencies = new ArrayList<>();
@@ -172,21 +165,25 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
           long[] samples = new long[samplesPerProducer];
           latencies.add(samples);
           int id = p;
-          Thread t = new Thread(() -> produce(id, writer, producing, admitted, s, samples), "demo-producer-" + p);
+          Thread t = new Thread(() -> produce(id, queue, producing, admitted, s, samples), "demo-producer-" + p);
           t.setDaemon(true);
           threads.add(t);
           t.start();
         }
-        QueueGauges gauges = new QueueGauges(runtime.queue());
         boolean tty = System.console() != null;
         long deadline = start + TimeUnit.SECONDS.toNanos(seconds);
         long lastLine = 0;
-        while (System.nanoTime() < deadline && runtime.failure().isEmpty()) {
+        long lastReplay = 0;
+        while (System.nanoTime() < deadline) {
           Thread.sleep(250);
           long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+          if (elapsedMs - lastReplay >= REPLAY_INTERVAL_MS) {
+            s.revived += replaySomeDead(queue);
+            lastReplay = elapsedMs;
+          }
           if (tty || elapsedMs - lastLine >= 1_000) {
             lastLine = elapsedMs;
-            progress(out, tty, elapsedMs, gauges.measure(System.currentTimeMillis()), writer.stats(), runtime);
+            progress(out, tty, elapsedMs, queue.stats(), s.acked.sum());
           }
         }
         if (tty) {
@@ -199,24 +196,46 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
         }
       }
       s.elapsedNanos = System.nanoTime() - start;
-      if (runtime.failure().isEmpty()) {
-        Thread.sleep(500); // let the dispatcher drain what is due for a moment
-      }
-      runtime.close(); // throws the runtime's failure, if any, once everything has stopped
-      s.queue = runtime.queue();
-      s.writer = writer.stats();
-      s.dispatch = handler;
-      s.reclaimed = runtime.reclaimedHooks();
+      Thread.sleep(500); // let the dispatcher drain what is due for a moment
       s.latencyMicros = merge(latencies);
-      if (archive != null) {
-        s.archive = archive.result(runtime.archived());
-      }
+      s.sinks = sinks;
+      s.stats = queue.stats();
+      s.top = topTenants(queue);
+    }
+    if (archive != null) {
+      s.archive = archive.result();
     }
     return s;
   }
 
+  private static final long REPLAY_INTERVAL_MS = 2_000;
+
+  /** A replay of part of the DLQ: the newest 20 dead letters become due again; returns how many. */
+  private static int replaySomeDead(WebhookQueue queue) {
+    List<DeadLetter> dead = queue.deadLetters().newest(20).letters();
+    return dead.isEmpty() ? 0 : queue.deadLetters().revive(dead);
+  }
+
+  private static String recoveredNote(QueueStats stats) {
+    return stats.inflight() > 0 ? "; " + stats.inflight() + " deliveries in flight" : "";
+  }
+
+  /**
+   * The demo's tenants with the most due and the most dead deliveries, from their counters: tenant {@code i}
+   * is picked with weight {@code 1/(i+1)}, so the first ten thousand hold nearly every delivery.
+   */
+  private List<TenantLine> topTenants(WebhookQueue queue) {
+    List<TenantLine> lines = new ArrayList<>();
+    for (int i = 0; i < Math.min(tenants, 10_000); i++) {
+      String name = i == 0 ? "default" : "tenant-" + i;
+      TenantStats t = queue.tenants().stats(name);
+      lines.add(new TenantLine(name, t.pending() + t.scheduled(), t.dead()));
+    }
+    return lines;
+  }
+
   /** One producer: skewed tenants (tenant i is picked with weight 1/(i+1)), 1–3 sinks, some duplicates. */
-  private void produce(int id, QueueWriter writer, AtomicBoolean producing, Semaphore admitted, Summary s,
+  private void produce(int id, WebhookQueue queue, AtomicBoolean producing, Semaphore admitted, Summary s,
       long[] samples) {
     SplittableRandom random = new SplittableRandom(1000 + id);
     double[] cumulative = new double[tenants];
@@ -250,7 +269,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       inflight.acquireUninterruptibly();
       admitted.acquireUninterruptibly();
       long sent = System.nanoTime();
-      CompletableFuture<IngestResult> f = writer.ingest(request);
+      CompletableFuture<IngestResult> f = queue.ingest(request);
       int slot = recorded < samples.length ? recorded++ : -1;
       f.whenComplete((r, e) -> {
         admitted.release();
@@ -272,15 +291,13 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     inflight.acquireUninterruptibly(DemoLimits.PRODUCER_IN_FLIGHT); // every answer is in
   }
 
-  private void progress(PrintWriter out, boolean tty, long elapsedMs, QueueGauges.Gauge g, WriterStats w,
-      QueueRuntime runtime) {
+  private void progress(PrintWriter out, boolean tty, long elapsedMs, QueueStats q, long acked) {
     int width = 20;
     int done = (int) Math.min(width, elapsedMs * width / (seconds * 1000L));
-    TenantCounts c = g.aggregate();
-    String line = String.format("[%s%s] %4.1fs  durable %d  pending %d  scheduled %d  inflight %d  dead %d"
-            + "  active tenants %d  oldest due %d ms  syncs/group %.2f",
-        "#".repeat(done), ".".repeat(width - done), elapsedMs / 1000.0, w.durableSeq(), c.pending(), c.scheduled(),
-        c.inflight(), c.dead(), runtime.lastTick().activeTenants(), g.oldestDueAgeMs(), w.syncsPerGroup());
+    String line = String.format("[%s%s] %4.1fs  acked %d  pending %d  scheduled %d  inflight %d  dead %d"
+            + "  delivered %d  oldest due %d ms",
+        "#".repeat(done), ".".repeat(width - done), elapsedMs / 1000.0, acked, q.pending(), q.scheduled(),
+        q.inflight(), q.dead(), q.delivered(), q.oldestDueAgeMs());
     if (tty) {
       out.print("\r" + line);
     } else {
@@ -296,17 +313,18 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     return all;
   }
 
+  /** One tenant's line in the summary's top lists. */
+  private record TenantLine(String name, long due, long dead) {}
+
   /** What the run measured. */
   private static final class Summary {
     final Map<IngestResult.Outcome, LongAdder> outcomes = new EnumMap<>(IngestResult.Outcome.class);
     final LongAdder acked = new LongAdder();
     long elapsedNanos;
-    /** The queue the run served (its runtime closed, its store still open). */
-    DeliveryQueue queue;
-    WriterStats writer;
-    DemoDeliveryHandler dispatch;
-    /** Hooks the runtime's reclaim deleted. */
-    long reclaimed;
+    long revived;
+    DemoSinks sinks;
+    QueueStats stats;
+    List<TenantLine> top = List.of();
     long[] latencyMicros = new long[0];
     /** What {@code --archive-dir} archived; null when the archive is off. */
     DemoArchive.Result archive;
@@ -319,46 +337,40 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       }
     }
 
-    void print(PrintWriter out, DeliveryQueue queue) {
+    void print(PrintWriter out) {
       double secs = elapsedNanos / 1e9;
-      QueueGauges gauges = new QueueGauges(queue);
-      QueueGauges.Gauge g = gauges.measure(System.currentTimeMillis());
-      TenantCounts c = g.aggregate();
+      QueueStats q = stats;
+      long created = outcomes.get(IngestResult.Outcome.CREATED).sum();
       out.println();
       out.println("summary");
-      out.printf("  durable hooks/s      %,.0f  (%,d created in %.1f s)%n",
-          outcomes.get(IngestResult.Outcome.CREATED).sum() / secs, outcomes.get(IngestResult.Outcome.CREATED).sum(), secs);
+      out.printf("  durable hooks/s      %,.0f  (%,d created in %.1f s)%n", created / secs, created, secs);
       out.printf("  ack latency          p50 %s  p99 %s%n", micros(percentile(0.50)), micros(percentile(0.99)));
       out.printf("  outcomes             %s%n", outcomesLine());
-      out.printf("  syncs                %,d for %,d groups (%.2f per group, %,.0f per second)%n",
-          writer.syncs(), writer.groups(), writer.syncsPerGroup(), writer.syncs() / secs);
-      out.printf("  dispatch             %,d delivered, %,d retried, %,d dead-lettered, %,d replayed from the DLQ%n",
-          dispatch.delivered.sum(), dispatch.retried.sum(), dispatch.deadLettered.sum(), dispatch.revived.sum());
+      out.printf("  deliveries           %,d delivered, %,d retried, %,d dead-lettered, %,d replayed from the DLQ%n",
+          q.delivered(), q.retried(), q.deadLettered(), revived);
       out.printf("  rows now             pending %,d  scheduled %,d  inflight %,d  dead %,d  (%,d bytes)%n",
-          c.pending(), c.scheduled(), c.inflight(), c.dead(), c.bytes());
-      out.printf("  tenants              %,d%n", g.tenants());
-      Reclaim.Backlog backlog;
-      try (Snapshot view = queue.store().snapshot()) {
-        backlog = Reclaim.backlog(view);
-      }
-      // finished: hooks nothing owes any more, reclaimed or still waiting for reclaim
-      long finished = reclaimed + backlog.unowed();
-      out.printf("  reclaim              %,d hooks reclaimed (%,.0f/s) of %,d finished (%,.0f/s): %.2f×;"
-          + " hooks stored %,d, owed %,d, not owed %,d%n", reclaimed, reclaimed / secs, finished, finished / secs,
-          finished == 0 ? 1.0 : (double) reclaimed / finished, backlog.stored(), backlog.owed(), backlog.unowed());
+          q.pending(), q.scheduled(), q.inflight(), q.dead(), q.bytes());
+      out.printf("  tenants              %,d%n", q.tenants());
+      out.printf("  reclaim              %,d hooks reclaimed (%,.0f/s)%n", q.reclaimed(), q.reclaimed() / secs);
       if (archive != null) {
         String check = DemoArchive.replayCheck(archive);
-        archiveOk = check.startsWith("ok") && c.archivePending() == 0;
-        out.printf("  archive              %,d hooks archived (%,d bytes), %,d dropped, into %s%n", archive.settled(),
-            archive.bytes(), archive.dropped(), archive.archiveDir());
+        archiveOk = check.startsWith("ok") && q.archivePending() == 0;
+        out.printf("  archive              %,d hooks archived (%,d bytes) into %s%n", archive.appended(), archive.bytes(),
+            archive.archiveDir());
         out.printf("  archive replay       %s%n", check);
-        out.printf("  archive pending      %,d%s%n", c.archivePending(),
-            c.archivePending() == 0 ? "" : "  (FAILED: every obligation should be settled by now)");
+        out.printf("  archive pending      %,d%s%n", q.archivePending(),
+            q.archivePending() == 0 ? "" : "  (FAILED: every obligation should be settled by now)");
       }
-      Map<Long, TenantCounts> counts = Counters.readAll(queue.store());
-      InspectCommand.printTop(out, queue.store(), counts, "pending", TenantCounts::due, 5);
-      InspectCommand.printTop(out, queue.store(), counts, "dead", TenantCounts::dead, 5);
+      printTop(out, "pending", TenantLine::due);
+      printTop(out, "dead", TenantLine::dead);
       out.flush();
+    }
+
+    private void printTop(PrintWriter out, String what, java.util.function.ToLongFunction<TenantLine> measure) {
+      out.printf("top tenants by %s%n", what);
+      top.stream().filter(t -> measure.applyAsLong(t) > 0)
+          .sorted(java.util.Comparator.comparingLong(measure).reversed()).limit(5)
+          .forEach(t -> out.printf("  %-32s %d%n", t.name(), measure.applyAsLong(t)));
     }
 
     private String outcomesLine() {

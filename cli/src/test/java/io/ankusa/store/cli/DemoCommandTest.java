@@ -18,7 +18,7 @@ class DemoCommandTest {
     assertThat(r.out())
         .contains("durable hooks/s")
         .contains("ack latency          p50")
-        .contains("syncs")
+        .contains("deliveries           ")
         .contains("top tenants by pending")
         .contains("top tenants by dead")
         .containsPattern("verify .*: clean")

@@ -170,7 +170,7 @@ public interface FrontDoorCases extends LayoutCase {
         }
         awaitTrue(() -> queue.stats().dead() == 1 && attempts.getOrDefault("retry", List.of()).size() == 2
             && queue.stats().delivered() == 2, "one dead letter and two deliveries");
-        DeadLetterPage page = queue.deadLetters().page("acme", 10);
+        DeadLetterPage page = queue.deadLetters().newest("acme", 10);
         assertThat(page.letters()).as("%s: the dead-letter page", on).hasSize(1);
         DeadLetter letter = page.letters().get(0);
         assertThat(letter.hookId()).isEqualTo("dead");

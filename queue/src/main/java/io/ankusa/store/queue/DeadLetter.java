@@ -3,7 +3,7 @@ package io.ankusa.store.queue;
 import io.ankusa.store.queue.record.DeadRow;
 
 /**
- * One delivery in the dead-letter queue, as {@link DeadLetterQueue#page} reads it. Pass it back to
+ * One delivery in the dead-letter queue, as {@link DeadLetterQueue#newest(int)} reads it. Pass it back to
  * {@link DeadLetterQueue#revive} or {@link DeadLetterQueue#purge(DeadLetter)}; those act on it only while
  * it is still dead as read (another revive or purge that got there first wins).
  */

@@ -6,7 +6,7 @@ import java.util.List;
  * One page of the dead-letter queue, newest first.
  *
  * @param letters the page's dead letters, newest first
- * @param next where the next page starts ({@link DeadLetterQueue#page(DeadLetterPage.Cursor, int)}); null when
+ * @param next where the next page starts ({@link DeadLetterQueue#next(DeadLetterPage.Cursor, int)}); null when
  *     this page was the last
  */
 public record DeadLetterPage(List<DeadLetter> letters, Cursor next) {

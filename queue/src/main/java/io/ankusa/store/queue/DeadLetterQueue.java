@@ -39,17 +39,23 @@ public final class DeadLetterQueue {
   }
 
   /**
-   * The newest {@code limit} dead letters of {@code tenant}, or of every tenant when it is null: one scan
-   * of the dead-letter index, one read of their delivery rows, one of each tenant's name.
+   * The newest {@code limit} dead letters of every tenant: one scan of the dead-letter index, one read of
+   * their delivery rows, one of each tenant's name.
    *
    * @throws StoreArgumentException for a limit outside 1 .. {@value #MAX_PAGE}
    */
-  public DeadLetterPage page(String tenant, int limit) {
+  public DeadLetterPage newest(int limit) {
+    return read(null, null, limit);
+  }
+
+  /** The newest {@code limit} dead letters of {@code tenant} (its id as ingested; "default" for none). */
+  public DeadLetterPage newest(String tenant, int limit) {
+    Objects.requireNonNull(tenant, "tenant");
     return read(tenant, null, limit);
   }
 
-  /** The page that follows the one {@code after} came with. */
-  public DeadLetterPage page(DeadLetterPage.Cursor after, int limit) {
+  /** The page that follows the one {@code after} came with, for the same tenant or all. */
+  public DeadLetterPage next(DeadLetterPage.Cursor after, int limit) {
     Objects.requireNonNull(after, "after");
     return read(after.tenant(), after.before(), limit);
   }

@@ -4,7 +4,7 @@ import io.ankusa.store.queue.config.WriterConfig;
 import java.util.List;
 
 /**
- * One webhook handed to {@link QueueWriter#ingest}: plain data, checked by the writer on the calling
+ * One webhook handed to {@link WebhookQueue#ingest}: plain data, checked by the queue on the calling
  * thread (a request that breaks a rule is answered {@link IngestResult.Outcome#REJECTED} at once, with
  * the rule named in {@link IngestResult#reason()}).
  *

@@ -3,7 +3,7 @@ package io.ankusa.store.queue;
 import io.ankusa.store.queue.config.WriterConfig;
 
 /**
- * The answer to one {@link QueueWriter#ingest} call.
+ * The answer to one {@link WebhookQueue#ingest} call.
  *
  * <p>What each outcome guarantees to the caller:
  *

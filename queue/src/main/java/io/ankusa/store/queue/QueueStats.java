@@ -16,9 +16,12 @@ package io.ankusa.store.queue;
  * @param retried deliveries answered retry since open
  * @param deadLettered deliveries answered dead-letter since open
  * @param handlerFailures calls of the handler that threw, since open
+ * @param reclaimed hooks deleted since open because nothing owed them any more (every sink answered, the
+ *     archive settled)
  */
 public record QueueStats(long pending, long scheduled, long inflight, long dead, long bytes, long archivePending,
-    long oldestDueAgeMs, long tenants, long delivered, long retried, long deadLettered, long handlerFailures) {
+    long oldestDueAgeMs, long tenants, long delivered, long retried, long deadLettered, long handlerFailures,
+    long reclaimed) {
 
   /** Deliveries waiting: pending and scheduled. */
   public long due() {

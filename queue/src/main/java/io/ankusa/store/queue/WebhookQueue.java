@@ -100,7 +100,7 @@ public final class WebhookQueue implements AutoCloseable {
     TenantCounts c = g.aggregate();
     return new QueueStats(c.pending(), c.scheduled(), c.inflight(), c.dead(), c.bytes(), c.archivePending(),
         g.oldestDueAgeMs(), g.tenants(), counts.delivered(), counts.retried(), counts.deadLettered(),
-        counts.handlerFailures());
+        counts.handlerFailures(), runtime.reclaimedHooks());
   }
 
   /** The dead-letter queue: browse, revive, purge. */

@@ -2,17 +2,18 @@ package io.ankusa.store.bench.sustain;
 
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
-import io.ankusa.store.queue.ingest.QueueWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 
 /**
- * Producer threads that hand hooks to a {@link QueueWriter} at a fixed total rate, or as fast as the
+ * Producer threads that hand hooks to the queue's ingest at a fixed total rate, or as fast as the
  * writer answers. Each of {@code producers} threads keeps its share of the rate on a schedule fixed
  * at the start (hook {@code i} is due at {@code start + i × period}), so a slow moment is made up
  * afterwards rather than lost; at most {@value #IN_FLIGHT_PER_PRODUCER} hooks per thread wait for their
@@ -34,7 +35,8 @@ final class PacedProducers implements AutoCloseable {
    * Starts {@code producers} threads feeding {@code writer} {@code hooksPerSecond} hooks a second in
    * all, or as fast as it answers when that is 0.
    */
-  PacedProducers(QueueWriter writer, int producers, int tenants, long hooksPerSecond) {
+  PacedProducers(Function<IngestRequest, CompletableFuture<IngestResult>> writer, int producers, int tenants,
+      long hooksPerSecond) {
     for (int p = 0; p < producers; p++) {
       Semaphore permits = new Semaphore(IN_FLIGHT_PER_PRODUCER);
       inFlight.add(permits);
@@ -47,7 +49,8 @@ final class PacedProducers implements AutoCloseable {
     threads.forEach(Thread::start);
   }
 
-  private void produce(QueueWriter writer, HookSource source, Semaphore permits, long periodNanos) {
+  private void produce(Function<IngestRequest, CompletableFuture<IngestResult>> writer, HookSource source,
+      Semaphore permits, long periodNanos) {
     long next = System.nanoTime();
     while (running.get()) {
       long wait = next - System.nanoTime();
@@ -65,7 +68,7 @@ final class PacedProducers implements AutoCloseable {
       }
       next += periodNanos;
       IngestRequest request = source.next(System.currentTimeMillis());
-      writer.ingest(request).whenComplete((r, e) -> {
+      writer.apply(request).whenComplete((r, e) -> {
         permits.release();
         if (e == null && r.outcome() == IngestResult.Outcome.CREATED) {
           created.increment();

@@ -1,22 +1,18 @@
 package io.ankusa.store.bench.sustain;
 
+import io.ankusa.store.queue.Delivery;
+import io.ankusa.store.queue.QueueStats;
+import io.ankusa.store.queue.QueueOptions;
+import io.ankusa.store.queue.WebhookQueue;
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.ingest.TaskCpu;
 import io.ankusa.store.bench.ingest.WriterIngestBench;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.config.WriterConfig;
-import io.ankusa.store.queue.counter.TenantCounts;
-import io.ankusa.store.queue.dispatch.TickHandler;
 import io.ankusa.store.queue.ingest.QueueWriter;
 import io.ankusa.store.queue.metrics.QueueGauges;
-import io.ankusa.store.queue.record.InflightRow;
-import io.ankusa.store.queue.runtime.QueueRuntime;
-import io.ankusa.store.queue.runtime.RuntimeSettings;
-import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
@@ -25,7 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One run of the sustained-throughput bench: a new store of one backend, producers at a fixed rate
@@ -151,7 +146,8 @@ final class SustainRun {
   /**
    * Runs backend {@code backend} for {@code seconds} seconds in {@code work} (emptied first and
    * deleted after), {@code producers} threads over {@code tenants} tenants at {@code hooksPerSecond}
-   * (0: flat out).
+   * (0: flat out). Dispatching, the queue runs through its front door ({@link WebhookQueue}) with a
+   * synchronous handler that delivers everything it is handed, as a service would run it.
    */
   static Result run(String backend, Mode mode, long hooksPerSecond, int seconds, int tenants, int producers,
       Path work) {
@@ -162,20 +158,25 @@ final class SustainRun {
     try {
       Sampler sampler;
       if (mode == Mode.DISPATCH) {
-        LongAdder delivered = new LongAdder();
-        TickHandler handler = (queue, tick, now) -> deliverAll(queue, tick.claimed(), delivered);
-        try (QueueRuntime runtime = QueueRuntime.start(store, QueueConfig.defaults(), RuntimeSettings.defaults(),
-            handler, null, System::currentTimeMillis)) {
-          try (PacedProducers producing = new PacedProducers(runtime.writer(), producers, tenants, hooksPerSecond)) {
-            sampler = new Sampler(runtime.queue(), producing, delivered::sum, runtime::reclaimedHooks);
+        try (WebhookQueue queue = WebhookQueue.open(store, QueueOptions.defaults(),
+            deliveries -> deliveries.forEach(Delivery::delivered))) {
+          try (PacedProducers producing = new PacedProducers(queue::ingest, producers, tenants, hooksPerSecond)) {
+            sampler = new Sampler(store, producing, () -> {
+              QueueStats q = queue.stats();
+              return new Reading(q.due(), q.inflight(), q.oldestDueAgeMs(), q.delivered(), q.reclaimed());
+            });
             sampler.runFor(seconds);
           }
         }
       } else {
         DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
+        QueueGauges gauges = new QueueGauges(queue);
         try (QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults());
-            PacedProducers producing = new PacedProducers(writer, producers, tenants, hooksPerSecond)) {
-          sampler = new Sampler(queue, producing, () -> 0, () -> 0);
+            PacedProducers producing = new PacedProducers(writer::ingest, producers, tenants, hooksPerSecond)) {
+          sampler = new Sampler(store, producing, () -> {
+            QueueGauges.Gauge g = gauges.measure(System.currentTimeMillis());
+            return new Reading(g.aggregate().due(), g.aggregate().inflight(), g.oldestDueAgeMs(), 0, 0);
+          });
           sampler.runFor(seconds);
         }
       }
@@ -187,38 +188,23 @@ final class SustainRun {
     }
   }
 
-  /** The sinks: every claimed row is delivered, in one batch. */
-  private static void deliverAll(DeliveryQueue queue, List<InflightRow> claimed, LongAdder delivered) {
-    if (claimed.isEmpty()) {
-      return;
-    }
-    Transition t = new Transition();
-    for (InflightRow row : claimed) {
-      Deliveries.delivered(t, row);
-    }
-    queue.write(t, Durability.NO_SYNC);
-    delivered.add(claimed.size());
-  }
+  /** One reading of the queue: its backlog and what it delivered and reclaimed so far. */
+  record Reading(long dueRows, long inflightRows, long oldestDueMs, long delivered, long reclaimed) {}
 
-  /** Reads the gauges and the counts on the bench's main thread. */
+  /** Reads the queue and the counts on the bench's main thread. */
   private static final class Sampler {
-    private final DeliveryQueue queue;
-    private final QueueGauges gauges;
+    private final Store store;
     private final PacedProducers producing;
-    private final java.util.function.LongSupplier delivered;
-    private final java.util.function.LongSupplier reclaimed;
+    private final java.util.function.Supplier<Reading> reading;
     final List<Second> seconds = new ArrayList<>();
     private final List<Long> ages = new ArrayList<>();
     /** CPU ms by thread group over the sampled seconds, read before any thread of the run ends. */
     Map<String, Long> cpu = Map.of();
 
-    Sampler(DeliveryQueue queue, PacedProducers producing, java.util.function.LongSupplier delivered,
-        java.util.function.LongSupplier reclaimed) {
-      this.queue = queue;
-      this.gauges = new QueueGauges(queue);
+    Sampler(Store store, PacedProducers producing, java.util.function.Supplier<Reading> reading) {
+      this.store = store;
       this.producing = producing;
-      this.delivered = delivered;
-      this.reclaimed = reclaimed;
+      this.reading = reading;
     }
 
     void runFor(int totalSeconds) {
@@ -227,11 +213,11 @@ final class SustainRun {
       long rows = 0;
       long deliveredRows = 0;
       long reclaimedHooks = 0;
-      Map<String, Long> engineBefore = queue.store().engineStatistics();
+      Map<String, Long> engineBefore = store.engineStatistics();
       TaskCpu.Reading cpuBefore = TaskCpu.read();
       for (int s = 1; s <= totalSeconds; s++) {
         long secondMaxAge = 0;
-        QueueGauges.Gauge g = null;
+        Reading g = null;
         long secondEnd = start + TimeUnit.SECONDS.toNanos(s);
         while (true) {
           long now = System.nanoTime();
@@ -239,18 +225,18 @@ final class SustainRun {
             break;
           }
           sleepNanos(Math.min(TimeUnit.MILLISECONDS.toNanos(GAUGE_MILLIS), secondEnd - now));
-          g = gauges.measure(System.currentTimeMillis());
-          ages.add(g.oldestDueAgeMs());
-          secondMaxAge = Math.max(secondMaxAge, g.oldestDueAgeMs());
+          g = reading.get();
+          ages.add(g.oldestDueMs());
+          secondMaxAge = Math.max(secondMaxAge, g.oldestDueMs());
         }
-        TenantCounts c = g == null ? TenantCounts.ZERO : g.aggregate();
+        Reading last = g == null ? reading.get() : g;
         long h = producing.created();
         long r = producing.rowsCreated();
-        long d = delivered.getAsLong();
-        long rc = reclaimed.getAsLong();
-        Map<String, Long> engine = queue.store().engineStatistics();
-        seconds.add(new Second(s, h - hooks, r - rows, d - deliveredRows, rc - reclaimedHooks, c.due(), c.inflight(),
-            secondMaxAge, increase(engineBefore, engine)));
+        long d = last.delivered();
+        long rc = last.reclaimed();
+        Map<String, Long> engine = store.engineStatistics();
+        seconds.add(new Second(s, h - hooks, r - rows, d - deliveredRows, rc - reclaimedHooks, last.dueRows(),
+            last.inflightRows(), secondMaxAge, increase(engineBefore, engine)));
         hooks = h;
         rows = r;
         deliveredRows = d;
