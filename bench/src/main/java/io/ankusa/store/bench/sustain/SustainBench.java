@@ -56,10 +56,10 @@ public final class SustainBench {
   }
 
   /** What a run of the bench wrote. */
-  record Report(String text, List<Path> files) {}
+  public record Report(String text, List<Path> files) {}
 
   /** Runs the bench with {@code s}, writing its files under {@code s.out()}. */
-  static Report run(SustainSettings s) {
+  public static Report run(SustainSettings s) {
     double loadBefore = WriterIngestBench.loadAverage();
     List<SustainRun.Result> runs = new ArrayList<>();
     List<MaxRateSearch.Outcome> searches = new ArrayList<>();

@@ -16,12 +16,12 @@ import java.util.List;
  * @param probes runs at a fixed rate the search may make per backend
  * @param out where the table, the JSON and the charts go
  */
-record SustainSettings(List<String> backends, Long rate, int seconds, int tenants, int producers, int probes,
+public record SustainSettings(List<String> backends, Long rate, int seconds, int tenants, int producers, int probes,
     Path out) {
-  static final String USAGE = "bench sustain [--backend rocksdb,lmdb,memory] [--rate HOOKS_PER_S|max] [--seconds 60]"
+  public static final String USAGE = "bench sustain [--backend rocksdb,lmdb,memory] [--rate HOOKS_PER_S|max] [--seconds 60]"
       + " [--tenants 200] [--producers 4] [--probes 4] [--out bench-results/sustain]";
 
-  SustainSettings {
+  public SustainSettings {
     backends.forEach(BenchStores::requireBackend);
     if (rate != null && rate < 0) {
       throw new IllegalArgumentException("--rate must be at least 1 hook a second, or max");
@@ -43,7 +43,7 @@ record SustainSettings(List<String> backends, Long rate, int seconds, int tenant
    *
    * @throws IllegalArgumentException naming the bad argument
    */
-  static SustainSettings parse(String... args) {
+  public static SustainSettings parse(String... args) {
     List<String> backends = List.of("rocksdb", "lmdb", "memory");
     Long rate = null;
     int seconds = 60;
