@@ -3,7 +3,7 @@ package io.ankusa.store.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.ankusa.store.etcd;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.ingest.IngestRequest;
-import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.runtime.QueueRuntime;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;

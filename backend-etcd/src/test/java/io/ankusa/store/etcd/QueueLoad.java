@@ -5,9 +5,9 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.Deliveries;
 import io.ankusa.store.queue.Transition;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.dispatch.DeliveryHandler;
-import io.ankusa.store.queue.ingest.IngestRequest;
-import io.ankusa.store.queue.ingest.IngestResult;
+import io.ankusa.store.queue.dispatch.TickHandler;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.maintenance.QueueVerifier;
 import io.ankusa.store.queue.runtime.QueueRuntime;
 import io.ankusa.store.spi.Durability;
@@ -39,7 +39,7 @@ final class QueueLoad implements AutoCloseable {
    * delivered} each seq once its delivery is written: a delivered hook's rows go (reclaim deletes
    * them), so "not lost" means in the store or delivered.
    */
-  static DeliveryHandler deliverAll(java.util.function.LongConsumer delivered) {
+  static TickHandler deliverAll(java.util.function.LongConsumer delivered) {
     return (queue, tick, now) -> {
       Transition t = new Transition();
       tick.claimed().forEach(row -> Deliveries.delivered(t, row));
