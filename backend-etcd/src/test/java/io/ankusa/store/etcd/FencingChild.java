@@ -4,7 +4,7 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
-import io.ankusa.store.queue.runtime.QueueRuntime;
+import io.ankusa.store.queue.internal.runtime.QueueRuntime;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.etcd.jetcd.KeyValue;

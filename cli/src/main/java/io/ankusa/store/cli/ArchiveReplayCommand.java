@@ -2,7 +2,7 @@ package io.ankusa.store.cli;
 
 import io.ankusa.store.archive.chronicle.ArchivedHook;
 import io.ankusa.store.archive.chronicle.ChronicleArchiveReader;
-import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,11 +1,11 @@
 package io.ankusa.store.cli;
 
 import io.ankusa.store.layout.Fields;
-import io.ankusa.store.queue.counter.Counters;
-import io.ankusa.store.queue.record.FormatStamp;
-import io.ankusa.store.queue.counter.TenantCounts;
-import io.ankusa.store.queue.tenant.Tenants;
-import io.ankusa.store.queue.index.ActiveIndex;
+import io.ankusa.store.queue.internal.counter.Counters;
+import io.ankusa.store.queue.internal.record.FormatStamp;
+import io.ankusa.store.queue.internal.counter.TenantCounts;
+import io.ankusa.store.queue.internal.tenant.Tenants;
+import io.ankusa.store.queue.internal.index.ActiveIndex;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;

@@ -2,8 +2,8 @@ package io.ankusa.store.cli;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.record.FormatStamp;
-import io.ankusa.store.queue.migration.FormatTwo;
+import io.ankusa.store.queue.internal.record.FormatStamp;
+import io.ankusa.store.queue.internal.migration.FormatTwo;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreFormatException;

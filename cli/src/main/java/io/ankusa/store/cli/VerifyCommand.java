@@ -1,6 +1,6 @@
 package io.ankusa.store.cli;
 
-import io.ankusa.store.queue.maintenance.QueueVerifier;
+import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import java.io.PrintWriter;

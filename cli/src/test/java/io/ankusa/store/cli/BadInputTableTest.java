@@ -104,7 +104,7 @@ class BadInputTableTest {
         .close();
     archive = fixtures.resolve("archive");
     try (ChronicleArchiveSink sink = ChronicleArchiveSink.open(archive, ArchiveRollCycle.DAILY)) {
-      sink.append(1, new io.ankusa.store.queue.record.HookEnvelope(1, "acme", "s", "h1", null, 5_000, List.of(1),
+      sink.append(1, new io.ankusa.store.queue.internal.record.HookEnvelope(1, "acme", "s", "h1", null, 5_000, List.of(1),
           new byte[3]).encode());
       sink.sync();
     }

@@ -9,17 +9,17 @@ import io.ankusa.store.layout.DueKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.index.ActiveIndex;
-import io.ankusa.store.queue.counter.CounterFold;
-import io.ankusa.store.queue.Deliveries;
-import io.ankusa.store.queue.dispatch.Dispatcher;
-import io.ankusa.store.queue.index.DueIndex;
-import io.ankusa.store.queue.record.HookEnvelope;
-import io.ankusa.store.queue.maintenance.InflightRecovery;
-import io.ankusa.store.queue.maintenance.Purge;
-import io.ankusa.store.queue.maintenance.QueueVerifier;
-import io.ankusa.store.queue.maintenance.TenantErase;
-import io.ankusa.store.queue.Transition;
+import io.ankusa.store.queue.internal.index.ActiveIndex;
+import io.ankusa.store.queue.internal.counter.CounterFold;
+import io.ankusa.store.queue.internal.Deliveries;
+import io.ankusa.store.queue.internal.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.index.DueIndex;
+import io.ankusa.store.queue.internal.record.HookEnvelope;
+import io.ankusa.store.queue.internal.maintenance.InflightRecovery;
+import io.ankusa.store.queue.internal.maintenance.Purge;
+import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
+import io.ankusa.store.queue.internal.maintenance.TenantErase;
+import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.ReadView;
@@ -384,7 +384,7 @@ public interface ActiveIndexCases extends LayoutCase {
       d.ingest().ingest(d.newHook("acme", Long.MAX_VALUE, 1, 10));
       long acme = ordOf(store, "acme");
       String on = backend().name();
-      java.util.function.Function<List<io.ankusa.store.queue.record.DueRow>, List<Long>> ats =
+      java.util.function.Function<List<io.ankusa.store.queue.internal.record.DueRow>, List<Long>> ats =
           rows -> rows.stream().map(r -> r.key().at() - START).toList();
       assertThat(ats.apply(DueIndex.dueForTenant(store, acme, START + 3_000, START + 1_000, 10, Long.MAX_VALUE, Long.MAX_VALUE)))
           .as("%s: acme's rows due from +1 s to +3 s", on).containsExactly(1_000L, 2_000L, 3_000L);

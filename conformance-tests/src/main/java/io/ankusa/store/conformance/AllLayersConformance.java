@@ -1,5 +1,6 @@
 package io.ankusa.store.conformance;
 
+import io.ankusa.store.queue.internal.Transition;
 import net.jqwik.api.Group;
 
 /**

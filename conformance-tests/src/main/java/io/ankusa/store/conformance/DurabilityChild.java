@@ -1,12 +1,12 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.ingest.QueueWriter;
+import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;

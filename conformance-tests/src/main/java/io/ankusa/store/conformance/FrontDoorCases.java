@@ -14,7 +14,7 @@ import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.QueueOptions;
 import io.ankusa.store.queue.QueueStats;
 import io.ankusa.store.queue.WebhookQueue;
-import io.ankusa.store.queue.maintenance.QueueVerifier;
+import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;

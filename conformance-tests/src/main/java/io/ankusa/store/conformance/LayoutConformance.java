@@ -1,12 +1,12 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.counter.CounterFold;
-import io.ankusa.store.queue.Deliveries;
-import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.counter.CounterFold;
+import io.ankusa.store.queue.internal.Deliveries;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.maintenance.QueueVerifier;
+import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.spi.Capabilities;
 import org.opentest4j.TestAbortedException;
 

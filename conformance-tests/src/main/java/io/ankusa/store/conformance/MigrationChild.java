@@ -2,7 +2,7 @@ package io.ankusa.store.conformance;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.migration.Migrate;
+import io.ankusa.store.queue.internal.migration.Migrate;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

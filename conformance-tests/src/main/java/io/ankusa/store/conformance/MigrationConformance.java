@@ -21,20 +21,20 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.counter.CounterFold;
-import io.ankusa.store.queue.counter.Counters;
-import io.ankusa.store.queue.counter.TenantCounts;
-import io.ankusa.store.queue.maintenance.QueueVerifier;
-import io.ankusa.store.queue.migration.FormatTwo;
-import io.ankusa.store.queue.migration.FormatTwoWriter;
-import io.ankusa.store.queue.migration.Migrate;
-import io.ankusa.store.queue.migration.QueueFormat;
-import io.ankusa.store.queue.record.DeliveryRow;
-import io.ankusa.store.queue.record.FormatStamp;
-import io.ankusa.store.queue.record.HookEnvelope;
-import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.queue.internal.counter.CounterFold;
+import io.ankusa.store.queue.internal.counter.Counters;
+import io.ankusa.store.queue.internal.counter.TenantCounts;
+import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
+import io.ankusa.store.queue.internal.migration.FormatTwo;
+import io.ankusa.store.queue.internal.migration.FormatTwoWriter;
+import io.ankusa.store.queue.internal.migration.Migrate;
+import io.ankusa.store.queue.internal.migration.QueueFormat;
+import io.ankusa.store.queue.internal.record.DeliveryRow;
+import io.ankusa.store.queue.internal.record.FormatStamp;
+import io.ankusa.store.queue.internal.record.HookEnvelope;
+import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
@@ -74,7 +74,7 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Format-2 inputs are written with {@link StoreFixtures} / {@link
- * io.ankusa.store.queue.migration.FormatTwoWriter} into a store opened with the format-2 families,
+ * io.ankusa.store.queue.internal.migration.FormatTwoWriter} into a store opened with the format-2 families,
  * then reopened with {@link Format3#families()} (the backend creates {@code tenants} and {@code
  * counters}). The RocksDB suite overrides {@link #openV2Fixture(Path)} and {@link
  * #openV3Fixture(Path)} to unpack the packed fixtures instead ({@link #openPackedFixture}).

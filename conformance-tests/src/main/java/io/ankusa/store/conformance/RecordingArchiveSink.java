@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The archive the layout layer checks the {@link io.ankusa.store.queue.archive.Archiver} against: it keeps
+ * The archive the layout layer checks the {@link io.ankusa.store.queue.internal.archive.Archiver} against: it keeps
  * every append in order and, separately, what a {@link #sync()} made durable — the first copy of each
  * seq, as a de-duplicating reader would return it. {@link #failSyncs(int)} makes the next syncs throw (and {@link #failSyncAfter(int)} a later one)
  * {@link ArchiveSinkException}, as a full disk would; {@link #crash()} forgets the appends no sync

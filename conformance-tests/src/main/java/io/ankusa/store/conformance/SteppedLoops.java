@@ -1,7 +1,7 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.queue.runtime.LoopPacer;
-import io.ankusa.store.queue.runtime.QueueRuntime;
+import io.ankusa.store.queue.internal.runtime.LoopPacer;
+import io.ankusa.store.queue.internal.runtime.QueueRuntime;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;

@@ -9,23 +9,23 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.counter.CounterFold;
-import io.ankusa.store.queue.Deliveries;
-import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.ingest.DirectIngest;
-import io.ankusa.store.queue.dispatch.Dispatcher;
-import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.internal.counter.CounterFold;
+import io.ankusa.store.queue.internal.Deliveries;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.ingest.DirectIngest;
+import io.ankusa.store.queue.internal.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
-import io.ankusa.store.queue.maintenance.InflightRecovery;
-import io.ankusa.store.queue.record.InflightRow;
-import io.ankusa.store.queue.maintenance.Purge;
+import io.ankusa.store.queue.internal.maintenance.InflightRecovery;
+import io.ankusa.store.queue.internal.record.InflightRow;
+import io.ankusa.store.queue.internal.maintenance.Purge;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.maintenance.QueueVerifier;
-import io.ankusa.store.queue.ingest.QueueWriter;
-import io.ankusa.store.queue.counter.TenantCounts;
-import io.ankusa.store.queue.Transition;
-import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
+import io.ankusa.store.queue.internal.ingest.QueueWriter;
+import io.ankusa.store.queue.internal.counter.TenantCounts;
+import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.ReadView;
@@ -50,7 +50,7 @@ import org.opentest4j.TestAbortedException;
 /**
  * Layer 2b of the conformance suite: the queue's transitions running at the same time on the same
  * rows, on the backend a concrete subclass names (as {@link LayoutConformance} does). The promise is
- * the {@link io.ankusa.store.queue.TransitionGuard}'s: whatever transitions race, each row moves once
+ * the {@link io.ankusa.store.queue.internal.TransitionGuard}'s: whatever transitions race, each row moves once
  * and its counters move once.
  *
  * <ol>

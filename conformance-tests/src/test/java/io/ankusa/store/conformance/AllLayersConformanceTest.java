@@ -3,6 +3,7 @@ package io.ankusa.store.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.conformance.SuiteRun.CaseResult;
 import io.ankusa.store.conformance.SuiteRun.Outcome;
 import java.lang.reflect.Method;

@@ -1,8 +1,8 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.dispatch.DispatchPolicy;
-import io.ankusa.store.queue.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.dispatch.DispatchPolicy;
+import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 
 /**
  * The dispatch suite against the dispatcher as it was before tenants were dispatched fairly: oldest

@@ -1,9 +1,9 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.Transition;
-import io.ankusa.store.queue.TransitionGuard;
+import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.internal.TransitionGuard;
 import io.ankusa.store.spi.Store;
 
 /**

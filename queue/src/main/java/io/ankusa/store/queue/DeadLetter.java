@@ -1,6 +1,6 @@
 package io.ankusa.store.queue;
 
-import io.ankusa.store.queue.record.DeadRow;
+import io.ankusa.store.queue.internal.record.DeadRow;
 
 /**
  * One delivery in the dead-letter queue, as {@link DeadLetterQueue#newest(int)} reads it. Pass it back to

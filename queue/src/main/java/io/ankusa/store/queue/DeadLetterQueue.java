@@ -1,14 +1,17 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.layout.DeadByTenantKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.index.DeadLetters;
-import io.ankusa.store.queue.maintenance.Purge;
-import io.ankusa.store.queue.record.DeadRow;
-import io.ankusa.store.queue.record.DeliveryRow;
-import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.queue.internal.index.DeadLetters;
+import io.ankusa.store.queue.internal.maintenance.Purge;
+import io.ankusa.store.queue.internal.record.DeadRow;
+import io.ankusa.store.queue.internal.record.DeliveryRow;
+import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.StoreArgumentException;
 import java.util.ArrayList;

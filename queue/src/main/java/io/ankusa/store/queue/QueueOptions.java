@@ -3,7 +3,7 @@ package io.ankusa.store.queue;
 import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.config.WriterConfig;
-import io.ankusa.store.queue.runtime.RuntimeSettings;
+import io.ankusa.store.queue.internal.runtime.RuntimeSettings;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 

@@ -1,12 +1,13 @@
 package io.ankusa.store.queue;
 
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.layout.TenantLimitsValue;
-import io.ankusa.store.queue.counter.TenantCounts;
-import io.ankusa.store.queue.ingest.QueueWriter;
-import io.ankusa.store.queue.maintenance.Purge;
-import io.ankusa.store.queue.maintenance.TenantErase;
-import io.ankusa.store.queue.tenant.Tenants;
+import io.ankusa.store.queue.internal.counter.TenantCounts;
+import io.ankusa.store.queue.internal.ingest.QueueWriter;
+import io.ankusa.store.queue.internal.maintenance.Purge;
+import io.ankusa.store.queue.internal.maintenance.TenantErase;
+import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.StoreException;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -32,7 +33,7 @@ public final class TenantAdmin {
     if (ord.isEmpty()) {
       return TenantLimits.DEFAULTS;
     }
-    TenantLimitsValue v = io.ankusa.store.queue.dispatch.TenantLimits.of(queue.store(), ord.getAsLong());
+    TenantLimitsValue v = io.ankusa.store.queue.internal.dispatch.TenantLimits.of(queue.store(), ord.getAsLong());
     return new TenantLimits(v.weight(), v.maxInflight(), v.rowsPerTick());
   }
 
@@ -45,7 +46,7 @@ public final class TenantAdmin {
    */
   public void setLimits(String tenant, TenantLimits limits) {
     Objects.requireNonNull(limits, "limits");
-    io.ankusa.store.queue.dispatch.TenantLimits.set(queue, TenantId.of(tenant),
+    io.ankusa.store.queue.internal.dispatch.TenantLimits.set(queue, TenantId.of(tenant),
         new TenantLimitsValue(limits.weight(), limits.maxInflight(), limits.rowsPerTick()));
   }
 

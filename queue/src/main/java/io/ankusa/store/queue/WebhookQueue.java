@@ -1,14 +1,15 @@
 package io.ankusa.store.queue;
 
-import io.ankusa.store.queue.counter.TenantCounts;
-import io.ankusa.store.queue.dispatch.Dispatcher;
-import io.ankusa.store.queue.dispatch.TickHandler;
-import io.ankusa.store.queue.metrics.QueueGauges;
-import io.ankusa.store.queue.runtime.AnswerCounts;
-import io.ankusa.store.queue.runtime.AsyncHandOff;
-import io.ankusa.store.queue.runtime.LoopPacer;
-import io.ankusa.store.queue.runtime.QueueRuntime;
-import io.ankusa.store.queue.runtime.SyncSettler;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.counter.TenantCounts;
+import io.ankusa.store.queue.internal.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.dispatch.TickHandler;
+import io.ankusa.store.queue.internal.metrics.QueueGauges;
+import io.ankusa.store.queue.internal.runtime.AnswerCounts;
+import io.ankusa.store.queue.internal.runtime.AsyncHandOff;
+import io.ankusa.store.queue.internal.runtime.LoopPacer;
+import io.ankusa.store.queue.internal.runtime.QueueRuntime;
+import io.ankusa.store.queue.internal.runtime.SyncSettler;
 import io.ankusa.store.spi.Store;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

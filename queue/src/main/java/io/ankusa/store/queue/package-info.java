@@ -34,8 +34,9 @@
  *   <li>{@link io.ankusa.store.queue.QueueOptions}: tenants, archive, the writer, the tick's budget.
  * </ul>
  *
- * <p>The other packages of this module are the queue's internals; their types are public only because
- * the queue's own tools (the CLI, the benches, the conformance suite) use them, and may change in any
- * release.
+ * <p>Beside this package, a service may use {@code io.ankusa.store.queue.config} (the writer's settings)
+ * and {@code io.ankusa.store.queue.archive} (the interface an archive of hooks implements). Everything
+ * under {@code io.ankusa.store.queue.internal} is the queue's internals: public only because the queue's
+ * own tools (the CLI, the benches, the conformance suite) use them, and changed in any release.
  */
 package io.ankusa.store.queue;

@@ -1,6 +1,6 @@
 package io.ankusa.store.archive.chronicle;
 
-import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.internal.record.HookEnvelope;
 import java.util.Arrays;
 
 /**

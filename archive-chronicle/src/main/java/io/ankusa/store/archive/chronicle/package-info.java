@@ -1,6 +1,6 @@
 /**
  * The queue's archive on Chronicle Queue: an {@link io.ankusa.store.queue.archive.ArchiveSink} that
- * the {@link io.ankusa.store.queue.archive.Archiver} copies hooks into, and a reader that gives them back.
+ * the {@link io.ankusa.store.queue.internal.archive.Archiver} copies hooks into, and a reader that gives them back.
  *
  * <h2>What is promised</h2>
  *

@@ -3,10 +3,10 @@ package io.ankusa.store.archive.chronicle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.archive.Archiver;
-import io.ankusa.store.queue.counter.CounterFold;
-import io.ankusa.store.queue.counter.Counters;
-import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.internal.archive.Archiver;
+import io.ankusa.store.queue.internal.counter.CounterFold;
+import io.ankusa.store.queue.internal.counter.Counters;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.rocksdb.RocksDbStoreProvider;
 import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.Store;

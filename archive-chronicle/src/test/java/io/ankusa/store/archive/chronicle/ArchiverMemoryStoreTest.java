@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.memory.MemoryStoreProvider;
-import io.ankusa.store.queue.archive.Archiver;
-import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.ingest.DirectIngest;
-import io.ankusa.store.queue.record.HookEnvelope;
+import io.ankusa.store.queue.internal.archive.Archiver;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.ingest.DirectIngest;
+import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;

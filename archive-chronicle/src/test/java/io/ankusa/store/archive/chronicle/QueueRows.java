@@ -5,7 +5,7 @@ import io.ankusa.store.layout.HookKey;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.counter.Counters;
+import io.ankusa.store.queue.internal.counter.Counters;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;

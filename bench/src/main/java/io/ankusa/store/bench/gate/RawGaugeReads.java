@@ -8,7 +8,7 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.NextOrdinalValue;
-import io.ankusa.store.queue.index.ActiveIndex;
+import io.ankusa.store.queue.internal.index.ActiveIndex;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Store;
 import java.lang.reflect.Field;

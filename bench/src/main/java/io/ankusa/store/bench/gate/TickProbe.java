@@ -1,14 +1,14 @@
 package io.ankusa.store.bench.gate;
 
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.index.ActiveIndex;
-import io.ankusa.store.queue.Deliveries;
-import io.ankusa.store.queue.DeliveryQueue;
-import io.ankusa.store.queue.dispatch.Dispatcher;
-import io.ankusa.store.queue.record.InflightRow;
-import io.ankusa.store.queue.metrics.QueueGauges;
-import io.ankusa.store.queue.tenant.Tenants;
-import io.ankusa.store.queue.Transition;
+import io.ankusa.store.queue.internal.index.ActiveIndex;
+import io.ankusa.store.queue.internal.Deliveries;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.record.InflightRow;
+import io.ankusa.store.queue.internal.metrics.QueueGauges;
+import io.ankusa.store.queue.internal.tenant.Tenants;
+import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.spi.Durability;
 import java.util.HashMap;
 import java.util.List;

@@ -5,7 +5,7 @@ import io.ankusa.store.queue.IngestResult;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What {@link WriterIngestBench} drives: the queue's {@link io.ankusa.store.queue.ingest.QueueWriter} on the
+ * What {@link WriterIngestBench} drives: the queue's {@link io.ankusa.store.queue.internal.ingest.QueueWriter} on the
  * rocksdb backend ({@link WriterTarget}) or the hand-written RocksJava group commit ({@link
  * RawGroupCommit}). Both take the same requests from the same producers and complete the returned
  * future only once the hook is durable (after the {@code syncWal()} covering its group), on their

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The writer ingest bench (docs/testing.md): durable hooks/s and ack latency through the queue's
- * {@link io.ankusa.store.queue.ingest.QueueWriter} on rocksdb, against a hand-written RocksJava group
+ * {@link io.ankusa.store.queue.internal.ingest.QueueWriter} on rocksdb, against a hand-written RocksJava group
  * commit doing the same ops ({@link RawGroupCommit}) in the same run, reported as writer/raw per
  * cell. It reports; it does not judge (the target is writer/raw ≥ 0.95 in every cell).
  *

@@ -151,7 +151,7 @@ final class CpuProfile implements AutoCloseable {
     if (simple.equals("TimedStore") || simple.equals("TimedStore$TimedScan")) {
       return Part.STORE_READ;
     }
-    if (type.startsWith("io.ankusa.store.queue.migration.")
+    if (type.startsWith("io.ankusa.store.queue.internal.migration.")
         && (method.startsWith("decode") || simple.equals("FormatTwo$DeadValueV2")
             || (simple.equals("TenantKeys") && method.equals("read")))) {
       return Part.ROW_DECODING;

@@ -1,8 +1,8 @@
 package io.ankusa.store.bench.migration;
 
-import io.ankusa.store.queue.record.DeliveryRow;
-import io.ankusa.store.queue.record.HookEnvelope;
-import io.ankusa.store.queue.migration.FormatTwoWriter;
+import io.ankusa.store.queue.internal.record.DeliveryRow;
+import io.ankusa.store.queue.internal.record.HookEnvelope;
+import io.ankusa.store.queue.internal.migration.FormatTwoWriter;
 import io.ankusa.store.spi.Store;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.DeliveryQueue;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;

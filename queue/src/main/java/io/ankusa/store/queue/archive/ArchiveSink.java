@@ -1,7 +1,7 @@
 package io.ankusa.store.queue.archive;
 
 /**
- * Where the {@link Archiver} copies hooks: an append-only log of {@code (seq, envelope)} records that
+ * Where the queue's archiver ({@link io.ankusa.store.queue.internal.archive.Archiver}) copies hooks: an append-only log of {@code (seq, envelope)} records that
  * outlives the queue's own rows. The queue holds an archive obligation {@code 'a' seq} for every hook
  * ingested with the archive on; the archiver appends the hook's envelope here, {@link #sync syncs},
  * and only then deletes the obligation. So the guarantee is <b>at-least-once</b>: a crash between the

@@ -1,7 +1,7 @@
 package io.ankusa.store.queue.config;
 
-import io.ankusa.store.queue.ingest.QueueWriter;
-import io.ankusa.store.queue.maintenance.DedupeExpiry;
+import io.ankusa.store.queue.internal.ingest.QueueWriter;
+import io.ankusa.store.queue.internal.maintenance.DedupeExpiry;
 import io.ankusa.store.spi.StoreArgumentException;
 
 /**
