@@ -297,6 +297,36 @@ public interface FrontDoorCases extends LayoutCase {
     }
   }
 
+  /**
+   * The queue's meters say what its stats say: three deliveries left in flight and two dead-lettered, the
+   * meters bound to a registry and refreshed read 3 in flight and 2 dead, and the dead ones' bytes.
+   */
+  @Example
+  default void theMetersReadWhatTheStatsSay() throws Exception {
+    String on = backend().name();
+    try (TempDirStore t = openQueueStore()) {
+      try (WebhookQueue queue = WebhookQueue.open(t.store(), options(), deliveries -> deliveries.forEach(d -> {
+        if (d.hookId().startsWith("dead")) {
+          d.deadLetter("410 gone");
+        }
+      }))) {
+        for (String hook : List.of("h1", "h2", "h3", "dead1", "dead2")) {
+          queue.ingest(request(hook)).join();
+        }
+        awaitTrue(() -> queue.stats().inflight() == 3 && queue.stats().dead() == 2, "three in flight and two dead");
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        io.ankusa.store.queue.QueueMeters.bind(queue, registry);
+        assertThat(registry.get("ankusa_queue_state").tag("state", "inflight").gauge().value())
+            .as("%s: the inflight gauge", on).isEqualTo(3.0);
+        assertThat(registry.get("ankusa_queue_state").tag("state", "dead").gauge().value())
+            .as("%s: the dead gauge", on).isEqualTo(2.0);
+        assertThat(registry.get("ankusa_queue_bytes").gauge().value()).as("%s: the bytes gauge", on)
+            .isEqualTo((double) queue.stats().bytes());
+      }
+    }
+  }
+
   /** The queue on {@code store}, answering through {@code answer} on the dispatcher's thread or on {@code pool}'s. */
   private WebhookQueue open(Store store, boolean async, java.util.function.Consumer<Delivery> answer,
       java.util.concurrent.ExecutorService pool) {

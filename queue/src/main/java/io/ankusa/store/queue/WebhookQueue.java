@@ -109,6 +109,11 @@ public final class WebhookQueue implements AutoCloseable {
     return deadLetters;
   }
 
+  /** The runtime that runs this queue, for {@link QueueMeters}. */
+  QueueRuntime runtime() {
+    return runtime;
+  }
+
   /** Tenant administration: limits, counts, purge, erase. */
   public TenantAdmin tenants() {
     return tenants;
