@@ -253,8 +253,8 @@ public interface FrontDoorCases extends LayoutCase {
         deliveries.get(0).delivered();
         throw new IllegalStateException("a bug in the handler");
       })) {
-        awaitTrue(() -> queue.stats().handlerFailures() >= 1 && queue.stats().delivered() == 1,
-            "the failure counted and the answer given before it written");
+        awaitTrue(() -> queue.stats().handlerFailures() >= 1 && queue.stats().delivered() == 1
+            && queue.stats().inflight() == 2, "the failure counted, and the batch with the answer given before it written");
         QueueStats stats = queue.stats();
         assertThat(calls).as("%s: the handler's calls", on).hasSize(1);
         assertThat(calls.get(0)).as("%s: what the throwing handler was handed", on).hasSize(3);
