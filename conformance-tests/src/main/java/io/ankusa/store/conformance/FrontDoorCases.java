@@ -46,7 +46,8 @@ import net.jqwik.api.Example;
 public interface FrontDoorCases extends LayoutCase {
   /** The options every case opens the queue with: the suite's queue settings, small ticks. */
   private QueueOptions options() {
-    return QueueOptions.defaults().withTenantsMax(queueConfig().tenantsMax()).withTickBudget(64, 1L << 20);
+    return QueueOptions.defaults().withTenantsMax(queueConfig().tenantsMax())
+        .withShardedAggregate(queueConfig().shardedAggregate()).withTickBudget(64, 1L << 20);
   }
 
   /**

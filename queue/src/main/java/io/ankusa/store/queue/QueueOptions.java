@@ -34,6 +34,15 @@ public final class QueueOptions {
     return new QueueOptions(queue.withTenantsMax(max), runtime, archive, clock);
   }
 
+  /**
+   * Spreads the node aggregate's counters over 16 keys ({@code counters.sharded_aggregate}, default off):
+   * the remedy if merges into the aggregate contend under load. Fixed when the store is created; opening a
+   * store with the other setting is refused.
+   */
+  public QueueOptions withShardedAggregate(boolean sharded) {
+    return new QueueOptions(queue.withShardedAggregate(sharded), runtime, archive, clock);
+  }
+
   /** Copies every hook into {@code sink} before it may be reclaimed (null: no archive, the default). */
   public QueueOptions withArchive(ArchiveSink sink) {
     return new QueueOptions(queue.withArchive(sink != null), runtime, sink, clock);
