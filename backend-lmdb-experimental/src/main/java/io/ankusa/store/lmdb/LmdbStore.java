@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * in Java rather than inside the native library, and a writer that must grow the map does so while no
  * other writer can begin a transaction. The lock is not fair, as LMDB's mutex is not: a writer that
  * finds it free takes it, where a fair lock would hand it to a parked writer and leave it idle until
- * that one woke up (with two threads and 5 % of operations writing, the fair lock showed in the
- * mixed read-mostly bench against raw lmdbjava; see docs/testing.md).
+ * that one woke up (the fair lock showed in the mixed read-mostly bench against raw lmdbjava; see
+ * docs/measurements/spi-overhead.md).
  *
  * <h2>Durability — what survives what</h2>
  *

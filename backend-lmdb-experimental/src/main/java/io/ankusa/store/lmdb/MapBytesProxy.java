@@ -13,8 +13,8 @@ import org.lmdbjava.BufferProxy;
  * NativeMemory}, the JVM's intrinsic memory copy where there is one, not a JNI call per array.
  *
  * <p>Why: a read used to get every key and value as a fresh array through {@code ByteArrayProxy}, a
- * JNI call each, and a checksummed value was then copied again without its checksum; in a 100-entry
- * scan those copies were about a third of the time.
+ * JNI call each, and a checksummed value was then copied again without its checksum; in a scan
+ * those copies were a large share of the time (docs/measurements/spi-overhead.md).
  *
  * <p>Stateless and thread-safe; the views it hands out are not.
  */

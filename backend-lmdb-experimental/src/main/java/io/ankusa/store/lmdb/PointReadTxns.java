@@ -7,8 +7,9 @@ import org.lmdbjava.Txn;
 /**
  * Read transactions for point reads (get, multiGet, counter), kept between reads: a read renews one
  * that an earlier read reset, rather than beginning a new one. Beginning costs lmdbjava a key and value
- * holder in fresh native memory and LMDB a search of its reader table; a profile of a 100-byte get put
- * about half of both the backend's and a plain lmdbjava client's time there. Renewing costs neither.
+ * holder in fresh native memory and LMDB a search of its reader table, a large share of a point read
+ * for the backend and for a plain lmdbjava client alike (docs/measurements/spi-overhead.md). Renewing
+ * costs neither.
  *
  * <p>A kept transaction is reset: it holds no snapshot, so it pins no pages and does not stop the map
  * from growing (LMDB forbids a remap only under an active transaction), but it keeps its reader slot.

@@ -20,7 +20,7 @@ import org.lmdbjava.Txn;
  * Point reads renew a read transaction an earlier read reset: each read still sees the newest state,
  * the map still grows while reset transactions are kept, at most the pool's capacity is kept, and a
  * transaction the pool does not keep gives its reader slot back. (That closing the environment frees
- * the kept ones is not checked: what would leak is a little native memory, see testing.md.)
+ * the kept ones is not checked: what would leak is a little native memory, see docs/mutation-testing.md.)
  */
 class PointReadTxnsTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"));

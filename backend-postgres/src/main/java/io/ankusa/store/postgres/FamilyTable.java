@@ -75,9 +75,9 @@ record FamilyTable(String family, boolean counters, String qualified) {
 
   /**
    * A multiGet of many keys: a join of the unnested array with the table, which PostgreSQL runs as one
-   * primary key probe per key whatever the table's size. The {@code = ANY} form's generic plan took 27
-   * s for a million keys against a table of a thousand rows (a sequential scan comparing each row with
-   * each of 20 000 keys per statement); this form took 3 s.
+   * primary key probe per key whatever the table's size. The {@code = ANY} form's generic plan is a
+   * sequential scan comparing each row with each key of the statement, which for many keys costs
+   * several times this form (docs/measurements/postgres.md).
    */
   String multiGetMany() {
     return "SELECT t.key, t.value FROM unnest(?::bytea[]) AS k(key) JOIN " + qualified + " AS t ON t.key = k.key";

@@ -27,8 +27,8 @@ abstract class PostgresView implements ReadView {
   static final int MULTI_GET_CHUNK = 20_000;
   /**
    * Most keys a multiGet reads with {@link FamilyTable#multiGetFew}; a longer one uses {@link
-   * FamilyTable#multiGetMany}. On the embedded server, 6 keys took about 85 µs the first way and 140 µs
-   * the second; at 100 keys they were even.
+   * FamilyTable#multiGetMany}. A few keys read cheaper the first way; the two ways cost the same only
+   * well above this bound (docs/measurements/postgres.md).
    */
   static final int FEW_KEYS = 64;
 

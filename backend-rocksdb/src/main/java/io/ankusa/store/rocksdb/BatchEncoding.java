@@ -9,10 +9,9 @@ import java.util.function.ToIntFunction;
  * A validated batch as the bytes of a RocksDB write batch, built in one Java array and handed to
  * RocksDB in one call ({@code new WriteBatch(byte[])}). Filling a native batch op by op costs a JNI
  * call per op, and each call copies the key and the value into native memory and frees it; a queue
- * writer's group of 256 hooks holds over a thousand ops. Measured on a batch of 1 500 ops (167 KB):
- * 310–600 µs to fill a native batch op by op, 80–140 µs to encode it here and construct the batch
- * from the bytes. In profiles of the ingest bench the queue writer thread spent 16 % filling its
- * batches (64 producers × 10 tenants) and 7 % encoding them and constructing them (docs/configuration.md).
+ * writer's group of 256 hooks holds over a thousand ops. Encoding the batch here and constructing it
+ * from the bytes costs a fraction of filling it op by op (docs/measurements/ingest.md has the figures;
+ * docs/configuration.md, 'rocksdb').
  *
  * <p>The bytes are the layout RocksDB's own {@code WriteBatch} keeps and appends to its WAL: a 12-byte
  * header (the sequence number, 8 bytes little-endian, left 0 for the write to assign; the record

@@ -14,8 +14,8 @@ import org.rocksdb.TablePropertiesCollectorFactory;
  * <p>Why: the queue deletes as much as it writes (every claim deletes a due row, every settle its
  * inflight row), and its scans walk the deletions they meet. Without this, a file full of them
  * stays until enough files pile up in its level to start a compaction. In a young store that is
- * a long time: in the gate's first cell (10³ rows, 100 tenants) the dispatch tick's p10 was 2.0–3.3
- * ms in its first two rounds without it and 0.9–1.1 ms with it, the later cells alike.
+ * a long time, and the dispatch tick's scans walk those deletions meanwhile (docs/measurements/gate.md
+ * has the gate's first cell with and without the collector).
  *
  * <p>Ownership: the collector factory is native; {@link #close} frees it after the database that
  * uses it is closed. Options made by {@link #newFamilyOptions} are the caller's to close.

@@ -11,9 +11,8 @@ import org.rocksdb.RocksDBException;
  * the family; {@link org.rocksdb.RocksIterator#refresh()} on a kept one, when no flush or compaction
  * has installed a new version of the family since, only moves it to the latest sequence number. The
  * queue's short scans repeat the same few ranges (the markers up to now's second, a tenant's due
- * rows), so the gauge and dispatch ticks mostly skip that build: measured on the gauge tick's two
- * iterators under the gate's merge load, 3.7–5.2 µs at the 10th percentile for refresh and seek
- * against 7.4–11.0 µs for a new iterator and seek.
+ * rows), so the gauge and dispatch ticks mostly skip that build, and a refresh and seek costs clearly
+ * less than a new iterator and seek (docs/measurements/gate.md).
  *
  * <p>A refreshed iterator reads the state as of the refresh, which is the state a new iterator would
  * pin at the same moment: a scan opened after a write sees it (property {@code

@@ -83,11 +83,9 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * CorruptionTest.multiGetOfADamagedKeyThrows}), so each key's answer is exact; {@code
    * multiGetAsList} is not used because it returns null both for an absent key and for a key whose
    * read failed. Nor is {@code multiGetByteBuffers}, which does return each key's status: it builds
-   * a Java status object per key (a class lookup each), and that costs more than it saves. Measured
-   * through this method on a store of 400 000 random 24-byte keys spread over the memtable and
-   * flushed files, at 16 to 1 024 keys per call: point reads took 1.04–1.10 µs per absent key at
-   * every size, the native call 1.9–2.0 µs from 256 keys on; with half the keys present, 3.5–4.0
-   * against 4.7–5.3 µs. No direct memory is used, so any number of keys reads in bounded memory
+   * a Java status object per key (a class lookup each), and that costs more than it saves: point
+   * reads came out cheaper per key at every call size tried, absent keys and present ones
+   * (docs/measurements/ingest.md). No direct memory is used, so any number of keys reads in bounded memory
    * besides the answers themselves (property {@code multiGetOfAMillionKeys}; {@code
    * MultiGetOfManyKeysTest}).
    */
@@ -170,8 +168,8 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * The value of {@code key}, or null when absent, in a fresh array the caller owns. A counters
    * family's values are {@value Int64Add#WIDTH} bytes, so a read of one goes into an array of that
    * size made here: RocksJava then copies the value into it instead of making the array in native
-   * code, which under the gauge bench's merge load was about a sixth of a counter read (six reads of
-   * the node aggregate, 12.8 µs against 16.6 µs at the 10th percentile). A value of any other length,
+   * code, which is a noticeable part of a read as short as a counter's (docs/measurements/gate.md).
+   * A value of any other length,
    * which only damage leaves in a counters family, is read again whole, so the caller's decoding
    * reports it as it would have.
    */

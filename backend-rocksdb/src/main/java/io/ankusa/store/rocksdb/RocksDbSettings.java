@@ -18,12 +18,13 @@ import java.util.Map;
  *     merge operands into one value in the memtable once this many stack up on it (default 16; 0
  *     turns folding off). A read of a counter merges every operand written since the last flush, so
  *     without folding a hot counter (the node aggregate) read under a few thousand merges per second
- *     walks thousands of operands (the gauge tick's median was 0.2–0.5 ms under the gate's load).
+ *     walks thousands of operands, and the gauge tick's time goes almost all into that merge
+ *     (docs/measurements/gate.md).
  *     The fold is a read inside the write path, of at most this many operands and the key's base
  *     value, which it reads from an SST file when it must ({@code strict_max_successive_merges}):
  *     RocksDB's lenient default reads the block cache only, gives up when the base is not cached,
- *     and then every later merge into that key counts the ever longer chain and retries — in the
- *     dispatch gate bench that made the load's writes 3–7× slower (property {@code
+ *     and then every later merge into that key counts the ever longer chain and retries, which slows
+ *     every later write of that counter (property {@code
  *     aHotCounterReadMergesAFewOperandsEvenWhenItsBaseIsNotCached})
  * @param blockSizeBytes {@code rocksdb.blockSizeBytes}: data block size of SST files (default 4 KiB)
  * @param writeBufferBytes {@code rocksdb.writeBufferBytes}: memtable size of every family, in place
@@ -41,14 +42,13 @@ import java.util.Map;
  *     it (default 10, about 1 % false positives; 0 turns both off). A counter is read by its key —
  *     the gauge tick's aggregate, a tenant's counts, the fold inside a merge — and under merge load
  *     most of a counter read's time went into searching memtables and level-0 files that hold only
- *     the hot keys: in alternating runs of the gauge tick bench without and with the filters, the
- *     tick's p10 went from 20–29 µs to 17–24 µs in the gate's quick cells
+ *     the hot keys (docs/measurements/gate.md has the gauge tick without and with the filters)
  * @param bloomBitsPerKey {@code rocksdb.bloomBitsPerKey}: the same filters, SST and memtable, on every
  *     other family (default 10; 0 turns both off). A point read of a key that is not there — the
  *     ingest writer's look-up of each idempotency key, which for a new key finds nothing — otherwise
  *     searches the memtable and every level-0 file whose key range covers the key, and one file per
- *     deeper level: in the ingest bench's 64-producer, 10-tenant cell the writer's read of a group's
- *     keys took 6.5–8.2 µs of CPU per key without them and 1.9–2.6 µs with them
+ *     deeper level; the filters make the writer's read of a group's keys several times cheaper
+ *     (docs/measurements/ingest.md)
  * @param statistics {@code rocksdb.statistics}: 1 keeps RocksDB's statistics (its tickers), so {@link
  *     RocksDbStore#engineStatistics()} can also report what iterators stepped over and what compaction read
  *     and wrote; 0, the default, keeps none (they cost a few counter updates on every read and write)

@@ -20,7 +20,7 @@ import org.rocksdb.RocksDBException;
  * RocksDB's own count of log syncs ({@code rocksdb.dbstats}, "Cumulative WAL: … syncs"), which it
  * keeps for every database. RocksDB leaves {@code syncWal()} out of that count, and counting it would
  * take a statistics object on every write; a {@code syncWal()} that does nothing is seen by no test
- * in this process (see the equivalent and unobservable mutants in docs/testing.md).
+ * in this process (see the equivalent and unobservable mutants in docs/mutation-testing.md).
  */
 class WalSyncTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"));

@@ -703,7 +703,7 @@ enum Mutant {
   /**
    * With {@code -Dankusa.mutant.narrowMerge=true} the read-modify-write merge does not yield between its
    * read and its write: the window of a real racy engine, for measuring the catch rate of {@code
-   * concurrentMergesLoseNoOperand} (docs/testing.md); the self-test runs with the yield, caught on
+   * concurrentMergesLoseNoOperand} (docs/measurements/suite.md); the self-test runs with the yield, caught on
    * every run.
    */
   static final String NARROW_MERGE_PROPERTY = "ankusa.mutant.narrowMerge";

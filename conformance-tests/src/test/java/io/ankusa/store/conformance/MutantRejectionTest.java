@@ -233,8 +233,8 @@ class MutantRejectionTest {
   /**
    * The racy read-modify-write merge (MERGE_READ_MODIFY_WRITE: the window between its read and its
    * write widened by a yield, as a descheduled thread would) is caught on every run of {@code
-   * concurrentMergesLoseNoOperand}: {@value #MERGE_RUNS_PROPERTY} runs, default 3 (docs/testing.md
-   * gives the catch rate measured over 25).
+   * concurrentMergesLoseNoOperand}: {@value #MERGE_RUNS_PROPERTY} runs, default 3 (docs/measurements/suite.md
+   * has the catch rate measured over many runs).
    */
   @Test
   void racyMergeIsCaughtOnEveryRun() {

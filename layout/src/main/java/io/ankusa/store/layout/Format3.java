@@ -35,7 +35,8 @@ public final class Format3 {
    * newest files; a smaller buffer flushes more often and leaves more files for a read to pass over
    * and for compaction to merge. A read merges no more operands for it: the engine folds a key's
    * operands once a few stack up (on rocksdb, {@code rocksdb.maxSuccessiveMerges}). With 1 MiB the
-   * gauge tick under the gate's merge load read about 3 µs slower at p10 on average (docs/storage.md).
+   * gauge tick under the gate's merge load read slower (docs/storage.md, 'Counters';
+   * docs/measurements/gate.md).
    */
   public static final long COUNTERS_WRITE_BUFFER = 8L << 20;
   /** Write buffer of the index family: 16 MiB. */

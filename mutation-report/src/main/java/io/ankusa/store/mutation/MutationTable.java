@@ -22,7 +22,7 @@ import org.xml.sax.helpers.DefaultHandler;
 /**
  * Prints the mutation table of a {@code -Pmutation} run: per mutated module, the mutants PIT generated
  * and what became of them, and the score over killable mutants, read from the module's
- * {@code target/pit-reports/mutations.xml}. A surviving mutant listed in docs/testing.md's
+ * {@code target/pit-reports/mutations.xml}. A surviving mutant listed in docs/mutation-testing.md's
  * equivalent-mutant table (same module, class, method, line and mutator) counts as equivalent, not
  * killable; every other survivor is written, one a line, to the survivor file given as second argument.
  *
@@ -84,7 +84,7 @@ public final class MutationTable {
       System.exit(2);
     }
     Path root = Path.of(args[0]).toAbsolutePath().normalize();
-    Set<String> equivalent = equivalentKeys(root.resolve("docs/testing.md"));
+    Set<String> equivalent = equivalentKeys(root.resolve("docs/mutation-testing.md"));
     List<Row> rows = new ArrayList<>();
     List<String> survivors = new ArrayList<>();
     Set<String> listedAndUndetected = new TreeSet<>();
@@ -126,7 +126,7 @@ public final class MutationTable {
     stale.removeAll(listedAndUndetected);
     stale.removeIf(key -> missing.containsKey(key.substring(0, key.indexOf(' '))));
     for (String key : stale) {
-      System.out.println("listed as equivalent in docs/testing.md but killed or not generated: " + key);
+      System.out.println("listed as equivalent in docs/mutation-testing.md but killed or not generated: " + key);
     }
     Path survivorFile = Path.of(args[1]);
     Files.createDirectories(survivorFile.toAbsolutePath().getParent());
@@ -178,7 +178,7 @@ public final class MutationTable {
 
   /**
    * The keys ({@code module class method line mutator}) of the equivalent-mutant table in
-   * docs/testing.md: the rows of the first Markdown table after the heading
+   * docs/mutation-testing.md: the rows of the first Markdown table after the heading
    * {@value #EQUIVALENT_HEADING}, columns module, class, method, line, mutator, why.
    */
   static Set<String> equivalentKeys(Path testingDoc) throws IOException {

@@ -63,9 +63,11 @@
  *
  * <h2>Writing a backend</h2>
  *
- * <p>Copy {@code backend-memory} ({@code io.ankusa.store.memory}): one {@link
+ * <p>Start from the skeleton {@code backend-template} ({@code io.ankusa.store.template}), whose every
+ * method throws naming the step of docs/writing-a-backend.md that fills it: one {@link
  * io.ankusa.store.spi.StoreProvider} registered with {@link java.util.ServiceLoader}, one {@code Store},
  * a {@link io.ankusa.store.spi.FamilyCatalog} for argument checks, then extend the suite's abstract
- * classes with a fixture for your backend.
+ * classes with a fixture for your backend. The memory backend ({@code backend-memory}) is a small
+ * working store to read beside it.
  */
 package io.ankusa.store.spi;

@@ -10,10 +10,10 @@ import java.util.List;
  * (a cell measured without the load has not met the rule's conditions).
  *
  * <p>Why 2× with a 1 ms floor, and a cell being the p10 of 1 000 ticks (lowest of three rounds):
- * the tick costs 0.1–0.6 ms and a median of such a tick moves by a factor of two between runs of
- * the same cell; a bigger store costs a little more per seek, which is not growth with the queue; a
- * tick that grew with the queue (a fold, a read per tenant) would cost tens of milliseconds at the
- * top of either axis and fail both limits.
+ * the ticks cost well under the floor, and a median of such a tick moves between runs of the same
+ * cell by about as much as the ratio allows (docs/measurements/gate.md); a bigger store costs a
+ * little more per seek, which is not growth with the queue; a tick that grew with the queue (a fold,
+ * a read per tenant) would cost far more than the floor at the top of either axis and fail both limits.
  *
  * @param ratio most the slowest cell may be over the (floored) fastest
  * @param floorMs the fastest cell counts as at least this

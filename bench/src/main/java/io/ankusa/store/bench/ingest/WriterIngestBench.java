@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * the target's store, runs {@link IngestRound}, and closes it. So a round starts from what its
  * target's earlier rounds left, compaction still owed included, as a long-lived store does. With
  * {@code --store-per-round} each round opens a new, empty store instead, so a round starts from the
- * same state as the round it is paired with (docs/testing.md, 'A new store per round'). The cell's
+ * same state as the round it is paired with (docs/measurements/ingest.md, 'A new store per round'). The cell's
  * figures are the medians of the counted rounds; the ratio is the median of the rounds' writer/raw,
  * each writer round against the raw round that ran next to it ({@link Cell#roundRatios}), with a
  * distribution-free interval of that median ({@link MedianInterval}: five rounds give lowest to

@@ -39,10 +39,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With {@code -f N} for N over 1 the forks are interleaved: N JMH runs of one fork each, so a
  * case's SPI fork and raw fork run next to each other in every round. JMH alone runs all forks of one
- * side before the other's, and the machine's drift between the two stretches (a raw-lmdb {@code
- * pointGet} measured 1.27 µs in one eight-fork run and 1.63 µs in the next) lands on the ratio and
- * outside its interval. Each round's SPI fork is then divided by the same round's raw fork, and the
- * report gives the geometric mean of those ratios ({@code paired}) with its interval over rounds
+ * side before the other's, and the machine's drift between the two stretches (docs/measurements/
+ * spi-overhead.md has a raw baseline that moved that way) lands on the ratio and outside its
+ * interval. Each round's SPI fork is then divided by the same round's raw fork, and the report gives the geometric mean of those ratios ({@code paired}) with its interval over rounds
  * ({@link RatioInterval#paired}), in which a round's drift cancels. The engines run in the order
  * given ({@code -p engine=...}, else {@link EngineTarget#NAMES}) in odd rounds and in the reverse
  * order in even ones ({@link #engineOrder}), so every SPI backend runs before its baseline in half

@@ -31,9 +31,9 @@ import java.util.Set;
  * <p><b>Progress.</b> A pass starts at the queue's reclaim cursor ({@link DeliveryQueue#reclaimCursor},
  * in memory, 0 after open) and moves it just above the last marker it visited, also at the end of the
  * markers: it never goes back to their head, where on an LSM engine every marker deleted since the last
- * compaction lies as a tombstone a scan would walk (the sustained-throughput bench measured tens of
- * thousands per pass). A marker whose hook still owes something is left where it is, behind the
- * cursor: the transition that ends an obligation of the hook — a delivered, a purge of a due or dead
+ * compaction lies as a tombstone a scan would walk, and under sustained ingest those pile up into far
+ * more than a pass visits (docs/measurements/sustain.md). A marker whose hook still owes something is
+ * left where it is, behind the cursor: the transition that ends an obligation of the hook — a delivered, a purge of a due or dead
  * row, an archive settle or drop — puts the marker again and, written through {@link
  * DeliveryQueue#write}, lowers the cursor to it, so a later pass visits it again then. A marker put
  * behind the cursor is visited by the next pass; one put while a pass runs keeps that pass from moving

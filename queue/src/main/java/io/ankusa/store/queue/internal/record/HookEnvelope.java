@@ -75,8 +75,8 @@ public record HookEnvelope(
   /**
    * The position of the first sink of {@code sinks} that repeats an earlier one, or -1 when none
    * does. A short list is compared with itself; from {@value #FEW_SINKS} sinks on, a set of the
-   * sinks seen is kept (8 KiB: allocating one per hook was most of what producers allocated at 10⁴
-   * to 10⁵ hooks/s). REQUIRES: every sink is in 0..65535.
+   * sinks seen is kept (8 KiB: allocating one per hook was most of what producers allocated under
+   * load; docs/measurements/ingest.md). REQUIRES: every sink is in 0..65535.
    */
   public static int firstRepeatedSink(List<Integer> sinks) {
     int n = sinks.size();
