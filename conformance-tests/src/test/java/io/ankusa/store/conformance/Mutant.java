@@ -138,7 +138,10 @@ enum Mutant {
       "aRescanSeesWritesSinceTheLastScanOfItsRange", UnrefreshedKeptCursors::new),
   MULTIGET_KEY_BY_KEY("a multiGet reads its keys one get after another, with no common state, so a batch that"
       + " lands between two of the gets shows half done", "batchIsAtomicToConcurrentReaders",
-      MultiGetKeyByKey::new);
+      MultiGetKeyByKey::new),
+  FREED_SPACE_COUNTED_AT_REOPEN("the open checks the space the store's batches allocated, counting large values a"
+      + " batch freed itself, and refuses a cleanly closed store as truncated", "batchesThatFreeWhatTheyWroteReopenWhole",
+      UnaryOperator.identity());
 
   final String breaks;
   final String caughtBy;
@@ -163,6 +166,9 @@ enum Mutant {
         return new FailingEngineMemoryFixture(false);
       default:
         break;
+    }
+    if (this == FREED_SPACE_COUNTED_AT_REOPEN) {
+      return new FreedSpaceCountingFixture();
     }
     if (this == SYMLINK_BLIND_LOCK) {
       return new DirectoryMemoryFixture(new DirectoryMemoryProvider.SymlinkBlindLock(), "memory-in-directory mutant " + name());
