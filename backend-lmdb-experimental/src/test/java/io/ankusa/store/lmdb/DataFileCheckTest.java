@@ -9,6 +9,7 @@ import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreCorruptionException;
 import io.ankusa.store.spi.StoreOptions;
@@ -173,6 +174,41 @@ class DataFileCheckTest {
     }
     assertThat(shorterThanCounted).as("reopens of a file shorter than its meta page counts (the case the old"
         + " size check refused)").isPositive();
+  }
+
+  /**
+   * A batch that frees more pages than one free list record fits in a page (LMDB then stores the
+   * record on overflow pages), and stores many records (a free list with branch pages): accepted, and
+   * every page still accounted for.
+   */
+  @Test
+  void aFreeListOnOverflowPagesAndBranchPagesIsReadWhole() {
+    try (Store s = open(StoreOptions.defaults())) {
+      for (int from = 0; from < 20_000; from += 5_000) {
+        Batch b = new Batch();
+        for (int i = from; i < from + 5_000; i++) {
+          b.put("r", ByteBuffer.allocate(4).putInt(i).array(), random(100, i));
+        }
+        s.write(b, Durability.NO_SYNC);
+      }
+      try (Snapshot pinned = s.snapshot()) { // no page freed from here on is reused: records pile up
+        s.write(new Batch().deleteRange("r", new byte[] {0}, new byte[] {1}), Durability.NO_SYNC);
+        for (int i = 0; i < 300; i++) { // a record per transaction
+          s.write(new Batch().put("r", ByteBuffer.allocate(4).putInt(i).array(), random(100, i)), Durability.NO_SYNC);
+        }
+        assertThat(pinned.get("r", ByteBuffer.allocate(4).putInt(19_999).array())).isEqualTo(random(100, 19_999));
+      }
+      s.syncWal();
+    }
+    PageWalk.Reached reached = DataFileCheck.check(LmdbPages.dataFile(dir));
+    MetaPages.Meta meta = LmdbPages.meta(dir);
+    assertThat(meta.freeList().overflowPages()).as("overflow pages of the free list").isPositive();
+    assertThat(meta.freeList().depth()).as("depth of the free list").isGreaterThan(1);
+    assertThat(reached.pagesReached() + reached.freePages() + 2).isEqualTo(meta.lastPage() + 1);
+    try (Store s = open(REOPEN)) {
+      assertThat(s.get("r", ByteBuffer.allocate(4).putInt(299).array())).isEqualTo(random(100, 299));
+      assertThat(s.get("r", ByteBuffer.allocate(4).putInt(300).array())).isNull();
+    }
   }
 
   /**
