@@ -347,7 +347,7 @@ final class PageWalk {
     long previous = 0;
     for (int i = 1; i <= count; i++) {
       long free = u64(b, at + i * Long.BYTES);
-      if (free < FIRST_PAGE || Long.compareUnsigned(free, meta.lastPage()) > 0
+      if (Long.compareUnsigned(free, FIRST_PAGE) < 0 || Long.compareUnsigned(free, meta.lastPage()) > 0
           || (i > 1 && Long.compareUnsigned(free, previous) >= 0)) {
         throw bad(tree, pgno, "a leaf page", "node " + index + " lists page " + Long.toUnsignedString(free)
             + " as free, out of descending order or outside pages " + FIRST_PAGE + " to " + meta.lastPage());
@@ -383,7 +383,7 @@ final class PageWalk {
    */
   private void reach(Tree tree, long pgno, long count, String role) {
     long last = meta.lastPage();
-    if (pgno < FIRST_PAGE) {
+    if (pgno == 0 || pgno == 1) {
       throw bad(tree, pgno, role, "it is reached as a page of the tree, but pages 0 and 1 are the meta pages");
     }
     if (Long.compareUnsigned(pgno, last) > 0 || count > last - pgno + 1) {
