@@ -231,11 +231,11 @@ final class PageWalk {
       keyAt[i] = at + NODE_HEADER;
       keyLength[i] = keySize;
       if (leaf || i > 0) {
-        int least1 = tree.kind() == Kind.FREE_LIST ? Long.BYTES : 1;
-        int most = tree.kind() == Kind.FREE_LIST ? Long.BYTES : MAX_KEY;
-        if (keySize < least1 || keySize > most) {
+        int shortest = tree.kind() == Kind.FREE_LIST ? Long.BYTES : 1;
+        int longest = tree.kind() == Kind.FREE_LIST ? Long.BYTES : MAX_KEY;
+        if (keySize < shortest || keySize > longest) {
           throw bad(tree, pgno, role, "node " + i + " has a key of " + keySize + " bytes, where LMDB writes "
-              + (least1 == most ? "exactly " + most : least1 + " to " + most));
+              + (shortest == longest ? "exactly " + longest : shortest + " to " + longest));
         }
       }
     }

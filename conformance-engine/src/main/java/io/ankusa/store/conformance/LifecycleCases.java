@@ -40,8 +40,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Reporter;
 
 /**
- * Open, close, reopen: every call after close throws (getters excepted), writes survive a reopen,
- * unlisted families are refused, a reported write failure closes scans and snapshots and recovers the
+ * Open, close, reopen: every call after close throws (getters excepted), writes survive a reopen
+ * (also when batches freed large values they wrote themselves), unlisted families are refused, a reported write failure closes scans and snapshots and recovers the
  * store from an injected write or sync failure.
  *
  * <p>Part of the engine layer: {@link EngineConformance} runs these cases against the backend its
