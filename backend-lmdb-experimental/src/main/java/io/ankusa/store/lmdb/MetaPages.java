@@ -59,21 +59,28 @@ final class MetaPages {
   record Meta(int index, int pageSize, long mapSize, DbRecord freeList, DbRecord main, long lastPage, long txnId) {}
 
   /**
-   * Reads both meta pages of the file {@code ch} and returns the one LMDB will
-   * use; null when the first page is not an LMDB meta page of version 1 (no magic, another version,
-   * or too short to tell), which LMDB refuses by itself as not an LMDB file.
+   * Reads both meta pages of the file {@code ch} and returns the one LMDB will use; null when neither
+   * page 0 nor the page where page 0 says page 1 starts is an LMDB meta page of version 1 (no magic,
+   * another version, or too short to tell): a file LMDB refuses by itself as not an LMDB file.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException when the first page is an LMDB meta page but the file cannot be what LMDB
-   *     wrote: it ends before the second meta page, a meta page lacks its flag, magic or version, the
-   *     page sizes are impossible or differ, the newer meta page sits on the page its transaction id
-   *     does not write to, or its last page number is impossible
+   * @throws io.ankusa.store.spi.StoreCorruptionException when the file cannot be what LMDB wrote: it
+   *     ends before the second meta page, a meta page lacks its flag, magic or version while the other
+   *     has them, the page sizes are impossible or differ, the newer meta page sits on the page its
+   *     transaction id does not write to, or its last page number is impossible
    */
   static Meta newest(FileChannel ch, DamagedDataFile damaged) throws IOException {
     ByteBuffer first = read(ch, 0);
-    if (first == null || first.getInt(MAGIC_AT) != MAGIC || first.getInt(VERSION_AT) != VERSION) {
+    if (first == null) {
       return null;
     }
     int pageSize = first.getInt(FREE_LIST_AT);
+    if (!isMeta(first)) {
+      ByteBuffer second = validPageSize(pageSize) ? read(ch, pageSize) : null;
+      if (second != null && isMeta(second)) {
+        checkHeader(damaged, 0, first);
+      }
+      return null;
+    }
     checkPageSize(damaged, 0, pageSize);
     ByteBuffer second = read(ch, pageSize);
     if (second == null) {
@@ -108,6 +115,15 @@ final class MetaPages {
         b.getLong(LAST_PAGE_AT), b.getLong(TXN_ID_AT));
   }
 
+  /** Whether {@code b} starts like an LMDB meta page of version 1 (its magic and version). */
+  private static boolean isMeta(ByteBuffer b) {
+    return b.getInt(MAGIC_AT) == MAGIC && b.getInt(VERSION_AT) == VERSION;
+  }
+
+  private static boolean validPageSize(int pageSize) {
+    return pageSize >= MIN_PAGE_SIZE && pageSize <= MAX_PAGE_SIZE && Integer.bitCount(pageSize) == 1;
+  }
+
   /** LMDB's own checks of a meta page at open, made here so a damaged one is reported as damage. */
   private static void checkHeader(DamagedDataFile damaged, int index, ByteBuffer b) {
     if ((b.getShort(FLAGS_AT) & P_META) == 0 || b.getInt(MAGIC_AT) != MAGIC || b.getInt(VERSION_AT) != VERSION) {
@@ -118,7 +134,7 @@ final class MetaPages {
   }
 
   private static void checkPageSize(DamagedDataFile damaged, int index, int pageSize) {
-    if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
+    if (!validPageSize(pageSize)) {
       throw damaged.because("its meta page " + index + " records a page size of " + pageSize
           + " bytes, which LMDB never writes");
     }

@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +46,14 @@ class DataFileCheckTest {
       List.of(FamilySpec.plain("r"), FamilySpec.counters("c", 0), FamilySpec.plain("default"));
   private static final StoreOptions REOPEN = StoreOptions.defaults().createIfMissing(false);
 
-  @TempDir Path dir;
+  @TempDir Path root;
+  /** The store; damaged and cut copies go beside it, under {@link #root}. */
+  private Path dir;
+
+  @BeforeEach
+  void storeDirectory() {
+    dir = root.resolve("store");
+  }
 
   private static byte[] hex(String hex) {
     byte[] b = new byte[hex.length() / 2];
@@ -75,7 +84,7 @@ class DataFileCheckTest {
   @Test
   void aCleanlyClosedStoreWhoseBatchFreedWhatItWroteOpensWhole() {
     for (Durability durability : Durability.values()) {
-      Path store = dir.resolve(durability.name());
+      Path store = root.resolve(durability.name());
       try (Store s = new LmdbStoreProvider().open(store, StoreOptions.defaults(), FAMILIES)) {
         s.write(new Batch().put("r", hex("007ffe"), new byte[0]), durability);
         s.write(new Batch().put("c", hex("0180ff"), hex("0000000000000080")), durability);
@@ -293,7 +302,11 @@ class DataFileCheckTest {
     Path copy = dir.resolveSibling(dir.getFileName() + "-" + what.replaceAll("[^a-z0-9]+", "-"));
     try {
       Files.createDirectories(copy);
-      Files.copy(LmdbPages.dataFile(dir), LmdbPages.dataFile(copy));
+      try (Stream<Path> files = Files.list(dir)) { // the data file and the store marker, not the locks
+        for (Path f : files.filter(f -> !f.getFileName().toString().contains("lock")).toList()) {
+          Files.copy(f, copy.resolve(f.getFileName()));
+        }
+      }
       damage.accept(copy);
       assertThatThrownBy(() -> new LmdbStoreProvider().open(copy, REOPEN, FAMILIES)).as(what)
           .isInstanceOf(StoreCorruptionException.class)
@@ -419,6 +432,8 @@ class DataFileCheckTest {
         d -> change(d, newest, p -> p.putLong(MetaPages.LAST_PAGE_AT, Long.MAX_VALUE)), "impossible last page number");
     refused("a meta page without its flag", d -> change(d, 1, p -> p.putShort(MetaPages.FLAGS_AT, (short) 0)),
         "meta page 1 lacks");
+    refused("the first meta page without LMDB's magic", d -> change(d, 0, p -> p.putInt(MetaPages.MAGIC_AT, 0x0ec0ffee)),
+        "meta page 0 lacks");
     refused("a file cut inside its second meta page", d -> {
       try (FileChannel ch = FileChannel.open(LmdbPages.dataFile(d), StandardOpenOption.WRITE)) {
         ch.truncate(4096 + 100);
@@ -466,6 +481,7 @@ class DataFileCheckTest {
 
   @Test
   void aFileThatIsNotLmdbIsLeftToLmdbToRefuse() throws IOException {
+    Files.createDirectories(dir);
     Files.write(LmdbPages.dataFile(dir), "not an LMDB file, and long enough to hold a meta page's fields if it"
         .repeat(4).getBytes());
     assertThat(DataFileCheck.check(LmdbPages.dataFile(dir))).isNull();
