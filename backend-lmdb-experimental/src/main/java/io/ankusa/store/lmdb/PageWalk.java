@@ -102,8 +102,8 @@ final class PageWalk {
    * @param freePages pages the free list lists
    * @param databases the named databases the main database lists, by name
    */
-  record Reached(long pagesReached, long highestPage, long branchPages, long leafPages, long overflowPages, long entries,
-      long freePages, Map<String, DbRecord> databases) {}
+  record Reached(long pagesReached, long highestPage, long branchPages, long leafPages, long overflowPages,
+      long entries, long freePages, Map<String, DbRecord> databases) {}
 
   private final FileChannel ch;
   private final DamagedDataFile damaged;
@@ -225,7 +225,8 @@ final class PageWalk {
         size += (u16(page, at + 4) & F_BIGDATA) != 0 ? 8 : dataSize(page, at);
       }
       if (at + size > pageSize) {
-        throw bad(tree, pgno, role, "node " + i + " (" + size + " bytes from byte " + at + ") runs past the page's end");
+        throw bad(tree, pgno, role, "node " + i + " (" + size + " bytes from byte " + at
+            + ") runs past the page's end");
       }
       used += (size + 1) & ~1L;
       keyAt[i] = at + NODE_HEADER;
@@ -315,7 +316,10 @@ final class PageWalk {
     }
   }
 
-  /** The overflow pages from {@code first} holding {@code dataSize} bytes of node {@code index} of the page {@code pgno}. */
+  /**
+   * The overflow pages from {@code first} holding {@code dataSize} bytes of node {@code index} of the
+   * page {@code pgno}.
+   */
   private void overflow(Tree tree, long pgno, int index, long first, long dataSize) throws IOException {
     String role = "the first overflow page of node " + index + " of leaf page " + pgno;
     reach(tree, first, 0, role);

@@ -64,7 +64,8 @@ class CorruptionTest {
         FAMILIES))).isInstanceOf(StoreCorruptionException.class)
         .hasMessageContaining("family 'rows'").hasMessageContaining("past page")
         .hasMessageContaining("restore the store from a backup");
-    assertThat(LmdbPages.flags(LmdbPages.read(dir, page))).as("the refused open changed nothing").isEqualTo(PageWalk.P_BRANCH);
+    assertThat(LmdbPages.flags(LmdbPages.read(dir, page))).as("the refused open changed nothing")
+        .isEqualTo(PageWalk.P_BRANCH);
   }
 
   @Test

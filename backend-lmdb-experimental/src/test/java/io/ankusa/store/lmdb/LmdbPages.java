@@ -88,7 +88,8 @@ final class LmdbPages {
   /** The child page number of node {@code i} of a branch page. */
   static long child(ByteBuffer page, int i) {
     int at = node(page, i);
-    return (page.getShort(at) & 0xffffL) | (page.getShort(at + 2) & 0xffffL) << 16 | (page.getShort(at + 4) & 0xffffL) << 32;
+    return (page.getShort(at) & 0xffffL) | (page.getShort(at + 2) & 0xffffL) << 16
+        | (page.getShort(at + 4) & 0xffffL) << 32;
   }
 
   /** The first leaf page of {@code name}: node 0 of every branch page down from its root. */

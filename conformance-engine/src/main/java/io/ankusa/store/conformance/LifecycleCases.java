@@ -41,8 +41,9 @@ import net.jqwik.api.Reporter;
 
 /**
  * Open, close, reopen: every call after close throws (getters excepted), writes survive a reopen
- * (also when batches freed large values they wrote themselves), unlisted families are refused, a reported write failure closes scans and snapshots and recovers the
- * store from an injected write or sync failure.
+ * (also when batches freed large values they wrote themselves), unlisted families are refused, a
+ * reported write failure closes scans and snapshots and recovers the store from an injected write or
+ * sync failure.
  *
  * <p>Part of the engine layer: {@link EngineConformance} runs these cases against the backend its
  * subclass names; the method names are the property names the SPI javadoc refers to.

@@ -449,8 +449,7 @@ public final class DamageTable {
     b.append("|---|---|---|---|---|---|---|---|\n");
     results.forEach((s, byKind) -> byKind.forEach((kind, c) -> {
       b.append("| ").append(s.label()).append(" | ").append(kind.label);
-      for (Outcome o : List.of(Outcome.REFUSED, Outcome.DETECTED, Outcome.OTHER_ERROR, Outcome.SILENT_WRONG, Outcome.CRASH,
-          Outcome.CLEAN)) {
+      for (Outcome o : Outcome.values()) {
         b.append(" | ").append(c.get(o));
       }
       b.append(" |\n");
