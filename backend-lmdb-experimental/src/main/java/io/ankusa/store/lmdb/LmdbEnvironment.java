@@ -108,14 +108,15 @@ final class LmdbEnvironment {
    *     listed family with another counters setting, a newer metadata format, LMDB databases this
    *     backend did not record, or (with {@code create} false) lacks a listed family. Nothing was
    *     changed on disk: the checks run in a write transaction that is aborted.
-   * @throws io.ankusa.store.spi.StoreCorruptionException when {@code data.mdb} is shorter than its
-   *     meta pages say ({@link MetaPages}); it was not mapped
+   * @throws io.ankusa.store.spi.StoreCorruptionException when {@code data.mdb} is damaged: cut short
+   *     before a page its newest meta page reaches, or holding a page LMDB never writes ({@link
+   *     DataFileCheck}); it was not mapped
    */
   static LmdbEnvironment open(Path dir, LmdbSettings settings, FamilyCatalog catalog, long mapSize, boolean create,
       boolean readOnly) {
     Path data = dir.resolve(DATA_FILE);
     if (Files.isRegularFile(data)) {
-      MetaPages.checkNotTruncated(data);
+      DataFileCheck.check(data);
     }
     Env<MapBytes> env;
     try {

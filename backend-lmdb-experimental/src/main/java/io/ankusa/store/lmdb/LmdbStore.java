@@ -106,21 +106,26 @@ final class LmdbStore extends LmdbReadView implements Store {
    * <p>{@code detectsDamage} is claimed for what this backend detects, and only that:
    *
    * <ul>
-   *   <li>a truncated {@code data.mdb} (shorter than its meta pages say) is refused at open ({@link
-   *       MetaPages}), before LMDB maps it;
+   *   <li>at open, before LMDB maps {@code data.mdb}, {@link DataFileCheck} reads the meta page LMDB
+   *       will use and walks every page of every tree it reaches: a file cut short before one of those
+   *       pages, and any page, node, key order, node flag, overflow page or free list record LMDB
+   *       never writes, is refused, so damage in the file when it is opened cannot make LMDB read
+   *       outside the file or its map or fail one of its assertions (no SIGBUS, SIGSEGV or abort);
    *   <li>in a store with checksums (the default for new stores, {@code lmdb.checksums}), a flipped
    *       or zeroed byte in a stored key or value is reported by the read that meets it ({@link
    *       ValueChecksums});
-   *   <li>structural damage LMDB's own bounds checks see (a page reference past the end of the file,
-   *       {@code MDB_PAGE_NOTFOUND}; {@code MDB_CORRUPTED}) is reported, never read as a clean end of
-   *       a scan.
+   *   <li>structural damage LMDB's own bounds checks see while the store is open ({@code
+   *       MDB_PAGE_NOTFOUND}, {@code MDB_CORRUPTED}) is reported, never read as a clean end of a scan.
    * </ul>
    *
-   * <p>Not detected: damage to LMDB's page structure itself — page headers, branch pages, the free
-   * list, the meta pages' other fields — may still be misread or abort the process inside LMDB (an
-   * assertion, a segmentation fault), and stores written without checksums read flipped bytes back
-   * as data. The conformance fixture damages a value (checksums) and a branch pointer (bounds
-   * check), the kinds of damage claimed here. Keep backups.
+   * <p>Not detected, or not prevented: damage done while the store is open (the file changed or cut
+   * by another program or a failing disk after the check; LMDB reads it unchecked and may still
+   * crash the process on it); bytes that are wrong but well-formed — a value, or a key changed
+   * without breaking the key order — in a store without checksums, which read back as data; counts
+   * LMDB keeps only for statistics; pages no tree reaches. After a power loss under {@code
+   * MDB_NOSYNC} a meta page may reach pages whose writes were lost: refused when what they hold is
+   * malformed, read as stale data when it is well-formed. The conformance fixture damages values
+   * (checksums); the module's tests damage every structure the check reads. Keep backups.
    */
   static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, true, 511, 16 << 20, false);
 

@@ -1,77 +1,142 @@
 package io.ankusa.store.lmdb;
 
-import io.ankusa.store.spi.StoreCorruptionException;
-import io.ankusa.store.spi.StoreException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * LMDB's two meta pages (pages 0 and 1 of {@code data.mdb}), read with plain Java I/O before the
- * file is mapped, to refuse a truncated data file: LMDB maps the file and would read the missing
- * pages through the map, which kills the process with SIGBUS.
+ * file is mapped, and the one of them LMDB will use.
  *
- * <p>Layout (LMDB 0.9, 64-bit little-endian): a page header of 16 bytes, then the meta record:
- * magic {@code 0xBEEFC0DE} (4 bytes) at 16, version (4) at 20, the free-list database record (48
- * bytes, whose first 4 bytes hold the page size) at 40, the main database record (48) at 88, the
- * last used page number (8) at 136, the transaction id (8) at 144. LMDB uses the meta page with the
- * larger transaction id; its last page number tells how long the file must be.
+ * <p>Layout (LMDB 0.9, 64-bit little-endian): a page header of 16 bytes ({@code flags} at 10, {@code
+ * P_META} = 0x08 on a meta page), then the meta record: magic {@code 0xBEEFC0DE} (4 bytes) at 16,
+ * version (4) at 20, the map address (8) at 24, the map size (8) at 32, the free list's {@link
+ * DbRecord} at 40 (its first 4 bytes hold the page size), the main database's at 88, the last page
+ * number (8) at 136, the transaction id (8) at 144.
  *
- * <p>Stateless; the caller holds the store's directory lock.
+ * <p>Which one LMDB uses: it reads both at open and refuses the file unless both carry {@code
+ * P_META}, the magic and version 1; the page size is the newer one's; a transaction then uses the
+ * meta page with the larger transaction id (the first on a tie), and reaches it as page {@code txnid
+ * % 2}, the page a commit of that transaction wrote. So a newer meta page whose id has the other
+ * parity is one LMDB did not write, and the other page is never consulted in its stead (LMDB falls
+ * back to the older meta page only when asked to open a previous snapshot, which this backend never
+ * does).
+ *
+ * <p>Stateless; the caller holds the store's directory claim.
  */
 final class MetaPages {
-  private static final int MAGIC = 0xBEEFC0DE;
-  private static final int MAGIC_AT = 16;
-  private static final int PAGE_SIZE_AT = 40;
-  private static final int LAST_PAGE_AT = 136;
-  private static final int TXN_ID_AT = 144;
-  private static final int META_BYTES = TXN_ID_AT + 8;
+  static final int MAGIC = 0xBEEFC0DE;
+  static final int VERSION = 1;
+  static final int P_META = 0x08;
+  static final int FLAGS_AT = 10;
+  static final int MAGIC_AT = 16;
+  static final int VERSION_AT = 20;
+  static final int MAP_SIZE_AT = 32;
+  static final int FREE_LIST_AT = 40;
+  static final int MAIN_AT = FREE_LIST_AT + DbRecord.BYTES;
+  static final int LAST_PAGE_AT = 136;
+  static final int TXN_ID_AT = 144;
+  static final int META_BYTES = TXN_ID_AT + 8;
+  /** Page sizes LMDB can have written: powers of two in this range. */
+  static final int MIN_PAGE_SIZE = 512;
+  static final int MAX_PAGE_SIZE = 1 << 16;
 
   private MetaPages() {}
 
   /**
-   * Checks that {@code file} holds every page its newest meta page counts. Files too short to hold a
-   * meta page, or whose first page is not an LMDB meta page, are left to LMDB's own checks (it
-   * refuses them as not an LMDB file).
+   * The meta page a transaction of LMDB would use.
    *
-   * @throws StoreCorruptionException when the file is shorter than its meta page says, naming the
-   *     file, both sizes and what to do
+   * @param index 0 or 1: the page it is
+   * @param pageSize bytes per page
+   * @param mapSize the map size it records
+   * @param freeList the free list's tree
+   * @param main the main database's tree (the list of named databases)
+   * @param lastPage the last page number it counts; the file may be shorter (pages a transaction
+   *     allocated and freed again are counted and never written)
+   * @param txnId the transaction that wrote it
    */
-  static void checkNotTruncated(Path file) {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
-      ByteBuffer first = read(ch, 0);
-      if (first == null || first.getInt(MAGIC_AT) != MAGIC) {
-        return;
+  record Meta(int index, int pageSize, long mapSize, DbRecord freeList, DbRecord main, long lastPage, long txnId) {}
+
+  /**
+   * Reads both meta pages of the file {@code ch} and returns the one LMDB will use; null when neither
+   * page 0 nor the page where page 0 says page 1 starts is an LMDB meta page of version 1 (no magic,
+   * another version, or too short to tell): a file LMDB refuses by itself as not an LMDB file.
+   *
+   * @throws io.ankusa.store.spi.StoreCorruptionException when the file cannot be what LMDB wrote: it
+   *     ends before the second meta page, a meta page lacks its flag, magic or version while the other
+   *     has them, the page sizes are impossible or differ, the newer meta page sits on the page its
+   *     transaction id does not write to, or its last page number is impossible
+   */
+  static Meta newest(FileChannel ch, DamagedDataFile damaged) throws IOException {
+    ByteBuffer first = read(ch, 0);
+    if (first == null) {
+      return null;
+    }
+    int pageSize = first.getInt(FREE_LIST_AT);
+    if (!isMeta(first)) {
+      ByteBuffer second = validPageSize(pageSize) ? read(ch, pageSize) : null;
+      if (second != null && isMeta(second)) {
+        checkHeader(damaged, 0, first);
       }
-      long pageSize = first.getInt(PAGE_SIZE_AT) & 0xffffffffL;
-      if (pageSize < 512 || pageSize > (1 << 16) || Long.bitCount(pageSize) != 1) {
-        throw truncated(file, size, "its first meta page records a page size of " + pageSize + " bytes, which LMDB never writes");
-      }
-      ByteBuffer second = read(ch, pageSize);
-      ByteBuffer newest = first;
-      if (second == null) {
-        throw truncated(file, size, "it ends before its second meta page, which starts at byte " + pageSize);
-      }
-      if (second.getInt(MAGIC_AT) == MAGIC && second.getLong(TXN_ID_AT) > first.getLong(TXN_ID_AT)) {
-        newest = second;
-      }
-      long lastPage = newest.getLong(LAST_PAGE_AT);
-      if (lastPage < 1 || lastPage > Long.MAX_VALUE / pageSize - 1) {
-        throw truncated(file, size, "its newest meta page records an impossible last page number " + lastPage);
-      }
-      long needed = (lastPage + 1) * pageSize;
-      if (size < needed) {
-        throw truncated(file, size, "its newest meta page (transaction " + newest.getLong(TXN_ID_AT) + ") counts "
-            + (lastPage + 1) + " pages of " + pageSize + " bytes, " + needed + " bytes, so "
-            + (needed - size) + " bytes are missing");
-      }
-    } catch (IOException e) {
-      throw new StoreException("cannot read the LMDB meta pages of " + file + ": " + e.getMessage()
-          + "; check the file's permissions", e);
+      return null;
+    }
+    checkPageSize(damaged, 0, pageSize);
+    ByteBuffer second = read(ch, pageSize);
+    if (second == null) {
+      throw damaged.cutShort("it ends before its second meta page, which starts at byte " + pageSize);
+    }
+    Meta[] metas = {meta(0, first), meta(1, second)};
+    checkHeader(damaged, 0, first);
+    checkHeader(damaged, 1, second);
+    checkPageSize(damaged, 1, metas[1].pageSize());
+    if (metas[0].pageSize() != metas[1].pageSize()) {
+      throw damaged.because("its meta pages record different page sizes, " + metas[0].pageSize() + " and "
+          + metas[1].pageSize() + " bytes, which LMDB never writes");
+    }
+    Meta newest = metas[Long.compareUnsigned(metas[0].txnId(), metas[1].txnId()) < 0 ? 1 : 0];
+    if ((newest.txnId() & 1) != newest.index()) {
+      throw damaged.because("its newer meta page, page " + newest.index() + ", records transaction "
+          + Long.toUnsignedString(newest.txnId()) + ", which LMDB writes to page " + (newest.txnId() & 1));
+    }
+    long pagesInMap = Long.divideUnsigned(newest.mapSize(), newest.pageSize());
+    if (newest.lastPage() < 1 || Long.compareUnsigned(newest.lastPage(), pagesInMap) >= 0) {
+      throw damaged.because("its newest meta page (transaction " + Long.toUnsignedString(newest.txnId())
+          + ") records an impossible last page number " + Long.toUnsignedString(newest.lastPage()) + " (its map holds "
+          + Long.toUnsignedString(pagesInMap) + " pages of " + newest.pageSize() + " bytes)");
+    }
+    return newest;
+  }
+
+  private static Meta meta(int index, ByteBuffer b) {
+    byte[] bytes = b.array();
+    DbRecord freeList = DbRecord.read(bytes, FREE_LIST_AT);
+    return new Meta(index, freeList.pad(), b.getLong(MAP_SIZE_AT), freeList, DbRecord.read(bytes, MAIN_AT),
+        b.getLong(LAST_PAGE_AT), b.getLong(TXN_ID_AT));
+  }
+
+  /** Whether {@code b} starts like an LMDB meta page of version 1 (its magic and version). */
+  private static boolean isMeta(ByteBuffer b) {
+    return b.getInt(MAGIC_AT) == MAGIC && b.getInt(VERSION_AT) == VERSION;
+  }
+
+  private static boolean validPageSize(int pageSize) {
+    return pageSize >= MIN_PAGE_SIZE && pageSize <= MAX_PAGE_SIZE && Integer.bitCount(pageSize) == 1;
+  }
+
+  /** LMDB's own checks of a meta page at open, made here so a damaged one is reported as damage. */
+  private static void checkHeader(DamagedDataFile damaged, int index, ByteBuffer b) {
+    if ((b.getShort(FLAGS_AT) & P_META) == 0 || b.getInt(MAGIC_AT) != MAGIC || b.getInt(VERSION_AT) != VERSION) {
+      throw damaged.because("its meta page " + index + " lacks the meta page flag, LMDB's magic number or"
+          + " version " + VERSION + " (flags " + Integer.toHexString(b.getShort(FLAGS_AT) & 0xffff) + ", magic "
+          + Integer.toHexString(b.getInt(MAGIC_AT)) + ", version " + b.getInt(VERSION_AT) + ")");
+    }
+  }
+
+  private static void checkPageSize(DamagedDataFile damaged, int index, int pageSize) {
+    if (!validPageSize(pageSize)) {
+      throw damaged.because("its meta page " + index + " records a page size of " + pageSize
+          + " bytes, which LMDB never writes");
     }
   }
 
@@ -84,12 +149,5 @@ final class MetaPages {
       }
     }
     return b.flip();
-  }
-
-  private static StoreCorruptionException truncated(Path file, long size, String why) {
-    return new StoreCorruptionException(
-        "the LMDB data file " + file + " is damaged: it is " + size + " bytes long and " + why
-            + "; the file was truncated (a copy cut short, a full disk, a bad restore). It was not opened:"
-            + " restore the store from a backup");
   }
 }

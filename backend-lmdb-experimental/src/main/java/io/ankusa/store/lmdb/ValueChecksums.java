@@ -13,7 +13,7 @@ import io.ankusa.store.spi.StoreCorruptionException;
  * <p>With checksums, a flipped or zeroed byte in a stored key or value is met as a mismatch when the
  * entry is read (get, multiGet, scans, snapshots, the read of a merge) and raised as {@link
  * StoreCorruptionException}. What this cannot see: damage to LMDB's own structure (page headers,
- * branch pages, the free list), which LMDB itself may report, misread, or abort the process on.
+ * branch pages, the free list), which the check at open reads instead ({@link DataFileCheck}).
  *
  * <p>Stateless and thread-safe. Arrays passed in are not kept; every array returned is fresh.
  */

@@ -27,14 +27,22 @@
  *
  * <h2>Damaged files, honestly</h2>
  *
- * <p>LMDB keeps no checksums of its own. This backend adds what it can: a truncated {@code data.mdb}
- * is refused at open before it is mapped (no SIGBUS); new stores keep a CRC32C of key and value with
- * every value ({@code lmdb.checksums}, on by default; recorded in the store's metadata, so older
- * stores without checksums keep opening), and a flipped byte in a key or value is reported by the
- * read that meets it; errors LMDB's bounds checks raise are reported. All of these are {@link
- * io.ankusa.store.spi.StoreCorruptionException}, never a clean end of a scan. Still undetected:
- * damage to page headers, branch pages or the free list, which LMDB may misread or abort the process
- * on. See {@code LmdbStore.CAPABILITIES}.
+ * <p>LMDB keeps no checksums of its own and trusts its file: a damaged {@code data.mdb} can make it
+ * read past the end of the file (SIGBUS), follow a page number out of its map (SIGSEGV) or fail an
+ * assertion (abort), each of which ends the JVM. So before LMDB maps the file, {@code DataFileCheck}
+ * reads it with plain Java I/O: the meta page LMDB will use, then every page of every B-tree that
+ * meta page reaches (headers, bounds, nodes, key order, node flags, overflow pages, the free list),
+ * each of which must lie wholly inside the file. It does not compare the file's length with the meta
+ * page's last page number: pages a transaction allocated and freed again are counted there and
+ * never written, so a healthy file can be shorter. Its cost is one read of every reachable page at
+ * every open (docs/storage.md gives the figure at 10<sup>6</sup> keys). New stores also keep a CRC32C
+ * of key and value with every value ({@code lmdb.checksums}, on by default; recorded in the store's
+ * metadata, so older stores without checksums keep opening), and a flipped byte in a key or value is
+ * reported by the read that meets it; errors LMDB's bounds checks raise are reported. All of these
+ * are {@link io.ankusa.store.spi.StoreCorruptionException}, never a clean end of a scan. Still
+ * possible: damage done while the store is open, after the check (LMDB may crash on it), and
+ * well-formed wrong bytes in a store without checksums (read as data). See {@code
+ * LmdbStore.CAPABILITIES}.
  *
  * <h2>Limits and options</h2>
  *

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * An error LMDB reports in the middle of a scan surfaces as {@link StoreCorruptionException} naming
  * the family, never as a clean end of the range (property {@code scanNeverEndsEarlyOnCorruption}),
  * in both directions; point reads into the damaged subtree throw too, and the rest reads right.
- * The damage is {@link BranchPointerDamage}, structural damage LMDB's own bounds checks see (damaged
- * keys and values are {@code DamagedDataFileTest}'s).
+ * The damage is {@link BranchPointerDamage}, structural damage LMDB's own bounds checks see, done
+ * while the store is open (damage the check at open cannot have seen); done to a closed store, the
+ * open refuses it (damaged keys and values are {@code DamagedDataFileTest}'s).
  */
 class CorruptionTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.plain("other"));
@@ -43,19 +44,35 @@ class CorruptionTest {
     return v;
   }
 
+  private void write(Store store) {
+    for (int from = 0; from < KEYS; from += 500) {
+      Batch b = new Batch();
+      for (int i = from; i < from + 500; i++) {
+        b.put("rows", key(i), value(i)).put("other", key(i), value(i));
+      }
+      store.write(b, Durability.SYNC);
+    }
+  }
+
+  @Test
+  void aDamagedBranchPageIsRefusedAtOpenNamingFamilyAndPage() {
+    try (Store store = new LmdbStoreProvider().open(dir, StoreOptions.defaults(), FAMILIES)) {
+      write(store);
+    }
+    long page = BranchPointerDamage.damage(dir, "rows");
+    assertThat(catchThrowable(() -> new LmdbStoreProvider().open(dir, StoreOptions.defaults().createIfMissing(false),
+        FAMILIES))).isInstanceOf(StoreCorruptionException.class)
+        .hasMessageContaining("family 'rows'").hasMessageContaining("past page")
+        .hasMessageContaining("restore the store from a backup");
+    assertThat(LmdbPages.flags(LmdbPages.read(dir, page))).as("the refused open changed nothing")
+        .isEqualTo(PageWalk.P_BRANCH);
+  }
+
   @Test
   void aDamagedSubtreeIsReportedAndNeverReadAsTheEndOfTheRange() {
     try (Store store = new LmdbStoreProvider().open(dir, StoreOptions.defaults(), FAMILIES)) {
-      for (int from = 0; from < KEYS; from += 500) {
-        Batch b = new Batch();
-        for (int i = from; i < from + 500; i++) {
-          b.put("rows", key(i), value(i)).put("other", key(i), value(i));
-        }
-        store.write(b, Durability.SYNC);
-      }
-    }
-    BranchPointerDamage.damage(dir, "rows");
-    try (Store store = new LmdbStoreProvider().open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
+      write(store);
+      BranchPointerDamage.damage(dir, "rows");
       for (Direction direction : Direction.values()) {
         List<Entry> got = new ArrayList<>();
         Scan scan = store.scan("rows", new byte[0], null, direction);

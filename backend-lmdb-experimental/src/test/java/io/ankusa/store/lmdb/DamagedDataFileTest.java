@@ -30,9 +30,11 @@ import org.lmdbjava.Txn;
  * Damage to {@code data.mdb} the way a bad disk or a bad copy does it: a truncated file is refused at
  * open with {@link StoreCorruptionException} (never mapped, so never a SIGBUS); a flipped byte in a
  * stored value or key is reported by every read that meets it — get, multiGet, scans both ways,
- * snapshots — through the values' checksums, in a message naming the store or snapshot read. Stores
- * written without checksums (metadata format 1, as every store was before checksums existed) keep
- * reading as they were written.
+ * snapshots — through the values' checksums, in a message naming the store or snapshot read; a key
+ * flipped out of order is refused at open by the check of the trees ({@link DataFileCheck}), and
+ * when it happens while the store is open, after that check, the scan that meets it reports it.
+ * Stores written without checksums (metadata format 1, as every store was before checksums existed)
+ * keep reading as they were written.
  */
 class DamagedDataFileTest {
   private static final String FAMILY = "rows";
@@ -83,9 +85,10 @@ class DamagedDataFileTest {
     assertThatThrownBy(() -> new LmdbStoreProvider().open(dir, REOPEN, FAMILIES))
         .isInstanceOf(StoreCorruptionException.class)
         .hasMessageContaining(DataFileDamage.dataFile(dir).toString())
-        .hasMessageContaining(cut + " bytes long")
-        .hasMessageContaining(full + " bytes")
+        .hasMessageContaining("it is " + cut + " bytes long")
+        .hasMessageContaining("past its end").hasMessageContaining("cut short")
         .hasMessageContaining("restore the store from a backup");
+    assertThat(full).as("the file before the cut").isGreaterThan(cut);
     assertThat(DataFileDamage.size(dir)).as("the refused open changed nothing").isEqualTo(cut);
   }
 
@@ -117,15 +120,27 @@ class DamagedDataFileTest {
   }
 
   @Test
-  void aKeyDamagedPastTheRangeEndIsReportedNotReadAsTheEndOfTheRange() {
+  void aKeyFlippedOutOfOrderIsRefusedAtOpen() {
     write(StoreOptions.defaults());
     int damaged = keyStoredOnce();
-    // The top bit of the key's counter: the entry now reads as a key far above the range below.
+    // The top bit of the key's counter: the entry now sorts far above its neighbours.
     DataFileDamage.flip(dir, DataFileDamage.find(dir, key(damaged)).get(0) + 4, 0x80);
-    try (Store store = new LmdbStoreProvider().open(dir, REOPEN, FAMILIES);
-        Scan scan = store.scan(FAMILY, key(0), key(damaged + 5), Direction.FORWARD)) {
-      assertThat(catchThrowable(() -> scan.forEachRemaining(e -> { }))).as("a scan of a range holding the damaged key")
-          .isInstanceOf(StoreCorruptionException.class);
+    assertThatThrownBy(() -> new LmdbStoreProvider().open(dir, REOPEN, FAMILIES))
+        .isInstanceOf(StoreCorruptionException.class)
+        .hasMessageContaining("family '" + FAMILY + "'").hasMessageContaining("does not sort after");
+  }
+
+  @Test
+  void aKeyDamagedPastTheRangeEndWhileOpenIsReportedNotReadAsTheEndOfTheRange() {
+    write(StoreOptions.defaults());
+    int damaged = keyStoredOnce();
+    try (Store store = new LmdbStoreProvider().open(dir, REOPEN, FAMILIES)) {
+      // After the check at open: the entry now reads as a key far above the range below.
+      DataFileDamage.flip(dir, DataFileDamage.find(dir, key(damaged)).get(0) + 4, 0x80);
+      try (Scan scan = store.scan(FAMILY, key(0), key(damaged + 5), Direction.FORWARD)) {
+        assertThat(catchThrowable(() -> scan.forEachRemaining(e -> { }))).as("a scan of a range holding the damaged key")
+            .isInstanceOf(StoreCorruptionException.class);
+      }
     }
   }
 

@@ -20,11 +20,11 @@ import org.lmdbjava.Txn;
  * The conformance fixture of the lmdb backend: default options (64 MiB initial map, checksums on).
  *
  * <p>{@link #corrupt} flips one byte inside each of a run of stored values in the middle of the
- * family — damage in a leaf page's data, which this backend claims to detect through its value
- * checksums (see {@code LmdbStore.CAPABILITIES}). It does not damage page headers or branch pages:
- * LMDB may misread those or abort the process, and this backend does not claim to detect them. (The
- * module's {@code CorruptionTest} separately checks the error path of a branch pointer LMDB's bounds
- * checks catch.)
+ * family — damage in a leaf page's data, which the check at open does not read and this backend
+ * detects through its value checksums when a read meets it (see {@code LmdbStore.CAPABILITIES}), so
+ * the suite's corruption case checks the read path. Damage to LMDB's structure is refused at open
+ * ({@code DataFileCheck}); the module's {@code DataFileCheckTest} checks that, and {@code
+ * CorruptionTest} the error path of a branch pointer damaged while the store is open.
  *
  * <p>Option sets ({@link #optionSets()}): the defaults and {@value #SMALL_MAP} (a 256 KiB starting map,
  * the smallest the backend accepts, so a longer sequence grows the map mid-sequence). LMDB has no

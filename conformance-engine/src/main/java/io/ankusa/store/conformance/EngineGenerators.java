@@ -76,11 +76,31 @@ public abstract class EngineGenerators extends ConformanceSuite implements Engin
     return deltas().list().ofMinSize(1).ofMaxSize(8);
   }
 
+  /**
+   * The model's values: seven puts in eight 0..4 bytes, so equal values collide; one in eight 2..40
+   * KiB of random bytes (within maxValueBytes), above half an LMDB page, so an engine that keeps
+   * large values on pages of their own (LMDB's overflow pages) allocates and frees them within
+   * batches — a put overwritten or deleted by the same batch — and across the reopens the property
+   * draws ({@link Perturbation#REOPEN}).
+   */
+  @Provide
+  protected Arbitrary<byte[]> modelValues() {
+    int max = Math.min(40 * 1024, capabilities().maxValueBytes());
+    Arbitrary<byte[]> large = Arbitraries.integers().between(Math.min(2048, max), max).map(n -> {
+      byte[] v = new byte[n];
+      new java.util.Random(n).nextBytes(v);
+      return v;
+    });
+    return Arbitraries.frequencyOf(
+        Tuple.of(7, Arbitraries.bytes().array(byte[].class).ofMaxSize(4)),
+        Tuple.of(1, large));
+  }
+
   /** Random ops over the model's small key space, in either family. */
   @Provide
   protected Arbitrary<Op> ops() {
     Arbitrary<byte[]> k = edgeBytes(MODEL_BYTES, 1, 2);
-    Arbitrary<byte[]> v = Arbitraries.bytes().array(byte[].class).ofMaxSize(4);
+    Arbitrary<byte[]> v = modelValues();
     return Arbitraries.frequencyOf(
         Tuple.of(4, Combinators.combine(k, v).as((key, value) -> (Op) new Op.Put(PLAIN, key, value))),
         Tuple.of(2, k.map(key -> (Op) new Op.Delete(PLAIN, key))),

@@ -9,7 +9,9 @@ import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
@@ -19,8 +21,12 @@ import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
 import io.ankusa.store.spi.StoreWriteFailedException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -33,9 +39,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Reporter;
 
 /**
- * Open, close, reopen: every call after close throws (getters excepted), writes survive a reopen,
- * unlisted families are refused, a reported write failure closes scans and snapshots and recovers the
- * store from an injected write or sync failure.
+ * Open, close, reopen: every call after close throws (getters excepted), writes survive a reopen
+ * (also when batches freed large values they wrote themselves), unlisted families are refused, a
+ * reported write failure closes scans and snapshots and recovers the store from an injected write or
+ * sync failure.
  *
  * <p>Part of the engine layer: {@link EngineConformance} runs these cases against the backend its
  * subclass names; the method names are the property names the SPI javadoc refers to.
@@ -232,6 +239,111 @@ public interface LifecycleCases extends EngineCase {
             + (syncWal ? ", syncWal()" : "") + (crash ? ", a simulated crash" : ", close") + " and reopen");
       }
     }
+  }
+
+  /**
+   * A store whose batches wrote values of 1 B to 1 MiB (at most maxValueBytes) and deleted or
+   * overwrote them within the same batch opens again after a clean close, with every key right.
+   * Space a batch allocates and frees itself is space an engine may never write to its files (LMDB
+   * frees such overflow pages before its commit writes anything), so an open that checks its files
+   * against what the engine counted, rather than against what it wrote, refuses this healthy store
+   * as damaged. Two rounds: a {@code SYNC} batch, then a {@code NO_SYNC} one covered by syncWal()
+   * that also deletes values the first round kept (space freed in a later batch); about 5 MiB in all.
+   */
+  @Example
+  default void batchesThatFreeWhatTheyWroteReopenWhole(Reporter reporter) {
+    int largest = Math.min(1 << 20, capabilities().maxValueBytes());
+    byte[] counter = {(byte) 0x80, (byte) 0xff};
+    try (TempDirStore t = openFresh()) {
+      ReferenceModel model = new ReferenceModel(ModelReplay.FAMILIES);
+      Batch first = new Batch().put(PLAIN, new byte[] {0x00, 0x7f, (byte) 0xfe}, new byte[0])
+          .put(COUNTERS, counter, Int64Add.encode(1L << 56));
+      t.store().write(first, Durability.SYNC);
+      model.apply(first);
+      int round = 0;
+      for (Durability durability : List.of(Durability.SYNC, Durability.NO_SYNC)) {
+        Batch b = new Batch();
+        List<Integer> sizes = new ArrayList<>();
+        for (int size = 1; size <= largest; size *= 2) {
+          sizes.add(size);
+        }
+        sizes.add(largest);
+        if (round > 0) {
+          for (int size : sizes.subList(0, sizes.size() / 2)) { // freed in a later batch than the one that wrote it
+            b.delete(PLAIN, freedLaterKey(0, size));
+          }
+        }
+        for (int size : sizes.subList(0, sizes.size() - 2)) { // kept: written first, so the freed space comes last
+          b.put(PLAIN, freedLaterKey(round, size), randomValue(size, round * 31 + 1));
+        }
+        b.merge(COUNTERS, counter, -1);
+        for (int size : sizes) {
+          b.put(PLAIN, freedInBatchKey(round, size), randomValue(size, round * 31 + 2));
+        }
+        int i = 0;
+        for (int size : sizes) { // freed by the batch that wrote it: deleted, or overwritten by a byte
+          if (i++ % 2 == 0) {
+            b.delete(PLAIN, freedInBatchKey(round, size));
+          } else {
+            b.put(PLAIN, freedInBatchKey(round, size), new byte[] {(byte) size});
+          }
+        }
+        t.store().write(b, durability);
+        model.apply(b);
+        if (durability == Durability.NO_SYNC) {
+          t.store().syncWal();
+        }
+        round++;
+      }
+      t.closeStore();
+      Store reopened;
+      try {
+        reopened = t.reopen();
+      } catch (StoreException e) {
+        throw new AssertionError("the reopen after a clean close refused a healthy store whose batches freed space"
+            + " they had written themselves (values of 1 B to " + largest + " B put and deleted or overwritten in one"
+            + " batch): " + firstLine(e), e);
+      }
+      int checked = 0;
+      for (String family : ModelReplay.FAMILIES) {
+        List<Entry> expected = drain(model, family, START, null, Direction.FORWARD);
+        List<Entry> scanned = drain(reopened, family, START, null, Direction.FORWARD);
+        assertThat(sizesOf(scanned)).as("family '%s' after the reopen: keys and value sizes of a full scan", family)
+            .isEqualTo(sizesOf(expected));
+        for (int i = 0; i < expected.size(); i++) {
+          Entry e = expected.get(i);
+          byte[] got = reopened.get(family, e.key());
+          if (!Arrays.equals(got, e.value()) || !Arrays.equals(scanned.get(i).value(), e.value())) {
+            throw new AssertionError("family '" + family + "' key " + Bytes.hex(e.key()) + " after the reopen: a get"
+                + " returned " + (got == null ? "null" : got.length + " bytes") + " and the scan "
+                + scanned.get(i).value().length + " bytes, where " + e.value().length + " bytes were written"
+                + " (same sizes mean differing bytes)");
+          }
+          checked++;
+        }
+      }
+      report(reporter, "batchesThatFreeWhatTheyWroteReopenWhole", checked + " keys right after freeing values of 1 B to "
+          + largest + " B in the batches that wrote them, a close and a reopen");
+    }
+  }
+
+  private static List<String> sizesOf(List<Entry> entries) {
+    return entries.stream().map(e -> Bytes.hex(e.key()) + "=" + e.value().length + "B").toList();
+  }
+
+  private static byte[] freedLaterKey(int round, int size) {
+    return ("kept-" + round + "-" + size).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] freedInBatchKey(int round, int size) {
+    return ("freed-" + round + "-" + size).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Incompressible bytes, so an engine that compresses stores the size asked for. */
+  private static byte[] randomValue(int size, long seed) {
+    byte[] v = new byte[size];
+    new Random(seed * 1_000_003L + size).nextBytes(v);
+    return v;
   }
 
   /** Opening a store without listing one of its families fails with StoreFormatException naming it. */

@@ -148,7 +148,10 @@ enum Mutant {
       MultiGetKeyByKey::new),
   RETAINS_SCAN_BOUNDS("a scan keeps the caller's bound arrays and checks each entry against them as it reads, as a"
       + " sorted map's sub-map view does, so bounds the caller overwrote after the call end it early",
-      "argumentArraysAreNeverRetained", RetainsScanBounds::new);
+      "argumentArraysAreNeverRetained", RetainsScanBounds::new),
+  FREED_SPACE_COUNTED_AT_REOPEN("the open checks the space the store's batches allocated, counting large values a"
+      + " batch freed itself, and refuses a cleanly closed store as truncated", "batchesThatFreeWhatTheyWroteReopenWhole",
+      UnaryOperator.identity());
 
   final String breaks;
   final String caughtBy;
@@ -175,6 +178,9 @@ enum Mutant {
         return new FailingEngineMemoryFixture(FailingEngineMemoryFixture.Recovery.NOOP);
       default:
         break;
+    }
+    if (this == FREED_SPACE_COUNTED_AT_REOPEN) {
+      return new FreedSpaceCountingFixture();
     }
     if (this == SYMLINK_BLIND_LOCK) {
       return new DirectoryMemoryFixture(new DirectoryMemoryProvider.SymlinkBlindLock(), "memory-in-directory mutant " + name());

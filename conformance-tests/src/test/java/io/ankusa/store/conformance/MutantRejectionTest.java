@@ -89,6 +89,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>MULTIGET_KEY_BY_KEY (a multiGet reads key by key, no common state) → batchIsAtomicToConcurrentReaders
  *   <li>RETAINS_SCAN_BOUNDS (a scan checks its entries against the caller's bound arrays as it reads them) →
  *       argumentArraysAreNeverRetained
+ *   <li>FREED_SPACE_COUNTED_AT_REOPEN (the open counts large values a batch freed itself and refuses a cleanly
+ *       closed store as truncated; {@link FreedSpaceCountingFixture}) → batchesThatFreeWhatTheyWroteReopenWhole
  * </ul>
  *
  * <p>SYNC_WAL_DOES_NOTHING, SYNC_COMMITTED_AT_CLOSE and COMMITS_MID_BATCH run on {@link CrashableMemoryFixture}, memory behind a pretend journal that

@@ -105,7 +105,9 @@ public interface Store extends ReadView, AutoCloseable {
    * and the engine is let go so the directory can be opened again (property {@code
    * closeAfterNoSyncWritesClosesOpenScans}); the descriptive {@link #capabilities()}, {@link #families()} and
    * {@link #directory()} keep answering, so a tool can still say what it had open (property {@code
-   * descriptiveGettersAnswerAfterClose}).
+   * descriptiveGettersAnswerAfterClose}). A store closed cleanly opens again with everything it held,
+   * whatever space its batches allocated and freed again (property {@code
+   * batchesThatFreeWhatTheyWroteReopenWhole}).
    */
   @Override
   void close();

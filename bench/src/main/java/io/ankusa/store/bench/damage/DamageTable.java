@@ -31,15 +31,15 @@ import org.rocksdb.TableProperties;
 /**
  * Measures which damage each persistent backend detects: for each backend and kind of damage, {@code
  * --trials} copies of a pristine store are damaged at random (seeded) and read in a child JVM ({@link
- * DamageTrial}), so that a crash inside LMDB is counted, not fatal. Prints a table of outcomes per
- * cell — detected with {@code StoreCorruptionException}, another error, wrong data returned
- * silently, process crash, no visible effect — and writes it with every trial's line under {@code
- * --out} (default {@code bench-results/damage}). Not part of {@code mvn verify}; run it from the
- * benchmarks jar:
+ * DamageTrial}), so that a crash inside a native engine is counted, not fatal. Prints a table of
+ * outcomes per cell — refused at open, detected on a read (both {@code StoreCorruptionException}),
+ * another error, wrong data returned silently, process crash, every read right — and writes it with
+ * every trial's line under {@code --out} (default {@code bench-results/damage}). Not part of {@code
+ * mvn verify}; run it from the benchmarks jar:
  *
  * <pre>{@code
  * java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar \
- *   io.ankusa.store.bench.damage.DamageTable --trials 30
+ *   io.ankusa.store.bench.damage.DamageTable --trials 30 [--subjects lmdb,lmdb-nochecksums] [--kinds KIND,...]
  * }</pre>
  *
  * <p>Kinds: a truncated data file (LMDB's {@code data.mdb}, RocksDB's SST file); one flipped bit in a
@@ -47,11 +47,14 @@ import org.rocksdb.TableProperties;
  * of a random page past the meta pages; RocksDB: a random byte of the SST's index, filter, properties
  * and footer, after the data blocks); in the middle of the write-ahead log of an unflushed store
  * (RocksDB only), and a log tail cut short inside its last record (RocksDB only; the right answer is
- * to open with every complete batch, counted as "no visible effect").
+ * to open with every complete batch, counted as "read right"). LMDB only: 8 bytes flipped (each XORed
+ * with a random non-zero mask) anywhere in {@code data.mdb}, or in one random branch page, or in one
+ * random leaf page; 256 zeroed bytes anywhere in it, or in one branch page, or in one leaf page (a page
+ * is picked by its header flags in the pristine file).
  */
 public final class DamageTable {
-  /** A backend as measured: its name, options, and a label. */
-  record Subject(String label, String backend, String options) {
+  /** A backend as measured: its id (for {@code --subjects}), a label, its name and options. */
+  record Subject(String id, String label, String backend, String options) {
     boolean rocksdb() {
       return backend.equals("rocksdb");
     }
@@ -63,7 +66,13 @@ public final class DamageTable {
     KEY_FLIP("key bit flip"),
     PAGE_HEADER_FLIP("page-header / SST index bit flip"),
     WAL_MID_FLIP("WAL mid-log bit flip"),
-    WAL_TORN_TAIL("WAL torn tail");
+    WAL_TORN_TAIL("WAL torn tail"),
+    SCATTERED_FLIPS("8 bytes flipped anywhere in the file"),
+    BRANCH_FLIPS("8 bytes flipped in one branch page"),
+    LEAF_FLIPS("8 bytes flipped in one leaf page"),
+    ZEROED_RUN("256 zeroed bytes anywhere in the file"),
+    BRANCH_ZEROED_RUN("256 zeroed bytes in one branch page"),
+    LEAF_ZEROED_RUN("256 zeroed bytes in one leaf page");
 
     final String label;
 
@@ -74,46 +83,68 @@ public final class DamageTable {
     boolean logKind() {
       return this == WAL_MID_FLIP || this == WAL_TORN_TAIL;
     }
+
+    /** Damage placed by LMDB's page structure (branch and leaf pages), or measured on LMDB only. */
+    boolean lmdbKind() {
+      return ordinal() >= SCATTERED_FLIPS.ordinal();
+    }
   }
 
-  enum Outcome { DETECTED, OTHER_ERROR, SILENT_WRONG, CRASH, CLEAN }
+  /**
+   * A trial's outcome: refused at open or detected by a read (both {@code StoreCorruptionException}),
+   * another error, wrong data returned silently, the process crashed, every read right.
+   */
+  enum Outcome { REFUSED, DETECTED, OTHER_ERROR, SILENT_WRONG, CRASH, CLEAN }
 
   private static final List<Subject> SUBJECTS = List.of(
-      new Subject("rocksdb", "rocksdb", "-"),
-      new Subject("lmdb", "lmdb", "-"),
-      new Subject("lmdb, lmdb.checksums=false", "lmdb", "lmdb.checksums=false"));
+      new Subject("rocksdb", "rocksdb", "rocksdb", "-"),
+      new Subject("lmdb", "lmdb", "lmdb", "-"),
+      new Subject("lmdb-nochecksums", "lmdb, lmdb.checksums=false", "lmdb", "lmdb.checksums=false"));
   private static final int LMDB_PAGE = 4096;
+  private static final int P_BRANCH = 0x01;
+  private static final int P_LEAF = 0x02;
 
   private final int trials;
   private final Path work;
   private final Random random;
   private final List<String> trialLines = new ArrayList<>();
 
-  private DamageTable(int trials, Path work, long seed) {
+  private final List<Kind> kinds;
+
+  private DamageTable(int trials, Path work, long seed, List<Kind> kinds) {
     this.trials = trials;
     this.work = work;
     this.random = new Random(seed);
+    this.kinds = kinds;
   }
 
   public static void main(String[] args) throws Exception {
     int trials = 30;
     Path out = Path.of("bench-results", "damage");
     long seed = System.nanoTime();
+    List<Kind> kinds = List.of(Kind.values());
+    List<String> subjects = SUBJECTS.stream().map(Subject::id).toList();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--trials" -> trials = Integer.parseInt(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
         case "--seed" -> seed = Long.parseLong(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use --trials N --out DIR --seed S");
+        case "--kinds" -> kinds = Stream.of(args[++i].split(",")).map(Kind::valueOf).toList();
+        case "--subjects" -> subjects = List.of(args[++i].split(","));
+        default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use --trials N --out DIR"
+            + " --seed S --kinds KIND,... (" + List.of(Kind.values()) + ") --subjects ID,... ("
+            + SUBJECTS.stream().map(Subject::id).toList() + ")");
       }
     }
     Files.createDirectories(out);
     Path work = Files.createTempDirectory(out, "work-");
-    DamageTable table = new DamageTable(trials, work, seed);
+    DamageTable table = new DamageTable(trials, work, seed, kinds);
     Map<Subject, Map<Kind, EnumMap<Outcome, Integer>>> results = new LinkedHashMap<>();
     try {
       for (Subject s : SUBJECTS) {
-        results.put(s, table.measure(s));
+        if (subjects.contains(s.id())) {
+          results.put(s, table.measure(s));
+        }
       }
     } finally {
       FileTrees.deleteRecursively(work);
@@ -137,8 +168,8 @@ public final class DamageTable {
       }
     }
     Map<Kind, EnumMap<Outcome, Integer>> byKind = new LinkedHashMap<>();
-    for (Kind kind : Kind.values()) {
-      if (kind.logKind() && !s.rocksdb()) {
+    for (Kind kind : kinds) {
+      if (kind.logKind() && !s.rocksdb() || kind.lmdbKind() && s.rocksdb()) {
         continue;
       }
       EnumMap<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
@@ -219,6 +250,28 @@ public final class DamageTable {
         truncate(file, to);
         return "truncated " + file.getFileName() + " from " + size + " to " + to;
       }
+      case SCATTERED_FLIPS -> {
+        long[] at = new long[8];
+        for (int i = 0; i < at.length; i++) {
+          at[i] = (long) (random.nextDouble() * size);
+        }
+        return flipBytes(file, at);
+      }
+      case BRANCH_FLIPS, LEAF_FLIPS -> {
+        long page = pageOf(bytes, kind == Kind.BRANCH_FLIPS ? P_BRANCH : P_LEAF);
+        long[] at = new long[8];
+        for (int i = 0; i < at.length; i++) {
+          at[i] = page * LMDB_PAGE + random.nextInt(LMDB_PAGE);
+        }
+        return flipBytes(file, at) + " (page " + page + ")";
+      }
+      case ZEROED_RUN -> {
+        return zero(file, (long) (random.nextDouble() * (size - 256)));
+      }
+      case BRANCH_ZEROED_RUN, LEAF_ZEROED_RUN -> {
+        long page = pageOf(bytes, kind == Kind.BRANCH_ZEROED_RUN ? P_BRANCH : P_LEAF);
+        return zero(file, page * LMDB_PAGE + random.nextInt(LMDB_PAGE - 256 + 1)) + " (page " + page + ")";
+      }
       default -> throw new IllegalStateException(kind.toString());
     }
   }
@@ -264,6 +317,46 @@ public final class DamageTable {
       ch.write(b, offset);
     }
     return "flipped bit " + Integer.numberOfTrailingZeros(mask) + " at " + file.getFileName() + ":" + offset;
+  }
+
+  /** XORs each byte at {@code offsets} with a random non-zero mask. */
+  private String flipBytes(Path file, long[] offsets) throws IOException {
+    StringBuilder what = new StringBuilder("flipped bytes at");
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      for (long offset : offsets) {
+        ByteBuffer b = ByteBuffer.allocate(1);
+        ch.read(b, offset);
+        b.put(0, (byte) (b.get(0) ^ (1 + random.nextInt(255)))).rewind();
+        ch.write(b, offset);
+        what.append(' ').append(offset);
+      }
+    }
+    return what + " of " + file.getFileName();
+  }
+
+  private static String zero(Path file, long offset) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.allocate(256), offset);
+    }
+    return "zeroed bytes " + offset + " to " + (offset + 256) + " of " + file.getFileName();
+  }
+
+  /**
+   * A random page of {@code data.mdb} whose header flags are exactly {@code flags} (a branch or a leaf
+   * page); the pristine store holds few stale pages, so nearly all are pages its trees reach.
+   */
+  private long pageOf(byte[] file, int flags) {
+    List<Long> pages = new ArrayList<>();
+    for (long p = 2; (p + 1) * LMDB_PAGE <= file.length; p++) {
+      int at = (int) (p * LMDB_PAGE) + 10;
+      if (((file[at] & 0xff) | (file[at + 1] & 0xff) << 8) == flags) {
+        pages.add(p);
+      }
+    }
+    if (pages.isEmpty()) {
+      throw new IllegalStateException("no page with flags " + flags + " in the pristine LMDB store");
+    }
+    return pages.get(random.nextInt(pages.size()));
   }
 
   private static void truncate(Path file, long length) throws IOException {
@@ -351,12 +444,16 @@ public final class DamageTable {
   private static String render(Map<Subject, Map<Kind, EnumMap<Outcome, Integer>>> results, int trials, long seed) {
     StringBuilder b = new StringBuilder();
     b.append("Damage detection, ").append(trials).append(" trials per cell (seed ").append(seed).append(")\n\n");
-    b.append("| backend | damage | detected (StoreCorruptionException) | other error | wrong data, silently | process crash | no visible effect |\n");
-    b.append("|---|---|---|---|---|---|---|\n");
-    results.forEach((s, byKind) -> byKind.forEach((kind, c) -> b.append("| ").append(s.label()).append(" | ")
-        .append(kind.label).append(" | ").append(c.get(Outcome.DETECTED)).append(" | ").append(c.get(Outcome.OTHER_ERROR))
-        .append(" | ").append(c.get(Outcome.SILENT_WRONG)).append(" | ").append(c.get(Outcome.CRASH)).append(" | ")
-        .append(c.get(Outcome.CLEAN)).append(" |\n")));
+    b.append("| backend | damage | refused at open | detected on a read | other error | wrong data, silently |"
+        + " process crash | read right |\n");
+    b.append("|---|---|---|---|---|---|---|---|\n");
+    results.forEach((s, byKind) -> byKind.forEach((kind, c) -> {
+      b.append("| ").append(s.label()).append(" | ").append(kind.label);
+      for (Outcome o : Outcome.values()) {
+        b.append(" | ").append(c.get(o));
+      }
+      b.append(" |\n");
+    }));
     return b.toString();
   }
 }

@@ -26,7 +26,8 @@ import java.util.Random;
  * <detail>}:
  *
  * <ul>
- *   <li>{@code DETECTED} — a {@link StoreCorruptionException} at open or on a read;
+ *   <li>{@code REFUSED} — a {@link StoreCorruptionException} at open: the store was not opened;
+ *   <li>{@code DETECTED} — a {@link StoreCorruptionException} on a read;
  *   <li>{@code OTHER_ERROR} — another exception (a {@link StoreException} or worse): reported, but
  *       not as corruption;
  *   <li>{@code SILENT_WRONG} — no exception, but a read returned a wrong value, null for a present
@@ -89,15 +90,25 @@ public final class DamageTrial {
     String backend = args[0];
     Path dir = Path.of(args[1]);
     int required = Integer.parseInt(args[3]) * BATCH;
-    String outcome;
-    try (Store store = StoreProvider.named(backend).open(dir, options(args[2], false), FAMILIES)) {
-      outcome = check(store, required);
+    System.out.println("OUTCOME " + outcome(backend, dir, args[2], required));
+  }
+
+  private static String outcome(String backend, Path dir, String options, int required) {
+    Store store;
+    try {
+      store = StoreProvider.named(backend).open(dir, options(options, false), FAMILIES);
     } catch (StoreCorruptionException e) {
-      outcome = "DETECTED " + oneLine(e);
+      return "REFUSED " + oneLine(e);
     } catch (RuntimeException | Error e) {
-      outcome = "OTHER_ERROR " + e.getClass().getSimpleName() + ": " + oneLine(e);
+      return "OTHER_ERROR at open, " + e.getClass().getSimpleName() + ": " + oneLine(e);
     }
-    System.out.println("OUTCOME " + outcome);
+    try (store) {
+      return check(store, required);
+    } catch (StoreCorruptionException e) {
+      return "DETECTED " + oneLine(e);
+    } catch (RuntimeException | Error e) {
+      return "OTHER_ERROR " + e.getClass().getSimpleName() + ": " + oneLine(e);
+    }
   }
 
   /** CLEAN or SILENT_WRONG with what was wrong; exceptions propagate. */
