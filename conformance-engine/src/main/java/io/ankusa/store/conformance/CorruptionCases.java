@@ -21,8 +21,10 @@ import net.jqwik.api.Example;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Corruption: a scan never mistakes damage for the end of a range, and damage is never read back as
- * data — for an engine that claims {@link io.ankusa.store.spi.Capabilities#detectsDamage()}. The
+ * Corruption, two claims counted apart: damage is detected, refused at open or on a read ({@link
+ * #damageIsRefusedAtOpenOrDetectedOnRead}); and a scan never mistakes damage for the end of a range, and
+ * damage is never read back as data, past any open-time check ({@link #scanNeverEndsEarlyOnCorruption}) —
+ * for an engine that claims {@link io.ankusa.store.spi.Capabilities#detectsDamage()}. The
  * damage itself is the fixture's ({@link BackendFixture#corrupt}, by default {@link StoreFileDamage}
  * in any store that lives in files), so the case runs on every on-disk backend whatever it claims.
  *
@@ -119,6 +121,65 @@ public interface CorruptionCases extends EngineCase {
       report(reporter, "scanNeverEndsEarlyOnCorruption", "damaged store " + how + "; " + seen);
     } finally {
       readPath.forEach(TempDirStore::close);
+    }
+  }
+
+  /**
+   * The first of the two claims about damage, counted apart from the second ({@link
+   * #scanNeverEndsEarlyOnCorruption}: reads past any open-time check never end early or return damage as
+   * data): after the fixture damages the data files of a family, the backend detects it — it refuses the
+   * reopen with StoreCorruptionException, or a scan, visit or get of the family throws it. A backend that
+   * checks its files at open passes this one at the open, and its reads are the other case's to check; a
+   * summary then shows one claim checked and, when the fixture cannot get the reads past the open, the
+   * other unverified. For an engine not claiming {@code detectsDamage}: what it did, reported as unverified.
+   */
+  @Example
+  default void damageIsRefusedAtOpenOrDetectedOnRead(net.jqwik.api.Reporter reporter) {
+    final int count = 3000;
+    boolean claimed = capabilities().detectsDamage();
+    TreeMap<byte[], byte[]> written = new TreeMap<>(Bytes.UNSIGNED);
+    try (TempDirStore t = openFresh()) {
+      writeDamageable(t.store(), count, written);
+      t.closeStore();
+      try {
+        backend().corrupt(t.dir(), FAMILIES, PLAIN);
+      } catch (UnsupportedOperationException cannot) {
+        throw unverified(claimed, "its fixture cannot damage the store's data: " + cannot.getMessage());
+      }
+      Store damaged;
+      try {
+        damaged = t.reopen();
+      } catch (StoreCorruptionException e) {
+        if (!claimed) {
+          throw unverified(false, "it refused to open the damaged store: " + e.getMessage());
+        }
+        report(reporter, "damageIsRefusedAtOpenOrDetectedOnRead", "refused at open: " + firstLine(e));
+        return;
+      }
+      int detections = 0;
+      for (Direction dir : Direction.values()) {
+        try (Scan scan = damaged.scan(PLAIN, START, null, dir)) {
+          while (scan.hasNext()) {
+            scan.next();
+          }
+        } catch (StoreCorruptionException e) {
+          detections++;
+        }
+      }
+      for (byte[] key : written.keySet()) {
+        try {
+          damaged.get(PLAIN, key);
+        } catch (StoreCorruptionException e) {
+          detections++;
+        }
+      }
+      if (!claimed) {
+        throw unverified(false, "after its fixture damaged the data files, it opened the store and " + detections
+            + " reads detected the damage");
+      }
+      assertThat(detections).as("reads of the damaged family that detected the damage (it opened the damaged store)")
+          .isPositive();
+      report(reporter, "damageIsRefusedAtOpenOrDetectedOnRead", "detected on " + detections + " reads");
     }
   }
 

@@ -12,8 +12,9 @@ package io.ankusa.store.spi;
  *     cut too (property {@code acknowledgedBatchesSurvivePowerCuts})
  * @param detectsDamage the engine detects damage to its data files: a read that meets damaged bytes
  *     throws {@link StoreCorruptionException} (or the open refuses the store with it), never returns
- *     the damage as data nor ends a scan early as if its range were exhausted (property {@code
- *     scanNeverEndsEarlyOnCorruption}). A claim about the engine, not about its test fixture: the
+ *     the damage as data nor ends a scan early as if its range were exhausted (properties {@code
+ *     damageIsRefusedAtOpenOrDetectedOnRead}, the detection, and {@code scanNeverEndsEarlyOnCorruption},
+ *     the reads, past any check at open). A claim about the engine, not about its test fixture: the
  *     suite damages the files of every backend whose store lives in files, and for an engine that
  *     does not claim this it reports what the engine did with the damage as unverified. The backend's
  *     javadoc says which kinds of damage it detects
