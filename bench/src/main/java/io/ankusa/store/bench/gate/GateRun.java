@@ -121,7 +121,7 @@ public final class GateRun {
         for (ProbeRounds m : measured) {
           TickProbe probe = m.probe();
           List<RoundStats> rounds = m.rounds();
-          double value = rounds.stream().filter(r -> r.ticks() > 0).mapToDouble(RoundStats::p10Ms).min().orElse(0);
+          double value = RoundStats.lowestP10(rounds);
           CellResult result = new CellResult(probe.bench(), backend, cell, List.copyOf(rounds), value, foldMs,
               m.loadPerSecond(), settings.loadPerSecond(), m.loadWriteMicros(), pop.millis(), m.rowsPerTick(), m.writer());
           LOG.info(String.format("%-20s %-8s %-7s %9d rows %7d tenants  p10 %8.3f ms (rounds %s)  fold %9.3f ms  load %5.0f/s (write %.0f us)  %.1f rows/tick%s",
