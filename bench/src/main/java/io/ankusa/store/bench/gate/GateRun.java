@@ -96,9 +96,7 @@ public final class GateRun {
           .withShardedAggregate(settings.shardedAggregate()));
       QueuePopulation.Population pop = QueuePopulation.populate(queue, cell, System.currentTimeMillis());
       LOG.info("{} {}: populated in {} ms", backend, cell.label(), pop.millis());
-      long loadFirstSeq = cell.besideWriter() ? MergeLoad.BESIDE_WRITER_SEQ_BASE : pop.lastSeq();
-      MergeLoad load = new MergeLoad(queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), loadFirstSeq,
-          settings.loadPerSecond());
+      MergeLoad load = MergeLoad.forCell(queue, cell, pop, settings.loadPerSecond());
       load.start();
       WriterLoad writer = null;
       try {

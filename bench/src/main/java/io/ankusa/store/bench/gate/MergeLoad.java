@@ -77,6 +77,15 @@ public final class MergeLoad implements AutoCloseable {
     this.targetPerSecond = targetPerSecond;
   }
 
+  /**
+   * The load of {@code cell} on {@code queue}, which {@code pop} filled: its seqs follow the population's,
+   * or, in a cell with a writer ({@link GateCell#besideWriter()}), start at {@link #BESIDE_WRITER_SEQ_BASE}.
+   */
+  public static MergeLoad forCell(DeliveryQueue queue, GateCell cell, QueuePopulation.Population pop, int targetPerSecond) {
+    long firstSeq = cell.besideWriter() ? BESIDE_WRITER_SEQ_BASE : pop.lastSeq();
+    return new MergeLoad(queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), firstSeq, targetPerSecond);
+  }
+
   public void start() {
     running = true;
     for (int i = 0; i < THREADS; i++) {
