@@ -1,6 +1,7 @@
 package io.ankusa.store.cli;
 
 import io.ankusa.store.bench.gate.BenchGate;
+import io.ankusa.store.bench.gate.GateMode;
 import io.ankusa.store.bench.gate.GateReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -27,7 +28,9 @@ import picocli.CommandLine.Unmatched;
         "  --out DIR                    JSON and PNG (default: bench-results/gate-MODE)",
         "  --work DIR                   the stores measured (default: OUT/work)",
         "  --bench gauges|dispatch|all  which gate benches (default: all)",
-        "  --aggregate single|sharded   the counters' aggregate (default: single)"})
+        "  --aggregate single|sharded   the counters' aggregate (default: single)",
+        "  --ingest-rate HOOKS_PER_S    the writer's rate in the dispatch bench's ingest cell; 0 leaves it out"
+            + " (default: " + GateMode.DEFAULT_INGEST_PER_SECOND + ")"})
 final class BenchGateCommand implements Callable<Integer> {
   @Unmatched List<String> gateOptions = new ArrayList<>();
 

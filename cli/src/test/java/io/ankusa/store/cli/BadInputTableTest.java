@@ -265,6 +265,7 @@ class BadInputTableTest {
     rows.add(row(Target.NONE, 2, "huge", "bench", "gate", "--mode", "huge"));
     rows.add(row(Target.NONE, 2, "cassandra", "bench", "gate", "--backend", "cassandra"));
     rows.add(row(Target.NONE, 2, "--bench must be gauges, dispatch or all", "bench", "gate", "--bench", "ticks"));
+    rows.add(row(Target.NONE, 2, "--ingest-rate takes hooks a second", "bench", "gate", "--ingest-rate", "fast"));
     rows.add(row(Target.NONE, 2, "unmatched argument at index 1: 'frob' (see ankusa-store bench --help)", "bench", "frob"));
     rows.add(row(Target.NONE, 2, "missing required subcommand (see ankusa-store bench --help)", "bench"));
     rows.add(row(Target.NONE, 2, "no store backend named 'nosuch'", "conformance", "--backend", "nosuch"));

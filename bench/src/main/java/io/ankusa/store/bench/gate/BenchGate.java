@@ -15,8 +15,12 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR] [--work DIR]
- *           [--bench gauges|dispatch|all] [--aggregate single|sharded]
+ *           [--bench gauges|dispatch|all] [--aggregate single|sharded] [--ingest-rate HOOKS_PER_S]
  * </pre>
+ *
+ * {@code --ingest-rate} (default {@link GateMode#DEFAULT_INGEST_PER_SECOND}) is the writer's rate in the
+ * dispatch bench's ingest cell, where a real writer ingests while the tick claims ({@link RaceRound}); 0
+ * leaves that cell out.
  *
  * {@code --out} (default {@code bench-results/gate-MODE}) receives {@code <bench>.json} and {@code
  * <bench>.png}; {@code --work} (default {@code OUT/work}) holds each cell's store while it is measured.
@@ -25,7 +29,7 @@ public final class BenchGate {
   private static final Logger LOG = LoggerFactory.getLogger(BenchGate.class);
 
   private static final String USAGE = "BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR]"
-      + " [--work DIR] [--bench gauges|dispatch|all] [--aggregate single|sharded]";
+      + " [--work DIR] [--bench gauges|dispatch|all] [--aggregate single|sharded] [--ingest-rate HOOKS_PER_S]";
 
   private BenchGate() {}
 
@@ -60,9 +64,16 @@ public final class BenchGate {
    * @param work where each cell's store lives while it is measured
    * @param shardedAggregate whether the measured stores shard the node aggregate (the
    *     {@code counters.sharded_aggregate} setting)
+   * @param ingestPerSecond the writer's rate in the ingest cell, hooks a second; 0: no ingest cell
    */
   public record Request(GateMode mode, List<String> backends, List<TickProbe> probes, Path out, Path work,
-      boolean shardedAggregate) {}
+      boolean shardedAggregate, int ingestPerSecond) {
+
+    /** The cells this request measures: the mode's, and the ingest cell unless its rate is 0. */
+    public List<GateCell> cells() {
+      return mode.cells(ingestPerSecond);
+    }
+  }
 
   /**
    * Parses the gate's arguments ({@code defaultBench} when {@code --bench} is not given).
@@ -76,6 +87,7 @@ public final class BenchGate {
     Path work = null;
     String bench = defaultBench;
     boolean shardedAggregate = false;
+    int ingestPerSecond = GateMode.DEFAULT_INGEST_PER_SECOND;
     try {
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
@@ -105,6 +117,9 @@ public final class BenchGate {
               default -> throw new IllegalArgumentException("--aggregate must be single or sharded (counters.sharded_aggregate)");
             };
             break;
+          case "--ingest-rate":
+            ingestPerSecond = ingestRate(value(args, ++i, a));
+            break;
           default:
             throw new IllegalArgumentException("unknown argument '" + a + "'");
         }
@@ -128,17 +143,19 @@ public final class BenchGate {
     if (work == null) {
       work = out.resolve("work");
     }
-    return new Request(mode, List.copyOf(backends), List.copyOf(probes), out, work, shardedAggregate);
+    return new Request(mode, List.copyOf(backends), List.copyOf(probes), out, work, shardedAggregate, ingestPerSecond);
   }
 
   /** Runs the gate as {@code request} asks, writes and logs the results; returns them and the files written. */
   public static Outcome run(Request request) {
-    LOG.info("gate {} on {}: {} cells, benches {}, {} aggregate; results in {}", request.mode().label(),
-        request.backends(), request.mode().cells().size(), request.probes().stream().map(TickProbe::bench).toList(),
-        request.shardedAggregate() ? "sharded" : "single", request.out().toAbsolutePath());
+    LOG.info("gate {} on {}: {} cells, benches {}, {} aggregate, ingest cell {}; results in {}", request.mode().label(),
+        request.backends(), request.cells().size(), request.probes().stream().map(TickProbe::bench).toList(),
+        request.shardedAggregate() ? "sharded" : "single",
+        request.ingestPerSecond() == 0 ? "off" : "writer at " + request.ingestPerSecond() + " hooks/s",
+        request.out().toAbsolutePath());
     GateSettings settings = GateSettings.STANDARD.withShardedAggregate(request.shardedAggregate());
-    GateResults results =
-        new GateRun(request.mode(), request.backends(), request.probes(), request.work(), settings).run();
+    GateResults results = new GateRun(request.mode(), request.cells(), request.backends(), request.probes(),
+        request.work(), settings).run();
     List<Path> files = GateReport.write(results, request.out());
     GateReport.log(results);
     files.forEach(f -> LOG.info("wrote {}", f.toAbsolutePath()));
@@ -156,6 +173,20 @@ public final class BenchGate {
     public boolean pass() {
       return results.pass();
     }
+  }
+
+  /** {@code --ingest-rate}'s value: hooks a second, 0 (no ingest cell) or more. */
+  private static int ingestRate(String v) {
+    int rate;
+    try {
+      rate = Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--ingest-rate takes hooks a second (0 leaves the ingest cell out), not '" + v + "'");
+    }
+    if (rate < 0) {
+      throw new IllegalArgumentException("--ingest-rate takes hooks a second (0 leaves the ingest cell out), not " + rate);
+    }
+    return rate;
   }
 
   private static String value(String[] args, int i, String flag) {

@@ -1,9 +1,10 @@
 package io.ankusa.store.bench.gate;
 
 /**
- * {@code dispatch_tick_bench} alone: {@code ActiveIndex.activeTenants} plus {@code
- * DueIndex.dueForTenant} for each active tenant (read-only), over the same cells and rule as {@link
- * GaugesGate}. Same arguments as {@link BenchGate}; exits non-zero when the gate fails.
+ * {@code dispatch_tick_bench} alone: {@code Dispatcher.tick(now)} as the runtime runs it ({@link
+ * TickProbe.DispatchTick}), over the same cells and rule as {@link GaugesGate}, and the ingest cell
+ * where a writer ingests beside the tick ({@link RaceRound}). Same arguments as {@link BenchGate};
+ * exits non-zero when the gate fails.
  */
 public final class DispatchTickGate {
   private DispatchTickGate() {}

@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes a gate run's results: {@code <bench>.json} (every cell, round and verdict) and {@code
- * <bench>.png} (two panels — the rows axis and the tenants axis — with the cell value of each
- * backend, the fold of the due family it replaces, the 50 ms limit and each backend's allowed
+ * <bench>.png} (a panel per axis measured — the rows axis, the tenants axis, and the ingest cell when
+ * it ran — with the cell value of each backend, the fold of the due family it replaces, the 50 ms limit and each backend's allowed
  * slowest cell), and logs the verdicts.
  */
 public final class GateReport {
@@ -67,24 +67,27 @@ public final class GateReport {
 
   /**
    * The verdict table, one line per bench × backend × cell: the cell's p10 (the lowest of its rounds'
-   * 10th percentiles), what the rule allowed the bench on that backend, and whether the cell is within
-   * it; then one verdict line per bench × backend with the reasons it failed.
+   * 10th percentiles), what the rule allowed the bench on that backend, whether the cell is within it,
+   * the rows claimed per counted tick and the value per claimed row, and in an ingest cell the hooks a
+   * second its writer achieved (the target is in the cell's name); then one verdict line per bench ×
+   * backend with the reasons it failed.
    */
   public static List<String> table(GateResults results) {
     List<String> lines = new ArrayList<>();
     double limit = results.rule().limitMs();
-    lines.add(String.format("%-20s %-8s %-30s %10s %10s  %-4s %9s %9s", "bench", "backend", "cell", "p10 ms", "allowed ms",
-        "pass", "rows/tick", "us/row"));
+    lines.add(String.format("%-20s %-8s %-50s %10s %10s  %-4s %9s %9s %9s", "bench", "backend", "cell", "p10 ms",
+        "allowed ms", "pass", "rows/tick", "us/row", "ingest/s"));
     for (TickProbe probe : results.probes()) {
       for (String backend : results.backends(probe.bench())) {
         GateRule.Verdict v = results.verdict(probe.bench(), backend);
         double allowed = Math.min(v.allowedMs(), limit);
         for (CellResult c : results.cells(probe.bench(), backend)) {
-          String cell = String.format("%s: %d rows, %d tenants", c.cell().axis(), c.cell().rows(), c.cell().tenants());
-          lines.add(String.format("%-20s %-8s %-30s %10.3f %10.3f  %-4s %9.1f %9.2f", probe.bench(), backend, cell,
-              c.valueMs(), allowed, c.valueMs() <= allowed ? "yes" : "NO", c.rowsPerTick(), c.microsPerClaimedRow()));
+          String ingest = c.writer() == null ? "" : String.format("%.0f", c.writer().hooksPerSecond());
+          lines.add(String.format("%-20s %-8s %-50s %10.3f %10.3f  %-4s %9.1f %9.2f %9s", probe.bench(), backend,
+              c.cell().tableName(), c.valueMs(), allowed, c.valueMs() <= allowed ? "yes" : "NO", c.rowsPerTick(),
+              c.microsPerClaimedRow(), ingest));
         }
-        lines.add(String.format("%-20s %-8s %-30s %10.3f %10.3f  %s", probe.bench(), backend, "verdict (slowest)",
+        lines.add(String.format("%-20s %-8s %-50s %10.3f %10.3f  %s", probe.bench(), backend, "verdict (slowest)",
             v.slowestMs(), allowed, v.pass() ? "PASS" : "FAIL"));
         v.reasons().forEach(r -> lines.add("    " + r));
       }
@@ -105,6 +108,9 @@ public final class GateReport {
     r.put("floorMs", rule.floorMs());
     r.put("limitMs", rule.limitMs());
     r.put("minLoadFraction", rule.minLoadFraction());
+    r.put("ingestCell", "counts only the ticks that claimed a row, compared per tick like every cell; its writer"
+        + " at no less than minLoadFraction of its target, its ticks claiming no less than minLoadFraction of the"
+        + " rows the writer ingested");
     root.put("rule", r);
     List<Object> backends = new ArrayList<>();
     boolean pass = true;
@@ -134,6 +140,9 @@ public final class GateReport {
         m.put("loadWriteMicros", c.loadWriteMicros());
         m.put("populateMs", c.populateMs());
         m.put("rounds", c.rounds().stream().map(RoundStats::toJson).toList());
+        if (c.writer() != null) {
+          m.put("writer", writerJson(c.writer()));
+        }
         cells.add(m);
       }
       b.put("cells", cells);
@@ -144,15 +153,38 @@ public final class GateReport {
     return root;
   }
 
+  /** An ingest cell's writer: its target and achieved rate, the rows ingested and claimed, the empty ticks. */
+  private static Map<String, Object> writerJson(CellResult.WriterRace w) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("targetHooksPerSecond", w.targetHooksPerSecond());
+    m.put("hooksPerSecond", w.hooksPerSecond());
+    m.put("hooksFraction", w.hooksFraction());
+    m.put("rowsPerSecond", w.rowsPerSecond());
+    m.put("claimedRowsPerSecond", w.claimedRowsPerSecond());
+    m.put("claimedFraction", w.claimedFraction());
+    m.put("refused", w.refused());
+    m.put("emptyTicks", w.emptyTicks().stream().map(RoundStats::toJson).toList());
+    return m;
+  }
+
   private static void chart(GateResults results, TickProbe probe, Path png) throws IOException {
     List<XYChart> panels = new ArrayList<>();
-    for (String axis : List.of("rows", "tenants")) {
+    for (String axis : List.of("rows", "tenants", GateCell.INGEST)) {
       XYChart chart = new XYChartBuilder().width(720).height(560)
-          .title(probe.bench() + " — " + (axis.equals("rows") ? "queued rows (100 tenants, 8 active)" : "tenants (8 active)"))
-          .xAxisTitle(axis.equals("rows") ? "queued rows" : "tenants")
-          .yAxisTitle("ms (tick: p10 of 1000, lowest of 3 rounds)")
+          .title(probe.bench() + " — " + switch (axis) {
+            case "rows" -> "queued rows (100 tenants, 8 active)";
+            case "tenants" -> "tenants (8 active)";
+            default -> "racing a writer (the ingest cell)";
+          })
+          .xAxisTitle(switch (axis) {
+            case "rows" -> "queued rows";
+            case "tenants" -> "tenants";
+            default -> "writer's target (hooks/s)";
+          })
+          .yAxisTitle(axis.equals(GateCell.INGEST) ? "ms (claiming tick: p10 of 1000, lowest of 3 rounds)"
+              : "ms (tick: p10 of 1000, lowest of 3 rounds)")
           .build();
-      chart.getStyler().setXAxisLogarithmic(true);
+      chart.getStyler().setXAxisLogarithmic(!axis.equals(GateCell.INGEST)); // one rate: nothing to spread
       chart.getStyler().setYAxisLogarithmic(true);
       chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
       chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
@@ -183,7 +215,8 @@ public final class GateReport {
         fold.setLineStyle(DASHED);
         GateRule.Verdict v = results.verdict(probe.bench(), backend);
         XYSeries allowed = chart.addSeries(backend + " allowed (2x fastest, floor 1 ms)",
-            List.of(xs.get(0), xs.get(xs.size() - 1)), List.of(v.allowedMs(), v.allowedMs()));
+            List.of(lineStart(xs.get(0), xs.get(xs.size() - 1)), lineEnd(xs.get(0), xs.get(xs.size() - 1))),
+            List.of(v.allowedMs(), v.allowedMs()));
         allowed.setMarker(SeriesMarkers.NONE);
         allowed.setLineStyle(DOTTED);
       }
@@ -191,7 +224,7 @@ public final class GateReport {
         continue;
       }
       XYSeries limit = chart.addSeries("limit " + (int) results.rule().limitMs() + " ms",
-          List.of(minX, maxX), List.of(results.rule().limitMs(), results.rule().limitMs()));
+          List.of(lineStart(minX, maxX), lineEnd(minX, maxX)), List.of(results.rule().limitMs(), results.rule().limitMs()));
       limit.setMarker(SeriesMarkers.NONE);
       limit.setLineStyle(DOTTED);
       panels.add(chart);
@@ -200,5 +233,14 @@ public final class GateReport {
       return;
     }
     BitmapEncoder.saveBitmap(panels, 1, panels.size(), png.toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  /** Where a horizontal line over {@code [from, to]} starts: a fifth before a lone point, so it shows. */
+  private static double lineStart(double from, double to) {
+    return from == to ? from * 0.8 : from;
+  }
+
+  private static double lineEnd(double from, double to) {
+    return from == to ? to * 1.2 : to;
   }
 }

@@ -72,11 +72,13 @@ public final class GateResults {
   public GateRule.Verdict verdict(String bench, String backend) {
     List<Double> values = new ArrayList<>();
     List<Double> loads = new ArrayList<>();
+    List<GateRule.WriterConditions> writers = new ArrayList<>();
     for (CellResult c : cells(bench, backend)) {
       values.add(c.valueMs());
       loads.add(c.loadFraction());
+      writers.add(c.writerConditions());
     }
-    return rule.judge(values, loads);
+    return rule.judge(values, loads, writers);
   }
 
   /** Every verdict, keyed {@code bench/backend}. */

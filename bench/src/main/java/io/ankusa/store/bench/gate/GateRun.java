@@ -11,6 +11,7 @@ import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * paced ticks; in a backend's first cell, a back-to-back burst of a read-only tick before its warm-up
  * round), then the fold of the due family at the same size; the store is deleted before the next
  * cell. Sharing the store between probes keeps a full run's population to one per cell.
+ *
+ * <p>An ingest cell ({@link GateCell#besideWriter()}) also starts a {@link WriterLoad} after the
+ * population, which ingests for the whole cell, and measures only the probes that race it ({@link
+ * TickProbe#besideWriter}), in {@link RaceRound}s; it is skipped when no probe of the run does.
  */
 public final class GateRun {
   private static final Logger LOG = LoggerFactory.getLogger(GateRun.class);
@@ -58,6 +63,10 @@ public final class GateRun {
     for (String backend : backends) {
       for (int i = 0; i < cells.size(); i++) {
         GateCell cell = cells.get(i);
+        if (cell.besideWriter() && probes.stream().noneMatch(GateRun::measuredBesideWriter)) {
+          LOG.info("{} {}: no bench of this run is measured beside a writer; cell skipped", backend, cell.label());
+          continue;
+        }
         Path dir = workDir.resolve(backend + "-" + i + "-" + cell.axis() + "-" + cell.axisValue());
         FileTrees.deleteRecursively(dir);
         try {
@@ -68,6 +77,11 @@ public final class GateRun {
       }
     }
     return results;
+  }
+
+  /** Whether an ingest cell measures {@code probe} ({@link TickProbe#besideWriter}). */
+  private static boolean measuredBesideWriter(TickProbe probe) {
+    return probe.besideWriter(() -> 0L).isPresent();
   }
 
   /**
@@ -82,59 +96,147 @@ public final class GateRun {
           .withShardedAggregate(settings.shardedAggregate()));
       QueuePopulation.Population pop = QueuePopulation.populate(queue, cell, System.currentTimeMillis());
       LOG.info("{} {}: populated in {} ms", backend, cell.label(), pop.millis());
-      MergeLoad load = new MergeLoad(queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), pop.lastSeq(),
-          settings.loadPerSecond());
+      MergeLoad load = MergeLoad.forCell(queue, cell, pop, settings.loadPerSecond());
       load.start();
+      WriterLoad writer = null;
       try {
+        if (cell.besideWriter()) {
+          writer = WriterLoad.start(queue, cell.tenants(), cell.ingestPerSecond());
+        }
         sleepMillis(settings.loadWarmupMillis());
         List<ProbeRounds> measured = new ArrayList<>();
         for (TickProbe probe : probes) {
-          if (firstOfBackend && probe.readsOnly() && settings.jitWarmupMillis() > 0) {
-            long ticks = TickRound.burst(settings.jitWarmupMillis(), now -> probe.tick(queue, now),
-                now -> probe.settle(queue, now));
-            LOG.info("{} {}: {} ticks back to back before the first round (JIT warm-up, not counted)", probe.bench(),
-                backend, ticks);
-          }
-          round(probe, queue); // warm-up, not counted
-          probe.resetRows();
-          long batches0 = load.batches();
-          long writes0 = load.writeNanos();
-          long t0 = System.nanoTime();
-          List<RoundStats> rounds = new ArrayList<>();
-          for (int r = 0; r < settings.rounds(); r++) {
-            rounds.add(round(probe, queue));
-          }
-          long loadBatches = load.batches() - batches0;
-          double loadRate = loadBatches / ((System.nanoTime() - t0) / 1e9);
-          double writeMicros = loadBatches == 0 ? 0 : (load.writeNanos() - writes0) / 1e3 / loadBatches;
-          double rowsPerTick = (double) probe.rowsClaimed() / ((long) settings.rounds() * settings.ticksPerRound());
-          measured.add(new ProbeRounds(probe, rounds, loadRate, writeMicros, rowsPerTick));
-          if (writeMicros > SLOW_LOAD_WRITE_MICROS) {
-            LOG.warn("{} {} {}: the load's writes averaged {} us while this tick ran (not gated; see loadWriteMicros)",
-                probe.bench(), backend, cell.label(), Math.round(writeMicros));
+          if (writer == null) {
+            measured.add(measureQuiet(probe, queue, load, backend, firstOfBackend));
+          } else {
+            Optional<TickProbe> racing = probe.besideWriter(writer::durableSeq);
+            if (racing.isPresent()) {
+              measured.add(measureRace(racing.get(), queue, load, writer));
+            }
           }
         }
         double foldMs = foldDue(queue);
         for (ProbeRounds m : measured) {
           TickProbe probe = m.probe();
           List<RoundStats> rounds = m.rounds();
-          double value = rounds.stream().mapToDouble(RoundStats::p10Ms).min().orElseThrow();
+          double value = RoundStats.lowestP10(rounds);
           CellResult result = new CellResult(probe.bench(), backend, cell, List.copyOf(rounds), value, foldMs,
-              m.loadPerSecond(), settings.loadPerSecond(), m.loadWriteMicros(), pop.millis(), m.rowsPerTick());
-          LOG.info(String.format("%-20s %-8s %-7s %9d rows %7d tenants  p10 %8.3f ms (rounds %s)  fold %9.3f ms  load %5.0f/s (write %.0f us)  %.1f rows/tick",
-              probe.bench(), backend, cell.axis(), cell.rows(), cell.tenants(), value, p10s(rounds), foldMs, m.loadPerSecond(), m.loadWriteMicros(), m.rowsPerTick()));
+              m.loadPerSecond(), settings.loadPerSecond(), m.loadWriteMicros(), pop.millis(), m.rowsPerTick(), m.writer());
+          LOG.info(String.format("%-20s %-8s %-7s %9d rows %7d tenants  p10 %8.3f ms (rounds %s)  fold %9.3f ms  load %5.0f/s (write %.0f us)  %.1f rows/tick%s",
+              probe.bench(), backend, cell.axis(), cell.rows(), cell.tenants(), value, p10s(rounds), foldMs, m.loadPerSecond(), m.loadWriteMicros(), m.rowsPerTick(),
+              m.writer() == null ? "" : String.format("  writer %.0f/%d hooks/s, claimed %.0f of %.0f rows/s, %d refused",
+                  m.writer().hooksPerSecond(), m.writer().targetHooksPerSecond(), m.writer().claimedRowsPerSecond(),
+                  m.writer().rowsPerSecond(), m.writer().refused())));
+          warnOnSlowLoadWrites(m, backend, cell);
           out.add(result);
         }
       } finally {
-        load.stop();
+        try {
+          if (writer != null) {
+            writer.close();
+          }
+        } finally {
+          load.stop();
+        }
       }
     }
     return out;
   }
 
-  /** One probe's counted rounds on one cell and the load achieved meanwhile. */
+  /** A probe's warm-up and counted rounds in a cell without a writer. */
+  private ProbeRounds measureQuiet(TickProbe probe, DeliveryQueue queue, MergeLoad load, String backend,
+      boolean firstOfBackend) {
+    if (firstOfBackend && probe.readsOnly() && settings.jitWarmupMillis() > 0) {
+      long ticks = TickRound.burst(settings.jitWarmupMillis(), now -> probe.tick(queue, now),
+          now -> probe.settle(queue, now));
+      LOG.info("{} {}: {} ticks back to back before the first round (JIT warm-up, not counted)", probe.bench(),
+          backend, ticks);
+    }
+    round(probe, queue); // warm-up, not counted
+    probe.resetRows();
+    LoadMark mark = new LoadMark(load);
+    List<RoundStats> rounds = new ArrayList<>();
+    for (int r = 0; r < settings.rounds(); r++) {
+      rounds.add(round(probe, queue));
+    }
+    double rowsPerTick = (double) probe.rowsClaimed() / ((long) settings.rounds() * settings.ticksPerRound());
+    return new ProbeRounds(probe, rounds, mark.perSecond(), mark.writeMicros(), rowsPerTick, null);
+  }
+
+  /**
+   * A probe's warm-up and counted rounds racing {@code writer} ({@link RaceRound}): the rounds' stats are
+   * its ticks that claimed a row; the writer's achieved rate and the rows claimed per second go beside them.
+   */
+  private ProbeRounds measureRace(TickProbe probe, DeliveryQueue queue, MergeLoad load, WriterLoad writer) {
+    raceRound(probe, queue); // warm-up, not counted: drains what the population left due
+    probe.resetRows();
+    LoadMark mark = new LoadMark(load);
+    long hooks0 = writer.created();
+    long rows0 = writer.rowsCreated();
+    long refused0 = writer.refused();
+    List<RoundStats> claiming = new ArrayList<>();
+    List<RoundStats> empty = new ArrayList<>();
+    for (int r = 0; r < settings.rounds(); r++) {
+      RaceRound round = raceRound(probe, queue);
+      claiming.add(round.claiming());
+      empty.add(round.empty());
+    }
+    double seconds = mark.seconds();
+    long ticks = claiming.stream().mapToLong(RoundStats::ticks).sum();
+    double rowsPerTick = ticks == 0 ? 0 : (double) probe.rowsClaimed() / ticks;
+    CellResult.WriterRace race = new CellResult.WriterRace(writer.targetPerSecond(), (writer.created() - hooks0) / seconds,
+        (writer.rowsCreated() - rows0) / seconds, probe.rowsClaimed() / seconds, writer.refused() - refused0,
+        List.copyOf(empty));
+    return new ProbeRounds(probe, claiming, mark.perSecond(), mark.writeMicros(), rowsPerTick, race);
+  }
+
+  private void warnOnSlowLoadWrites(ProbeRounds m, String backend, GateCell cell) {
+    if (m.loadWriteMicros() > SLOW_LOAD_WRITE_MICROS) {
+      LOG.warn("{} {} {}: the load's writes averaged {} us while this tick ran (not gated; see loadWriteMicros)",
+          m.probe().bench(), backend, cell.label(), Math.round(m.loadWriteMicros()));
+    }
+  }
+
+  /** The merge load's counts when the counted rounds started; what it achieved since. */
+  private static final class LoadMark {
+    private final MergeLoad load;
+    private final long batches;
+    private final long writeNanos;
+    private final long startNanos;
+
+    LoadMark(MergeLoad load) {
+      this.load = load;
+      this.batches = load.batches();
+      this.writeNanos = load.writeNanos();
+      this.startNanos = System.nanoTime();
+    }
+
+    double seconds() {
+      return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    double perSecond() {
+      return (load.batches() - batches) / seconds();
+    }
+
+    double writeMicros() {
+      long n = load.batches() - batches;
+      return n == 0 ? 0 : (load.writeNanos() - writeNanos) / 1e3 / n;
+    }
+  }
+
+  /**
+   * One probe's counted rounds on one cell and the load achieved meanwhile.
+   *
+   * @param writer beside a writer, how it and the ticks kept up; null otherwise
+   */
   private record ProbeRounds(TickProbe probe, List<RoundStats> rounds, double loadPerSecond, double loadWriteMicros,
-      double rowsPerTick) {}
+      double rowsPerTick, CellResult.WriterRace writer) {}
+
+  /** One round of {@code probe} racing the cell's writer (see {@link RaceRound}). */
+  private RaceRound raceRound(TickProbe probe, DeliveryQueue queue) {
+    return RaceRound.run(settings, now -> probe.tick(queue, now), now -> probe.settle(queue, now));
+  }
 
   /** One round of {@code probe} on {@code queue}, settled after each tick (see {@link TickRound}). */
   private RoundStats round(TickProbe probe, DeliveryQueue queue) {

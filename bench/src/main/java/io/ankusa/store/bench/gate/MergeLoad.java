@@ -39,6 +39,12 @@ public final class MergeLoad implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MergeLoad.class);
   /** Writer threads sharing the rate. */
   public static final int THREADS = 2;
+  /**
+   * Where the load's seqs start in a cell where a {@link WriterLoad} runs: the writer assigns seqs after
+   * {@code m:last_seq}, the load's must not meet them (a hook row of the writer's overwritten by the load's).
+   * Apart from {@link TickProbe.DispatchTick}'s refill seqs as well.
+   */
+  public static final long BESIDE_WRITER_SEQ_BASE = 1L << 51;
   /** Behind schedule by less than this (a descheduled thread on a busy machine), the load catches up; further behind, it restarts from now instead of bursting. */
   private static final long MAX_LAG_NANOS = 1_000_000_000L;
 
@@ -58,7 +64,8 @@ public final class MergeLoad implements AutoCloseable {
   /**
    * @param activeOrds the active tenants' ordinals
    * @param activeTenants their ids, same order
-   * @param firstSeq seqs this load assigns start after it (population's last seq)
+   * @param firstSeq seqs this load assigns start after it (population's last seq; {@link
+   *     #BESIDE_WRITER_SEQ_BASE} beside a writer)
    * @param dueAt when the load's rows are due; REQUIRES: after every tick's {@code now}
    */
   public MergeLoad(DeliveryQueue queue, List<Long> activeOrds, List<TenantId> activeTenants, long dueAt, long firstSeq, int targetPerSecond) {
@@ -68,6 +75,15 @@ public final class MergeLoad implements AutoCloseable {
     this.dueAt = dueAt;
     this.seq = new AtomicLong(firstSeq);
     this.targetPerSecond = targetPerSecond;
+  }
+
+  /**
+   * The load of {@code cell} on {@code queue}, which {@code pop} filled: its seqs follow the population's,
+   * or, in a cell with a writer ({@link GateCell#besideWriter()}), start at {@link #BESIDE_WRITER_SEQ_BASE}.
+   */
+  public static MergeLoad forCell(DeliveryQueue queue, GateCell cell, QueuePopulation.Population pop, int targetPerSecond) {
+    long firstSeq = cell.besideWriter() ? BESIDE_WRITER_SEQ_BASE : pop.lastSeq();
+    return new MergeLoad(queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), firstSeq, targetPerSecond);
   }
 
   public void start() {

@@ -1,6 +1,7 @@
 package io.ankusa.store.bench.gate;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -18,6 +19,14 @@ public record RoundStats(int ticks, double p10Ms, double p50Ms, double p99Ms, do
   public static RoundStats of(Histogram nanos) {
     return new RoundStats((int) nanos.getTotalCount(), ms(nanos.getValueAtPercentile(10)), ms(nanos.getValueAtPercentile(50)),
         ms(nanos.getValueAtPercentile(99)), ms(nanos.getMaxValue()));
+  }
+
+  /**
+   * A cell's value: the lowest p10 of the rounds that timed at least one tick (a round beside a writer
+   * may end without one: {@link RaceRound}); 0 when none did.
+   */
+  public static double lowestP10(List<RoundStats> rounds) {
+    return rounds.stream().filter(r -> r.ticks() > 0).mapToDouble(RoundStats::p10Ms).min().orElse(0);
   }
 
   /** This round for a results file: ticks, p10Ms, p50Ms, p99Ms, maxMs. */

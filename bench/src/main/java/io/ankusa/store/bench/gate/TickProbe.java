@@ -13,6 +13,9 @@ import io.ankusa.store.spi.Durability;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /** One tick a gate measures: what it runs, and the name of the bench that gates it. */
 public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.DispatchTick {
@@ -28,6 +31,13 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
    * the JIT cannot drop the work).
    */
   long tick(DeliveryQueue queue, long now);
+
+  /**
+   * This probe as an ingest cell measures it ({@link GateCell#besideWriter()}): ticking beside a writer
+   * whose durable watermark is {@code durableSeq}, and leaving the refill to that writer. Empty for a
+   * probe the ingest cell does not measure. Each call returns a new probe with its own state.
+   */
+  Optional<TickProbe> besideWriter(LongSupplier durableSeq);
 
   /** The gauge tick: {@code new QueueGauges(queue).measure(now)} — six counter reads and the first marker. */
   record GaugeTick() implements TickProbe {
@@ -51,6 +61,12 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
     @Override
     public boolean readsOnly() {
       return true;
+    }
+
+    /** Not measured beside a writer: the ingest cell is the dispatcher's race with its writer. */
+    @Override
+    public Optional<TickProbe> besideWriter(LongSupplier durableSeq) {
+      return Optional.empty();
     }
   }
 
@@ -88,7 +104,14 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
    * put for its tenant at {@code now} (received now, due at once), so the population stays the same size
    * and the claims' tombstones pile up ahead of the tenants' cursors as they do in production until
    * compaction. The refill's seqs start at {@value #REFILL_SEQ_BASE}, apart from the population's and
-   * the background load's.
+   * the background load's. The tick claims every row it finds: the watermark is unbounded, as no writer
+   * runs.
+   *
+   * <p>{@link #besideWriter} is the same tick racing a real writer ({@link WriterLoad}): its watermark is
+   * the writer's {@code durableSeq}, so it claims only what the writer has synced, and the settle step
+   * delivers the claimed rows without refilling — the writer's fresh rows are the refill, and the
+   * delivered rows' tombstones land among them as in production. Only its ticks that claimed a row are
+   * the cell's value ({@link RaceRound} says why).
    */
   final class DispatchTick implements TickProbe {
     /** A tick of 256 rows or 4 MiB. */
@@ -97,6 +120,8 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
 
     private final int rowLimit;
     private final long byteBudget;
+    /** The writer's durable watermark beside a writer; null when the tick claims every row and refills. */
+    private final LongSupplier durableSeq;
     private final Map<Long, TenantId> tenantOf = new HashMap<>();
     private DeliveryQueue queue;
     private Dispatcher dispatcher;
@@ -109,8 +134,19 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
      * @param byteBudget most bytes one tick claims
      */
     public DispatchTick(int rowLimit, long byteBudget) {
+      this(rowLimit, byteBudget, null);
+    }
+
+    private DispatchTick(int rowLimit, long byteBudget, LongSupplier durableSeq) {
       this.rowLimit = rowLimit;
       this.byteBudget = byteBudget;
+      this.durableSeq = durableSeq;
+    }
+
+    /** The same tick with the writer's watermark, delivering what it claims and leaving the refill to the writer. */
+    @Override
+    public Optional<TickProbe> besideWriter(LongSupplier durableSeq) {
+      return Optional.of(new DispatchTick(rowLimit, byteBudget, Objects.requireNonNull(durableSeq)));
     }
 
     @Override
@@ -122,14 +158,18 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
     public String describe() {
       return "Dispatcher.tick(now): ActiveIndex.activeTenants(now, " + ActiveIndex.DEFAULT_LIMIT + "), deficit"
           + " round-robin over the active tenants from their cursors, claims up to " + rowLimit + " rows (written"
-          + " NO_SYNC), marker cleanup; the claimed rows are delivered and refilled outside the timed region";
+          + " NO_SYNC), marker cleanup; the claimed rows are delivered and refilled outside the timed region (in the"
+          + " ingest cell: the watermark is the writer's durableSeq, the claimed rows are delivered, the writer refills,"
+          + " and only the ticks that claimed a row are counted)";
     }
 
+    /** One tick; returns the rows it claimed. */
     @Override
     public synchronized long tick(DeliveryQueue queue, long now) {
       if (queue != this.queue) {
         this.queue = queue;
-        this.dispatcher = new Dispatcher(queue, () -> Long.MAX_VALUE, rowLimit, byteBudget);
+        this.dispatcher = new Dispatcher(queue, durableSeq == null ? () -> Long.MAX_VALUE : durableSeq, rowLimit,
+            byteBudget);
         tenantOf.clear();
       }
       lastClaimed = dispatcher.tick(now).claimed();
@@ -146,6 +186,9 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
       byte[] payload = new byte[QueuePopulation.PAYLOAD_BYTES];
       for (InflightRow row : lastClaimed) {
         Deliveries.delivered(t, row);
+        if (durableSeq != null) {
+          continue; // beside a writer, the writer refills
+        }
         long ord = row.key().ord();
         TenantId tenant = tenantOf.computeIfAbsent(ord, o -> Tenants.name(queue.store(), o).orElseThrow());
         long seq = refillSeq++;

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * Producer threads that hand hooks to the queue's ingest at a fixed total rate, or as fast as the
@@ -20,7 +21,7 @@ import java.util.function.Function;
  * answer, and a thread whose hooks all wait falls behind its schedule, which shows as an ingest rate
  * below the target. Counts what the writer acknowledged (created: durable) and what it refused.
  */
-final class PacedProducers implements AutoCloseable {
+public final class PacedProducers implements AutoCloseable {
   /** Hooks one producer may have waiting for an answer. */
   static final int IN_FLIGHT_PER_PRODUCER = 1_024;
 
@@ -37,10 +38,19 @@ final class PacedProducers implements AutoCloseable {
    */
   PacedProducers(Function<IngestRequest, CompletableFuture<IngestResult>> writer, int producers, int tenants,
       long hooksPerSecond) {
+    this(writer, producers, tenants, HookSource.DEMO_TENANTS, hooksPerSecond);
+  }
+
+  /**
+   * {@link #PacedProducers(Function, int, int, long)} with tenant {@code i} of the workload filed under
+   * {@code tenantName.apply(i)} ({@link HookSource}).
+   */
+  public PacedProducers(Function<IngestRequest, CompletableFuture<IngestResult>> writer, int producers, int tenants,
+      IntFunction<String> tenantName, long hooksPerSecond) {
     for (int p = 0; p < producers; p++) {
       Semaphore permits = new Semaphore(IN_FLIGHT_PER_PRODUCER);
       inFlight.add(permits);
-      HookSource source = new HookSource(p, tenants);
+      HookSource source = new HookSource(p, tenants, tenantName);
       long periodNanos = hooksPerSecond == 0 ? 0 : TimeUnit.SECONDS.toNanos(producers) / hooksPerSecond;
       Thread t = new Thread(() -> produce(writer, source, permits, periodNanos), "sustain-producer-" + p);
       t.setDaemon(true);
@@ -81,17 +91,17 @@ final class PacedProducers implements AutoCloseable {
   }
 
   /** Hooks the writer acknowledged as created (durable), so far. */
-  long created() {
+  public long created() {
     return created.sum();
   }
 
   /** Delivery rows of the hooks acknowledged as created, so far. */
-  long rowsCreated() {
+  public long rowsCreated() {
     return rowsCreated.sum();
   }
 
   /** Hooks refused or failed, so far. */
-  long refused() {
+  public long refused() {
     return refused.sum();
   }
 

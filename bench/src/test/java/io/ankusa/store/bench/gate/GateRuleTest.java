@@ -39,6 +39,38 @@ class GateRuleTest {
     assertThat(v.reasons()).anyMatch(r -> r.contains("background load"));
   }
 
+  @Property
+  void aCellWhoseWriterFellBehindItsRateFailsTheGate(@ForAll("lowLoad") double low) {
+    List<GateRule.WriterConditions> writers = new ArrayList<>();
+    writers.add(null);
+    writers.add(new GateRule.WriterConditions(low, 1.0));
+    GateRule.Verdict v = RULE.judge(List.of(0.2, 0.25), List.of(1.0, 1.0), writers);
+    assertThat(v.pass()).isFalse();
+    assertThat(v.reasons()).singleElement().asString().contains("cell 1's writer ingested", "--ingest-rate");
+  }
+
+  @Property
+  void aCellWhoseTicksClaimedLessThanTheWriterIngestedFailsTheGate(@ForAll("lowLoad") double low) {
+    List<GateRule.WriterConditions> writers = new ArrayList<>();
+    writers.add(new GateRule.WriterConditions(1.0, low));
+    writers.add(null);
+    GateRule.Verdict v = RULE.judge(List.of(0.2, 0.25), List.of(1.0, 1.0), writers);
+    assertThat(v.pass()).isFalse();
+    assertThat(v.reasons()).singleElement().asString().contains("cell 0's ticks claimed", "did not keep up");
+  }
+
+  @Example
+  void aWriterThatKeptItsRateAndATickThatKeptUpPassLikeAnyCell() {
+    List<GateRule.WriterConditions> writers = new ArrayList<>();
+    writers.add(null);
+    writers.add(new GateRule.WriterConditions(0.9, 0.9));
+    assertThat(RULE.judge(List.of(0.2, 0.05), List.of(1.0, 1.0), writers).pass()).isTrue();
+    writers.set(1, new GateRule.WriterConditions(Double.NaN, Double.NaN));
+    assertThat(RULE.judge(List.of(0.2, 0.05), List.of(1.0, 1.0), writers).reasons()).hasSize(2);
+    assertThat(RULE.judge(List.of(0.2, 2.5), List.of(1.0, 1.0), List.of(new GateRule.WriterConditions(1, 1),
+        new GateRule.WriterConditions(1, 1))).pass()).as("compared per tick, like the others").isFalse();
+  }
+
   @Example
   void theFloorForgivesSubMillisecondNoise() {
     assertThat(RULE.judge(List.of(0.1, 1.9), List.of(1.0, 1.0)).pass()).isTrue();
