@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * fixed (dead-lettered), then revives that tenant's dead letters and delivers them too.
  */
 public final class WebhookService {
-  /** The sink: takes a hook, asks for a retry on the first attempt of every third one, refuses "flaky" until fixed. */
+  /** The sink: sink 2 is busy at every hook's first attempt (retry), and "flaky" is refused until fixed. */
   static final class Sink {
     final Map<String, Integer> received = new ConcurrentHashMap<>();
     volatile boolean flakyFixed;
@@ -32,7 +32,7 @@ public final class WebhookService {
       if (d.tenantId().equals("flaky") && !flakyFixed) {
         return "410 gone";
       }
-      if (d.seq() % 3 == 0 && d.attempt() == 1) {
+      if (d.sink() == 2 && d.attempt() == 1) {
         return "503 busy";
       }
       received.merge(d.hookId() + "@" + d.sink() + ":" + new String(d.payload(), StandardCharsets.UTF_8), 1, Integer::sum);
@@ -64,6 +64,9 @@ public final class WebhookService {
       }
       QueueStats s = await(queue, "every delivery answered", q -> q.due() + q.inflight() == 0);
       System.out.printf("delivered %d, retried %d, dead-lettered %d%n", s.delivered(), s.retried(), s.deadLettered());
+      if (s.retried() != 20 || s.deadLettered() != 20) {
+        throw new IllegalStateException("expected 20 retries (sink 2 of acme and globex) and 20 dead letters: " + s);
+      }
 
       sink.flakyFixed = true;
       List<DeadLetter> dead = queue.deadLetters().newest("flaky", 100).letters();
