@@ -139,7 +139,7 @@ public final class EtcdStoreProvider implements StoreProvider {
             settings.compactEvery(), settings.requestTimeoutMs(), cluster);
         EtcdTarget target = new EtcdTarget(endpoints, prefix, wanted.storeId());
         if (!recorded.equals(Optional.of(target))) {
-          target.write(dir);
+          target.write(claim);
           LOG.info("etcd store {} is prefix '{}' on {}", dir, prefix, cluster);
         }
       }

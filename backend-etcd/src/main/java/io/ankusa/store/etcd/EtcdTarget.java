@@ -1,5 +1,6 @@
 package io.ankusa.store.etcd;
 
+import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
 import java.io.IOException;
@@ -75,8 +76,14 @@ record EtcdTarget(List<URI> endpoints, String prefix, String storeId) {
         + " the members, the key prefix and the id in the store's meta key");
   }
 
-  /** Writes this target into {@code dir} atomically (temporary file, fsync, rename). */
-  void write(Path dir) {
+  /**
+   * Writes this target into the claimed store directory atomically and durably: temporary file, fsync,
+   * rename, then an fsync of the directory. Without the last one a power cut can take the rename, and
+   * the next open would find a marker without a target and create a new, empty store under a fresh
+   * prefix while the data stays under the old one.
+   */
+  void write(DirectoryClaim claim) {
+    Path dir = claim.directory();
     Path tmp = dir.resolve(FILE + ".tmp");
     Path file = dir.resolve(FILE);
     String text = "# ankusa-store etcd backend: where this store's data lives.\n"
@@ -87,6 +94,7 @@ record EtcdTarget(List<URI> endpoints, String prefix, String storeId) {
         ch.force(true);
       }
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      claim.syncDirectory();
     } catch (IOException e) {
       throw new StoreException("cannot write " + file + ": " + e + "; check the directory's permissions and free"
           + " space", e);
