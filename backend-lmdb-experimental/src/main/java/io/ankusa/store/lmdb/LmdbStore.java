@@ -122,7 +122,10 @@ final class LmdbStore extends LmdbReadView implements Store {
    * as data. The conformance fixture damages a value (checksums) and a branch pointer (bounds
    * check), the kinds of damage claimed here. Keep backups.
    */
-  static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, true, 511, 16 << 20, false);
+  static final Capabilities CAPABILITIES = Capabilities.builder()
+      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).detectsDamage(true).filesInDirectory(true)
+      .maxKeyBytes(511).maxValueBytes(16 << 20)
+      .build();
 
   private static final Logger LOG = LoggerFactory.getLogger(LmdbStore.class);
   private static final int ENOSPC = 28;

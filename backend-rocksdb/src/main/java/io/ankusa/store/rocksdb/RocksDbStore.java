@@ -64,7 +64,10 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    * cut short at the log's very end, as a crash mid-append leaves it, is dropped: it was never
    * acknowledged as durable).
    */
-  public static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, true, 8192, 64 << 20, true);
+  public static final Capabilities CAPABILITIES = Capabilities.builder()
+      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).detectsDamage(true).filesInDirectory(true)
+      .maxKeyBytes(8192).maxValueBytes(64 << 20)
+      .build();
 
   private static final Logger LOG = LoggerFactory.getLogger(RocksDbStore.class);
 

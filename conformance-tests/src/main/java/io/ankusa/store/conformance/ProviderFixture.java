@@ -12,8 +12,8 @@ import java.util.List;
  * stores with the default options and reads the capabilities from a store it opens once in a
  * temporary directory. It damages no files ({@link #corrupt} says why, so the corruption case is
  * reported unverified: the backend's own fixture, with {@code --fixture}, checks damage detection) and
- * cannot damage a write-ahead log, so it reports {@code logDamageInjection} as false whatever the
- * backend claims; it names itself "NAME (generic fixture)" in skip reasons. Memory stores, which live in the JVM, are
+ * cannot damage a write-ahead log ({@link #logDamageInjection()} keeps its default, false, so the
+ * log-damage cases are reported unverified); it names itself "NAME (generic fixture)" in skip reasons. Memory stores, which live in the JVM, are
  * discarded after use.
  */
 public final class ProviderFixture implements BackendFixture {
@@ -36,10 +36,7 @@ public final class ProviderFixture implements BackendFixture {
   @Override
   public synchronized Capabilities capabilities() {
     if (capabilities == null) {
-      Capabilities claimed = probeCapabilities(this);
-      capabilities = new Capabilities(claimed.concurrentWriters(), claimed.snapshots(),
-          claimed.durableAfterProcessKill(), claimed.detectsDamage(), claimed.filesInDirectory(), claimed.maxKeyBytes(),
-          claimed.maxValueBytes(), false);
+      capabilities = probeCapabilities(this);
     }
     return capabilities;
   }

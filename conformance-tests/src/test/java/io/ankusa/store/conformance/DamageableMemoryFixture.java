@@ -80,8 +80,7 @@ final class DamageableMemoryFixture implements BackendFixture {
   @Override
   public Capabilities capabilities() {
     Capabilities c = memory.capabilities();
-    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), claimsDetection, c.filesInDirectory(),
-        c.maxKeyBytes(), c.maxValueBytes(), c.logDamageInjection());
+    return c.toBuilder().detectsDamage(claimsDetection).build();
   }
 
   @Override

@@ -85,9 +85,7 @@ public class DirectoryMemoryProvider implements StoreProvider {
 
   /** Memory's capabilities, plus {@code filesInDirectory}. */
   static Capabilities capabilities(Capabilities memory) {
-    return new Capabilities(memory.concurrentWriters(), memory.snapshots(), memory.durableAfterProcessKill(),
-        memory.detectsDamage(), true, memory.maxKeyBytes(), memory.maxValueBytes(),
-        memory.logDamageInjection());
+    return memory.toBuilder().filesInDirectory(true).build();
   }
 
   /**

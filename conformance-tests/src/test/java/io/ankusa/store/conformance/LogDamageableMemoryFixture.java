@@ -1,7 +1,6 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.spi.Batch;
-import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.ForwardingStore;
@@ -17,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
- * The memory backend made to claim {@code logDamageInjection}: every batch written is also appended
+ * The memory backend's fixture made to offer {@code logDamageInjection}: every batch written is also appended
  * to a pretend write-ahead log kept per directory, and {@link #damageLog} marks the log damaged
  * half-way. The next open of a damaged store then throws {@link StoreCorruptionException} — or, in
  * the mutant {@link Recovery#SILENT_WAL_DROP}, "recovers" up to the damage the way point-in-time
@@ -69,10 +68,8 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
   }
 
   @Override
-  public Capabilities capabilities() {
-    Capabilities c = super.capabilities();
-    return new Capabilities(c.concurrentWriters(), c.snapshots(), c.durableAfterProcessKill(), c.detectsDamage(),
-        c.filesInDirectory(), c.maxKeyBytes(), c.maxValueBytes(), true);
+  public boolean logDamageInjection() {
+    return true;
   }
 
   @Override

@@ -294,4 +294,21 @@ class MutantRejectionTest {
     assertThat(run.named(Outcome.PASSED)).as("the log-damage and log-cut properties ran, not skipped")
         .contains("midLogDamageIsReportedNeverSilentlyDropped", "cutLogNeverSplitsABatchAcrossFamilies");
   }
+
+  /**
+   * A fixture that offers no log damage ends both log cases unverified, and the reason says what is true:
+   * the fixture did no log damage. Not that the engine keeps no log, which is the backend's business.
+   */
+  @Test
+  void aFixtureWithoutLogDamageLeavesTheLogCasesUnverifiedSayingSo() {
+    for (String property : List.of("midLogDamageIsReportedNeverSilentlyDropped", "cutLogNeverSplitsABatchAcrossFamilies")) {
+      SuiteRun run = SuiteRun.runOnly(MutantSuites.NoLogDamageSuite.class, property, Map.of());
+      assertThat(run.cases()).as("%s against a fixture without log damage", property).singleElement()
+          .satisfies(c -> {
+            assertThat(c.outcome()).isEqualTo(Outcome.SKIPPED);
+            assertThat(c.message()).contains("memory without log damage's fixture offers no log damage",
+                "BackendFixture.logDamageInjection()").doesNotContain("keeps no write-ahead log");
+          });
+    }
+  }
 }

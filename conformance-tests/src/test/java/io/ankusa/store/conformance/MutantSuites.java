@@ -1,6 +1,7 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.spi.ForwardingStore;
+import java.util.function.UnaryOperator;
 
 /**
  * The engine suite against the {@link Mutant} named by the system property {@value #MUTANT_PROPERTY}
@@ -129,6 +130,17 @@ final class MutantSuites {
     @Override
     protected BackendFixture fixture() {
       return new LogDamageableMemoryFixture(false);
+    }
+  }
+
+  /**
+   * Control: the plain memory fixture, which offers no log damage (BackendFixture.logDamageInjection
+   * keeps its default), so both log cases end unverified, saying so.
+   */
+  static class NoLogDamageSuite extends DurabilityConformance {
+    @Override
+    protected BackendFixture fixture() {
+      return new WrappingFixture("memory without log damage", UnaryOperator.identity());
     }
   }
 }

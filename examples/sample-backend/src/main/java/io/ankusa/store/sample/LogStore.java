@@ -44,7 +44,10 @@ import java.util.function.BooleanSupplier;
  * is claimed.
  */
 final class LogStore implements Store {
-  static final Capabilities CAPABILITIES = new Capabilities(true, true, true, false, true, 64 * 1024, 16 << 20, false);
+  static final Capabilities CAPABILITIES = Capabilities.builder()
+      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).filesInDirectory(true)
+      .maxKeyBytes(64 * 1024).maxValueBytes(16 << 20)
+      .build();
 
   private final DirectoryClaim claim;
   private final FamilyCatalog catalog;
