@@ -1,5 +1,6 @@
 package io.ankusa.store.cli;
 
+import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.internal.record.FormatStamp;
@@ -7,7 +8,6 @@ import io.ankusa.store.queue.internal.migration.FormatTwo;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreFormatException;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Files;

@@ -4,6 +4,7 @@ import static io.ankusa.store.conformance.LayoutAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.layout.ArchiveKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
@@ -17,7 +18,6 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;

@@ -4,6 +4,7 @@ import static io.ankusa.store.conformance.LayoutAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.DeadKey;
@@ -47,7 +48,6 @@ import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;

@@ -4,6 +4,7 @@ import static io.ankusa.store.conformance.LayoutAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.Format3;
@@ -40,7 +41,6 @@ import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;

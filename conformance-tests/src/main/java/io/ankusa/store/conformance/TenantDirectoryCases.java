@@ -4,6 +4,7 @@ import static io.ankusa.store.conformance.LayoutAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
@@ -19,7 +20,6 @@ import io.ankusa.store.queue.internal.tenant.TenantLimitException;
 import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreWriteFailedException;

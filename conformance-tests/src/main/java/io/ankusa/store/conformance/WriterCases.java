@@ -7,6 +7,7 @@ import static io.ankusa.store.conformance.LayoutAssertions.hook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.layout.DedupeValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
@@ -28,7 +29,6 @@ import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreWriteFailedException;

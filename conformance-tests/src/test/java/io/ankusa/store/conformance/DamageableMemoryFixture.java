@@ -1,6 +1,6 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.spi.ForwardingStore;
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Capabilities;

@@ -1,15 +1,15 @@
 package io.ankusa.store.conformance;
 
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.directory.DirectoryClaim;
+import io.ankusa.store.kit.directory.DirectoryLock;
+import io.ankusa.store.kit.directory.StoreMarker;
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.spi.Capabilities;
-import io.ankusa.store.spi.DirectoryClaim;
-import io.ankusa.store.spi.DirectoryLock;
-import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreException;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Memory stores that claim a real directory the way the disk backends do, through the SPI's {@link
+ * Memory stores that claim a real directory the way the disk backends do, through the backend kit's {@link
  * DirectoryClaim} (the lock keyed by the real path, the store marker, refusal of foreign and
  * non-empty directories): the honest control for the directory cases of the engine suite, and, each
  * broken one way, the provider-level mutants a store wrapper cannot express. Registered (test

@@ -1,6 +1,6 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.spi.ForwardingStore;
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.spi.Batch;

@@ -1,9 +1,9 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.spi.ForwardingStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.SuiteRun.Outcome;
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.spi.ForwardingStore;
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import java.util.function.UnaryOperator;
 
 /**

@@ -1,5 +1,6 @@
 package io.ankusa.store.conformance;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.Keys;
@@ -7,7 +8,6 @@ import io.ankusa.store.layout.NextOrdinalValue;
 import io.ankusa.store.layout.TenantByOrdKey;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.Store;
 import java.util.Arrays;

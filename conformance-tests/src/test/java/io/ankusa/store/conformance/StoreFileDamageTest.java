@@ -3,8 +3,8 @@ package io.ankusa.store.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.store.spi.DirectoryLock;
-import io.ankusa.store.spi.StoreMarker;
+import io.ankusa.store.kit.directory.DirectoryLock;
+import io.ankusa.store.kit.directory.StoreMarker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -65,7 +65,8 @@
  *
  * <p>Copy {@code backend-memory} ({@code io.ankusa.store.memory}): one {@link
  * io.ankusa.store.spi.StoreProvider} registered with {@link java.util.ServiceLoader}, one {@code Store},
- * a {@link io.ankusa.store.spi.FamilyCatalog} for argument checks, then extend the suite's abstract
+ * the backend kit's {@code io.ankusa.store.kit.FamilyCatalog} for argument checks (module {@code
+ * backend-kit}: the pieces backends share, on this contract alone), then extend the suite's abstract
  * classes with a fixture for your backend.
  */
 package io.ankusa.store.spi;

@@ -1,4 +1,4 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.kit;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;

@@ -1,8 +1,11 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.kit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.StoreClosedException;
+import io.ankusa.store.spi.StoreCorruptionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;

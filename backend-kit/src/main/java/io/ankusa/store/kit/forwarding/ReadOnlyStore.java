@@ -1,4 +1,12 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.kit.forwarding;
+
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreClosedException;
+import io.ankusa.store.spi.StoreException;
+import io.ankusa.store.spi.StoreOptions;
 
 /**
  * The store a provider returns for {@link StoreOptions#readOnly()}: reads, scans and snapshots go to

@@ -1,5 +1,10 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.kit.directory;
 
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreException;
+import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -52,7 +57,7 @@ public record StoreMarker(String backend, int format) {
 
   /** What a directory holds, as {@link #inspect} sees it. */
   public enum Content {
-    /** Nothing (or only this SPI's own lock and temporary files): a store may be created here. */
+    /** Nothing (or only the kit's own lock and temporary files): a store may be created here. */
     EMPTY,
     /** A marker naming the expected backend, in a format it reads. */
     MARKED,
@@ -229,7 +234,7 @@ public record StoreMarker(String backend, int format) {
   }
 
   /**
-   * Whether {@code dir} is an existing directory that holds nothing but this SPI's own lock and
+   * Whether {@code dir} is an existing directory that holds nothing but the kit's own lock and
    * temporary files: the only kind of directory a store may be created in.
    *
    * @throws StoreException if the directory cannot be listed
@@ -238,7 +243,7 @@ public record StoreMarker(String backend, int format) {
     return Files.isDirectory(dir) && entries(dir).isEmpty();
   }
 
-  /** The directory's entries, sorted, without this SPI's own lock and temporary files. */
+  /** The directory's entries, sorted, without the kit's own lock and temporary files. */
   private static List<String> entries(Path dir) {
     List<String> names = new ArrayList<>();
     try (Stream<Path> list = Files.list(dir)) {

@@ -1,5 +1,6 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.kit.directory;
 
+import io.ankusa.store.spi.StoreException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

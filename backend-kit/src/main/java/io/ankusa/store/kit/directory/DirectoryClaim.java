@@ -1,5 +1,11 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.kit.directory;
 
+import io.ankusa.store.kit.forwarding.ReadOnlyStore;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreException;
+import io.ankusa.store.spi.StoreFormatException;
+import io.ankusa.store.spi.StoreOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

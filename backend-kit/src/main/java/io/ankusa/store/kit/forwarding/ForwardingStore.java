@@ -1,5 +1,13 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.kit.forwarding;
 
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Capabilities;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.Snapshot;
+import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

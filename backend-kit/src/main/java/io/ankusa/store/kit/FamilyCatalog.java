@@ -1,5 +1,19 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.kit;
 
+import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Bytes;
+import io.ankusa.store.spi.Direction;
+import io.ankusa.store.spi.Durability;
+import io.ankusa.store.spi.EntryVisitor;
+import io.ankusa.store.spi.FamilySpec;
+import io.ankusa.store.spi.Int64Add;
+import io.ankusa.store.spi.Op;
+import io.ankusa.store.spi.OpHandler;
+import io.ankusa.store.spi.ReadView;
+import io.ankusa.store.spi.Store;
+import io.ankusa.store.spi.StoreArgumentException;
+import io.ankusa.store.spi.StoreOptions;
+import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,9 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.kit;
 
+import io.ankusa.store.spi.Entry;
+import io.ankusa.store.spi.Scan;
+import io.ankusa.store.spi.StoreClosedException;
+import io.ankusa.store.spi.StoreException;
 import java.util.NoSuchElementException;
 
 /**
