@@ -3,6 +3,7 @@ package io.ankusa.store.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
@@ -10,7 +11,6 @@ import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;

@@ -9,7 +9,6 @@ import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;

@@ -1,7 +1,6 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.spi.Capabilities;
-import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;

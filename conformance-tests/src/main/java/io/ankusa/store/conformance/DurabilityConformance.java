@@ -19,7 +19,6 @@ import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreCorruptionException;
 import java.io.IOException;

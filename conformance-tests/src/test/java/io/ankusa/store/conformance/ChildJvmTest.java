@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;

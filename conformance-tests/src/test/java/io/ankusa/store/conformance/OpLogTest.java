@@ -7,7 +7,6 @@ import io.ankusa.store.conformance.SuiteRun.Outcome;
 import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreWriteFailedException;

@@ -1,4 +1,4 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.conformance;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,8 +10,9 @@ import java.util.stream.Stream;
 
 /**
  * Deleting a directory tree: the one place the project does it (scratch stores of the suite, the
- * benches and the tests, a fixture's temporary directory). Not part of the engine contract; it lives
- * here because every module that makes scratch directories depends on the SPI.
+ * benches and the tests, a fixture's temporary directory). A tool of tests and benches, not of
+ * backends: it lives in the suite's engine module, which every module that makes scratch directories
+ * has on its (test) classpath.
  */
 public final class FileTrees {
   private FileTrees() {}

@@ -1,4 +1,4 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

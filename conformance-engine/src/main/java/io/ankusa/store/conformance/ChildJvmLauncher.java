@@ -1,4 +1,4 @@
-package io.ankusa.store.spi;
+package io.ankusa.store.conformance;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * Starting another JVM from this one: the one place the project does it (the suite's crash, lock,
  * durability and migration children, the backends' kill tests, the CLI tests' holder process, the
- * archive's kill test, the damage table). Not part of the engine contract; it lives here, as {@link
- * FileTrees} does, because every module that starts a child JVM depends on the SPI.
+ * archive's kill test, the damage table). A tool of tests, not of backends: it lives in the suite's
+ * engine module, as {@link FileTrees} does, which every module that starts a child JVM has on its
+ * (test) classpath.
  *
  * <p>Each child gets a temporary directory of its own as its {@code java.io.tmpdir}, deleted when the
  * child ends. RocksJava and lmdbjava copy their native library into the temporary directory when
