@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.conformance.FileChecksums;
-import io.ankusa.store.conformance.fixtures.StoreArchive;
-import io.ankusa.store.conformance.fixtures.StoreFixtures;
+import io.ankusa.store.conformance.queue.fixtures.StoreArchive;
+import io.ankusa.store.conformance.queue.fixtures.StoreFixtures;
 import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.spi.Batch;

@@ -1,8 +1,8 @@
 package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.DurabilityConformance;
 import io.ankusa.store.conformance.EngineConformance;
+import io.ankusa.store.conformance.queue.DurabilityConformance;
 import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Capabilities;

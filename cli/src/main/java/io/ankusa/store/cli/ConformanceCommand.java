@@ -1,6 +1,6 @@
 package io.ankusa.store.cli;
 
-import io.ankusa.store.conformance.ConformanceRunner;
+import io.ankusa.store.conformance.queue.ConformanceRunner;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.PrintStream;
 import java.io.UnsupportedEncodingException;
