@@ -1,6 +1,6 @@
 package io.ankusa.store.etcd;
 
-import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.kit.FamilyCatalog;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.StoreClosedException;
 import io.etcd.jetcd.KV;

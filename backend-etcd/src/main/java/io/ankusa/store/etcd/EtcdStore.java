@@ -1,10 +1,10 @@
 package io.ankusa.store.etcd;
 
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.directory.DirectoryClaim;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Capabilities;
-import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
@@ -90,7 +90,10 @@ class EtcdStore extends EtcdView implements Store {
    * detectsDamage}: the data lives in the members' files, which this backend does not reach (etcd
    * checks its own database with hashes between members, which the suite does not see).
    */
-  static final Capabilities CAPABILITIES = new Capabilities(true, true, true, false, true, 4096, 2 << 20, false);
+  static final Capabilities CAPABILITIES = Capabilities.builder()
+      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).filesInDirectory(true)
+      .maxKeyBytes(4096).maxValueBytes(2 << 20)
+      .build();
   /** Tries of a transaction whose merge compares failed (a counter changed between read and write). */
   static final int ATTEMPTS = 16;
   /** Merge bases read per transaction of gets. */

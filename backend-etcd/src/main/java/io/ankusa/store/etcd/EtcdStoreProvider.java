@@ -1,12 +1,12 @@
 package io.ankusa.store.etcd;
 
-import io.ankusa.store.spi.DirectoryClaim;
-import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.directory.DirectoryClaim;
+import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreFormatException;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import io.etcd.jetcd.ByteSequence;

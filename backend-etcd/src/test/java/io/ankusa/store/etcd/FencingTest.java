@@ -3,13 +3,13 @@ package io.ankusa.store.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.ChildClasspath;
+import io.ankusa.store.conformance.ChildJvmLauncher;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.queue.internal.runtime.QueueRuntime;
-import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.Store;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -1,6 +1,6 @@
 package io.ankusa.store.lmdb;
 
-import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.kit.FamilyCatalog;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import java.util.ArrayList;

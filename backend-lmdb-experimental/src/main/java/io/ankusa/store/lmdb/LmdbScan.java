@@ -1,9 +1,9 @@
 package io.ankusa.store.lmdb;
 
+import io.ankusa.store.kit.ChunkedScan;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.ChunkedScan;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
 import org.lmdbjava.Cursor;

@@ -1,14 +1,14 @@
 package io.ankusa.store.lmdb;
 
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.HandleGate;
+import io.ankusa.store.kit.directory.DirectoryClaim;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Capabilities;
-import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.HandleGate;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.OpHandler;
@@ -86,14 +86,14 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Locking</h2>
  *
- * <p>{@code envGate} (spi's {@link HandleGate}, a read-write gate whose readers on different cores
+ * <p>{@code envGate} (the backend kit's {@link HandleGate}, a read-write gate whose readers on different cores
  * write no common cache line): every use of the environment holds its shared side — point reads for
  * their transaction, each chunk a scan reads, each snapshot read, the write transaction, syncs; its
  * exclusive side is taken to remap, reopen and close. Order: a scan's or snapshot's monitor, then {@code
  * envGate}. Long-lived read transactions are counted by {@link LongLivedReaders}.
  *
  * <p>Thread-safe. {@link #close()} closes open scans and snapshots, every DBI and the environment, and
- * releases the directory claim (the SPI's lock); idempotent; afterwards every call that touches the
+ * releases the directory claim (the kit's lock); idempotent; afterwards every call that touches the
  * environment throws {@link StoreClosedException} (property {@code everyCallAfterCloseThrows}), while
  * {@link #capabilities()}, {@link #families()} and {@link #directory()} keep answering (property
  * {@code descriptiveGettersAnswerAfterClose}).
@@ -127,7 +127,10 @@ final class LmdbStore extends LmdbReadView implements Store {
    * malformed, read as stale data when it is well-formed. The conformance fixture damages values
    * (checksums); the module's tests damage every structure the check reads. Keep backups.
    */
-  static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, true, 511, 16 << 20, false);
+  static final Capabilities CAPABILITIES = Capabilities.builder()
+      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).detectsDamage(true).filesInDirectory(true)
+      .maxKeyBytes(511).maxValueBytes(16 << 20)
+      .build();
 
   private static final Logger LOG = LoggerFactory.getLogger(LmdbStore.class);
   private static final int ENOSPC = 28;

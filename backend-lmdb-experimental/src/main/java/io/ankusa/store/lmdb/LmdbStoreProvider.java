@@ -1,14 +1,14 @@
 package io.ankusa.store.lmdb;
 
-import io.ankusa.store.spi.DirectoryClaim;
-import io.ankusa.store.spi.DirectoryLock;
-import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.directory.DirectoryClaim;
+import io.ankusa.store.kit.directory.DirectoryLock;
+import io.ankusa.store.kit.directory.StoreMarker;
+import io.ankusa.store.kit.forwarding.ReadOnlyStore;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.ReadOnlyStore;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
@@ -30,13 +30,13 @@ import java.util.List;
  *
  * <p>Files in the directory: {@code data.mdb} (the data), {@code lock.mdb} (LMDB's reader table),
  * {@value StoreMarker#FILE} (the store marker: backend {@code lmdb}, format {@value #FORMAT}) and
- * {@value DirectoryLock#FILE} (the one-open-store lock), both the SPI's ({@link DirectoryClaim}).
+ * {@value DirectoryLock#FILE} (the one-open-store lock), both the backend kit's ({@link DirectoryClaim}).
  * Stores made before markers existed also hold {@code ankusa-lmdb.lock}, the lock file of earlier
  * releases; they are recognised by an LMDB {@code data.mdb} and get the marker at their first
  * read-write open.
  *
  * <p>A {@link StoreOptions#readOnly() read-only} open maps the data file with {@code MDB_RDONLY} and
- * {@code MDB_NOLOCK}: no file is created or written, not even LMDB's reader table (the SPI's shared
+ * {@code MDB_NOLOCK}: no file is created or written, not even LMDB's reader table (the kit's shared
  * directory lock keeps read-write opens of this release out meanwhile), and every write is refused
  * ({@link ReadOnlyStore}).
  */

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.conformance.FileChecksums;
-import io.ankusa.store.conformance.fixtures.StoreArchive;
-import io.ankusa.store.conformance.fixtures.StoreFixtures;
+import io.ankusa.store.conformance.queue.fixtures.StoreArchive;
+import io.ankusa.store.conformance.queue.fixtures.StoreFixtures;
+import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreFormatException;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,7 +39,7 @@ class StoreDirectoryTest {
     }
     // As an earlier release left it: no marker, no SPI lock file, its own lock file, no reader table.
     Files.delete(dir.resolve(StoreMarker.FILE));
-    Files.delete(dir.resolve(io.ankusa.store.spi.DirectoryLock.FILE));
+    Files.delete(dir.resolve(io.ankusa.store.kit.directory.DirectoryLock.FILE));
     Files.delete(dir.resolve("lock.mdb"));
     Files.write(dir.resolve("ankusa-lmdb.lock"), new byte[0]);
     FileChecksums before = FileChecksums.of(dir);

@@ -1,10 +1,10 @@
 package io.ankusa.store.memory;
 
+import io.ankusa.store.kit.FamilyCatalog;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
@@ -33,7 +33,10 @@ final class MemoryStore extends MemoryView implements Store {
    * detection: the store keeps no files, so there is nothing to damage, and the suite reports {@code
    * scanNeverEndsEarlyOnCorruption} as unverified for it.
    */
-  static final Capabilities CAPABILITIES = new Capabilities(true, true, false, false, false, 64 * 1024, 64 << 20, false);
+  static final Capabilities CAPABILITIES = Capabilities.builder()
+      .concurrentWriters(true).snapshots(true)
+      .maxKeyBytes(64 * 1024).maxValueBytes(64 << 20)
+      .build();
 
   private final Path dir;
   private final MemoryData data;

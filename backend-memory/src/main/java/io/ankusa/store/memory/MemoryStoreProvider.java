@@ -1,8 +1,8 @@
 package io.ankusa.store.memory;
 
-import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.forwarding.ReadOnlyStore;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.ReadOnlyStore;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;

@@ -9,8 +9,7 @@ import java.util.regex.Pattern;
  * The {@code postgres.*} options of a store open, parsed and checked in one place.
  *
  * @param url the JDBC URL of the server ({@code postgres.url}), or null: then the URL the store
- *     directory records is used, and for a new store with none an embedded server is started under
- *     the store directory
+ *     directory records is used; a new store without one (and without a {@code DataSource}) is refused
  * @param user the role to connect as ({@code postgres.user}), or null for the recorded one (or {@code
  *     postgres})
  * @param password the role's password ({@code postgres.password}), or null: then the driver's own

@@ -1,6 +1,6 @@
 package io.ankusa.store.postgres;
 
-import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.kit.FamilyCatalog;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.StoreClosedException;

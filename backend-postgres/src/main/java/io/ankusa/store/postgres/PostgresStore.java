@@ -1,10 +1,10 @@
 package io.ankusa.store.postgres;
 
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.directory.DirectoryClaim;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Capabilities;
-import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
@@ -61,7 +61,10 @@ final class PostgresStore extends PostgresView implements Store {
    * neither sees nor checks (the server detects it only with data checksums, which it may run
    * without), so the suite reports {@code scanNeverEndsEarlyOnCorruption} as unverified for it.
    */
-  static final Capabilities CAPABILITIES = new Capabilities(true, true, true, false, true, 2048, 64 << 20, false);
+  static final Capabilities CAPABILITIES = Capabilities.builder()
+      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).filesInDirectory(true)
+      .maxKeyBytes(2048).maxValueBytes(64 << 20)
+      .build();
   /** Tries of a transaction that meets a serialization failure or deadlock. */
   static final int ATTEMPTS = 8;
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStore.class);

@@ -1,14 +1,15 @@
 package io.ankusa.store.postgres;
 
-import io.ankusa.store.spi.DirectoryClaim;
-import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.directory.DirectoryClaim;
+import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreFormatException;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -28,10 +29,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Options ({@link PostgresSettings}): {@code postgres.url}, {@code postgres.user}, {@code
  * postgres.password}, {@code postgres.schema}, {@code postgres.poolSize}; an embedder with a pool of
- * its own passes a {@link DataSource} to {@link #open(Path, StoreOptions, List, DataSource)}. With no
- * URL given and none recorded, a new store starts an embedded server ({@link EmbeddedServer}) whose
- * data directory is {@value EmbeddedServer#DATA} under the store directory, and every later open of
- * that directory starts it again.
+ * its own passes a {@link DataSource} to {@link #open(Path, StoreOptions, List, DataSource)}. The server
+ * is always someone else's: a new store needs {@code postgres.url} (or a {@code DataSource}) and is
+ * refused without one, before anything is written; an existing store reaches the server its directory
+ * records unless {@code postgres.url} names another. This backend never starts a server (for tests and
+ * the demo, module {@code postgres-embedded} runs one and hands its URL over).
  *
  * <p>A read-only open writes nothing to the directory and creates nothing on the server.
  */
@@ -65,6 +67,12 @@ public final class PostgresStoreProvider implements StoreProvider {
     }
     FamilyCatalog catalog = new FamilyCatalog(families, PostgresStore.CAPABILITIES.maxKeyBytes(),
         PostgresStore.CAPABILITIES.maxValueBytes());
+    boolean creates = options.createIfMissing() && !options.readOnly()
+        && (!Files.exists(dir) || StoreMarker.isEmptyDirectory(dir));
+    if (dataSource == null && settings.url() == null && creates) {
+      // Before the claim, which writes a new store's marker: a new store with no server is refused untouched.
+      requireRecordedServer(dir.toAbsolutePath().normalize(), Optional.empty());
+    }
     return DirectoryClaim.openStore(dir, options, MARKER, d -> false,
         claim -> openOnClaim(claim, options, settings, catalog, dataSource));
   }
@@ -80,7 +88,10 @@ public final class PostgresStoreProvider implements StoreProvider {
           + " with createIfMissing to create the store");
     }
     String schema = schema(dir, settings, recorded);
-    PostgresServer server = connect(dir, settings, recorded, dataSource, schema);
+    if (dataSource == null && settings.url() == null) {
+      requireRecordedServer(dir, recorded); // again under the claim: the directory may have changed meanwhile
+    }
+    PostgresServer server = connect(settings, recorded, dataSource);
     try {
       String where = dir + " (" + StoreTarget.FILE + ")";
       String storeId;
@@ -94,9 +105,7 @@ public final class PostgresStoreProvider implements StoreProvider {
       } catch (SQLException e) {
         throw PostgresFailures.write(e, "the open of schema '" + schema + "'", server.label());
       }
-      String url = recorded.filter(StoreTarget::embedded).isPresent() || (recorded.isEmpty() && embedded(settings, dataSource))
-          ? StoreTarget.EMBEDDED : serverUrl;
-      StoreTarget target = new StoreTarget(url, user, schema, storeId);
+      StoreTarget target = new StoreTarget(serverUrl, user, schema, storeId);
       if (!claim.readOnly() && !recorded.equals(Optional.of(target))) {
         target.write(dir);
         LOG.info("postgres store {} is schema '{}' on {}", dir, schema, server.label());
@@ -125,21 +134,37 @@ public final class PostgresStoreProvider implements StoreProvider {
     return "ankusa_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
   }
 
-  private static boolean embedded(PostgresSettings settings, DataSource dataSource) {
-    return settings.url() == null && dataSource == null;
+  /**
+   * Refuses an open that names no server ({@code postgres.url} absent, no {@code DataSource}) when
+   * {@code dir} records none it can reach: a new store, or a store an earlier release made on an
+   * embedded server it started itself ({@code url=embedded}).
+   *
+   * @throws StoreArgumentException saying which option to set; nothing was written
+   */
+  private static void requireRecordedServer(Path dir, Optional<StoreTarget> recorded) {
+    if (recorded.isEmpty()) {
+      throw new StoreArgumentException("no PostgreSQL server named for the postgres store in " + dir + ": set the"
+          + " option " + PostgresSettings.URL + "=jdbc:postgresql://HOST:PORT/DATABASE (and " + PostgresSettings.USER
+          + ", " + PostgresSettings.PASSWORD + " or a ~/.pgpass), or pass a DataSource to PostgresStoreProvider.open;"
+          + " nothing was written. This backend starts no server (for tests and demos, ankusa-store-postgres-embedded"
+          + " runs one)");
+    }
+    if (recorded.get().embedded()) {
+      throw new StoreArgumentException("the postgres store in " + dir + " was made on an embedded server that an"
+          + " earlier release started itself (its " + StoreTarget.FILE + " says url=" + StoreTarget.EMBEDDED
+          + ", its data is in " + dir.resolve("pgdata") + "); this backend starts no server: start one on that data"
+          + " directory (pg_ctl start -D " + dir.resolve("pgdata") + ") and set the option " + PostgresSettings.URL
+          + " to it; a read-write open then records it. Nothing was written");
+    }
   }
 
-  private static PostgresServer connect(Path dir, PostgresSettings settings, Optional<StoreTarget> recorded,
-      DataSource dataSource, String schema) {
+  private static PostgresServer connect(PostgresSettings settings, Optional<StoreTarget> recorded,
+      DataSource dataSource) {
     if (dataSource != null) {
       return PostgresServer.given(dataSource, "a DataSource given to open");
     }
     String user = settings.user() != null ? settings.user() : recorded.map(StoreTarget::user).orElse("postgres");
-    String url = settings.url() != null ? settings.url() : recorded.map(StoreTarget::url).orElse(StoreTarget.EMBEDDED);
-    if (url.equals(StoreTarget.EMBEDDED)) {
-      EmbeddedServer server = EmbeddedServer.start(dir.resolve(EmbeddedServer.DATA), 0);
-      return PostgresServer.pooled(server.url(), server.user(), null, settings.poolSize(), server);
-    }
-    return PostgresServer.pooled(url, user, settings.password(), settings.poolSize(), null);
+    String url = settings.url() != null ? settings.url() : recorded.orElseThrow().url();
+    return PostgresServer.pooled(url, user, settings.password(), settings.poolSize());
   }
 }

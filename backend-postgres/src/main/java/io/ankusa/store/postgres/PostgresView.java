@@ -1,8 +1,8 @@
 package io.ankusa.store.postgres;
 
+import io.ankusa.store.kit.FamilyCatalog;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
-import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;

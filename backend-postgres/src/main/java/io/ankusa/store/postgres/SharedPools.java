@@ -50,19 +50,12 @@ final class SharedPools {
     return shared.pool;
   }
 
-  /**
-   * Gives {@code pool} back. With {@code closeIfUnused} (a server about to stop, such as an embedded
-   * one) a pool no store uses any more closes now instead of lingering.
-   */
-  static synchronized void release(HikariDataSource pool, boolean closeIfUnused) {
-    for (Map.Entry<Key, Shared> e : POOLS.entrySet()) {
-      if (e.getValue().pool == pool) {
-        if (--e.getValue().users == 0) {
-          e.getValue().idleSince = System.nanoTime();
-          if (closeIfUnused) {
-            POOLS.remove(e.getKey());
-            pool.close();
-          }
+  /** Gives {@code pool} back; a pool no store uses any more lingers (see the class javadoc). */
+  static synchronized void release(HikariDataSource pool) {
+    for (Shared shared : POOLS.values()) {
+      if (shared.pool == pool) {
+        if (--shared.users == 0) {
+          shared.idleSince = System.nanoTime();
         }
         closeLingering();
         return;

@@ -20,10 +20,11 @@ import java.util.Properties;
  * written), the role, the schema, and the store's id, which the schema records too, so a directory
  * and a schema that do not belong together are refused.
  *
- * <p>{@code url=embedded} means the server is an embedded one whose data directory is {@value
- * EmbeddedServer#DATA} under the store directory.
+ * <p>{@code url=embedded} is what an earlier release recorded for a store on an embedded server it
+ * started itself, with its data directory {@code pgdata} under the store directory. This backend
+ * starts no server: such a store opens only with {@code postgres.url} naming a server on that data.
  *
- * @param url the server's JDBC URL without query, or {@value #EMBEDDED}
+ * @param url the server's JDBC URL without query, or {@value #EMBEDDED} (an earlier release's)
  * @param user the role the store was created with
  * @param schema the schema holding the store's tables
  * @param storeId the store's id, also in the schema's {@code ankusa.store} table

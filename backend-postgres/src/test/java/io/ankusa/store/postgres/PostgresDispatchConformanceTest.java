@@ -1,7 +1,8 @@
 package io.ankusa.store.postgres;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.DispatchConformance;
+import io.ankusa.store.conformance.queue.DispatchConformance;
+
 
 /** The dispatch layer of the conformance suite against the postgres backend: how ticks are shared among tenants. */
 class PostgresDispatchConformanceTest extends DispatchConformance {

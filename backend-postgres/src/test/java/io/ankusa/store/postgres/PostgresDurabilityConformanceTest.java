@@ -1,7 +1,8 @@
 package io.ankusa.store.postgres;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.DurabilityConformance;
+import io.ankusa.store.conformance.queue.DurabilityConformance;
+
 
 /**
  * The durability layer against the postgres backend: the child JVM the suite SIGKILLs finds the test

@@ -1,7 +1,8 @@
 package io.ankusa.store.postgres;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.MigrationConformance;
+import io.ankusa.store.conformance.queue.MigrationConformance;
+
 
 /**
  * The 2 → 3 migration layer against the postgres backend, on format-2 stores the suite writes itself

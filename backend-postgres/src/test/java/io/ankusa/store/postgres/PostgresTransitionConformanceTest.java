@@ -1,7 +1,8 @@
 package io.ankusa.store.postgres;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.TransitionConformance;
+import io.ankusa.store.conformance.queue.TransitionConformance;
+
 
 /** The transition layer of the conformance suite against the postgres backend. */
 class PostgresTransitionConformanceTest extends TransitionConformance {

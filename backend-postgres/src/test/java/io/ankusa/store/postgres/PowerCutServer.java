@@ -2,6 +2,7 @@ package io.ankusa.store.postgres;
 
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.PowerCutTarget;
+import io.ankusa.store.postgres.embedded.EmbeddedServer;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;

@@ -3,6 +3,7 @@ package io.ankusa.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.postgres.embedded.EmbeddedServer;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;

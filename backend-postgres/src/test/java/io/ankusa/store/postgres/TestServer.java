@@ -2,6 +2,7 @@ package io.ankusa.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.ankusa.store.postgres.embedded.EmbeddedServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,13 +1,13 @@
 package io.ankusa.store.rocksdb;
 
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.HandleGate;
+import io.ankusa.store.kit.directory.DirectoryClaim;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Capabilities;
-import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.HandleGate;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.OpHandler;
@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Owns its {@link DirectoryClaim} (the directory lock) and releases it after the engine closes.
  * Opened read-only ({@link DirectoryClaim#readOnly()}), the engine is RocksDB's read-only instance
- * and the provider hands the store out behind {@link io.ankusa.store.spi.ReadOnlyStore}.
+ * and the provider hands the store out behind {@link io.ankusa.store.kit.forwarding.ReadOnlyStore}.
  *
  * <p>After {@link #close()}, every read, write, sync, snapshot, scan and reportWriteFailure throws
  * {@link StoreClosedException} (property {@code everyCallAfterCloseThrows}); {@link #families()},
@@ -64,7 +64,10 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    * cut short at the log's very end, as a crash mid-append leaves it, is dropped: it was never
    * acknowledged as durable).
    */
-  public static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true, true, 8192, 64 << 20, true);
+  public static final Capabilities CAPABILITIES = Capabilities.builder()
+      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).detectsDamage(true).filesInDirectory(true)
+      .maxKeyBytes(8192).maxValueBytes(64 << 20)
+      .build();
 
   private static final Logger LOG = LoggerFactory.getLogger(RocksDbStore.class);
 

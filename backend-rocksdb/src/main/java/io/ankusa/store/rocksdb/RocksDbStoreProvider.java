@@ -1,10 +1,10 @@
 package io.ankusa.store.rocksdb;
 
-import io.ankusa.store.spi.DirectoryClaim;
-import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.directory.DirectoryClaim;
+import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
@@ -33,8 +33,9 @@ import org.rocksdb.RocksDB;
  * families; a store is created only in an empty or missing directory. {@link StoreOptions#readOnly()}
  * opens with RocksDB's read-only open ({@code RocksDB.openReadOnly}): the WAL is replayed into memory
  * only, no SST file, MANIFEST, info LOG or lock file is written, and every write is refused ({@link
- * io.ankusa.store.spi.ReadOnlyStore}). Properties (all optional; an unknown {@code rocksdb.*} key is refused with {@link
- * io.ankusa.store.spi.StoreArgumentException}; other backends' keys are ignored):
+ * io.ankusa.store.kit.forwarding.ReadOnlyStore}). Properties (all optional; an unknown {@code
+ * rocksdb.*} key is refused with {@link io.ankusa.store.spi.StoreArgumentException}; other backends'
+ * keys are ignored):
  *
  * <ul>
  *   <li>{@code rocksdb.maxBackgroundJobs} — flush and compaction threads, 1..256 (default 2);
@@ -61,7 +62,7 @@ import org.rocksdb.RocksDB;
  *
  * <h2>Refusals at open</h2>
  *
- * <p>The directory is claimed through the SPI's {@link DirectoryClaim}: locked by its real path, its
+ * <p>The directory is claimed through the backend kit's {@link DirectoryClaim}: locked by its real path, its
  * store marker ({@value StoreMarker#FILE}: backend {@value #NAME}, format {@value #FORMAT}) checked,
  * and a store made before markers existed recognised by RocksDB's own {@code CURRENT} and {@code
  * MANIFEST-*} files (it gets the marker at its first read-write open).

@@ -2,8 +2,8 @@ package io.ankusa.store.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.spi.Bytes;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Op;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

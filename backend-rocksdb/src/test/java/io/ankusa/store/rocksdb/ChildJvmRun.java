@@ -2,7 +2,7 @@ package io.ankusa.store.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.store.spi.ChildJvmLauncher;
+import io.ankusa.store.conformance.ChildJvmLauncher;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.EngineConformance;
-import io.ankusa.store.conformance.SuiteRun;
-import io.ankusa.store.conformance.SuiteRun.Outcome;
+import io.ankusa.store.conformance.queue.SuiteRun.Outcome;
+import io.ankusa.store.conformance.queue.SuiteRun;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.StoreProvider;
 import java.util.Map;

@@ -45,7 +45,8 @@ class KeptIteratorsTest {
       return r;
     }
     try {
-      java.lang.reflect.Field delegate = io.ankusa.store.spi.ForwardingStore.class.getDeclaredField("delegate");
+      java.lang.reflect.Field delegate =
+          io.ankusa.store.kit.forwarding.ForwardingStore.class.getDeclaredField("delegate");
       delegate.setAccessible(true);
       return (RocksDbStore) delegate.get(s);
     } catch (ReflectiveOperationException e) {

@@ -2,10 +2,10 @@ package io.ankusa.store.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;

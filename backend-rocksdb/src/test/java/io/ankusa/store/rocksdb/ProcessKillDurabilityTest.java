@@ -2,8 +2,8 @@ package io.ankusa.store.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.conformance.ChildJvmLauncher;
 import io.ankusa.store.spi.Batch;
-import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;

@@ -60,6 +60,12 @@ public final class RocksDbFixture implements BackendFixture {
     return RocksDbStore.CAPABILITIES;
   }
 
+  /** True: {@link #damageLog} flips a bit in the newest log, {@link #logCuts} cuts every log file. */
+  @Override
+  public boolean logDamageInjection() {
+    return true;
+  }
+
   @Override
   public List<NamedOptions> optionSets() {
     return List.of(new NamedOptions(NamedOptions.DEFAULT, options()),

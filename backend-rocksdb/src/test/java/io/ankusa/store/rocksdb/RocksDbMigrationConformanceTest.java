@@ -1,8 +1,8 @@
 package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.MigrationConformance;
-import io.ankusa.store.conformance.fixtures.StoreFixtures;
+import io.ankusa.store.conformance.queue.MigrationConformance;
+import io.ankusa.store.conformance.queue.fixtures.StoreFixtures;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 

@@ -3,8 +3,8 @@ package io.ankusa.store.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.PowerCutFileSystem;
-import io.ankusa.store.conformance.SuiteRun;
-import io.ankusa.store.conformance.SuiteRun.Outcome;
+import io.ankusa.store.conformance.queue.SuiteRun.Outcome;
+import io.ankusa.store.conformance.queue.SuiteRun;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

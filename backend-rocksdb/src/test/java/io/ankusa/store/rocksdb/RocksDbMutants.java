@@ -1,13 +1,13 @@
 package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.DurabilityConformance;
 import io.ankusa.store.conformance.EngineConformance;
+import io.ankusa.store.conformance.queue.DurabilityConformance;
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;

@@ -1,7 +1,7 @@
 package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.LayoutConformance;
+import io.ankusa.store.conformance.queue.LayoutConformance;
 import io.ankusa.store.queue.config.QueueConfig;
 import net.jqwik.api.PropertyDefaults;
 

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.conformance.FileChecksums;
-import io.ankusa.store.conformance.fixtures.StoreArchive;
-import io.ankusa.store.conformance.fixtures.StoreFixtures;
+import io.ankusa.store.conformance.queue.fixtures.StoreArchive;
+import io.ankusa.store.conformance.queue.fixtures.StoreFixtures;
+import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreFormatException;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;

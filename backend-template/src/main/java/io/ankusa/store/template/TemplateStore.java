@@ -91,7 +91,8 @@ public final class TemplateStore implements Store {
    * What the backend claims, and only what passes. {@code detectsDamage}: a read that meets damaged
    * bytes in your files throws {@code StoreCorruptionException}; the suite damages the files of every
    * store that lives in files whether you claim it or not, and reports what your engine did with the
-   * damage as unverified when you do not.
+   * damage as unverified when you do not. Build them with {@link Capabilities#builder()}, naming each
+   * claim; a claim you do not name keeps its default, what a minimal backend claims.
    */
   @Override
   public Capabilities capabilities() {

@@ -13,7 +13,9 @@ import java.util.List;
  * META-INF/services/io.ankusa.store.spi.StoreProvider} (the skeleton is not listed, so it is never
  * found by name). {@link #open} then checks its arguments ({@code FamilyCatalog.checkOpenArguments}),
  * builds a {@code FamilyCatalog}, refuses unknown options and claims the directory ({@code
- * DirectoryClaim.openStore}) before it opens the engine and returns a {@link TemplateStore}.
+ * DirectoryClaim.openStore}) before it opens the engine and returns a {@link TemplateStore}. Both
+ * come from the backend kit (module {@code backend-kit}, packages {@code io.ankusa.store.kit} and
+ * {@code io.ankusa.store.kit.directory}), which this module already depends on.
  */
 public final class TemplateStoreProvider implements StoreProvider {
   /** The skeleton's name; yours is what users pass to {@code StoreProvider.named}. */

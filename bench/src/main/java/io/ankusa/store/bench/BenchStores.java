@@ -15,8 +15,9 @@ import java.util.Map;
 /**
  * Opens the stores the benches measure, through the SPI, with the settings every bench uses: the
  * backends' defaults, except LMDB's map, which starts at 4 GiB so that no bench pays for (or waits
- * on) map growth in the middle of a measurement. A postgres store with no {@code postgres.url}
- * starts an embedded server under its directory (fsync on), which it stops when closed. An etcd store
+ * on) map growth in the middle of a measurement. A postgres store with no {@code postgres.url} (set
+ * one with {@code -Dbench.store.postgres.url=jdbc:postgresql://HOST:PORT/DB}) goes to the bench JVM's
+ * one embedded server ({@link BenchPostgres}, fsync on), started on first use. An etcd store
  * with no {@code etcd.endpoints} (set one with {@code -Dbench.store.etcd.endpoints=http://HOST:PORT,...})
  * goes to the bench JVM's one local 3-member cluster ({@link BenchEtcd}), started on first use from the
  * etcd binary on the PATH. A system property {@code bench.store.KEY=VALUE}
@@ -58,6 +59,10 @@ public final class BenchStores {
       Files.createDirectories(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the bench store directory " + dir, e);
+    }
+    if (backend.equals("postgres") && options.property("postgres.url", null) == null) {
+      options = options.with("postgres.url", BenchPostgres.server().url())
+          .with("postgres.user", BenchPostgres.server().user());
     }
     if (backend.equals("etcd") && options.property("etcd.endpoints", null) == null) {
       options = options.with("etcd.endpoints", BenchEtcd.endpoints(dir.toAbsolutePath().getParent()));

@@ -58,7 +58,8 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
 
   @Option(names = "--postgres-url", paramLabel = "JDBC-URL", description = "with --backend postgres: the server to"
       + " keep the store on, jdbc:postgresql://HOST:PORT/DB?user=ROLE (a password from ~/.pgpass; nothing after"
-      + " '?' is written to the store directory); default: an embedded server under the store directory")
+      + " '?' is written to the store directory); default: an embedded server, its data in DIR.pgdata beside the"
+      + " store directory, up while the demo runs")
   String postgresUrl;
 
   @Option(names = "--tenants", defaultValue = "200", description = "tenants in the workload, 1..1000000 (default: ${DEFAULT-VALUE})")

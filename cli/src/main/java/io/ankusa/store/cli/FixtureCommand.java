@@ -1,6 +1,6 @@
 package io.ankusa.store.cli;
 
-import io.ankusa.store.conformance.fixtures.FixtureMain;
+import io.ankusa.store.conformance.queue.fixtures.FixtureMain;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;

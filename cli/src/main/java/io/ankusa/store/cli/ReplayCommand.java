@@ -1,9 +1,9 @@
 package io.ankusa.store.cli;
 
-import io.ankusa.store.conformance.ModelRound;
 import io.ankusa.store.conformance.ModelReplay;
+import io.ankusa.store.conformance.ModelRound;
 import io.ankusa.store.conformance.OpLog;
-import io.ankusa.store.conformance.ProviderFixture;
+import io.ankusa.store.conformance.queue.ProviderFixture;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
 import java.io.PrintWriter;

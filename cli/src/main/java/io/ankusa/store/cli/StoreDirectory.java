@@ -1,13 +1,14 @@
 package io.ankusa.store.cli;
 
+import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
+import io.ankusa.store.postgres.embedded.EmbeddedServerStore;
 import io.ankusa.store.queue.internal.record.FormatStamp;
 import io.ankusa.store.queue.internal.migration.FormatTwo;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreFormatException;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Files;
@@ -32,6 +33,11 @@ import java.util.Map;
  * (and refuses another engine's files or garbage with {@link StoreFormatException}); this class adds
  * the checks of the path itself (missing, a file, not readable) so that they are reported as what
  * they are, before any backend opens anything.
+ *
+ * <p>A postgres store opened without {@code postgres.url} runs on an embedded server of its own
+ * ({@link EmbeddedServerStore}: data in {@code DIR.pgdata} beside the store directory, up while the
+ * store is open) when the demo creates it, and whenever such a server's data is beside it; any other
+ * postgres store reaches the server its directory records. The backend itself starts no server.
  */
 final class StoreDirectory {
   private StoreDirectory() {}
@@ -48,7 +54,7 @@ final class StoreDirectory {
     requireStoreDirectory(dir, backend);
     Store store;
     try {
-      store = provider.open(dir, StoreOptions.readOnlyExisting(), Format3.families());
+      store = open(provider, dir, StoreOptions.readOnlyExisting(), Format3.families());
     } catch (StoreFormatException e) {
       throw olderOrAsIs(provider, dir, e);
     }
@@ -91,7 +97,7 @@ final class StoreDirectory {
     requireStoreDirectory(dir, backend);
     Store store;
     try {
-      store = provider.open(dir, StoreOptions.defaults().createIfMissing(false), Format3.families());
+      store = open(provider, dir, StoreOptions.defaults().createIfMissing(false), Format3.families());
     } catch (StoreFormatException e) {
       throw olderOrAsIs(provider, dir, e);
     }
@@ -124,7 +130,7 @@ final class StoreDirectory {
       }
     }
     // a format-2 store gains format 3's families here; the check above proved it is one
-    return StoreProvider.named(backend).open(dir, StoreOptions.defaults(), Format3.families());
+    return open(StoreProvider.named(backend), dir, StoreOptions.defaults(), Format3.families());
   }
 
   /**
@@ -146,9 +152,29 @@ final class StoreDirectory {
     if (!create) {
       requireStoreDirectory(dir, backend);
     }
-    Store store = provider.open(dir, new StoreOptions(create, options), Format3.families());
+    StoreOptions storeOptions = new StoreOptions(create, options);
+    Store store = create && onEmbeddedServer(backend, storeOptions)
+        ? EmbeddedServerStore.open(dir, storeOptions, Format3.families())
+        : open(provider, dir, storeOptions, Format3.families());
     refuseNewer(store, dir);
     return store;
+  }
+
+  /**
+   * {@code provider.open}, except for a postgres store with no {@code postgres.url} whose embedded
+   * server's data is beside it: that one opens on its server ({@link EmbeddedServerStore}), which stops
+   * when the store closes.
+   */
+  private static Store open(StoreProvider provider, Path dir, StoreOptions options, List<FamilySpec> families) {
+    if (onEmbeddedServer(provider.name(), options) && EmbeddedServerStore.hasServer(dir)) {
+      return EmbeddedServerStore.open(dir, options, families);
+    }
+    return provider.open(dir, options, families);
+  }
+
+  /** A postgres store whose options name no server: the ones an embedded server may serve. */
+  private static boolean onEmbeddedServer(String backend, StoreOptions options) {
+    return backend.equals("postgres") && options.property(EmbeddedServerStore.URL, null) == null;
   }
 
   /** The path checks every way in shares: an existing, listable, non-empty directory (memory: a name). */
@@ -172,10 +198,10 @@ final class StoreDirectory {
   /** Opens with format 3's families, or with format 2's when the store is older. */
   private static Store openWithKnownFamilies(StoreProvider provider, Path dir, StoreOptions options) {
     try {
-      return provider.open(dir, options, Format3.families());
+      return open(provider, dir, options, Format3.families());
     } catch (StoreFormatException e) {
       try {
-        return provider.open(dir, options, FormatTwo.families());
+        return open(provider, dir, options, FormatTwo.families());
       } catch (StoreFormatException older) {
         throw e;
       }
@@ -196,7 +222,7 @@ final class StoreDirectory {
 
   /** Whether the store in {@code dir} opens read-only with {@code families}; it is closed again. */
   private static boolean opensWith(StoreProvider provider, Path dir, List<FamilySpec> families) {
-    try (Store store = provider.open(dir, StoreOptions.readOnlyExisting(), families)) {
+    try (Store store = open(provider, dir, StoreOptions.readOnlyExisting(), families)) {
       return true;
     } catch (StoreFormatException e) {
       return false;

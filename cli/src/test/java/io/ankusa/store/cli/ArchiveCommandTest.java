@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.archive.chronicle.ArchiveRollCycle;
 import io.ankusa.store.archive.chronicle.ChronicleArchiveSink;
-import io.ankusa.store.conformance.fixtures.StoreArchive;
+import io.ankusa.store.conformance.queue.fixtures.StoreArchive;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
 import io.ankusa.store.layout.Keys;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.archive.chronicle.ArchiveRollCycle;
 import io.ankusa.store.archive.chronicle.ChronicleArchiveSink;
-import io.ankusa.store.conformance.fixtures.FixtureMain;
-import io.ankusa.store.conformance.fixtures.StoreArchive;
+import io.ankusa.store.conformance.ChildJvmLauncher;
+import io.ankusa.store.conformance.queue.fixtures.FixtureMain;
+import io.ankusa.store.conformance.queue.fixtures.StoreArchive;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;

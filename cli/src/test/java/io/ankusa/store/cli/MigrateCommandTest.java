@@ -3,7 +3,7 @@ package io.ankusa.store.cli;
 import static io.ankusa.store.cli.CommandRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.store.conformance.fixtures.StoreArchive;
+import io.ankusa.store.conformance.queue.fixtures.StoreArchive;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

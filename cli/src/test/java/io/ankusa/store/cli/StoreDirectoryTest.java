@@ -2,20 +2,20 @@ package io.ankusa.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.store.spi.DirectoryLock;
+import io.ankusa.store.kit.directory.DirectoryLock;
+import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.spi.Store;
-import io.ankusa.store.spi.StoreMarker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The command line's idea of an empty store directory is the SPI's, not a second one. */
+/** The command line's idea of an empty store directory is the backend kit's, not a second one. */
 class StoreDirectoryTest {
   @TempDir Path tmp;
 
   /**
-   * A directory left holding only the SPI's lock file (a store creation that stopped before its
+   * A directory left holding only the kit's lock file (a store creation that stopped before its
    * marker) is empty to the backends, so the demo may create its store there too.
    */
   @Test

@@ -13,8 +13,8 @@ import java.util.List;
  * directory, what the backend claims, and hooks with defaults that fit most backends: a way to damage
  * a closed store's data files (by default {@link StoreFileDamage}), to force the engine to move
  * what it holds in memory into its files ({@link #flush}, one family alone: {@link #flushFamily}), to
- * damage its write-ahead log or cut it short ({@link #damageLog}, {@link #logCuts}) and to forget a
- * store. A backend's test class returns one of these from each layer's abstract suite; that
+ * damage its write-ahead log or cut it short ({@link #logDamageInjection}, {@link #damageLog}, {@link
+ * #logCuts}) and to forget a store. A backend's test class returns one of these from each layer's abstract suite; that
  * is the whole integration.
  *
  * <p>REQUIRES: a no-arg constructor (of any visibility) and a named class, not an anonymous one or an
@@ -117,11 +117,24 @@ public interface BackendFixture {
   default void flush(Store store) {}
 
   /**
+   * Whether this fixture can damage its backend's write-ahead log in the middle ({@link #damageLog})
+   * and cut it short ({@link #logCuts}, {@link #copyWithLogCut}), so the durability layer can check
+   * that the damage is reported and never recovered as a silently shorter history (property {@code
+   * midLogDamageIsReportedNeverSilentlyDropped}), nor as batches split across families (property
+   * {@code cutLogNeverSplitsABatchAcrossFamilies}). A claim about this fixture, not the engine: whether
+   * the engine keeps a log is the backend's business; when this is false both cases are reported
+   * unverified, saying the fixture offers no log damage. Default: false.
+   */
+  default boolean logDamageInjection() {
+    return false;
+  }
+
+  /**
    * Damages the write-ahead log of the closed store in {@code dir} in its middle — not at its end,
    * where a record cut short by a crash is expected — the way a bad disk block would: typically one
-   * flipped bit in a record half-way through the log. Called only when {@link #capabilities()}
-   * claims {@code logDamageInjection}. The suite wrote and acknowledged its batches with {@code
-   * SYNC} and closed the store; nothing was flushed out of the log on purpose.
+   * flipped bit in a record half-way through the log. Called only when {@link #logDamageInjection()}
+   * is true. The suite wrote and acknowledged its batches with {@code SYNC} and closed the store;
+   * nothing was flushed out of the log on purpose.
    */
   default void damageLog(Path dir) {
     throw new UnsupportedOperationException(provider().name() + " does not damage a write-ahead log");
@@ -143,7 +156,7 @@ public interface BackendFixture {
    * The places where the write-ahead log of the closed store in {@code dir} can be cut short, in log
    * order: the start of every record and a point inside every record, in every log file the store
    * keeps (property {@code cutLogNeverSplitsABatchAcrossFamilies}). Called only when {@link
-   * #capabilities()} claims {@code logDamageInjection}.
+   * #logDamageInjection()} is true.
    *
    * @throws UnsupportedOperationException when this fixture cannot cut its backend's log; the message
    *     says why, and the suite prints it as the reason the promise is unverified

@@ -1,8 +1,8 @@
 package io.ankusa.store.conformance;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreWriteFailedException;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -53,6 +53,11 @@ final class OptionSetFixture implements BackendFixture {
   }
 
   @Override
+  public boolean logDamageInjection() {
+    return delegate.logDamageInjection();
+  }
+
+  @Override
   public void damageLog(Path dir) {
     delegate.damageLog(dir);
   }

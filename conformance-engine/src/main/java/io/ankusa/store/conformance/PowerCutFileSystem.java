@@ -1,6 +1,5 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.spi.FileTrees;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

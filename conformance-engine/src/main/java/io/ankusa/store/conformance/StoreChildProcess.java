@@ -1,6 +1,5 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;

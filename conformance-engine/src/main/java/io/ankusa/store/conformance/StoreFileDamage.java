@@ -1,7 +1,7 @@
 package io.ankusa.store.conformance;
 
-import io.ankusa.store.spi.DirectoryLock;
-import io.ankusa.store.spi.StoreMarker;
+import io.ankusa.store.kit.directory.DirectoryLock;
+import io.ankusa.store.kit.directory.StoreMarker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -1,7 +1,6 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreClosedException;
 import java.io.IOException;

@@ -39,7 +39,8 @@ public final class UnverifiedPromiseReport implements TestExecutionListener {
     this(System.out);
   }
 
-  UnverifiedPromiseReport(PrintStream out) {
+  /** A listener that prints to {@code out}, for a launcher that registers it by hand (a test of the report). */
+  public UnverifiedPromiseReport(PrintStream out) {
     this.out = out;
   }
 
@@ -129,8 +130,11 @@ public final class UnverifiedPromiseReport implements TestExecutionListener {
     }
   }
 
-  /** The first line of a message, stripped; empty for null. */
-  static String firstLine(String s) {
+  /**
+   * The first line of a message, stripped; empty for null. Public for the queue layers' {@code SuiteRun},
+   * which reports a skip's reason as this report prints it.
+   */
+  public static String firstLine(String s) {
     if (s == null) {
       return "";
     }

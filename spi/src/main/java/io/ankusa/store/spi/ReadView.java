@@ -61,7 +61,9 @@ public interface ReadView {
   default void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
     // The scan first: a closed view says so before its arguments are judged, the visitor's included.
     try (Scan scan = scan(family, lo, hi, direction)) {
-      FamilyCatalog.checkVisitor(family, visitor);
+      if (visitor == null) {
+        throw new StoreArgumentException("null visitor passed to visit of family '" + family + "'; nothing read");
+      }
       while (scan.hasNext()) {
         Entry e = scan.next();
         if (!visitor.visit(e.key(), e.value())) {

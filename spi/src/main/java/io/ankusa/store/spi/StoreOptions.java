@@ -16,8 +16,8 @@ import java.util.TreeMap;
  *     createIfMissingFalseRefusesANewFamily})
  * @param readOnly open the existing store without changing any file under its directory (no WAL
  *     replay written back, no new manifest, no lock file created); every write through the returned
- *     store is refused with {@link StoreArgumentException} ({@link ReadOnlyStore}). Implies {@code
- *     createIfMissing = false}.
+ *     store is refused with {@link StoreArgumentException} (the backend kit's {@code ReadOnlyStore}).
+ *     Implies {@code createIfMissing = false}.
  *     For offline readers: verify, inspect, dry runs, archive readers
  * @param properties backend settings; copied, never null
  */

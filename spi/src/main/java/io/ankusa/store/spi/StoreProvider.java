@@ -22,9 +22,9 @@ public interface StoreProvider {
    * backend (property {@code aSecondOpenOfAnOpenStoreIsRefused}), whatever path names it (property
    * {@code secondOpenThroughSymlinkIsRefused}); a refused open leaves the
    * open store's lock in force (property {@code refusedSecondOpenKeepsTheLock}). A backend that keeps
-   * files claims {@code dir} through {@link DirectoryClaim}. With {@link StoreOptions#readOnly()} the
-   * store is returned behind {@link ReadOnlyStore} and no file changes (properties {@code
-   * readOnlyOpenRefusesWrites}, {@code readOnlyOpenChangesNoFile}).
+   * files claims {@code dir} through the backend kit's {@code DirectoryClaim}. With {@link
+   * StoreOptions#readOnly()} the store is returned behind the kit's {@code ReadOnlyStore} and no file
+   * changes (properties {@code readOnlyOpenRefusesWrites}, {@code readOnlyOpenChangesNoFile}).
    *
    * @throws StoreFormatException if {@code dir} holds a family not in {@code families} — an older
    *     release refusing a newer store (property {@code openRefusesUnlistedFamilies}) — or a listed

@@ -66,7 +66,8 @@
  * <p>Start from the skeleton {@code backend-template} ({@code io.ankusa.store.template}), whose every
  * method throws naming the step of docs/writing-a-backend.md that fills it: one {@link
  * io.ankusa.store.spi.StoreProvider} registered with {@link java.util.ServiceLoader}, one {@code Store},
- * a {@link io.ankusa.store.spi.FamilyCatalog} for argument checks, then extend the suite's abstract
+ * the backend kit's {@code io.ankusa.store.kit.FamilyCatalog} for argument checks (module {@code
+ * backend-kit}: the pieces backends share, on this contract alone), then extend the suite's abstract
  * classes with a fixture for your backend. The memory backend ({@code backend-memory}) is a small
  * working store to read beside it.
  */

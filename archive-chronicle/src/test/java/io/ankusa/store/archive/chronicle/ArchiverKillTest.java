@@ -2,13 +2,13 @@ package io.ankusa.store.archive.chronicle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.conformance.ChildJvmLauncher;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.internal.archive.Archiver;
 import io.ankusa.store.queue.internal.counter.CounterFold;
 import io.ankusa.store.queue.internal.counter.Counters;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.rocksdb.RocksDbStoreProvider;
-import io.ankusa.store.spi.ChildJvmLauncher;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.ankusa.store.archive.chronicle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.store.spi.FileTrees;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreCorruptionException;

@@ -2,10 +2,10 @@ package io.ankusa.store.bench.compare;
 
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.JsonText;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;

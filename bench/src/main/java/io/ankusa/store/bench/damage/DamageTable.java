@@ -1,7 +1,7 @@
 package io.ankusa.store.bench.damage;
 
-import io.ankusa.store.spi.ChildJvmLauncher;
-import io.ankusa.store.spi.FileTrees;
+import io.ankusa.store.conformance.ChildJvmLauncher;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;

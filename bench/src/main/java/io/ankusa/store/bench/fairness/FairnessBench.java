@@ -2,6 +2,7 @@ package io.ankusa.store.bench.fairness;
 
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.ingest.WriterIngestBench;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
@@ -12,7 +13,6 @@ import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.record.InflightRow;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.Transition;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;

@@ -1,12 +1,12 @@
 package io.ankusa.store.bench.gate;
 
 import io.ankusa.store.bench.BenchStores;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.queue.internal.counter.CounterFold;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package io.ankusa.store.bench.gate;
 
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.JsonText;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;

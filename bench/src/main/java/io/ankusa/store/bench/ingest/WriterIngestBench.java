@@ -1,8 +1,8 @@
 package io.ankusa.store.bench.ingest;
 
 import io.ankusa.store.bench.JsonText;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.queue.config.WriterConfig;
-import io.ankusa.store.spi.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.jmh;
 
-import io.ankusa.store.spi.HandleGate;
+import io.ankusa.store.kit.HandleGate;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -19,7 +19,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * What guarding an engine handle costs a read, apart from the engine: the shared side of a {@link
- * ReentrantReadWriteLock} (what the RocksDB and LMDB backends took before) against spi's {@link
+ * ReentrantReadWriteLock} (what the RocksDB and LMDB backends took before) against the backend kit's {@link
  * HandleGate}, around {@value #WORK_TOKENS} tokens of {@link Blackhole#consumeCPU} that stand in for the
  * read, on 1, 2 and 8 threads sharing one guard. {@code guard=none} is the work alone, the baseline
  * both are read against in the same run.

@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.jmh;
 
-import io.ankusa.store.spi.FileTrees;
+import io.ankusa.store.conformance.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

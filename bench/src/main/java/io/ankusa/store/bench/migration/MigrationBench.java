@@ -2,6 +2,7 @@ package io.ankusa.store.bench.migration;
 
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.JsonText;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.migration.FormatTwo;
@@ -9,7 +10,6 @@ import io.ankusa.store.queue.internal.migration.Migrate;
 import io.ankusa.store.queue.internal.migration.TenantKeys;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

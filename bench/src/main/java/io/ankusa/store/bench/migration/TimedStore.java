@@ -1,6 +1,6 @@
 package io.ankusa.store.bench.migration;
 
-import io.ankusa.store.spi.ForwardingStore;
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;

@@ -2,6 +2,7 @@ package io.ankusa.store.bench.reclaim;
 
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.ingest.WriterIngestBench;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.ClearedKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
@@ -25,7 +26,6 @@ import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;

@@ -1,5 +1,6 @@
 package io.ankusa.store.bench.sustain;
 
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.queue.Delivery;
 import io.ankusa.store.queue.QueueStats;
 import io.ankusa.store.queue.QueueOptions;
@@ -13,7 +14,6 @@ import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.queue.internal.metrics.QueueGauges;
-import io.ankusa.store.spi.FileTrees;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package io.ankusa.store.sample;
 
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.directory.DirectoryClaim;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Capabilities;
 import io.ankusa.store.spi.Direction;
-import io.ankusa.store.spi.DirectoryClaim;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
@@ -44,7 +44,10 @@ import java.util.function.BooleanSupplier;
  * is claimed.
  */
 final class LogStore implements Store {
-  static final Capabilities CAPABILITIES = new Capabilities(true, true, true, false, true, 64 * 1024, 16 << 20, false);
+  static final Capabilities CAPABILITIES = Capabilities.builder()
+      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).filesInDirectory(true)
+      .maxKeyBytes(64 * 1024).maxValueBytes(16 << 20)
+      .build();
 
   private final DirectoryClaim claim;
   private final FamilyCatalog catalog;

@@ -1,10 +1,10 @@
 package io.ankusa.store.sample;
 
-import io.ankusa.store.spi.DirectoryClaim;
-import io.ankusa.store.spi.FamilyCatalog;
+import io.ankusa.store.kit.FamilyCatalog;
+import io.ankusa.store.kit.directory.DirectoryClaim;
+import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
-import io.ankusa.store.spi.StoreMarker;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;

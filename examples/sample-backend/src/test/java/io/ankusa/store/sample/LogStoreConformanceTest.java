@@ -1,7 +1,8 @@
 package io.ankusa.store.sample;
 
-import io.ankusa.store.conformance.AllLayersConformance;
 import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.conformance.queue.AllLayersConformance;
+
 
 /** Every layer of the conformance suite against the sample backend. */
 class LogStoreConformanceTest extends AllLayersConformance {

@@ -3,6 +3,7 @@ package io.ankusa.store.queue.internal.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.queue.archive.ArchiveSinkException;
 import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.layout.ArchiveKey;
@@ -18,7 +19,6 @@ import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.runtime.QueueLifecycleTest;
 import io.ankusa.store.spi.Direction;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;

@@ -2,6 +2,7 @@ package io.ankusa.store.queue.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.layout.DueKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
@@ -12,7 +13,6 @@ import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 import io.ankusa.store.queue.internal.ingest.DirectIngest;
 import io.ankusa.store.queue.internal.runtime.QueueLifecycleTest;
 import io.ankusa.store.spi.Direction;
-import io.ankusa.store.spi.ForwardingStore;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;

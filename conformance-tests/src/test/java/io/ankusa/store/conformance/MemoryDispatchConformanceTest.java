@@ -1,9 +1,0 @@
-package io.ankusa.store.conformance;
-
-/** The dispatch layer of the suite (how ticks are shared among tenants) against the {@code memory} backend. */
-class MemoryDispatchConformanceTest extends DispatchConformance {
-  @Override
-  protected BackendFixture fixture() {
-    return new MemoryFixture();
-  }
-}

@@ -1,9 +1,0 @@
-package io.ankusa.store.conformance;
-
-/** The 2 → 3 migration layer against the {@code memory} backend (format-2 input written in place). */
-class MemoryMigrationConformanceTest extends MigrationConformance {
-  @Override
-  protected BackendFixture fixture() {
-    return new MemoryFixture();
-  }
-}

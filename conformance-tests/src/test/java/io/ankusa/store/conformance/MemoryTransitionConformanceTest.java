@@ -1,9 +1,0 @@
-package io.ankusa.store.conformance;
-
-/** The transition layer of the suite (conflicting transitions at once) against the {@code memory} backend. */
-class MemoryTransitionConformanceTest extends TransitionConformance {
-  @Override
-  protected BackendFixture fixture() {
-    return new MemoryFixture();
-  }
-}
