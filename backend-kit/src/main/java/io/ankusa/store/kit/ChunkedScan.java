@@ -2,7 +2,6 @@ package io.ankusa.store.kit;
 
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.Scan;
-import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
 import java.util.NoSuchElementException;
 
@@ -56,7 +55,7 @@ public abstract class ChunkedScan implements Scan {
   protected abstract int readChunk(Entry[] into);
 
   /**
-   * Throws {@link StoreClosedException} if the scan, its snapshot or its store was closed. Called by
+   * Throws {@link io.ankusa.store.spi.StoreClosedException} if the scan, its snapshot or its store was closed. Called by
    * every {@code hasNext}/{@code next}; must be cheap (a volatile read).
    */
   protected abstract void checkOpen();

@@ -9,11 +9,8 @@ import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.OpHandler;
-import io.ankusa.store.spi.ReadView;
-import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreOptions;
-import io.ankusa.store.spi.StoreProvider;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +52,7 @@ public final class FamilyCatalog {
   }
 
   /**
-   * Refuses null arguments of {@link StoreProvider#open}, before a provider touches anything.
+   * Refuses null arguments of {@link io.ankusa.store.spi.StoreProvider#open}, before a provider touches anything.
    *
    * @throws StoreArgumentException naming the null argument
    */
@@ -133,14 +130,14 @@ public final class FamilyCatalog {
     }
   }
 
-  /** Refuses a null visitor of {@link ReadView#visit}. */
+  /** Refuses a null visitor of {@link io.ankusa.store.spi.ReadView#visit}. */
   public static void checkVisitor(String family, EntryVisitor visitor) {
     if (visitor == null) {
       throw new StoreArgumentException("null visitor passed to visit of family '" + family + "'; nothing read");
     }
   }
 
-  /** A cause for {@link Store#reportWriteFailure}: never null. */
+  /** A cause for {@link io.ankusa.store.spi.Store#reportWriteFailure}: never null. */
   public static void checkCause(Throwable cause) {
     if (cause == null) {
       throw new StoreArgumentException("reportWriteFailure(null): pass the exception the failed write or sync threw");

@@ -2,9 +2,7 @@ package io.ankusa.store.lmdb;
 
 import io.ankusa.store.kit.FamilyCatalog;
 import io.ankusa.store.kit.directory.DirectoryClaim;
-import io.ankusa.store.kit.directory.DirectoryLock;
 import io.ankusa.store.kit.directory.StoreMarker;
-import io.ankusa.store.kit.forwarding.ReadOnlyStore;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreException;
@@ -38,7 +36,7 @@ import java.util.List;
  * <p>A {@link StoreOptions#readOnly() read-only} open maps the data file with {@code MDB_RDONLY} and
  * {@code MDB_NOLOCK}: no file is created or written, not even LMDB's reader table (the kit's shared
  * directory lock keeps read-write opens of this release out meanwhile), and every write is refused
- * ({@link ReadOnlyStore}).
+ * ({@link io.ankusa.store.kit.forwarding.ReadOnlyStore}).
  */
 public final class LmdbStoreProvider implements StoreProvider {
   /** This backend's storage format, written in the store marker. */

@@ -1,7 +1,6 @@
 package io.ankusa.store.conformance;
 
 import io.ankusa.store.spi.Capabilities;
-import org.opentest4j.TestAbortedException;
 
 /**
  * Layer 1 of the conformance suite: every guarantee of the engine contract (spi javadoc), as named

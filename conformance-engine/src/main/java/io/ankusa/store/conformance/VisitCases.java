@@ -8,7 +8,6 @@ import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
-import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
 import java.util.ArrayList;
@@ -18,7 +17,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The visitor read path ({@link ReadView#visit}): the same entries as a scan of the same range, in
+ * The visitor read path ({@link io.ankusa.store.spi.ReadView#visit}): the same entries as a scan of the same range, in
  * the same order, from one state, stopping where the visitor says. How it behaves on corruption and
  * after close is checked with the scan's cases ({@code scanNeverEndsEarlyOnCorruption}, {@code
  * everyCallAfterCloseThrows}).

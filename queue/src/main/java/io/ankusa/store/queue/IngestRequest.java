@@ -1,6 +1,5 @@
 package io.ankusa.store.queue;
 
-import io.ankusa.store.queue.config.WriterConfig;
 import java.util.List;
 
 /**
@@ -17,11 +16,11 @@ import java.util.List;
  * @param sourceId the provider the hook came from; required
  * @param hookId the provider's id of the hook; required
  * @param idempotencyKey the dedupe key within the tenant, or {@code null} for none; a retry carrying
- *     the same key (same tenant) within {@link WriterConfig#dedupeTtlMs()} is answered {@link
+ *     the same key (same tenant) within {@link io.ankusa.store.queue.config.WriterConfig#dedupeTtlMs()} is answered {@link
  *     IngestResult.Outcome#DUPLICATE} with the seq of the hook first stored under it
  * @param receivedAt epoch milliseconds, non-negative; the due time of the first delivery attempts
  * @param sinks destinations, 1..65535 distinct values in 0..65535, in delivery order
- * @param payload the body, at most {@link WriterConfig#maxPayloadBytes()} bytes
+ * @param payload the body, at most {@link io.ankusa.store.queue.config.WriterConfig#maxPayloadBytes()} bytes
  */
 public record IngestRequest(
     String tenantId,

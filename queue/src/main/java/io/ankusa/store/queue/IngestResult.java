@@ -1,6 +1,5 @@
 package io.ankusa.store.queue;
 
-import io.ankusa.store.queue.config.WriterConfig;
 
 /**
  * The answer to one {@link WebhookQueue#ingest} call.
@@ -63,7 +62,7 @@ public record IngestResult(Outcome outcome, long seq, String reason) {
   public static final String REJECT_DUPLICATE_SINK = "duplicate sink";
   /** REJECTED: no payload (use an empty array for an empty body). */
   public static final String REJECT_MISSING_PAYLOAD = "missing payload";
-  /** REJECTED: the payload is larger than {@link WriterConfig#maxPayloadBytes()}. */
+  /** REJECTED: the payload is larger than {@link io.ankusa.store.queue.config.WriterConfig#maxPayloadBytes()}. */
   public static final String REJECT_OVERSIZED_PAYLOAD = "oversized payload";
   /** REJECTED: receivedAt is negative. */
   public static final String REJECT_BAD_RECEIVED_AT = "bad receivedAt";

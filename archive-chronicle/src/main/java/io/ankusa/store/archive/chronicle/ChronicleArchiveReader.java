@@ -2,7 +2,6 @@ package io.ankusa.store.archive.chronicle;
 
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
-import io.ankusa.store.spi.StoreCorruptionException;
 import io.ankusa.store.spi.StoreFormatException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -79,7 +78,7 @@ public final class ChronicleArchiveReader implements AutoCloseable {
    * <p>REQUIRES: {@code 1 <= fromSeq <= toSeqInclusive}.
    *
    * @throws StoreArgumentException if the range is empty or starts below 1
-   * @throws StoreCorruptionException if a record met on the way does not parse; the message names the
+   * @throws io.ankusa.store.spi.StoreCorruptionException if a record met on the way does not parse; the message names the
    *     directory and the excerpt index. Hooks passed to {@code each} before it stay passed.
    * @throws StoreClosedException after {@link #close}
    */
@@ -121,7 +120,7 @@ public final class ChronicleArchiveReader implements AutoCloseable {
    * The highest seq in the archive, 0 if it is empty. Reads every record (there is no cheaper way: the
    * last record need not hold the highest seq).
    *
-   * @throws StoreCorruptionException if a record does not parse
+   * @throws io.ankusa.store.spi.StoreCorruptionException if a record does not parse
    * @throws StoreClosedException after {@link #close}
    */
   public long scanHighestSeq() {

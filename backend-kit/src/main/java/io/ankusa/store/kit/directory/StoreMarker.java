@@ -4,7 +4,6 @@ import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
-import io.ankusa.store.spi.StoreProvider;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -41,7 +40,7 @@ import java.util.stream.Stream;
  * a newer release. It is written once, atomically (a temporary file, fsync, rename, fsync of the
  * directory), and never rewritten.
  *
- * @param backend the name of the backend that owns the store ({@link StoreProvider#name()})
+ * @param backend the name of the backend that owns the store ({@link io.ankusa.store.spi.StoreProvider#name()})
  * @param format the backend's storage format, at least 1
  */
 public record StoreMarker(String backend, int format) {

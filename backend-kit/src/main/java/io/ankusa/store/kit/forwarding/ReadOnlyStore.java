@@ -6,10 +6,9 @@ import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
-import io.ankusa.store.spi.StoreOptions;
 
 /**
- * The store a provider returns for {@link StoreOptions#readOnly()}: reads, scans and snapshots go to
+ * The store a provider returns for {@link io.ankusa.store.spi.StoreOptions#readOnly()}: reads, scans and snapshots go to
  * the backend's store (opened by the backend so that it changes no file), and every call of the write
  * family — {@link #write}, {@link #syncWal}, {@link #reportWriteFailure} — is refused with {@link
  * StoreArgumentException} before it reaches the backend (after close: {@link StoreClosedException}).

@@ -8,7 +8,6 @@ import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreCorruptionException;
-import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
 import java.nio.ByteBuffer;
@@ -28,7 +27,7 @@ import java.util.Random;
  * <ul>
  *   <li>{@code REFUSED} — a {@link StoreCorruptionException} at open: the store was not opened;
  *   <li>{@code DETECTED} — a {@link StoreCorruptionException} on a read;
- *   <li>{@code OTHER_ERROR} — another exception (a {@link StoreException} or worse): reported, but
+ *   <li>{@code OTHER_ERROR} — another exception (a {@link io.ankusa.store.spi.StoreException} or worse): reported, but
  *       not as corruption;
  *   <li>{@code SILENT_WRONG} — no exception, but a read returned a wrong value, null for a present
  *       key, or an entry never written;

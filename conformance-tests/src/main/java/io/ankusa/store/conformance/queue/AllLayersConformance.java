@@ -1,7 +1,6 @@
 package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.CaseSelection;
 import io.ankusa.store.conformance.EngineConformance;
 import io.ankusa.store.queue.internal.Transition;
 import net.jqwik.api.Group;
@@ -21,7 +20,7 @@ import net.jqwik.api.Group;
  * runs every inherited case of every layer, and a failure is reported under the layer's group and
  * the case's name ({@code Engine > modelBasedRandomBatches}). {@code -Dankusa.conformance.only=Engine}
  * runs one layer, {@code -Dankusa.conformance.only=Engine#modelBasedRandomBatches} one case
- * ({@link CaseSelection}). The durability and migration layers recreate the fixture in a child JVM,
+ * ({@link io.ankusa.store.conformance.CaseSelection}). The durability and migration layers recreate the fixture in a child JVM,
  * so the fixture needs a no-arg constructor ({@link ChildJvm}). A backend that needs more than a
  * fixture for a layer (another {@code QueueConfig} for the layout layer, say) extends that layer's
  * class instead, one class per layer.

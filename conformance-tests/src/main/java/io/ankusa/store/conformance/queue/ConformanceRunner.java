@@ -1,6 +1,5 @@
 package io.ankusa.store.conformance.queue;
 
-import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.CaseSelection;
 import io.ankusa.store.conformance.ChildClasspath;
 import io.ankusa.store.conformance.Seeds;
@@ -39,7 +38,7 @@ import java.util.regex.Pattern;
  *       the generic {@link ProviderFixture};
  *   <li>{@code --option KEY=VALUE}: a store option the generic fixture opens every store with
  *       (repeatable), such as the server of a backend that needs one ({@code postgres.url=…});
- *   <li>{@code --fixture CLASS}: a {@link BackendFixture} class instead (created with its no-arg
+ *   <li>{@code --fixture CLASS}: a {@link io.ankusa.store.conformance.BackendFixture} class instead (created with its no-arg
  *       constructor), so a backend runs with its own options and damage hooks;
  *   <li>{@code --jar PATH}: extra jars or class directories (repeatable, or joined with the path
  *       separator) loaded before the backend is looked up, so an outside backend's provider and fixture

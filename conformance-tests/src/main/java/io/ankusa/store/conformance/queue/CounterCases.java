@@ -17,7 +17,6 @@ import io.ankusa.store.layout.InflightKey;
 import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.internal.counter.CounterFold;
-import io.ankusa.store.queue.internal.counter.Counters;
 import io.ankusa.store.queue.internal.record.DeadRow;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.ConformanceSuite;
 import io.ankusa.store.conformance.FileTrees;
-import io.ankusa.store.conformance.KillPoint;
 import io.ankusa.store.conformance.LogCut;
 import io.ankusa.store.conformance.PowerCutCase;
 import io.ankusa.store.conformance.Seeds;
@@ -200,7 +199,7 @@ public abstract class DurabilityConformance extends ConformanceSuite {
   /**
    * Every batch acknowledged after a {@code SYNC} write or a returned {@code syncWal()} survives a
    * power cut, and no batch is half there: the store lives on a file system that loses every write
-   * not synced when the power goes ({@link PowerCutCase}: a child writes up to a {@link KillPoint}, is
+   * not synced when the power goes ({@link PowerCutCase}: a child writes up to a {@link io.ankusa.store.conformance.KillPoint}, is
    * killed, the power is cut, the store reopened and checked).
    */
   @Example

@@ -1,16 +1,9 @@
 package io.ankusa.store.conformance.queue;
 
-import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.TempDirStore;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.internal.counter.CounterFold;
-import io.ankusa.store.queue.internal.Deliveries;
-import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.spi.Capabilities;
-import org.opentest4j.TestAbortedException;
 
 /**
  * Layer 2 of the conformance suite: the key layout's promises (docs/storage.md, docs/delivery.md)
@@ -24,16 +17,16 @@ import org.opentest4j.TestAbortedException;
  * }</pre>
  *
  * <p>Each case opens a format-3 store ({@link Format3#families()}) in a fresh temporary directory
- * ({@link TempDirStore}), lays out the queue with {@link DeliveryQueue#open}, ingests with {@code
- * DirectIngest}, dispatches with {@link Dispatcher} (every row visible: {@code visibleSeq = MAX}) and
- * drives the other transitions through the {@link Deliveries} op builders with rows read from the
+ * ({@link TempDirStore}), lays out the queue with {@link io.ankusa.store.queue.internal.DeliveryQueue#open}, ingests with {@code
+ * DirectIngest}, dispatches with {@link io.ankusa.store.queue.internal.dispatch.Dispatcher} (every row visible: {@code visibleSeq = MAX}) and
+ * drives the other transitions through the {@link io.ankusa.store.queue.internal.Deliveries} op builders with rows read from the
  * store. Time is a logical clock; nothing waits on the wall clock.
  *
  * <p>The cases, one method each, named for the promise each checks:
  *
  * <ol>
  *   <li>{@link #countersEqualAFoldAfterAnySequenceOfTransitions} — generated {@link QueueAction}
- *       sequences; after every action the counters equal {@link CounterFold#fold}; at the end {@link
+ *       sequences; after every action the counters equal {@link io.ankusa.store.queue.internal.counter.CounterFold#fold}; at the end {@link
  *       QueueVerifier} finds nothing;
  *   <li>{@link #concurrentWritersDoNotLoseCounts} — four threads, four op builders, one tenant;
  *   <li>{@link #tenantOrdinalIsAssignedOnceAndNeverReused};
@@ -95,7 +88,7 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@link #groupCommitKeepsEachProducersOrderAndAssignsEachSeqOnce} — four producers at once;
  *   <li>{@link #aGroupHoldsAtMostItsBoundsAndDedupesWithinItself} — requests queued behind a held write;
  *   <li>{@link #aFailedSyncOrWriteFailsExactlyTheAcksItCoversAndTheRetryStoresOnce} — faults from
- *       {@link BackendFixture#injectFaults}: a failed sync, a failed write applied or not;
+ *       {@link io.ankusa.store.conformance.BackendFixture#injectFaults}: a failed sync, a failed write applied or not;
  *   <li>{@link #aFailedRepairIsRetriedAndAStoreThatCannotRecoverIsRefusedUntilClosed};
  *   <li>{@link #closeAnswersEveryPendingRequestAndLeavesNoneHanging};
  *   <li>{@link #eachOutcomeIsWhatTheProducerIsPromised} — rejected, tenant limit, overloaded, duplicate;
@@ -115,7 +108,7 @@ import org.opentest4j.TestAbortedException;
  *
  * <p>Tries per property come from {@code jqwik.tries.default} (60 in the default build, 1000 with
  * {@code -Pheavy}). A case needing a capability the backend does not claim is skipped with the
- * reason ({@link TestAbortedException}).
+ * reason ({@link org.opentest4j.TestAbortedException}).
  */
 public abstract class LayoutConformance extends LayoutGenerators
     implements CounterCases, TenantDirectoryCases, ActiveIndexCases,

@@ -1,7 +1,6 @@
 package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.conformance.StoreFileDamage;
 import io.ankusa.store.conformance.TempDirStore;
 import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.spi.Capabilities;
@@ -71,7 +70,7 @@ public final class ProviderFixture implements BackendFixture {
 
   /**
    * Refuses: the launcher runs the suite in its own JVM, and random bytes in an engine's files
-   * ({@link StoreFileDamage}) can abort that JVM when the engine trusts its files' structure — LMDB's
+   * ({@link io.ankusa.store.conformance.StoreFileDamage}) can abort that JVM when the engine trusts its files' structure — LMDB's
    * page pointers do (a get met a damaged branch page in native code and the process died of
    * SIGABRT). A backend's own fixture aims its damage at what its engine checks.
    */

@@ -1,6 +1,5 @@
 package io.ankusa.store.conformance.queue;
 
-import io.ankusa.store.conformance.TempDirStore;
 import io.ankusa.store.layout.ArchiveKey;
 import io.ankusa.store.layout.ArchiveValue;
 import io.ankusa.store.layout.DeadKey;
@@ -39,7 +38,7 @@ import java.util.function.Function;
  * moved only by the suite), and the reads a generated {@link QueueAction} picks its target from —
  * always rows as the store holds them at that moment, so every generated sequence is valid.
  *
- * <p>Not thread-safe: one property try owns it. The store is not owned: the {@link TempDirStore}
+ * <p>Not thread-safe: one property try owns it. The store is not owned: the {@link io.ankusa.store.conformance.TempDirStore}
  * around it closes it.
  */
 public final class QueueDriver {

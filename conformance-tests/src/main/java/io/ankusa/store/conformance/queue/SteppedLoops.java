@@ -1,7 +1,6 @@
 package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.queue.internal.runtime.LoopPacer;
-import io.ankusa.store.queue.internal.runtime.QueueRuntime;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -9,7 +8,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link LoopPacer} that holds every loop of a {@link QueueRuntime} at the end of each lap (a lap:
+ * A {@link LoopPacer} that holds every loop of a {@link io.ankusa.store.queue.internal.runtime.QueueRuntime} at the end of each lap (a lap:
  * steps until one finds no work) until the case lets it run one more: {@link #lap}. So a runtime case
  * knows exactly what each loop has done, and never waits on the wall clock. A loop the runtime stops
  * (a close, or another loop's failure) is let go at once.

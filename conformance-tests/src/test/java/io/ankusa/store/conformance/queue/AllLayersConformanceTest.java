@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.CaseSelection;
 import io.ankusa.store.conformance.Seeds;
-import io.ankusa.store.conformance.SelectedCasesFilter;
 import io.ankusa.store.conformance.queue.SuiteRun.CaseResult;
 import io.ankusa.store.conformance.queue.SuiteRun.Outcome;
-import io.ankusa.store.queue.internal.Transition;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
@@ -20,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The starter's one class ({@link AllLayersConformance}) and the selection of cases ({@link
- * CaseSelection}, {@link SelectedCasesFilter}): every layer runs as a group, a failure names its layer
+ * CaseSelection}, {@link io.ankusa.store.conformance.SelectedCasesFilter}): every layer runs as a group, a failure names its layer
  * and case and carries a replay that replays it, a selection that names nothing fails loudly.
  */
 class AllLayersConformanceTest {

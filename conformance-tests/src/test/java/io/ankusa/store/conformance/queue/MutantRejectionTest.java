@@ -3,7 +3,6 @@ package io.ankusa.store.conformance.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.queue.SuiteRun.Outcome;
-import io.ankusa.store.kit.forwarding.ForwardingStore;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,6 @@
 package io.ankusa.store.queue.config;
 
 import io.ankusa.store.layout.Fields;
-import io.ankusa.store.queue.internal.tenant.TenantLimitException;
 import io.ankusa.store.spi.StoreArgumentException;
 
 /**

@@ -1,11 +1,9 @@
 package io.ankusa.store.queue.config;
 
-import io.ankusa.store.queue.internal.ingest.QueueWriter;
-import io.ankusa.store.queue.internal.maintenance.DedupeExpiry;
 import io.ankusa.store.spi.StoreArgumentException;
 
 /**
- * The settings of a {@link QueueWriter}.
+ * The settings of a {@link io.ankusa.store.queue.internal.ingest.QueueWriter}.
  *
  * @param maxGroupHooks most requests in one group (one batch, one {@code NO_SYNC} write); default 256
  * @param maxGroupBytes most payload bytes in one group (a single larger request still forms a group
@@ -19,7 +17,7 @@ import io.ankusa.store.spi.StoreArgumentException;
  *     default 1 MiB
  * @param dedupeTtlMs how long an idempotency key is remembered after its hook is stored (at least:
  *     keys are deleted by the sweep after that); default 24 h
- * @param dedupeSweepIntervalMs how often the writer sweeps expired dedupe keys ({@link DedupeExpiry});
+ * @param dedupeSweepIntervalMs how often the writer sweeps expired dedupe keys ({@link io.ankusa.store.queue.internal.maintenance.DedupeExpiry});
  *     it sweeps between groups once this much time has passed since the last sweep, and again at the
  *     next idle moment while a sweep still finds a full chunk; default 10 s
  */

@@ -14,10 +14,6 @@ import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.internal.Transition.Expected;
 import io.ankusa.store.queue.internal.Transition.Kind;
-import io.ankusa.store.queue.internal.counter.Counters;
-import io.ankusa.store.queue.internal.index.ActiveIndex;
-import io.ankusa.store.queue.internal.ingest.QueueWriter;
-import io.ankusa.store.queue.internal.maintenance.Purge;
 import io.ankusa.store.queue.internal.record.DeadRow;
 import io.ankusa.store.queue.internal.record.DeliveryRow;
 import io.ankusa.store.queue.internal.record.DueRow;
@@ -110,7 +106,7 @@ public final class Deliveries {
   }
 
   /**
-   * The inverse of {@link #ingest}, for a fenced {@link QueueWriter} deleting a group that was never
+   * The inverse of {@link #ingest}, for a fenced {@link io.ankusa.store.queue.internal.ingest.QueueWriter} deleting a group that was never
    * acknowledged: the envelope, and for each sink the due row, its delivery row and their counts —
    * but only the due rows still there, read from {@code view} (a backend's recovery may have dropped
    * the whole group, and nothing else moves rows above the durable watermark; a row someone did move
@@ -426,12 +422,12 @@ public final class Deliveries {
     return Keys.active(marker.bucket(), marker.ord());
   }
 
-  /** Deletes markers; only {@link ActiveIndex#cleanup} calls this. */
+  /** Deletes markers; only {@link io.ankusa.store.queue.internal.index.ActiveIndex#cleanup} calls this. */
   public static void deleteMarker(Batch batch, ActiveKey marker) {
     batch.delete(Format3.INDEX, Keys.active(marker.bucket(), marker.ord()));
   }
 
-  /** Puts a marker back outside a transition; only {@link ActiveIndex#cleanup} calls this. */
+  /** Puts a marker back outside a transition; only {@link io.ankusa.store.queue.internal.index.ActiveIndex#cleanup} calls this. */
   public static void putMarker(Batch batch, ActiveKey marker) {
     batch.put(Format3.INDEX, Keys.active(marker.bucket(), marker.ord()), EmptyValue.encode());
   }

@@ -6,8 +6,6 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.counter.Counters;
-import io.ankusa.store.queue.internal.ingest.DirectIngest;
-import io.ankusa.store.queue.internal.maintenance.Reclaim;
 import io.ankusa.store.queue.internal.migration.QueueFormat;
 import io.ankusa.store.queue.internal.tenant.OrdinalCache;
 import io.ankusa.store.queue.internal.tenant.TenantAllocator;
@@ -32,7 +30,7 @@ public final class DeliveryQueue {
   private final Counters counters;
   private final OrdinalCache ordinalCache = new OrdinalCache();
   private final TenantAllocator allocator;
-  /** Where the next {@link Reclaim#pass} starts (a seq; 0 = the head of {@code 'c'}). In memory only. */
+  /** Where the next {@link io.ankusa.store.queue.internal.maintenance.Reclaim#pass} starts (a seq; 0 = the head of {@code 'c'}). In memory only. */
   private final ScanCursor reclaimCursor = new ScanCursor();
   /** Where the next scan of the active markers starts (a bucket; 0 = their head). In memory only. */
   private final ScanCursor markerFloor = new ScanCursor();
@@ -89,14 +87,14 @@ public final class DeliveryQueue {
     return ordinalCache;
   }
 
-  /** The allocator; only the writer (or {@link DirectIngest}) may use it, from one thread. */
+  /** The allocator; only the writer (or {@link io.ankusa.store.queue.internal.ingest.DirectIngest}) may use it, from one thread. */
   public TenantAllocator allocator() {
     return allocator;
   }
 
   /**
-   * The reclaim cursor: the seq the next {@link Reclaim#pass} starts at, lowered by every transition
-   * written here that puts a cleared marker behind it; see {@link Reclaim}.
+   * The reclaim cursor: the seq the next {@link io.ankusa.store.queue.internal.maintenance.Reclaim#pass} starts at, lowered by every transition
+   * written here that puts a cleared marker behind it; see {@link io.ankusa.store.queue.internal.maintenance.Reclaim}.
    */
   public ScanCursor reclaimCursor() {
     return reclaimCursor;

@@ -2,7 +2,6 @@ package io.ankusa.store.queue.internal;
 
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.DueKey;
-import io.ankusa.store.queue.internal.index.DueIndex;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

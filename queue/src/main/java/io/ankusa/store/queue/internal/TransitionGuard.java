@@ -1,7 +1,6 @@
 package io.ankusa.store.queue.internal;
 
 import io.ankusa.store.queue.internal.counter.Counters;
-import io.ankusa.store.queue.internal.maintenance.Reclaim;
 import io.ankusa.store.queue.internal.record.InflightRow;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *   <li><b>tenant stripes</b> by ordinal ({@code ord mod STRIPES}): every row of a delivery (due,
  *       inflight, dead, its delivery row) belongs to one tenant for its whole life, and so does an
  *       archive obligation (its value carries the ordinal);
- *   <li><b>hook stripes</b> by seq: {@link Reclaim} deletes a hook when nothing owes it, and the only
+ *   <li><b>hook stripes</b> by seq: {@link io.ankusa.store.queue.internal.maintenance.Reclaim} deletes a hook when nothing owes it, and the only
  *       transition that makes an existing hook owed again is {@link Deliveries#expand}, which takes
  *       both its tenant's and its hook's stripe.
  * </ul>
@@ -199,7 +198,7 @@ public class TransitionGuard {
   }
 
   /**
-   * The hook stripes of {@code seqs}, for {@link Reclaim}: held around its check that nothing owes a
+   * The hook stripes of {@code seqs}, for {@link io.ankusa.store.queue.internal.maintenance.Reclaim}: held around its check that nothing owes a
    * hook and its delete, so no {@link Deliveries#expand} of the hook comes between. Close the result to
    * let go.
    */

@@ -9,9 +9,6 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.Transition;
-import io.ankusa.store.queue.internal.TransitionGuard;
-import io.ankusa.store.queue.internal.counter.Counters;
-import io.ankusa.store.queue.internal.ingest.DirectIngest;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
@@ -60,10 +57,10 @@ import org.slf4j.LoggerFactory;
  * read. A new archiver (after a restart) starts at the head.
  *
  * <p>REQUIRES: one archiver per store, through its one queue (a second would append the same hooks
- * again; the queue's {@link TransitionGuard} still settles each obligation once, so the counts stay
+ * again; the queue's {@link io.ankusa.store.queue.internal.TransitionGuard} still settles each obligation once, so the counts stay
  * exact); {@code
  * durableSeq} is the writer's watermark ({@code writer::durableSeq}), or {@code () -> Long.MAX_VALUE}
- * when every write is SYNC ({@link DirectIngest}). Not thread-safe: run it from one thread. Counters:
+ * when every write is SYNC ({@link io.ankusa.store.queue.internal.ingest.DirectIngest}). Not thread-safe: run it from one thread. Counters:
  * the layout property {@code countersEqualAFoldAfterAnySequenceOfTransitions} checks that {@code
  * archive_pending} equals the {@code 'a'} rows after archiver runs; {@code
  * archiveNeverGetsAHookAboveDurableSeq} and {@code archiverSettlesOnlyWhatTheSinkSynced} check the

@@ -11,11 +11,9 @@ import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.queue.internal.TransitionGuard;
 import io.ankusa.store.queue.internal.index.ActiveIndex;
 import io.ankusa.store.queue.internal.index.DueIndex;
-import io.ankusa.store.queue.internal.maintenance.InflightRecovery;
 import io.ankusa.store.queue.internal.record.DueRow;
 import io.ankusa.store.queue.internal.record.DeliveryRow;
 import io.ankusa.store.queue.internal.record.InflightRow;
-import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.StoreArgumentException;
 import java.util.ArrayList;
@@ -48,7 +46,7 @@ import java.util.function.LongSupplier;
  * <p>Each tenant's scan resumes at its {@link DueCursors cursor}, past the rows earlier ticks claimed.
  * Only rows with {@code seq <= visibleSeq} are claimed (the writer's durable watermark): nothing is
  * dispatched before it is durable. Claims are written {@code NO_SYNC}: a claim lost in a crash leaves
- * the row due, and {@link InflightRecovery} makes claims that survived due again at boot (at-least-once
+ * the row due, and {@link io.ankusa.store.queue.internal.maintenance.InflightRecovery} makes claims that survived due again at boot (at-least-once
  * delivery).
  *
  * <p>Thread-safe beside every other transition, another dispatcher included: each tenant's due rows

@@ -5,7 +5,6 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.layout.TenantLimitsValue;
 import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.maintenance.TenantErase;
 import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
@@ -18,7 +17,7 @@ import java.util.OptionalLong;
  * they survive restarts and apply on every node that opens it: the tenant's weight in the dispatcher's
  * rounds, its most inflight rows, its most rows per tick. A tenant without the key has {@link
  * TenantLimitsValue#DEFAULTS}. Written with SYNC; read by a dispatcher tick with one point read per
- * tenant it visits. An erase of the tenant deletes them with its ordinal ({@link TenantErase}).
+ * tenant it visits. An erase of the tenant deletes them with its ordinal ({@link io.ankusa.store.queue.internal.maintenance.TenantErase}).
  */
 public final class TenantLimits {
   private TenantLimits() {}

@@ -1,18 +1,16 @@
 package io.ankusa.store.queue.internal.dispatch;
 
-import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.runtime.QueueRuntime;
 
 /**
- * What a {@link QueueRuntime}'s dispatcher does with the rows each tick claimed: plays the sinks and
- * settles every row — {@link Deliveries#delivered}, {@link Deliveries#retry} or {@link
+ * What a {@link io.ankusa.store.queue.internal.runtime.QueueRuntime}'s dispatcher does with the rows each tick claimed: plays the sinks and
+ * settles every row — {@link io.ankusa.store.queue.internal.Deliveries#delivered}, {@link io.ankusa.store.queue.internal.Deliveries#retry} or {@link
  * Deliveries#deadLetter}, written through {@link DeliveryQueue#write}. A row the handler leaves
  * inflight stays inflight until the next start, whose recovery makes it due again (at least once).
  *
  * <p>Called on the dispatcher thread only, once per tick, with the tick's report (its claimed rows may
  * be empty, so a handler can also do periodic work such as replaying part of the DLQ). Throwing stops
- * the runtime: every component stops in order and {@link QueueRuntime#close()} rethrows the failure.
+ * the runtime: every component stops in order and {@link io.ankusa.store.queue.internal.runtime.QueueRuntime#close()} rethrows the failure.
  */
 @FunctionalInterface
 public interface TickHandler {

@@ -7,10 +7,8 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.WriterConfig;
-import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 import io.ankusa.store.queue.internal.maintenance.DedupeExpiry;
 import io.ankusa.store.queue.internal.tenant.TenantAllocator;
 import io.ankusa.store.queue.internal.tenant.TenantLimitException;
@@ -54,7 +52,7 @@ import org.slf4j.LoggerFactory;
  *       earlier requests of the group, then one multiGet of the rest); resolves tenants with the
  *       queue's {@link TenantAllocator} (one multiGet of uncached tenants, new ordinals in the same
  *       batch, {@code TENANT_LIMIT} beyond {@code tenants.max}); assigns seqs after {@code
- *       m:last_seq}; builds ONE batch (hooks and rows by {@link Deliveries#ingest}, dedupe {@code 'u'}
+ *       m:last_seq}; builds ONE batch (hooks and rows by {@link io.ankusa.store.queue.internal.Deliveries#ingest}, dedupe {@code 'u'}
  *       and expiry {@code 'e'} keys, {@code m:last_seq}, the new ordinals), raises {@link
  *       #appliedSeq()} and writes it {@code NO_SYNC}. The group's replies go to the syncer; the
  *       writer goes on with the next group. It also sweeps expired dedupe keys ({@link DedupeExpiry})

@@ -9,7 +9,6 @@ import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.queue.internal.TransitionGuard;
-import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.internal.maintenance.TenantErase;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.tenant.Tenants;
@@ -29,7 +28,7 @@ import java.util.Map;
  *
  * <p>A group enters before its write (so a write that failed after all is covered) and leaves once
  * {@code durableSeq} reaches its last seq. Memory: a long per hook, plus the dedupe keys; the writer
- * stops taking work while {@link WriterConfig#queueCapacity()} hooks are here, so it is bounded.
+ * stops taking work while {@link io.ankusa.store.queue.config.WriterConfig#queueCapacity()} hooks are here, so it is bounded.
  */
 final class UnackedGroups {
   /** Hooks read per multiGet while deleting. */

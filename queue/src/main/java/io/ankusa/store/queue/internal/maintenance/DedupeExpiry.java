@@ -4,8 +4,6 @@ import io.ankusa.store.layout.ExpiryKey;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.config.WriterConfig;
-import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
@@ -15,11 +13,11 @@ import java.util.List;
 
 /**
  * Forgetting idempotency keys: each dedupe key {@code 'u' tenant 0 key} has an expiry key {@code 'e'
- * at tenant 0 key} written in the same batch ({@link QueueWriter}); a sweep deletes the expiry keys
+ * at tenant 0 key} written in the same batch ({@link io.ankusa.store.queue.internal.ingest.QueueWriter}); a sweep deletes the expiry keys
  * with {@code at <= now} and their dedupe keys, oldest first, in chunks of {@value #CHUNK} per batch.
  * Until swept a key is still honoured: the TTL is a minimum.
  *
- * <p>The {@link QueueWriter} runs it on its own thread between groups (see {@link
+ * <p>The {@link io.ankusa.store.queue.internal.ingest.QueueWriter} runs it on its own thread between groups (see {@link
  * WriterConfig#dedupeSweepIntervalMs()}). Run beside a writer it is still safe: the writer writes a
  * dedupe key only when absent, so a sweep never deletes a key newer than the expiry key it found.
  * Writes are {@code NO_SYNC}: a delete lost in a crash is simply done again by the next sweep.

@@ -1,6 +1,5 @@
 package io.ankusa.store.queue.internal.migration;
 
-import io.ankusa.store.queue.internal.tenant.TenantAllocator;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Store;
 

@@ -2,7 +2,6 @@ package io.ankusa.store.queue.internal.record;
 
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.spi.StoreArgumentException;
-import io.ankusa.store.spi.StoreCorruptionException;
 
 /**
  * The state of one delivery — one hook to one sink — kept in the deliveries family under {@code
@@ -44,7 +43,7 @@ public record DeliveryRow(long attempts, long nextAttemptAt, String lastError, l
   /**
    * Decodes the row stored at delivery key {@code key} (named in errors; may be null).
    *
-   * @throws StoreCorruptionException if truncated, of another version or with bytes left over; the
+   * @throws io.ankusa.store.spi.StoreCorruptionException if truncated, of another version or with bytes left over; the
    *     message names the key, the family and the field where decoding stopped
    */
   public static DeliveryRow decodeAt(byte[] key, byte[] bytes) {

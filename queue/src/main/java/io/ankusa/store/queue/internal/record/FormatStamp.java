@@ -5,8 +5,6 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.internal.migration.Migrate;
-import io.ankusa.store.queue.internal.migration.QueueFormat;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;

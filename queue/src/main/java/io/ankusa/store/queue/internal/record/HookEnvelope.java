@@ -2,7 +2,6 @@ package io.ankusa.store.queue.internal.record;
 
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.spi.StoreArgumentException;
-import io.ankusa.store.spi.StoreCorruptionException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -15,7 +14,7 @@ import java.util.Objects;
  * <p>Binary form, version 1 (all integers big-endian): {@code version:8 seq:64 tenant?
  * source hookId idempotencyKey? receivedAt:64 sinkCount:16 sink:16… payload}, strings and payload
  * length-prefixed ({@code length:32}), optional strings behind a presence byte. A decoder of this
- * version refuses any other version with {@link StoreCorruptionException} naming it.
+ * version refuses any other version with {@link io.ankusa.store.spi.StoreCorruptionException} naming it.
  *
  * @param seq commit-order sequence, assigned by the writer
  * @param tenantId the owner, or {@code null} for none (filed under {@code "default"})
@@ -172,7 +171,7 @@ public record HookEnvelope(
   /**
    * Decodes the envelope stored at hook key {@code key} (named in errors; may be null).
    *
-   * @throws StoreCorruptionException if {@code bytes} is truncated, of another version, has bytes left
+   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code bytes} is truncated, of another version, has bytes left
    *     over or holds a field out of range; the message names the key, the family, and the field and
    *     offset where decoding stopped
    */

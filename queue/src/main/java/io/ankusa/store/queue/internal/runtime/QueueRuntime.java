@@ -7,7 +7,6 @@ import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.dispatch.TickHandler;
 import io.ankusa.store.queue.internal.dispatch.DispatchPolicy;
 import io.ankusa.store.queue.internal.dispatch.Dispatcher;
-import io.ankusa.store.queue.internal.index.ActiveIndex;
 import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.queue.internal.maintenance.InflightRecovery;
 import io.ankusa.store.queue.internal.maintenance.Reclaim;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>{@link DeliveryQueue#open} (lays out or migrates the store);
  *   <li>{@link InflightRecovery#recoverInflight}: every inflight row of an earlier run is due again (or
- *       dropped with its delivery row when its hook is gone), then {@link ActiveIndex#repair} gives a
+ *       dropped with its delivery row when its hook is gone), then {@link io.ankusa.store.queue.internal.index.ActiveIndex#repair} gives a
  *       marker back to any due row a crash left without one — all before anything is served;
  *   <li>the {@link QueueWriter} (its writer and WAL syncer threads; it also sweeps expired dedupe keys);
  *   <li>the dispatcher loop ({@value #DISPATCHER_THREAD}): {@link Dispatcher#tick} on the writer's

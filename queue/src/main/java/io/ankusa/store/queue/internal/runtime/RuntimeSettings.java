@@ -1,13 +1,12 @@
 package io.ankusa.store.queue.internal.runtime;
 
 import io.ankusa.store.queue.internal.archive.Archiver;
-import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.spi.StoreArgumentException;
 import java.util.Objects;
 
 /**
- * The settings of a {@link QueueRuntime} beyond the queue's own ({@link QueueConfig}): its writer's,
+ * The settings of a {@link QueueRuntime} beyond the queue's own ({@link io.ankusa.store.queue.config.QueueConfig}): its writer's,
  * and how its loops pace themselves. Every option, its default and range, is in docs/configuration.md.
  *
  * @param writer the writer's settings

@@ -6,7 +6,6 @@ import io.ankusa.store.layout.NextOrdinalValue;
 import io.ankusa.store.layout.OrdinalValue;
 import io.ankusa.store.layout.TenantByOrdValue;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.internal.maintenance.TenantErase;
 import io.ankusa.store.spi.ReadView;
 import java.util.Optional;
 import java.util.OptionalLong;
