@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.conformance.TempDirStore;
-import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.Format3;
@@ -34,20 +33,16 @@ import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.queue.internal.metrics.QueueMetrics;
 import io.ankusa.store.queue.internal.record.DeliveryRow;
 import io.ankusa.store.queue.internal.record.InflightRow;
-import io.ankusa.store.queue.internal.runtime.LoopPacer;
 import io.ankusa.store.queue.internal.runtime.QueueRuntime;
 import io.ankusa.store.queue.internal.runtime.RuntimeSettings;
 import io.ankusa.store.queue.internal.tenant.TenantLimitException;
 import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Batch;
-import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.ReadView;
-import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreException;
-import io.ankusa.store.spi.StoreWriteFailedException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -74,13 +69,13 @@ import net.jqwik.api.Example;
  *
  * <p>The loops are stepped, never waited for: a case passes a {@link SteppedLoops} pacer and lets
  * each loop run one lap at a time, on a logical clock. Only the lifecycle case runs the default
- * pacing ({@link LoopPacer#PARK}), and checks nothing that depends on when a loop ran.
+ * pacing ({@link io.ankusa.store.queue.internal.runtime.LoopPacer#PARK}), and checks nothing that depends on when a loop ran.
  *
  * <p>Part of the layout layer: {@link LayoutConformance} runs these cases against the backend its
  * subclass names.
  */
 public interface RuntimeCases extends LayoutCase {
-  /** The runtime's loops, as {@link LoopPacer} and {@link QueueRuntime#stopped()} name them. */
+  /** The runtime's loops, as {@link io.ankusa.store.queue.internal.runtime.LoopPacer} and {@link QueueRuntime#stopped()} name them. */
   String DISPATCHER = "dispatcher";
   String ARCHIVER = "archiver";
   String RECLAIM = "reclaim";
@@ -734,87 +729,5 @@ public interface RuntimeCases extends LayoutCase {
       }
       queue.write(t, Durability.NO_SYNC);
     };
-  }
-
-  /**
-   * A store whose next {@code syncWal()}, once armed, waits until released (and then fails, if asked):
-   * a disk slow, or refusing, to make the writer's group durable.
-   */
-  final class HeldSyncStore extends ForwardingStore {
-    final StoreWriteFailedException injected = new StoreWriteFailedException("WAL sync refused by the conformance suite");
-    /** The gate the next sync waits at, taken by that sync. */
-    private volatile CountDownLatch held;
-    private volatile CountDownLatch gate;
-    private volatile CountDownLatch entered = new CountDownLatch(1);
-    private volatile boolean failHeld;
-    private volatile boolean failNext;
-
-    HeldSyncStore(Store delegate) {
-      super(delegate);
-    }
-
-    void holdNextSync() {
-      entered = new CountDownLatch(1);
-      gate = new CountDownLatch(1);
-      held = gate;
-    }
-
-    void failNextSync() {
-      failNext = true;
-    }
-
-    void awaitHeldSync() throws InterruptedException {
-      assertThat(entered.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS)).as("the writer's sync reached the store").isTrue();
-    }
-
-    void release(boolean fail) {
-      failHeld = fail;
-      CountDownLatch h = gate;
-      if (h != null) {
-        h.countDown();
-      }
-    }
-
-    @Override
-    public void syncWal() {
-      if (failNext) {
-        failNext = false;
-        throw injected;
-      }
-      CountDownLatch h = held;
-      if (h != null) {
-        held = null;
-        entered.countDown();
-        try {
-          h.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        if (failHeld) {
-          throw injected;
-        }
-      }
-      delegate.syncWal();
-    }
-  }
-
-  /** Scans of the archive obligations fail on one thread. */
-  final class FailingArchiveScans extends ForwardingStore {
-    final StoreException injected = new StoreException("injected failure of a scan of 'a' by the conformance suite");
-    volatile Thread failScansOf;
-    volatile Runnable beforeFailing = () -> { };
-
-    FailingArchiveScans(Store delegate) {
-      super(delegate);
-    }
-
-    @Override
-    public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
-      if (Thread.currentThread() == failScansOf && family.equals(Format3.INDEX) && lo.length > 0 && lo[0] == 'a') {
-        beforeFailing.run();
-        throw injected;
-      }
-      return delegate.scan(family, lo, hi, direction);
-    }
   }
 }
