@@ -1,6 +1,6 @@
 package io.ankusa.store.etcd;
 
-import io.ankusa.store.spi.DirectoryClaim;
+import io.ankusa.store.kit.directory.DirectoryClaim;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
 import java.io.IOException;

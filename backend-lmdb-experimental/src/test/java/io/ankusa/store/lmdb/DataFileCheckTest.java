@@ -7,7 +7,7 @@ import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.FileTrees;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;

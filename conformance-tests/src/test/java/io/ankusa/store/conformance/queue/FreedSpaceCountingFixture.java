@@ -1,10 +1,10 @@
-package io.ankusa.store.conformance;
+package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.spi.ForwardingStore;
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.OpHandler;
 import io.ankusa.store.spi.Store;
