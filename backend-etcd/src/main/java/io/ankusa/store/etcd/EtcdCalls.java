@@ -13,18 +13,18 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Every call to the cluster goes through here: it waits for the answer at most the request timeout
- * ({@code etcd.requestTimeoutMs}), so no call hangs however the cluster fails, and maps etcd's errors
- * to the SPI's exceptions in one place.
+ * ({@code etcd.requestTimeoutMs}), so no call hangs however the cluster fails, and maps etcd's
+ * errors to the SPI's exceptions in one place.
  *
  * <ul>
  *   <li>no answer in time, no leader, a member gone: on a write {@link StoreWriteFailedException}
- *       (the transaction may or may not be applied: the caller treats it as not acknowledged and calls
- *       {@code reportWriteFailure}); on a read {@link StoreException};
- *   <li>{@code mvcc: database space exceeded} (the cluster's size quota): {@link StoreFullException},
- *       the transaction was not applied;
+ *       (the transaction may or may not be applied: the caller treats it as not acknowledged and
+ *       calls {@code reportWriteFailure}); on a read {@link StoreException};
+ *   <li>{@code mvcc: database space exceeded} (the cluster's size quota): {@link
+ *       StoreFullException}, the transaction was not applied;
  *   <li>{@code too many operations in txn request} and {@code request is too large} (the members'
- *       {@code --max-txn-ops} and {@code --max-request-bytes}): {@link StoreArgumentException}, the batch
- *       is refused whole and nothing of it was applied;
+ *       {@code --max-txn-ops} and {@code --max-request-bytes}): {@link StoreArgumentException}, the
+ *       batch is refused whole and nothing of it was applied;
  *   <li>a read of a compacted revision: {@link StoreException} saying the view is too old.
  * </ul>
  */
@@ -38,13 +38,21 @@ final class EtcdCalls {
   }
 
   /** The answer of {@code call}, waited for at most {@code timeoutMs}. */
-  static <T> T await(CompletableFuture<T> call, long timeoutMs, Kind kind, String what, String cluster) {
+  static <T> T await(
+      CompletableFuture<T> call, long timeoutMs, Kind kind, String what, String cluster) {
     try {
       return call.get(timeoutMs, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       call.cancel(true);
-      throw failure(kind, what, cluster, "no answer within " + timeoutMs + " ms (etcd.requestTimeoutMs): the cluster"
-          + " may have lost its quorum or its leader", e);
+      throw failure(
+          kind,
+          what,
+          cluster,
+          "no answer within "
+              + timeoutMs
+              + " ms (etcd.requestTimeoutMs): the cluster"
+              + " may have lost its quorum or its leader",
+          e);
     } catch (InterruptedException e) {
       call.cancel(true);
       Thread.currentThread().interrupt();
@@ -59,8 +67,13 @@ final class EtcdCalls {
    * a member coming back cures ({@link #passing}), until {@code budgetMs} are spent; each try waits
    * at most {@code timeoutMs}. For reads and for writes that are safe to send twice.
    */
-  static <T> T retrying(java.util.function.Supplier<CompletableFuture<T>> call, long timeoutMs, long budgetMs, Kind kind,
-      String what, String cluster) {
+  static <T> T retrying(
+      java.util.function.Supplier<CompletableFuture<T>> call,
+      long timeoutMs,
+      long budgetMs,
+      Kind kind,
+      String what,
+      String cluster) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(budgetMs);
     while (true) {
       long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
@@ -88,7 +101,8 @@ final class EtcdCalls {
       return true;
     }
     String message = String.valueOf(cause == null ? null : cause.getMessage());
-    if (cause instanceof CompactedException || message.contains("required revision has been compacted")) {
+    if (cause instanceof CompactedException
+        || message.contains("required revision has been compacted")) {
       return false;
     }
     String code;
@@ -101,8 +115,11 @@ final class EtcdCalls {
     }
     return switch (code) {
       case "UNAVAILABLE", "DEADLINE_EXCEEDED", "ABORTED", "CANCELLED" -> true;
-      case "UNKNOWN", "INTERNAL" -> message.contains("timed out") || message.contains("leader")
-          || message.contains("stopped") || message.contains("connection");
+      case "UNKNOWN", "INTERNAL" ->
+          message.contains("timed out")
+              || message.contains("leader")
+              || message.contains("stopped")
+              || message.contains("connection");
       default -> false;
     };
   }
@@ -121,31 +138,74 @@ final class EtcdCalls {
   static StoreException mapped(Throwable cause, Kind kind, String what, String cluster) {
     String message = String.valueOf(cause.getMessage());
     if (message.contains("database space exceeded")) {
-      return new StoreFullException("the etcd cluster " + cluster + " has no room for " + what + " (" + message
-          + "): its size quota (--quota-backend-bytes) is reached and it takes no writes; nothing was applied. Compact"
-          + " and defragment the members, raise the quota, then disarm the NOSPACE alarm and write again", cause);
+      return new StoreFullException(
+          "the etcd cluster "
+              + cluster
+              + " has no room for "
+              + what
+              + " ("
+              + message
+              + "): its size quota (--quota-backend-bytes) is reached and it takes no writes; nothing was applied. Compact"
+              + " and defragment the members, raise the quota, then disarm the NOSPACE alarm and write again",
+          cause);
     }
-    if (message.contains("too many operations in txn request") || message.contains("request is too large")) {
-      return new StoreArgumentException("the etcd cluster " + cluster + " refused " + what + " (" + message
-          + "); nothing was applied. A batch is one transaction and is never split: raise the members' --max-txn-ops"
-          + " and --max-request-bytes, or write smaller batches");
+    if (message.contains("too many operations in txn request")
+        || message.contains("request is too large")) {
+      return new StoreArgumentException(
+          "the etcd cluster "
+              + cluster
+              + " refused "
+              + what
+              + " ("
+              + message
+              + "); nothing was applied. A batch is one transaction and is never split: raise the members' --max-txn-ops"
+              + " and --max-request-bytes, or write smaller batches");
     }
-    if (cause instanceof CompactedException || message.contains("required revision has been compacted")) {
-      return new StoreException("cannot read " + what + " from the etcd cluster " + cluster + ": its revision was"
-          + " compacted (" + message + "); the snapshot or scan is older than the history the cluster keeps. Open a"
-          + " new one; if another tool compacts this cluster, keep it below the revisions ankusa stores pin", cause);
+    if (cause instanceof CompactedException
+        || message.contains("required revision has been compacted")) {
+      return new StoreException(
+          "cannot read "
+              + what
+              + " from the etcd cluster "
+              + cluster
+              + ": its revision was"
+              + " compacted ("
+              + message
+              + "); the snapshot or scan is older than the history the cluster keeps. Open a"
+              + " new one; if another tool compacts this cluster, keep it below the revisions ankusa stores pin",
+          cause);
     }
-    String code = cause instanceof EtcdException e ? String.valueOf(e.getErrorCode()) : cause.getClass().getSimpleName();
+    String code =
+        cause instanceof EtcdException e
+            ? String.valueOf(e.getErrorCode())
+            : cause.getClass().getSimpleName();
     return failure(kind, what, cluster, code + ": " + message, cause);
   }
 
-  private static StoreException failure(Kind kind, String what, String cluster, String why, Throwable cause) {
+  private static StoreException failure(
+      Kind kind, String what, String cluster, String why, Throwable cause) {
     if (kind == Kind.WRITE) {
-      return new StoreWriteFailedException("the etcd cluster " + cluster + " failed " + what + " (" + why + "); it may"
-          + " or may not be applied: call reportWriteFailure, treat it as not acknowledged and write it again once the"
-          + " cluster answers", cause);
+      return new StoreWriteFailedException(
+          "the etcd cluster "
+              + cluster
+              + " failed "
+              + what
+              + " ("
+              + why
+              + "); it may"
+              + " or may not be applied: call reportWriteFailure, treat it as not acknowledged and write it again once the"
+              + " cluster answers",
+          cause);
     }
-    return new StoreException("cannot read " + what + " from the etcd cluster " + cluster + " (" + why + "); check"
-        + " that a majority of its members is up, then read again", cause);
+    return new StoreException(
+        "cannot read "
+            + what
+            + " from the etcd cluster "
+            + cluster
+            + " ("
+            + why
+            + "); check"
+            + " that a majority of its members is up, then read again",
+        cause);
   }
 }

@@ -5,24 +5,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Where a store's keys live in the cluster's one ordered key space. With the store's prefix {@code P}
- * (ASCII, ending in '/'):
+ * Where a store's keys live in the cluster's one ordered key space. With the store's prefix {@code
+ * P} (ASCII, ending in '/'):
  *
  * <ul>
  *   <li>{@code P meta}: the store's id, format and families ({@link StoreMeta});
- *   <li>{@code P owner}: the owner key, held under the owning process's lease; its create revision is
- *       the fencing token every write compares;
- *   <li>{@code P ledger/TOKEN/SLOT}: the write ledger ({@link WriteLedger}): each write of the owner
- *       holding fencing token {@code TOKEN} sets its slot's key, so a write whose answer was lost is
- *       sent again without being applied twice; a close deletes its own, an open those of the owners
- *       before the last one;
+ *   <li>{@code P owner}: the owner key, held under the owning process's lease; its create revision
+ *       is the fencing token every write compares;
+ *   <li>{@code P ledger/TOKEN/SLOT}: the write ledger ({@link WriteLedger}): each write of the
+ *       owner holding fencing token {@code TOKEN} sets its slot's key, so a write whose answer was
+ *       lost is sent again without being applied twice; a close deletes its own, an open those of
+ *       the owners before the last one;
  *   <li>{@code P f/NAME 0x00 KEY}: the entry {@code KEY} of family {@code NAME}. Family names are
  *       {@code [a-z0-9_-]}, so no family's prefix is a prefix of another's, and etcd orders keys as
  *       unsigned bytes: a family's entries are one contiguous range {@code [P f/NAME 0x00, P f/NAME
  *       0x01)}, in the order the SPI promises;
- *   <li>{@value #PINS}{@code STOREID/LEASE}: outside every store's prefix, the lowest revision an open
- *       snapshot or scan of that store reads, so no store compacts the shared history under another's
- *       reads ({@link CompactionPins}).
+ *   <li>{@value #PINS}{@code STOREID/LEASE}: outside every store's prefix, the lowest revision an
+ *       open snapshot or scan of that store reads, so no store compacts the shared history under
+ *       another's reads ({@link CompactionPins}).
  * </ul>
  */
 final class EtcdKeys {
@@ -51,7 +51,8 @@ final class EtcdKeys {
 
   /** The ledger slot {@code slot} of the owner holding fencing token {@code token}. */
   ByteSequence ledger(long token, int slot) {
-    return ByteSequence.from(concat(prefix, ascii("ledger/" + Long.toHexString(token) + "/" + slot)));
+    return ByteSequence.from(
+        concat(prefix, ascii("ledger/" + Long.toHexString(token) + "/" + slot)));
   }
 
   /** The first key of the ledger of the owner holding {@code token}. */

@@ -17,16 +17,16 @@ import java.util.NoSuchElementException;
 
 /**
  * A scan read in pages at one revision: the first page is read when the scan opens (at the view's
- * revision, or for the live store at the latest, which then stays the scan's revision), the next ones
- * as the caller walks, each a range request with a limit, so a range is never held in memory whole. The
- * revision is held against compaction until the scan ends or closes.
+ * revision, or for the live store at the latest, which then stays the scan's revision), the next
+ * ones as the caller walks, each a range request with a limit, so a range is never held in memory
+ * whole. The revision is held against compaction until the scan ends or closes.
  *
  * <p>Pages start at {@value #FIRST_PAGE} entries and then hold about {@value #PAGE_BYTES} bytes. A
- * reverse scan asks etcd for its keys in descending order, which the server sorts per page: it costs
- * more than a forward one over a large range.
+ * reverse scan asks etcd for its keys in descending order, which the server sorts per page: it
+ * costs more than a forward one over a large range.
  *
- * <p>A page that fails after the first one throws {@link StoreCorruptionException}: the range was not
- * read to its end, and {@link #hasNext()} never reports that as the end (property {@code
+ * <p>A page that fails after the first one throws {@link StoreCorruptionException}: the range was
+ * not read to its end, and {@link #hasNext()} never reports that as the end (property {@code
  * scanNeverEndsEarlyOnCorruption}). Used by one thread at a time; {@link #closeFrom} may come from
  * another (the store's close).
  */
@@ -84,13 +84,17 @@ final class EtcdScan implements Scan, OpenResources.Resource {
     ByteSequence end = ByteSequence.from(to);
     long at = revision;
     int pageLimit = limit;
-    return view.read(local -> {
-      GetOption.Builder o = EtcdView.option(at, local).withRange(end).withLimit(pageLimit);
-      if (reverse) {
-        o.withSortField(GetOption.SortTarget.KEY).withSortOrder(GetOption.SortOrder.DESCEND);
-      }
-      return view.kv.get(start, o.build());
-    }, g -> g.getHeader().getRevision(), at, "a page of the " + what);
+    return view.read(
+        local -> {
+          GetOption.Builder o = EtcdView.option(at, local).withRange(end).withLimit(pageLimit);
+          if (reverse) {
+            o.withSortField(GetOption.SortTarget.KEY).withSortOrder(GetOption.SortOrder.DESCEND);
+          }
+          return view.kv.get(start, o.build());
+        },
+        g -> g.getHeader().getRevision(),
+        at,
+        "a page of the " + what);
   }
 
   private void take(GetResponse r) {
@@ -132,8 +136,13 @@ final class EtcdScan implements Scan, OpenResources.Resource {
       take(fetch());
     } catch (StoreException e) {
       closeFrom("the walk failed: " + e.getMessage());
-      throw new StoreCorruptionException(what + " failed before the end of its range (" + e.getMessage() + "); the"
-          + " rest of the range was not read. Check the cluster, then scan again", e);
+      throw new StoreCorruptionException(
+          what
+              + " failed before the end of its range ("
+              + e.getMessage()
+              + "); the"
+              + " rest of the range was not read. Check the cluster, then scan again",
+          e);
     }
     return !page.isEmpty();
   }

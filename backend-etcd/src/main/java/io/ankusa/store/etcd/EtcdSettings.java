@@ -12,14 +12,14 @@ import java.util.regex.Pattern;
  *
  * @param endpoints the members' client URLs ({@code etcd.endpoints}, comma-separated {@code
  *     http://HOST:PORT}), or empty: then the endpoints the store directory records
- * @param prefix the key prefix the store lives under ({@code etcd.prefix}), or null: a new store gets
- *     {@code ankusa/<random>/}, an existing one uses the recorded prefix
+ * @param prefix the key prefix the store lives under ({@code etcd.prefix}), or null: a new store
+ *     gets {@code ankusa/<random>/}, an existing one uses the recorded prefix
  * @param leaseTtlSeconds the owner lease's time to live ({@code etcd.leaseTtlSeconds}): how long a
  *     process that stopped renewing it (paused, cut off, dead) keeps the store from a standby
- * @param requestTimeoutMs a write's whole budget, tries sent again included, and the longest wait of
- *     one read try ({@code etcd.requestTimeoutMs}); past it a write fails with {@code
- *     StoreWriteFailedException}. It must outlast a leader election (etcd's election timeout, 1 s by
- *     default, plus a campaign), or the loss of a leader fails writes instead of delaying them
+ * @param requestTimeoutMs a write's whole budget, tries sent again included, and the longest wait
+ *     of one read try ({@code etcd.requestTimeoutMs}); past it a write fails with {@code
+ *     StoreWriteFailedException}. It must outlast a leader election (etcd's election timeout, 1 s
+ *     by default, plus a campaign), or the loss of a leader fails writes instead of delaying them
  * @param takeoverWaitMs how long an open waits for another process's ownership to end ({@code
  *     etcd.takeoverWaitMs}); 0 refuses at once
  * @param recoverWaitMs how long {@code reportWriteFailure} waits for the cluster to answer again
@@ -28,8 +28,14 @@ import java.util.regex.Pattern;
  *     last compaction ({@code etcd.compactEvery}), never below a revision an open snapshot or scan
  *     reads; 0 never compacts
  */
-record EtcdSettings(List<URI> endpoints, String prefix, long leaseTtlSeconds, long requestTimeoutMs,
-    long takeoverWaitMs, long recoverWaitMs, long compactEvery) {
+record EtcdSettings(
+    List<URI> endpoints,
+    String prefix,
+    long leaseTtlSeconds,
+    long requestTimeoutMs,
+    long takeoverWaitMs,
+    long recoverWaitMs,
+    long compactEvery) {
   static final String ENDPOINTS = "etcd.endpoints";
   static final String PREFIX = "etcd.prefix";
   static final String LEASE_TTL = "etcd.leaseTtlSeconds";
@@ -37,15 +43,27 @@ record EtcdSettings(List<URI> endpoints, String prefix, long leaseTtlSeconds, lo
   static final String TAKEOVER_WAIT = "etcd.takeoverWaitMs";
   static final String RECOVER_WAIT = "etcd.recoverWaitMs";
   static final String COMPACT_EVERY = "etcd.compactEvery";
-  static final List<String> KNOWN = List.of(ENDPOINTS, PREFIX, LEASE_TTL, REQUEST_TIMEOUT, TAKEOVER_WAIT,
-      RECOVER_WAIT, COMPACT_EVERY);
+  static final List<String> KNOWN =
+      List.of(
+          ENDPOINTS,
+          PREFIX,
+          LEASE_TTL,
+          REQUEST_TIMEOUT,
+          TAKEOVER_WAIT,
+          RECOVER_WAIT,
+          COMPACT_EVERY);
   static final long DEFAULT_LEASE_TTL_SECONDS = 10;
   static final long DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
   static final long DEFAULT_TAKEOVER_WAIT_MS = 30_000;
   static final long DEFAULT_RECOVER_WAIT_MS = 60_000;
   static final long DEFAULT_COMPACT_EVERY = 10_000;
-  /** Printable ASCII without spaces, ending in '/', so a prefix is never a prefix of another store's. */
+
+  /**
+   * Printable ASCII without spaces, ending in '/', so a prefix is never a prefix of another
+   * store's.
+   */
   private static final Pattern PREFIX_SHAPE = Pattern.compile("[!-~]{1,200}/");
+
   private static final Pattern ENDPOINT_SHAPE = Pattern.compile("https?://[^/\\s,]+");
 
   /**
@@ -58,7 +76,9 @@ record EtcdSettings(List<URI> endpoints, String prefix, long leaseTtlSeconds, lo
     if (prefix != null) {
       checkPrefix(prefix, "option " + PREFIX);
     }
-    return new EtcdSettings(endpoints(options.property(ENDPOINTS, null), "option " + ENDPOINTS), prefix,
+    return new EtcdSettings(
+        endpoints(options.property(ENDPOINTS, null), "option " + ENDPOINTS),
+        prefix,
         range(options, LEASE_TTL, DEFAULT_LEASE_TTL_SECONDS, 1, 3600),
         range(options, REQUEST_TIMEOUT, DEFAULT_REQUEST_TIMEOUT_MS, 50, 600_000),
         range(options, TAKEOVER_WAIT, DEFAULT_TAKEOVER_WAIT_MS, 0, 86_400_000),
@@ -78,8 +98,12 @@ record EtcdSettings(List<URI> endpoints, String prefix, long leaseTtlSeconds, lo
         e = e.substring(0, e.length() - 1);
       }
       if (!ENDPOINT_SHAPE.matcher(e).matches()) {
-        throw new StoreArgumentException(where + " has '" + part.strip() + "', which is not an etcd client URL;"
-            + " write them as http://HOST:PORT,http://HOST:PORT");
+        throw new StoreArgumentException(
+            where
+                + " has '"
+                + part.strip()
+                + "', which is not an etcd client URL;"
+                + " write them as http://HOST:PORT,http://HOST:PORT");
       }
       out.add(URI.create(e));
     }
@@ -88,8 +112,12 @@ record EtcdSettings(List<URI> endpoints, String prefix, long leaseTtlSeconds, lo
 
   static void checkPrefix(String prefix, String where) {
     if (!PREFIX_SHAPE.matcher(prefix).matches()) {
-      throw new StoreArgumentException(where + "='" + prefix + "' is not a key prefix this backend uses: 2..201"
-          + " printable ASCII characters without spaces, ending in '/'");
+      throw new StoreArgumentException(
+          where
+              + "='"
+              + prefix
+              + "' is not a key prefix this backend uses: 2..201"
+              + " printable ASCII characters without spaces, ending in '/'");
     }
   }
 
@@ -100,7 +128,8 @@ record EtcdSettings(List<URI> endpoints, String prefix, long leaseTtlSeconds, lo
   private static long range(StoreOptions options, String key, long fallback, long min, long max) {
     long v = options.longProperty(key, fallback);
     if (v < min || v > max) {
-      throw new StoreArgumentException("option " + key + "=" + v + " is out of range " + min + ".." + max);
+      throw new StoreArgumentException(
+          "option " + key + "=" + v + " is out of range " + min + ".." + max);
     }
     return v;
   }

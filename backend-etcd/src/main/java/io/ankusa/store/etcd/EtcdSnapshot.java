@@ -6,9 +6,9 @@ import io.ankusa.store.spi.StoreClosedException;
 import io.etcd.jetcd.KV;
 
 /**
- * A snapshot: reads at the revision that was current when {@link EtcdStore#snapshot()} returned, which
- * etcd keeps readable until it is compacted; the store's {@link CompactionPins} hold it until the
- * snapshot closes. Costs nothing on the cluster while open. Safe to use from several threads.
+ * A snapshot: reads at the revision that was current when {@link EtcdStore#snapshot()} returned,
+ * which etcd keeps readable until it is compacted; the store's {@link CompactionPins} hold it until
+ * the snapshot closes. Costs nothing on the cluster while open. Safe to use from several threads.
  *
  * <p>Ownership: the store closes it when the store closes; scans open on it are closed with it.
  */
@@ -20,8 +20,16 @@ final class EtcdSnapshot extends EtcdView implements Snapshot, OpenResources.Res
   private volatile String closedBecause;
 
   /** REQUIRES: {@code revision} is registered with {@code pins}; this snapshot releases it. */
-  EtcdSnapshot(KV kv, FamilyCatalog catalog, EtcdKeys keys, long timeoutMs, long readBudgetMs, String cluster,
-      long revision, CompactionPins pins, OpenResources owner) {
+  EtcdSnapshot(
+      KV kv,
+      FamilyCatalog catalog,
+      EtcdKeys keys,
+      long timeoutMs,
+      long readBudgetMs,
+      String cluster,
+      long revision,
+      CompactionPins pins,
+      OpenResources owner) {
     super(kv, catalog, keys, timeoutMs, readBudgetMs, cluster);
     this.revision = revision;
     this.pins = pins;
@@ -33,7 +41,8 @@ final class EtcdSnapshot extends EtcdView implements Snapshot, OpenResources.Res
   void checkOpen() {
     String why = closedBecause;
     if (why != null) {
-      throw new StoreClosedException("etcd snapshot at revision " + revision + " is closed: " + why);
+      throw new StoreClosedException(
+          "etcd snapshot at revision " + revision + " is closed: " + why);
     }
   }
 
@@ -81,7 +90,9 @@ final class EtcdSnapshot extends EtcdView implements Snapshot, OpenResources.Res
       }
       closedBecause = reason;
     }
-    scans.closeAll("its snapshot " + (reason.startsWith("it was closed") ? "was closed" : "is closed: " + reason));
+    scans.closeAll(
+        "its snapshot "
+            + (reason.startsWith("it was closed") ? "was closed" : "is closed: " + reason));
     pins.release(revision);
     owner.remove(this);
   }

@@ -44,18 +44,18 @@ import org.slf4j.LoggerFactory;
  * A store on an etcd cluster: a key prefix, a sub-prefix per family ({@link EtcdKeys}).
  *
  * <ul>
- *   <li>{@link #write}: the batch's net effect ({@link NetBatch}) as one transaction, all-or-nothing;
- *       a batch over the members' {@code --max-txn-ops} or {@code --max-request-bytes} is refused whole
- *       ({@code StoreArgumentException}), never split. Every transaction compares the owner key's create
- *       revision, the fencing token ({@link Ownership}): a process that lost the store writes nothing
- *       ({@link OwnershipLostException});
+ *   <li>{@link #write}: the batch's net effect ({@link NetBatch}) as one transaction,
+ *       all-or-nothing; a batch over the members' {@code --max-txn-ops} or {@code
+ *       --max-request-bytes} is refused whole ({@code StoreArgumentException}), never split. Every
+ *       transaction compares the owner key's create revision, the fencing token ({@link
+ *       Ownership}): a process that lost the store writes nothing ({@link OwnershipLostException});
  *   <li>merge: etcd has no server-side add. The store reads the counters a batch merges onto (or
  *       takes them from the {@link CounterCache} of what it last wrote), adds, and puts the sums in
  *       the same transaction under a compare on each counter's mod revision; a counter changed
- *       meanwhile fails the compare, and the batch is read and sent again, at most {@value #ATTEMPTS}
- *       times in all ({@link #retried()} counts them). Writes of this store that merge onto the same
- *       counter take turns on its lock stripe, and one process owns a store, so the compare fails only
- *       on a stale cache entry;
+ *       meanwhile fails the compare, and the batch is read and sent again, at most {@value
+ *       #ATTEMPTS} times in all ({@link #retried()} counts them). Writes of this store that merge
+ *       onto the same counter take turns on its lock stripe, and one process owns a store, so the
+ *       compare fails only on a stale cache entry;
  *   <li>{@link #snapshot()} and scans read at a fixed revision, scans in pages; the history is
  *       compacted only below the lowest revision an open read of any store on the cluster holds
  *       ({@link CompactionPins}), every {@code etcd.compactEvery} revisions.
@@ -63,16 +63,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Durability: etcd acknowledges a transaction once a quorum of members has it in its fsynced
  * write-ahead log. So a {@code NO_SYNC} write is as durable as a {@code SYNC} one when it returns —
- * it survives a kill of this process, a kill -9 of any minority of members, and a kill -9 of the whole
- * cluster (each member fsyncs before it acknowledges) — and {@link #syncWal()} has nothing to add: it
- * only checks that the store is open.
+ * it survives a kill of this process, a kill -9 of any minority of members, and a kill -9 of the
+ * whole cluster (each member fsyncs before it acknowledges) — and {@link #syncWal()} has nothing to
+ * add: it only checks that the store is open.
  *
  * <p>Failover: a write whose answer is lost (its leader killed, no answer in time) is sent again
- * until {@code etcd.requestTimeoutMs} are spent in all, never applied twice ({@link WriteLedger}); so
- * the loss of a leader costs an election's time, not a failed write. Past that budget — the cluster
- * lost its quorum — the write fails with {@link StoreWriteFailedException}, never hangs, and the
- * queue's writer fences; {@link #reportWriteFailure} then waits (up to {@code etcd.recoverWaitMs}) for
- * the quorum to come back. Reads wait for the quorum up to {@code etcd.recoverWaitMs}, asking again.
+ * until {@code etcd.requestTimeoutMs} are spent in all, never applied twice ({@link WriteLedger});
+ * so the loss of a leader costs an election's time, not a failed write. Past that budget — the
+ * cluster lost its quorum — the write fails with {@link StoreWriteFailedException}, never hangs,
+ * and the queue's writer fences; {@link #reportWriteFailure} then waits (up to {@code
+ * etcd.recoverWaitMs}) for the quorum to come back. Reads wait for the quorum up to {@code
+ * etcd.recoverWaitMs}, asking again.
  *
  * <p>Reads: only this process writes the store, so a read of the latest state is answered by any
  * member whose state has reached this process's last write and every revision its reads saw before
@@ -84,22 +85,33 @@ import org.slf4j.LoggerFactory;
  */
 class EtcdStore extends EtcdView implements Store {
   /**
-   * What this backend claims; see {@link Capabilities}. Keys up to 4 KiB and values up to 2 MiB: the
-   * queue's largest envelope (a 1 MiB payload and its headers) fits, and a batch of the writer's
-   * groups fits the request size the members are started with (docs/scale-out.md). No {@code
-   * detectsDamage}: the data lives in the members' files, which this backend does not reach (etcd
-   * checks its own database with hashes between members, which the suite does not see).
+   * What this backend claims; see {@link Capabilities}. Keys up to 4 KiB and values up to 2 MiB:
+   * the queue's largest envelope (a 1 MiB payload and its headers) fits, and a batch of the
+   * writer's groups fits the request size the members are started with (docs/scale-out.md). No
+   * {@code detectsDamage}: the data lives in the members' files, which this backend does not reach
+   * (etcd checks its own database with hashes between members, which the suite does not see).
    */
-  static final Capabilities CAPABILITIES = Capabilities.builder()
-      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).filesInDirectory(true)
-      .maxKeyBytes(4096).maxValueBytes(2 << 20)
-      .build();
-  /** Tries of a transaction whose merge compares failed (a counter changed between read and write). */
+  static final Capabilities CAPABILITIES =
+      Capabilities.builder()
+          .concurrentWriters(true)
+          .snapshots(true)
+          .durableAfterProcessKill(true)
+          .filesInDirectory(true)
+          .maxKeyBytes(4096)
+          .maxValueBytes(2 << 20)
+          .build();
+
+  /**
+   * Tries of a transaction whose merge compares failed (a counter changed between read and write).
+   */
   static final int ATTEMPTS = 16;
+
   /** Merge bases read per transaction of gets. */
   static final int BASES_PER_READ = 128;
+
   /** How often the housekeeping looks whether a compaction is due. */
   static final long HOUSEKEEPING_MILLIS = 1_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(EtcdStore.class);
 
   private final DirectoryClaim claim;
@@ -112,22 +124,33 @@ class EtcdStore extends EtcdView implements Store {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final OpenResources open = new OpenResources();
   private final AtomicLong retried = new AtomicLong();
+
   /** Tries sent again after a failure that passes (no leader, no answer in time). */
   private final AtomicLong resent = new AtomicLong();
+
   /** The highest revision a read of the latest state has seen: later reads see at least it. */
   private final AtomicLong highestSeen = new AtomicLong();
+
   private final WriteLedger ledger = new WriteLedger();
-  /** Test seam: answers of applied tries to drop, as a killed leader would; see {@code LostAnswerTest}. */
-  final AtomicLong answersToLose = new AtomicLong();
+
   /**
-   * Test seam: when set, the next try is built but not sent — kept in {@link #heldTry}, as a try stuck
-   * in a dying leader's log — and the write sends it again; the test sends the held try later.
+   * Test seam: answers of applied tries to drop, as a killed leader would; see {@code
+   * LostAnswerTest}.
+   */
+  final AtomicLong answersToLose = new AtomicLong();
+
+  /**
+   * Test seam: when set, the next try is built but not sent — kept in {@link #heldTry}, as a try
+   * stuck in a dying leader's log — and the write sends it again; the test sends the held try
+   * later.
    */
   final AtomicBoolean holdNextTry = new AtomicBoolean();
+
   final java.util.concurrent.atomic.AtomicReference<io.etcd.jetcd.Txn> heldTry =
       new java.util.concurrent.atomic.AtomicReference<>();
   private final ScheduledFuture<?> housekeeping;
   private final CounterCache counters = new CounterCache();
+
   /** Writes that merge onto the same counter take turns on its stripe. */
   private final ReentrantLock[] stripes = new ReentrantLock[64];
 
@@ -135,9 +158,24 @@ class EtcdStore extends EtcdView implements Store {
    * Takes ownership of everything passed in: {@code client} (released on close), {@code ownership}
    * (closed on close; null for a read-only open) and {@code claim}.
    */
-  EtcdStore(DirectoryClaim claim, Client client, FamilyCatalog catalog, EtcdKeys keys, EtcdSettings settings,
-      String prefix, String cluster, WriteFence fence, Ownership ownership, CompactionPins pins) {
-    super(client.getKVClient(), catalog, keys, settings.requestTimeoutMs(), settings.recoverWaitMs(), cluster);
+  EtcdStore(
+      DirectoryClaim claim,
+      Client client,
+      FamilyCatalog catalog,
+      EtcdKeys keys,
+      EtcdSettings settings,
+      String prefix,
+      String cluster,
+      WriteFence fence,
+      Ownership ownership,
+      CompactionPins pins) {
+    super(
+        client.getKVClient(),
+        catalog,
+        keys,
+        settings.requestTimeoutMs(),
+        settings.recoverWaitMs(),
+        cluster);
     this.claim = claim;
     this.client = client;
     this.settings = settings;
@@ -148,8 +186,15 @@ class EtcdStore extends EtcdView implements Store {
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new ReentrantLock();
     }
-    this.housekeeping = ownership == null ? null : SharedClients.scheduler().scheduleWithFixedDelay(this::housekeep,
-        HOUSEKEEPING_MILLIS, HOUSEKEEPING_MILLIS, TimeUnit.MILLISECONDS);
+    this.housekeeping =
+        ownership == null
+            ? null
+            : SharedClients.scheduler()
+                .scheduleWithFixedDelay(
+                    this::housekeep,
+                    HOUSEKEEPING_MILLIS,
+                    HOUSEKEEPING_MILLIS,
+                    TimeUnit.MILLISECONDS);
   }
 
   private void housekeep() {
@@ -225,20 +270,27 @@ class EtcdStore extends EtcdView implements Store {
   }
 
   /**
-   * Takes the stripes of the counters {@code net} merges onto, in stripe order: writes of this store
-   * that merge onto the same counter take turns, so they do not fail each other's compares (one
-   * process owns a store, so nothing else merges onto it).
+   * Takes the stripes of the counters {@code net} merges onto, in stripe order: writes of this
+   * store that merge onto the same counter take turns, so they do not fail each other's compares
+   * (one process owns a store, so nothing else merges onto it).
    */
   private List<ReentrantLock> lockStripes(NetBatch net) {
     if (net.mergesOnto() == 0) {
       return List.of();
     }
     java.util.TreeSet<Integer> which = new java.util.TreeSet<>();
-    net.families().forEach((family, f) -> f.keys.forEach((key, effect) -> {
-      if (effect instanceof NetBatch.MergeOnto) {
-        which.add(Math.floorMod(family.hashCode() * 31 + java.util.Arrays.hashCode(key), stripes.length));
-      }
-    }));
+    net.families()
+        .forEach(
+            (family, f) ->
+                f.keys.forEach(
+                    (key, effect) -> {
+                      if (effect instanceof NetBatch.MergeOnto) {
+                        which.add(
+                            Math.floorMod(
+                                family.hashCode() * 31 + java.util.Arrays.hashCode(key),
+                                stripes.length));
+                      }
+                    }));
     List<ReentrantLock> held = new ArrayList<>(which.size());
     for (int i : which) {
       stripes[i].lock();
@@ -260,9 +312,9 @@ class EtcdStore extends EtcdView implements Store {
   }
 
   /**
-   * Sends {@code net} as one transaction under {@code slot}'s ledger compare, again while the cluster
-   * fails in a way that passes (for up to {@code etcd.requestTimeoutMs} in all) or a counter changed
-   * under a merge (at most {@value #ATTEMPTS} times).
+   * Sends {@code net} as one transaction under {@code slot}'s ledger compare, again while the
+   * cluster fails in a way that passes (for up to {@code etcd.requestTimeoutMs} in all) or a
+   * counter changed under a merge (at most {@value #ATTEMPTS} times).
    *
    * @return true once the write applied (its slot's state is known)
    */
@@ -270,7 +322,8 @@ class EtcdStore extends EtcdView implements Store {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     long next = slot.seq + 1;
     ByteSequence ledgerKey = keys.ledger(token(), slot.id);
-    ByteSequence mark = ByteSequence.from(Long.toString(next), java.nio.charset.StandardCharsets.US_ASCII);
+    ByteSequence mark =
+        ByteSequence.from(Long.toString(next), java.nio.charset.StandardCharsets.US_ASCII);
     String label = what + " to " + label();
     boolean trustCache = true;
     int conflicts = 0;
@@ -278,24 +331,29 @@ class EtcdStore extends EtcdView implements Store {
       TxnResponse r;
       Map<ByteBuffer, Long> sums = new HashMap<>();
       try {
-        Map<ByteBuffer, CounterCache.Known> bases = net.mergesOnto() == 0 ? Map.of() : bases(net, what, trustCache);
+        Map<ByteBuffer, CounterCache.Known> bases =
+            net.mergesOnto() == 0 ? Map.of() : bases(net, what, trustCache);
         List<Cmp> compares = new ArrayList<>(fence.compares());
         compares.add(new Cmp(ledgerKey, Cmp.Op.EQUAL, CmpTarget.modRevision(slot.modRevision)));
         List<io.etcd.jetcd.op.Op> ops = new ArrayList<>();
         plan(net, bases, compares, ops, sums);
         ops.add(io.etcd.jetcd.op.Op.put(ledgerKey, mark, PutOption.DEFAULT));
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-        io.etcd.jetcd.Txn txn = kv.txn()
-            .If(compares.toArray(new Cmp[0]))
-            .Then(ops.toArray(new io.etcd.jetcd.op.Op[0]))
-            .Else(io.etcd.jetcd.op.Op.get(keys.owner(), GetOption.DEFAULT), io.etcd.jetcd.op.Op.get(ledgerKey,
-                GetOption.DEFAULT));
+        io.etcd.jetcd.Txn txn =
+            kv.txn()
+                .If(compares.toArray(new Cmp[0]))
+                .Then(ops.toArray(new io.etcd.jetcd.op.Op[0]))
+                .Else(
+                    io.etcd.jetcd.op.Op.get(keys.owner(), GetOption.DEFAULT),
+                    io.etcd.jetcd.op.Op.get(ledgerKey, GetOption.DEFAULT));
         if (holdNextTry.compareAndSet(true, false)) {
           heldTry.set(txn);
           resent.incrementAndGet();
           continue;
         }
-        r = EtcdCalls.await(txn.commit(), Math.min(tryMillis(), left), EtcdCalls.Kind.WRITE, label, cluster);
+        r =
+            EtcdCalls.await(
+                txn.commit(), Math.min(tryMillis(), left), EtcdCalls.Kind.WRITE, label, cluster);
       } catch (StoreException e) {
         if (!EtcdCalls.passing(e) || System.nanoTime() >= deadline) {
           throw e; // the slot's state is unknown: it is dropped
@@ -306,7 +364,8 @@ class EtcdStore extends EtcdView implements Store {
         continue;
       }
       if (r.isSucceeded() && answersToLose.get() > 0 && answersToLose.getAndDecrement() > 0) {
-        resent.incrementAndGet(); // the try applied, but its answer is dropped: send it again, as after a lost leader
+        resent.incrementAndGet(); // the try applied, but its answer is dropped: send it again, as
+        // after a lost leader
         continue;
       }
       if (r.isSucceeded()) {
@@ -319,7 +378,8 @@ class EtcdStore extends EtcdView implements Store {
       }
       KeyValue mine = kvIn(r, 1);
       if (mine != null && mine.getValue().equals(mark)) {
-        // an earlier try of this write applied (its answer was lost): done, and the sums it wrote are not known here
+        // an earlier try of this write applied (its answer was lost): done, and the sums it wrote
+        // are not known here
         slot.seq = next;
         slot.modRevision = mine.getModRevision();
         pins.wrote(mine.getModRevision());
@@ -328,19 +388,35 @@ class EtcdStore extends EtcdView implements Store {
       }
       KeyValue owner = kvIn(r, 0);
       if (!fence.holds(owner)) {
-        throw new OwnershipLostException(label() + " refused " + what + ": this process no longer owns the store;"
-            + " it is owned by " + fence.describe(owner) + ". Nothing of the batch was applied, and no later write"
-            + " of this store object will be: close it, and open the store again to take it over once it is free");
+        throw new OwnershipLostException(
+            label()
+                + " refused "
+                + what
+                + ": this process no longer owns the store;"
+                + " it is owned by "
+                + fence.describe(owner)
+                + ". Nothing of the batch was applied, and no later write"
+                + " of this store object will be: close it, and open the store again to take it over once it is free");
       }
       conflicts++;
       if (conflicts >= ATTEMPTS) {
-        throw new StoreWriteFailedException(label() + ": " + what + " met a changed counter " + conflicts + " times"
-            + " in a row (another writer merges onto the same counters); nothing of it was applied: call"
-            + " reportWriteFailure and write it again");
+        throw new StoreWriteFailedException(
+            label()
+                + ": "
+                + what
+                + " met a changed counter "
+                + conflicts
+                + " times"
+                + " in a row (another writer merges onto the same counters); nothing of it was applied: call"
+                + " reportWriteFailure and write it again");
       }
       trustCache = false;
       retried.incrementAndGet();
-      LOG.debug("{}: a counter changed under {} (attempt {}); reading it again", label(), what, conflicts);
+      LOG.debug(
+          "{}: a counter changed under {} (attempt {}); reading it again",
+          label(),
+          what,
+          conflicts);
       if (conflicts > 1) {
         pause(conflicts);
       }
@@ -348,24 +424,35 @@ class EtcdStore extends EtcdView implements Store {
   }
 
   /**
-   * How long one try of a write waits before it is given up and sent again (through whichever member
-   * answers): a quarter of the write's budget, at least half a second, so a try parked on a member
-   * that waits for a new leader does not spend the whole budget.
+   * How long one try of a write waits before it is given up and sent again (through whichever
+   * member answers): a quarter of the write's budget, at least half a second, so a try parked on a
+   * member that waits for a new leader does not spend the whole budget.
    */
   private long tryMillis() {
     return Math.max(500, timeoutMs / 4);
   }
 
-  /** The deletes, puts and compares of {@code net}, with the merges onto {@code bases} summed into {@code sums}. */
-  private void plan(NetBatch net, Map<ByteBuffer, CounterCache.Known> bases, List<Cmp> compares,
-      List<io.etcd.jetcd.op.Op> ops, Map<ByteBuffer, Long> sums) {
+  /**
+   * The deletes, puts and compares of {@code net}, with the merges onto {@code bases} summed into
+   * {@code sums}.
+   */
+  private void plan(
+      NetBatch net,
+      Map<ByteBuffer, CounterCache.Known> bases,
+      List<Cmp> compares,
+      List<io.etcd.jetcd.op.Op> ops,
+      Map<ByteBuffer, Long> sums) {
     for (Map.Entry<String, NetBatch.FamilyEffects> fe : net.families().entrySet()) {
       String family = fe.getKey();
       NetBatch.FamilyEffects f = fe.getValue();
       byte[] start = keys.familyStart(family);
       for (NetBatch.Range range : f.rangesToDelete()) {
-        ops.add(io.etcd.jetcd.op.Op.delete(ByteSequence.from(EtcdKeys.concat(start, range.lo())),
-            DeleteOption.builder().withRange(ByteSequence.from(EtcdKeys.concat(start, range.hi()))).build()));
+        ops.add(
+            io.etcd.jetcd.op.Op.delete(
+                ByteSequence.from(EtcdKeys.concat(start, range.lo())),
+                DeleteOption.builder()
+                    .withRange(ByteSequence.from(EtcdKeys.concat(start, range.hi())))
+                    .build()));
       }
       for (Map.Entry<byte[], NetBatch.Effect> e : f.keys.entrySet()) {
         byte[] key = e.getKey();
@@ -377,8 +464,14 @@ class EtcdStore extends EtcdView implements Store {
         } else if (effect instanceof NetBatch.MergeOnto m) {
           CounterCache.Known base = bases.get(ByteBuffer.wrap(fullKey));
           long sum = Int64Add.apply(base == null ? 0 : base.value(), m.delta());
-          compares.add(new Cmp(full, Cmp.Op.EQUAL, CmpTarget.modRevision(base == null ? 0 : base.modRevision())));
-          ops.add(io.etcd.jetcd.op.Op.put(full, ByteSequence.from(Int64Add.encode(sum)), PutOption.DEFAULT));
+          compares.add(
+              new Cmp(
+                  full,
+                  Cmp.Op.EQUAL,
+                  CmpTarget.modRevision(base == null ? 0 : base.modRevision())));
+          ops.add(
+              io.etcd.jetcd.op.Op.put(
+                  full, ByteSequence.from(Int64Add.encode(sum)), PutOption.DEFAULT));
           sums.put(ByteBuffer.wrap(fullKey), sum);
         } else if (!f.coveredByRange(key)) {
           ops.add(io.etcd.jetcd.op.Op.delete(full, DeleteOption.DEFAULT));
@@ -388,8 +481,8 @@ class EtcdStore extends EtcdView implements Store {
   }
 
   /**
-   * After a successful write at {@code revision}: the merged counters as written, and nothing of the
-   * counters it put, deleted or range-deleted otherwise.
+   * After a successful write at {@code revision}: the merged counters as written, and nothing of
+   * the counters it put, deleted or range-deleted otherwise.
    */
   private void remember(NetBatch net, Map<ByteBuffer, Long> sums, long revision) {
     for (Map.Entry<String, NetBatch.FamilyEffects> fe : net.families().entrySet()) {
@@ -415,43 +508,67 @@ class EtcdStore extends EtcdView implements Store {
   /**
    * The counters {@code net} merges onto: from the cache when {@code trustCache} and it knows them,
    * else as the cluster holds them now (absent: not in the map), read {@value #BASES_PER_READ} per
-   * transaction of gets, concurrently. No one revision is needed: each sum is written under a compare on
-   * its own counter's mod revision.
+   * transaction of gets, concurrently. No one revision is needed: each sum is written under a
+   * compare on its own counter's mod revision.
    */
   private Map<ByteBuffer, CounterCache.Known> bases(NetBatch net, String what, boolean trustCache) {
     Map<ByteBuffer, CounterCache.Known> bases = new HashMap<>();
     List<ByteSequence> wanted = new ArrayList<>();
-    net.families().forEach((family, f) -> {
-      byte[] start = keys.familyStart(family);
-      f.keys.forEach((key, effect) -> {
-        if (effect instanceof NetBatch.MergeOnto) {
-          ByteBuffer full = ByteBuffer.wrap(EtcdKeys.concat(start, key));
-          CounterCache.Known cached = trustCache ? counters.get(full) : null;
-          if (cached != null) {
-            bases.put(full, cached);
-          } else {
-            counters.forget(full);
-            wanted.add(ByteSequence.from(full.array()));
-          }
-        }
-      });
-    });
+    net.families()
+        .forEach(
+            (family, f) -> {
+              byte[] start = keys.familyStart(family);
+              f.keys.forEach(
+                  (key, effect) -> {
+                    if (effect instanceof NetBatch.MergeOnto) {
+                      ByteBuffer full = ByteBuffer.wrap(EtcdKeys.concat(start, key));
+                      CounterCache.Known cached = trustCache ? counters.get(full) : null;
+                      if (cached != null) {
+                        bases.put(full, cached);
+                      } else {
+                        counters.forget(full);
+                        wanted.add(ByteSequence.from(full.array()));
+                      }
+                    }
+                  });
+            });
     List<CompletableFuture<TxnResponse>> calls = new ArrayList<>();
     for (int from = 0; from < wanted.size(); from += BASES_PER_READ) {
-      List<ByteSequence> chunk = wanted.subList(from, Math.min(wanted.size(), from + BASES_PER_READ));
-      calls.add(kv.txn().Then(chunk.stream().map(k -> (io.etcd.jetcd.op.Op) io.etcd.jetcd.op.Op.get(k,
-          GetOption.DEFAULT)).toArray(io.etcd.jetcd.op.Op[]::new)).commit());
+      List<ByteSequence> chunk =
+          wanted.subList(from, Math.min(wanted.size(), from + BASES_PER_READ));
+      calls.add(
+          kv.txn()
+              .Then(
+                  chunk.stream()
+                      .map(k -> (io.etcd.jetcd.op.Op) io.etcd.jetcd.op.Op.get(k, GetOption.DEFAULT))
+                      .toArray(io.etcd.jetcd.op.Op[]::new))
+              .commit());
     }
     for (CompletableFuture<TxnResponse> call : calls) {
-      TxnResponse r = EtcdCalls.await(call, timeoutMs, EtcdCalls.Kind.WRITE, "the counters read for " + what + " to "
-          + label(), cluster);
-      r.getGetResponses().forEach(g -> g.getKvs().forEach(kv -> {
-        byte[] full = kv.getKey().getBytes();
-        String family = familyOf(full);
-        byte[] key = java.util.Arrays.copyOfRange(full, keys.familyStart(family).length, full.length);
-        bases.put(ByteBuffer.wrap(full), new CounterCache.Known(Int64Add.decode(family, key, kv.getValue().getBytes()),
-            kv.getModRevision()));
-      }));
+      TxnResponse r =
+          EtcdCalls.await(
+              call,
+              timeoutMs,
+              EtcdCalls.Kind.WRITE,
+              "the counters read for " + what + " to " + label(),
+              cluster);
+      r.getGetResponses()
+          .forEach(
+              g ->
+                  g.getKvs()
+                      .forEach(
+                          kv -> {
+                            byte[] full = kv.getKey().getBytes();
+                            String family = familyOf(full);
+                            byte[] key =
+                                java.util.Arrays.copyOfRange(
+                                    full, keys.familyStart(family).length, full.length);
+                            bases.put(
+                                ByteBuffer.wrap(full),
+                                new CounterCache.Known(
+                                    Int64Add.decode(family, key, kv.getValue().getBytes()),
+                                    kv.getModRevision()));
+                          }));
     }
     return bases;
   }
@@ -460,11 +577,13 @@ class EtcdStore extends EtcdView implements Store {
   private String familyOf(byte[] fullKey) {
     for (FamilySpec f : catalog.specs()) {
       byte[] start = keys.familyStart(f.name());
-      if (fullKey.length >= start.length && java.util.Arrays.equals(fullKey, 0, start.length, start, 0, start.length)) {
+      if (fullKey.length >= start.length
+          && java.util.Arrays.equals(fullKey, 0, start.length, start, 0, start.length)) {
         return f.name();
       }
     }
-    throw new IllegalStateException("key " + io.ankusa.store.spi.Bytes.hex(fullKey) + " is in no family of " + label());
+    throw new IllegalStateException(
+        "key " + io.ankusa.store.spi.Bytes.hex(fullKey) + " is in no family of " + label());
   }
 
   /** The key the {@code i}th get of a refused transaction's else branch found, or null. */
@@ -486,13 +605,14 @@ class EtcdStore extends EtcdView implements Store {
       Thread.sleep(ThreadLocalRandom.current().nextInt(1, 2 + 4 * attempt));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new StoreWriteFailedException("interrupted while waiting to send a transaction again", e);
+      throw new StoreWriteFailedException(
+          "interrupted while waiting to send a transaction again", e);
     }
   }
 
   /**
-   * Nothing to do: every write the cluster acknowledged is already on the disks of a quorum of members
-   * (see the class documentation). Checks only that the store is open.
+   * Nothing to do: every write the cluster acknowledged is already on the disks of a quorum of
+   * members (see the class documentation). Checks only that the store is open.
    */
   @Override
   public void syncWal() {
@@ -505,25 +625,38 @@ class EtcdStore extends EtcdView implements Store {
     while (true) {
       long revision = currentRevision();
       if (pins.register(revision)) {
-        return new EtcdSnapshot(kv, catalog, keys, timeoutMs, readBudgetMs, cluster, revision, pins, open);
+        return new EtcdSnapshot(
+            kv, catalog, keys, timeoutMs, readBudgetMs, cluster, revision, pins, open);
       }
     }
   }
 
-  /** The cluster's current revision, by a linearizable read: every write acknowledged before is at or below it. */
+  /**
+   * The cluster's current revision, by a linearizable read: every write acknowledged before is at
+   * or below it.
+   */
   long currentRevision() {
-    return read(local -> kv.get(keys.meta(), GetOption.builder().withCountOnly(true).withSerializable(local).build()),
-        g -> g.getHeader().getRevision(), 0, "the current revision").getHeader().getRevision();
+    return read(
+            local ->
+                kv.get(
+                    keys.meta(),
+                    GetOption.builder().withCountOnly(true).withSerializable(local).build()),
+            g -> g.getHeader().getRevision(),
+            0,
+            "the current revision")
+        .getHeader()
+        .getRevision();
   }
 
   /**
-   * Closes the scans and snapshots open on the store, then waits up to {@code etcd.recoverWaitMs} for
-   * the cluster to answer (a quorum back, a leader elected) and checks that this process still owns
-   * the store.
+   * Closes the scans and snapshots open on the store, then waits up to {@code etcd.recoverWaitMs}
+   * for the cluster to answer (a quorum back, a leader elected) and checks that this process still
+   * owns the store.
    *
-   * @throws OwnershipLostException if another process owns it now, or nobody (the lease lapsed): the
-   *     store is then closed
-   * @throws StoreWriteFailedException if the cluster does not answer in time: the store is then closed
+   * @throws OwnershipLostException if another process owns it now, or nobody (the lease lapsed):
+   *     the store is then closed
+   * @throws StoreWriteFailedException if the cluster does not answer in time: the store is then
+   *     closed
    */
   @Override
   public void reportWriteFailure(Throwable cause) {
@@ -535,8 +668,14 @@ class EtcdStore extends EtcdView implements Store {
     do {
       KeyValue owner;
       try {
-        List<KeyValue> kvs = EtcdCalls.await(kv.get(keys.owner(), GetOption.DEFAULT), timeoutMs, EtcdCalls.Kind.READ,
-            "the owner key of " + label(), cluster).getKvs();
+        List<KeyValue> kvs =
+            EtcdCalls.await(
+                    kv.get(keys.owner(), GetOption.DEFAULT),
+                    timeoutMs,
+                    EtcdCalls.Kind.READ,
+                    "the owner key of " + label(),
+                    cluster)
+                .getKvs();
         owner = kvs.isEmpty() ? null : kvs.get(0);
       } catch (StoreException e) {
         last = e;
@@ -554,15 +693,31 @@ class EtcdStore extends EtcdView implements Store {
       }
       String who = fence.describe(owner);
       close();
-      OwnershipLostException lost = new OwnershipLostException(label() + " is owned by " + who + " now: this"
-          + " process lost it and may not write; the store is closed. Open it again to take it over once it is free");
+      OwnershipLostException lost =
+          new OwnershipLostException(
+              label()
+                  + " is owned by "
+                  + who
+                  + " now: this"
+                  + " process lost it and may not write; the store is closed. Open it again to take it over once it is free");
       lost.addSuppressed(cause);
       throw lost;
     } while (System.nanoTime() < deadline);
     close();
-    StoreWriteFailedException failed = new StoreWriteFailedException("the etcd cluster " + cluster + " did not"
-        + " answer within " + settings.recoverWaitMs() + " ms (" + EtcdSettings.RECOVER_WAIT + ") after a write failure"
-        + " of " + label() + "; the store is closed: open it again once a majority of the members is up", last);
+    StoreWriteFailedException failed =
+        new StoreWriteFailedException(
+            "the etcd cluster "
+                + cluster
+                + " did not"
+                + " answer within "
+                + settings.recoverWaitMs()
+                + " ms ("
+                + EtcdSettings.RECOVER_WAIT
+                + ") after a write failure"
+                + " of "
+                + label()
+                + "; the store is closed: open it again once a majority of the members is up",
+            last);
     failed.addSuppressed(cause);
     throw failed;
   }
@@ -597,7 +752,10 @@ class EtcdStore extends EtcdView implements Store {
     return ownership == null ? 0 : ownership.token();
   }
 
-  /** Compacts the cluster's history now, as far as the pins allow; returns the revision compacted to, or 0. */
+  /**
+   * Compacts the cluster's history now, as far as the pins allow; returns the revision compacted
+   * to, or 0.
+   */
   long compactNow() {
     checkOpen();
     return pins.compact();
@@ -622,10 +780,20 @@ class EtcdStore extends EtcdView implements Store {
       failures.add(e);
     }
     if (ownership != null) {
-      try { // this open's write ledger, fenced: gone with the owner key when the lease is revoked next
-        EtcdCalls.await(kv.txn().If(fence.compares().toArray(new Cmp[0])).Then(io.etcd.jetcd.op.Op.delete(
-            keys.ledgerStart(token()), DeleteOption.builder().withRange(keys.ledgerEnd(token())).build())).commit(),
-            timeoutMs, EtcdCalls.Kind.WRITE, "the deletion of the write ledger of " + label(), cluster);
+      try { // this open's write ledger, fenced: gone with the owner key when the lease is revoked
+        // next
+        EtcdCalls.await(
+            kv.txn()
+                .If(fence.compares().toArray(new Cmp[0]))
+                .Then(
+                    io.etcd.jetcd.op.Op.delete(
+                        keys.ledgerStart(token()),
+                        DeleteOption.builder().withRange(keys.ledgerEnd(token())).build()))
+                .commit(),
+            timeoutMs,
+            EtcdCalls.Kind.WRITE,
+            "the deletion of the write ledger of " + label(),
+            cluster);
       } catch (RuntimeException e) {
         LOG.debug("{}: its write ledger stays (the next owner's open deletes it)", label(), e);
       }

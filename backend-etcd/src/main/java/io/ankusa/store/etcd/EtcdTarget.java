@@ -18,9 +18,10 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Where an etcd store's data lives, as its directory records it in the file {@value #FILE} beside the
- * store marker: the members' client URLs, the key prefix, and the store's id, which the store's meta
- * key in the cluster records too, so a directory and a prefix that do not belong together are refused.
+ * Where an etcd store's data lives, as its directory records it in the file {@value #FILE} beside
+ * the store marker: the members' client URLs, the key prefix, and the store's id, which the store's
+ * meta key in the cluster records too, so a directory and a prefix that do not belong together are
+ * refused.
  *
  * @param endpoints the members' client URLs
  * @param prefix the key prefix the store lives under
@@ -42,7 +43,8 @@ record EtcdTarget(List<URI> endpoints, String prefix, String storeId) {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw new StoreException("cannot read " + file + ": " + e + "; check the directory's permissions", e);
+      throw new StoreException(
+          "cannot read " + file + ": " + e + "; check the directory's permissions", e);
     }
     Properties p = new Properties();
     try {
@@ -71,23 +73,34 @@ record EtcdTarget(List<URI> endpoints, String prefix, String storeId) {
   }
 
   private static StoreFormatException damaged(Path file, String what) {
-    return new StoreFormatException(file + " " + what + ": the etcd store's record of its cluster is damaged;"
-        + " nothing was changed. Restore the file from a backup, or write endpoints=, prefix= and store= lines naming"
-        + " the members, the key prefix and the id in the store's meta key");
+    return new StoreFormatException(
+        file
+            + " "
+            + what
+            + ": the etcd store's record of its cluster is damaged;"
+            + " nothing was changed. Restore the file from a backup, or write endpoints=, prefix= and store= lines naming"
+            + " the members, the key prefix and the id in the store's meta key");
   }
 
   /**
-   * Writes this target into the claimed store directory atomically and durably: temporary file, fsync,
-   * rename, then an fsync of the directory. Without the last one a power cut can take the rename, and
-   * the next open would find a marker without a target and create a new, empty store under a fresh
-   * prefix while the data stays under the old one.
+   * Writes this target into the claimed store directory atomically and durably: temporary file,
+   * fsync, rename, then an fsync of the directory. Without the last one a power cut can take the
+   * rename, and the next open would find a marker without a target and create a new, empty store
+   * under a fresh prefix while the data stays under the old one.
    */
   void write(DirectoryClaim claim) {
     Path dir = claim.directory();
     Path tmp = dir.resolve(FILE + ".tmp");
     Path file = dir.resolve(FILE);
-    String text = "# ankusa-store etcd backend: where this store's data lives.\n"
-        + "endpoints=" + EtcdSettings.joined(endpoints) + "\nprefix=" + prefix + "\nstore=" + storeId + "\n";
+    String text =
+        "# ankusa-store etcd backend: where this store's data lives.\n"
+            + "endpoints="
+            + EtcdSettings.joined(endpoints)
+            + "\nprefix="
+            + prefix
+            + "\nstore="
+            + storeId
+            + "\n";
     try {
       Files.writeString(tmp, text, StandardCharsets.UTF_8);
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
@@ -96,8 +109,14 @@ record EtcdTarget(List<URI> endpoints, String prefix, String storeId) {
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       claim.syncDirectory();
     } catch (IOException e) {
-      throw new StoreException("cannot write " + file + ": " + e + "; check the directory's permissions and free"
-          + " space", e);
+      throw new StoreException(
+          "cannot write "
+              + file
+              + ": "
+              + e
+              + "; check the directory's permissions and free"
+              + " space",
+          e);
     }
   }
 }

@@ -24,15 +24,16 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The reads, shared by the live store and snapshots. A live read sees the latest revision (etcd's
- * reads are linearizable: every write acknowledged before it is seen); a snapshot reads at its fixed
- * revision. A read that takes several requests (a long multiGet, a scan's pages) reads them all at one
- * revision, held against compaction while it runs ({@link CompactionPins}).
+ * reads are linearizable: every write acknowledged before it is seen); a snapshot reads at its
+ * fixed revision. A read that takes several requests (a long multiGet, a scan's pages) reads them
+ * all at one revision, held against compaction while it runs ({@link CompactionPins}).
  *
  * <p>Ownership: arrays passed in are only read; every array returned is fresh from the client.
  */
 abstract class EtcdView implements ReadView {
   /** Most keys a multiGet reads in one transaction of gets (one round trip, one revision). */
   static final int FEW_KEYS = 64;
+
   /** Keys of a long multiGet read by one range request over their span. */
   static final int WINDOW_KEYS = 1024;
 
@@ -41,10 +42,20 @@ abstract class EtcdView implements ReadView {
   final EtcdKeys keys;
   final long timeoutMs;
   final String cluster;
-  /** How long a read is asked again while the cluster has no leader or quorum ({@code etcd.recoverWaitMs}). */
+
+  /**
+   * How long a read is asked again while the cluster has no leader or quorum ({@code
+   * etcd.recoverWaitMs}).
+   */
   final long readBudgetMs;
 
-  EtcdView(KV kv, FamilyCatalog catalog, EtcdKeys keys, long timeoutMs, long readBudgetMs, String cluster) {
+  EtcdView(
+      KV kv,
+      FamilyCatalog catalog,
+      EtcdKeys keys,
+      long timeoutMs,
+      long readBudgetMs,
+      String cluster) {
     this.kv = kv;
     this.catalog = catalog;
     this.keys = keys;
@@ -61,19 +72,22 @@ abstract class EtcdView implements ReadView {
 
   /**
    * For a read of the latest state: the lowest revision a member's state must have reached for the
-   * read to see every write this process had acknowledged before it — the revision of its last write.
-   * Only the owning process writes a store (every write is fenced), so such a member's state is as
-   * fresh as the leader's for this store, and the member answers alone (a serializable read) instead
-   * of asking the leader for a quorum round. 0: every read of the latest state goes through the
-   * leader (a read-only open, which does not know what others wrote). At least the highest revision
-   * a read of this view has seen ({@link #saw}), so reads never go back in time.
+   * read to see every write this process had acknowledged before it — the revision of its last
+   * write. Only the owning process writes a store (every write is fenced), so such a member's state
+   * is as fresh as the leader's for this store, and the member answers alone (a serializable read)
+   * instead of asking the leader for a quorum round. 0: every read of the latest state goes through
+   * the leader (a read-only open, which does not know what others wrote). At least the highest
+   * revision a read of this view has seen ({@link #saw}), so reads never go back in time.
    */
   abstract long mustSee();
 
   /** Notes that a read of the latest state saw {@code revision}. */
   abstract void saw(long revision);
 
-  /** Holds {@code revision} against compaction for a read of several requests; false: take a newer one. */
+  /**
+   * Holds {@code revision} against compaction for a read of several requests; false: take a newer
+   * one.
+   */
   abstract boolean hold(long revision);
 
   /** Ends a {@link #hold}. */
@@ -92,18 +106,26 @@ abstract class EtcdView implements ReadView {
     catalog.checkKey(family, key);
     ByteSequence k = ByteSequence.from(EtcdKeys.concat(keys.familyStart(family), key));
     long revision = fixedRevision();
-    GetResponse r = read(local -> kv.get(k, option(revision, local).build()), g -> g.getHeader().getRevision(), revision,
-        "key " + Bytes.hex(key) + " of family '" + family + "'");
+    GetResponse r =
+        read(
+            local -> kv.get(k, option(revision, local).build()),
+            g -> g.getHeader().getRevision(),
+            revision,
+            "key " + Bytes.hex(key) + " of family '" + family + "'");
     return r.getKvs().isEmpty() ? null : r.getKvs().get(0).getValue().getBytes();
   }
 
   /**
-   * A read at {@code revision} (0: the latest), answered by any member when that is exact — a member
-   * that has applied {@code revision}, or for the latest one whose state reaches {@link #mustSee()} —
-   * else through the leader. {@code call} makes the request, serializable when given true.
+   * A read at {@code revision} (0: the latest), answered by any member when that is exact — a
+   * member that has applied {@code revision}, or for the latest one whose state reaches {@link
+   * #mustSee()} — else through the leader. {@code call} makes the request, serializable when given
+   * true.
    */
-  <T> T read(java.util.function.Function<Boolean, CompletableFuture<T>> call,
-      java.util.function.ToLongFunction<T> revisionOf, long revision, String what) {
+  <T> T read(
+      java.util.function.Function<Boolean, CompletableFuture<T>> call,
+      java.util.function.ToLongFunction<T> revisionOf,
+      long revision,
+      String what) {
     long floor = revision != 0 ? 0 : mustSee();
     if (revision != 0 || floor > 0) {
       try {
@@ -146,9 +168,10 @@ abstract class EtcdView implements ReadView {
     }
     byte[] start = keys.familyStart(family);
     String what = asked.size() + " keys of family '" + family + "'";
-    Map<ByteBuffer, byte[]> found = asked.size() <= FEW_KEYS && fixedRevision() == 0
-        ? fewKeys(start, asked, what)
-        : manyKeys(start, asked, what);
+    Map<ByteBuffer, byte[]> found =
+        asked.size() <= FEW_KEYS && fixedRevision() == 0
+            ? fewKeys(start, asked, what)
+            : manyKeys(start, asked, what);
     List<byte[]> out = new ArrayList<>(asked.size());
     Map<ByteBuffer, Integer> handedOut = new HashMap<>();
     for (byte[] k : asked) {
@@ -162,13 +185,21 @@ abstract class EtcdView implements ReadView {
 
   /** One transaction of gets: one round trip, one revision. */
   private Map<ByteBuffer, byte[]> fewKeys(byte[] start, List<byte[]> asked, String what) {
-    TxnResponse r = read(local -> {
-      Op[] gets = new Op[asked.size()];
-      for (int i = 0; i < gets.length; i++) {
-        gets[i] = Op.get(ByteSequence.from(EtcdKeys.concat(start, asked.get(i))), option(0, local).build());
-      }
-      return kv.txn().Then(gets).commit();
-    }, t -> t.getHeader().getRevision(), 0, what);
+    TxnResponse r =
+        read(
+            local -> {
+              Op[] gets = new Op[asked.size()];
+              for (int i = 0; i < gets.length; i++) {
+                gets[i] =
+                    Op.get(
+                        ByteSequence.from(EtcdKeys.concat(start, asked.get(i))),
+                        option(0, local).build());
+              }
+              return kv.txn().Then(gets).commit();
+            },
+            t -> t.getHeader().getRevision(),
+            0,
+            what);
     Map<ByteBuffer, byte[]> found = new HashMap<>();
     List<GetResponse> answers = r.getGetResponses();
     for (int i = 0; i < asked.size(); i++) {
@@ -181,9 +212,9 @@ abstract class EtcdView implements ReadView {
   }
 
   /**
-   * Many keys, all at one revision: the distinct keys in order, {@value #WINDOW_KEYS} at a time, each
-   * window read as the range over its span when the span holds few other entries (one request), else
-   * key by key at that revision, concurrently.
+   * Many keys, all at one revision: the distinct keys in order, {@value #WINDOW_KEYS} at a time,
+   * each window read as the range over its span when the span holds few other entries (one
+   * request), else key by key at that revision, concurrently.
    */
   private Map<ByteBuffer, byte[]> manyKeys(byte[] start, List<byte[]> asked, String what) {
     TreeSet<byte[]> sorted = new TreeSet<>(Bytes.UNSIGNED);
@@ -198,13 +229,24 @@ abstract class EtcdView implements ReadView {
         byte[] lo = EtcdKeys.concat(start, window.get(0));
         byte[] hi = EtcdKeys.successor(EtcdKeys.concat(start, window.get(window.size() - 1)));
         long atRevision = revision;
-        GetResponse r = read(local -> kv.get(ByteSequence.from(lo), option(atRevision, local)
-            .withRange(ByteSequence.from(hi)).withLimit(2L * window.size() + 16).build()),
-            g -> g.getHeader().getRevision(), atRevision, what);
+        GetResponse r =
+            read(
+                local ->
+                    kv.get(
+                        ByteSequence.from(lo),
+                        option(atRevision, local)
+                            .withRange(ByteSequence.from(hi))
+                            .withLimit(2L * window.size() + 16)
+                            .build()),
+                g -> g.getHeader().getRevision(),
+                atRevision,
+                what);
         if (revision == 0) {
           long now = r.getHeader().getRevision();
           if (!hold(now)) {
-            from -= WINDOW_KEYS; // a compaction pin moved past it meanwhile: read this window again, newer
+            from -=
+                WINDOW_KEYS; // a compaction pin moved past it meanwhile: read this window again,
+            // newer
             continue;
           }
           revision = now;
@@ -213,7 +255,9 @@ abstract class EtcdView implements ReadView {
         if (!r.isMore()) {
           for (KeyValue kv : r.getKvs()) {
             byte[] full = kv.getKey().getBytes();
-            found.put(ByteBuffer.wrap(Arrays.copyOfRange(full, start.length, full.length)), kv.getValue().getBytes());
+            found.put(
+                ByteBuffer.wrap(Arrays.copyOfRange(full, start.length, full.length)),
+                kv.getValue().getBytes());
           }
           continue;
         }
@@ -227,13 +271,20 @@ abstract class EtcdView implements ReadView {
           byte[] k = window.get(i);
           boolean[] first = {true};
           long at = revision;
-          List<KeyValue> kvs = read(l -> {
-            if (first[0] && l) {
-              first[0] = false;
-              return sent;
-            }
-            return kv.get(ByteSequence.from(EtcdKeys.concat(start, k)), option(at, l).build());
-          }, g -> g.getHeader().getRevision(), at, what).getKvs();
+          List<KeyValue> kvs =
+              read(
+                      l -> {
+                        if (first[0] && l) {
+                          first[0] = false;
+                          return sent;
+                        }
+                        return kv.get(
+                            ByteSequence.from(EtcdKeys.concat(start, k)), option(at, l).build());
+                      },
+                      g -> g.getHeader().getRevision(),
+                      at,
+                      what)
+                  .getKvs();
           if (!kvs.isEmpty()) {
             found.put(ByteBuffer.wrap(window.get(i)), kvs.get(0).getValue().getBytes());
           }
@@ -264,10 +315,11 @@ abstract class EtcdView implements ReadView {
 
   /**
    * The answer of the read {@code call} makes, asked again (for up to {@code etcd.recoverWaitMs})
-   * while the cluster elects a leader or regains its quorum: a read waits for the cluster rather than
-   * fail at the first lost member.
+   * while the cluster elects a leader or regains its quorum: a read waits for the cluster rather
+   * than fail at the first lost member.
    */
   <T> T await(java.util.function.Supplier<CompletableFuture<T>> call, String what) {
-    return EtcdCalls.retrying(call, timeoutMs, readBudgetMs, EtcdCalls.Kind.READ, what + " of " + label(), cluster);
+    return EtcdCalls.retrying(
+        call, timeoutMs, readBudgetMs, EtcdCalls.Kind.READ, what + " of " + label(), cluster);
   }
 }

@@ -21,14 +21,15 @@ import org.slf4j.LoggerFactory;
 /**
  * A cluster of etcd members on 127.0.0.1, run as child processes of this JVM from the {@code etcd}
  * binary (Debian's {@code etcd-server} package): for the tests, the benches and {@code ankusa-store
- * demo --backend etcd}. Each member has a data directory {@code BASE/mN} and a log {@code BASE/mN.log};
- * members listen on free loopback ports, recorded in {@code BASE/}{@value #LAYOUT} so that a cluster
- * started again on the same directory comes back as the same members on the same ports. Members keep etcd's own fsync of their write-ahead log, so
- * a kill -9 of any of them (or of all) loses no acknowledged transaction.
+ * demo --backend etcd}. Each member has a data directory {@code BASE/mN} and a log {@code
+ * BASE/mN.log}; members listen on free loopback ports, recorded in {@code BASE/}{@value #LAYOUT} so
+ * that a cluster started again on the same directory comes back as the same members on the same
+ * ports. Members keep etcd's own fsync of their write-ahead log, so a kill -9 of any of them (or of
+ * all) loses no acknowledged transaction.
  *
- * <p>Started with the limits a batch of the queue's writer needs ({@link Limits}): the members' {@code
- * --max-txn-ops} and {@code --max-request-bytes} bound one transaction, and this backend never splits
- * a batch.
+ * <p>Started with the limits a batch of the queue's writer needs ({@link Limits}): the members'
+ * {@code --max-txn-ops} and {@code --max-request-bytes} bound one transaction, and this backend
+ * never splits a batch.
  *
  * <p>Ownership: the caller closes it, which kills the members (their data directories stay, for a
  * restart; {@link #delete()} removes them). A JVM shutdown hook kills members left running.
@@ -36,8 +37,10 @@ import org.slf4j.LoggerFactory;
 public final class LocalEtcdCluster implements AutoCloseable {
   /** The system property naming the etcd binary; default: {@code etcd} found on the PATH. */
   public static final String BINARY_PROPERTY = "ankusa.etcd.binary";
+
   /** The file under the cluster's directory that records its members and ports, for a restart. */
   static final String LAYOUT = "cluster.properties";
+
   private static final Logger LOG = LoggerFactory.getLogger(LocalEtcdCluster.class);
 
   /**
@@ -50,8 +53,15 @@ public final class LocalEtcdCluster implements AutoCloseable {
    * @param heartbeatMs {@code --heartbeat-interval}
    * @param electionMs {@code --election-timeout}: how long followers wait for a dead leader
    */
-  public record Limits(int maxTxnOps, long maxRequestBytes, long quotaBackendBytes, int heartbeatMs, int electionMs) {
-    /** What the queue's writer needs: groups of 256 hooks of up to 1 MiB payload, in 4 MiB groups. */
+  public record Limits(
+      int maxTxnOps,
+      long maxRequestBytes,
+      long quotaBackendBytes,
+      int heartbeatMs,
+      int electionMs) {
+    /**
+     * What the queue's writer needs: groups of 256 hooks of up to 1 MiB payload, in 4 MiB groups.
+     */
     public static Limits forTheQueue() {
       return new Limits(65_536, 32L << 20, 8L << 30, 100, 1000);
     }
@@ -97,7 +107,8 @@ public final class LocalEtcdCluster implements AutoCloseable {
   private final String token;
   private final Thread killer = new Thread(this::killAll, "ankusa-etcd-cluster-stop");
 
-  private LocalEtcdCluster(Path base, Path binary, Limits limits, List<Member> members, String token) {
+  private LocalEtcdCluster(
+      Path base, Path binary, Limits limits, List<Member> members, String token) {
     this.base = base;
     this.binary = binary;
     this.limits = limits;
@@ -105,7 +116,10 @@ public final class LocalEtcdCluster implements AutoCloseable {
     this.token = token;
   }
 
-  /** The etcd binary: the {@value #BINARY_PROPERTY} property's, else {@code etcd} on the PATH; empty if none. */
+  /**
+   * The etcd binary: the {@value #BINARY_PROPERTY} property's, else {@code etcd} on the PATH; empty
+   * if none.
+   */
   public static Optional<Path> binary() {
     String named = System.getProperty(BINARY_PROPERTY);
     if (named != null && !named.isBlank()) {
@@ -133,22 +147,33 @@ public final class LocalEtcdCluster implements AutoCloseable {
    * @throws StoreException when there is no etcd binary, or the cluster does not answer within 60 s
    */
   public static LocalEtcdCluster start(Path base, int size, Limits limits) {
-    Path binary = binary().orElseThrow(() -> new StoreException("etcd not found on PATH (apt-get install"
-        + " etcd-server), nor named by -D" + BINARY_PROPERTY));
+    Path binary =
+        binary()
+            .orElseThrow(
+                () ->
+                    new StoreException(
+                        "etcd not found on PATH (apt-get install"
+                            + " etcd-server), nor named by -D"
+                            + BINARY_PROPERTY));
     List<Member> members = new ArrayList<>();
     String token;
     Path layout = base.resolve(LAYOUT);
     try {
       Files.createDirectories(base);
       java.util.Properties p = new java.util.Properties();
-      if (Files.exists(layout)) { // a cluster started here before: the same members on the same ports
+      if (Files.exists(
+          layout)) { // a cluster started here before: the same members on the same ports
         try (var in = Files.newBufferedReader(layout)) {
           p.load(in);
         }
         size = Integer.parseInt(p.getProperty("members"));
         for (int i = 0; i < size; i++) {
-          members.add(new Member("m" + i, Integer.parseInt(p.getProperty("m" + i + ".client")),
-              Integer.parseInt(p.getProperty("m" + i + ".peer")), base.resolve("m" + i)));
+          members.add(
+              new Member(
+                  "m" + i,
+                  Integer.parseInt(p.getProperty("m" + i + ".client")),
+                  Integer.parseInt(p.getProperty("m" + i + ".peer")),
+                  base.resolve("m" + i)));
         }
         token = p.getProperty("token");
       } else {
@@ -162,7 +187,9 @@ public final class LocalEtcdCluster implements AutoCloseable {
           p.setProperty("m" + i + ".peer", Integer.toString(m.peerPort));
         }
         try (var out = Files.newBufferedWriter(layout)) {
-          p.store(out, "ankusa-store: a local etcd cluster's members and ports, reused when it is started again");
+          p.store(
+              out,
+              "ankusa-store: a local etcd cluster's members and ports, reused when it is started again");
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -208,29 +235,56 @@ public final class LocalEtcdCluster implements AutoCloseable {
     }
     StringBuilder initial = new StringBuilder();
     for (Member o : members) {
-      initial.append(initial.length() == 0 ? "" : ",").append(o.name).append("=http://127.0.0.1:").append(o.peerPort);
+      initial
+          .append(initial.length() == 0 ? "" : ",")
+          .append(o.name)
+          .append("=http://127.0.0.1:")
+          .append(o.peerPort);
     }
-    List<String> cmd = List.of(binary.toString(),
-        "--name", m.name,
-        "--data-dir", m.dataDir.toString(),
-        "--listen-client-urls", m.clientUrl().toString(),
-        "--advertise-client-urls", m.clientUrl().toString(),
-        "--listen-peer-urls", "http://127.0.0.1:" + m.peerPort,
-        "--initial-advertise-peer-urls", "http://127.0.0.1:" + m.peerPort,
-        "--initial-cluster", initial.toString(),
-        "--initial-cluster-state", "new",
-        "--initial-cluster-token", token,
-        "--max-txn-ops", Integer.toString(limits.maxTxnOps()),
-        "--max-request-bytes", Long.toString(limits.maxRequestBytes()),
-        "--quota-backend-bytes", Long.toString(limits.quotaBackendBytes()),
-        "--heartbeat-interval", Integer.toString(limits.heartbeatMs()),
-        "--election-timeout", Integer.toString(limits.electionMs()),
-        "--snapshot-count", "10000",
-        "--logger", "zap",
-        "--log-outputs", "stderr",
-        "--log-level", "warn");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(base.resolve(m.name + ".log").toFile()));
+    List<String> cmd =
+        List.of(
+            binary.toString(),
+            "--name",
+            m.name,
+            "--data-dir",
+            m.dataDir.toString(),
+            "--listen-client-urls",
+            m.clientUrl().toString(),
+            "--advertise-client-urls",
+            m.clientUrl().toString(),
+            "--listen-peer-urls",
+            "http://127.0.0.1:" + m.peerPort,
+            "--initial-advertise-peer-urls",
+            "http://127.0.0.1:" + m.peerPort,
+            "--initial-cluster",
+            initial.toString(),
+            "--initial-cluster-state",
+            "new",
+            "--initial-cluster-token",
+            token,
+            "--max-txn-ops",
+            Integer.toString(limits.maxTxnOps()),
+            "--max-request-bytes",
+            Long.toString(limits.maxRequestBytes()),
+            "--quota-backend-bytes",
+            Long.toString(limits.quotaBackendBytes()),
+            "--heartbeat-interval",
+            Integer.toString(limits.heartbeatMs()),
+            "--election-timeout",
+            Integer.toString(limits.electionMs()),
+            "--snapshot-count",
+            "10000",
+            "--logger",
+            "zap",
+            "--log-outputs",
+            "stderr",
+            "--log-level",
+            "warn");
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(
+                ProcessBuilder.Redirect.appendTo(base.resolve(m.name + ".log").toFile()));
     pb.environment().put("ETCD_UNSUPPORTED_ARCH", System.getProperty("os.arch", ""));
     try {
       m.process = pb.start();
@@ -239,7 +293,10 @@ public final class LocalEtcdCluster implements AutoCloseable {
     }
   }
 
-  /** SIGKILLs member {@code i} (no shutdown, no flush beyond what etcd fsynced before acknowledging). */
+  /**
+   * SIGKILLs member {@code i} (no shutdown, no flush beyond what etcd fsynced before
+   * acknowledging).
+   */
   public synchronized void kill(int i) {
     Member m = members.get(i);
     if (m.process != null) {
@@ -274,8 +331,8 @@ public final class LocalEtcdCluster implements AutoCloseable {
   }
 
   /**
-   * The index of the current leader, asked of the members' {@code /v3/maintenance/status} (a member's
-   * own view, quick); -1 when none answers with a leader.
+   * The index of the current leader, asked of the members' {@code /v3/maintenance/status} (a
+   * member's own view, quick); -1 when none answers with a leader.
    */
   public int leader() {
     for (Member m : members) {
@@ -291,7 +348,8 @@ public final class LocalEtcdCluster implements AutoCloseable {
             return members.indexOf(m);
           }
           for (Member o : members) {
-            if (o.running() && leader.equals(field(post(o, "/v3/maintenance/status", "{}"), "member_id"))) {
+            if (o.running()
+                && leader.equals(field(post(o, "/v3/maintenance/status", "{}"), "member_id"))) {
               return members.indexOf(o);
             }
           }
@@ -313,8 +371,13 @@ public final class LocalEtcdCluster implements AutoCloseable {
           continue;
         }
         try {
-          post(m, "/v3/kv/range", "{\"key\":\"" + java.util.Base64.getEncoder().encodeToString(
-              "ankusa-probe".getBytes(StandardCharsets.US_ASCII)) + "\"}");
+          post(
+              m,
+              "/v3/kv/range",
+              "{\"key\":\""
+                  + java.util.Base64.getEncoder()
+                      .encodeToString("ankusa-probe".getBytes(StandardCharsets.US_ASCII))
+                  + "\"}");
           return;
         } catch (IOException e) {
           last = e;
@@ -327,8 +390,17 @@ public final class LocalEtcdCluster implements AutoCloseable {
         break;
       }
     }
-    throw new StoreException("the etcd cluster " + endpoints() + " did not answer a read within " + timeoutMs + " ms"
-        + " (member logs under " + base + ")" + (last == null ? "" : ": " + last), last);
+    throw new StoreException(
+        "the etcd cluster "
+            + endpoints()
+            + " did not answer a read within "
+            + timeoutMs
+            + " ms"
+            + " (member logs under "
+            + base
+            + ")"
+            + (last == null ? "" : ": " + last),
+        last);
   }
 
   /** A POST to a member's JSON gateway, with a short timeout; the answer's body. */

@@ -14,16 +14,16 @@ import java.util.TreeMap;
 /**
  * A batch as one etcd transaction: the net effect of its ops, key by key, computed in the batch's
  * order. An etcd transaction refuses two writes of one key and a put inside a range it deletes
- * ({@code duplicate key given in txn request}), and it has no server-side add, so the batch cannot be
- * sent op by op:
+ * ({@code duplicate key given in txn request}), and it has no server-side add, so the batch cannot
+ * be sent op by op:
  *
  * <ul>
- *   <li>each key ends with one effect: {@link Put} (a put, or a merge onto a value this batch itself
- *       put, deleted or range-deleted, whose base is therefore known), {@link Delete}, or {@link
- *       MergeOnto} (merges onto whatever the cluster holds: the store reads the counter, adds, and puts
- *       the sum under a compare on the counter's mod revision);
- *   <li>a deleteRange removes the effects before it inside its range, and is sent as a delete of the
- *       range minus the keys the batch puts afterwards (the range cut around each of them).
+ *   <li>each key ends with one effect: {@link Put} (a put, or a merge onto a value this batch
+ *       itself put, deleted or range-deleted, whose base is therefore known), {@link Delete}, or
+ *       {@link MergeOnto} (merges onto whatever the cluster holds: the store reads the counter,
+ *       adds, and puts the sum under a compare on the counter's mod revision);
+ *   <li>a deleteRange removes the effects before it inside its range, and is sent as a delete of
+ *       the range minus the keys the batch puts afterwards (the range cut around each of them).
  * </ul>
  *
  * Applying the resulting deletes and puts in any order gives what applying the ops in the batch's
@@ -107,14 +107,20 @@ final class NetBatch {
 
   private NetBatch() {}
 
-  /** The net effect of {@code ops}, applied in order. REQUIRES: the ops passed the catalog's checks. */
+  /**
+   * The net effect of {@code ops}, applied in order. REQUIRES: the ops passed the catalog's checks.
+   */
   static NetBatch of(List<Op> ops) {
     NetBatch net = new NetBatch();
     for (Op op : ops) {
       net.add(op);
     }
-    net.mergesOnto = (int) net.families.values().stream()
-        .flatMap(f -> f.keys.values().stream()).filter(e -> e instanceof MergeOnto).count();
+    net.mergesOnto =
+        (int)
+            net.families.values().stream()
+                .flatMap(f -> f.keys.values().stream())
+                .filter(e -> e instanceof MergeOnto)
+                .count();
     return net;
   }
 
@@ -129,41 +135,49 @@ final class NetBatch {
 
   private void add(Op op) {
     FamilyEffects f = families.computeIfAbsent(op.family(), x -> new FamilyEffects());
-    op.handle(new OpHandler<RuntimeException>() {
-      @Override
-      public void put(Op.Put p) {
-        f.keys.put(p.key().clone(), new Put(p.value().clone()));
-      }
+    op.handle(
+        new OpHandler<RuntimeException>() {
+          @Override
+          public void put(Op.Put p) {
+            f.keys.put(p.key().clone(), new Put(p.value().clone()));
+          }
 
-      @Override
-      public void delete(Op.Delete d) {
-        f.keys.put(d.key().clone(), new Delete());
-      }
+          @Override
+          public void delete(Op.Delete d) {
+            f.keys.put(d.key().clone(), new Delete());
+          }
 
-      @Override
-      public void deleteRange(Op.DeleteRange r) {
-        if (Bytes.compare(r.lo(), r.hi()) >= 0) {
-          return; // an empty range
-        }
-        f.keys.subMap(r.lo(), true, r.hi(), false).clear();
-        f.deleted.add(new Range(r.lo().clone(), r.hi().clone()));
-      }
+          @Override
+          public void deleteRange(Op.DeleteRange r) {
+            if (Bytes.compare(r.lo(), r.hi()) >= 0) {
+              return; // an empty range
+            }
+            f.keys.subMap(r.lo(), true, r.hi(), false).clear();
+            f.deleted.add(new Range(r.lo().clone(), r.hi().clone()));
+          }
 
-      @Override
-      public void merge(Op.Merge m) {
-        Effect had = f.keys.get(m.key());
-        Effect now;
-        if (had == null) {
-          now = f.inDeletedRange(m.key()) ? new Put(Int64Add.encode(m.delta())) : new MergeOnto(m.delta());
-        } else if (had instanceof Put p) {
-          now = new Put(Int64Add.encode(Int64Add.apply(Int64Add.decode(m.family(), m.key(), p.value()), m.delta())));
-        } else if (had instanceof MergeOnto mo) {
-          now = new MergeOnto(Int64Add.apply(mo.delta(), m.delta()));
-        } else {
-          now = new Put(Int64Add.encode(m.delta()));
-        }
-        f.keys.put(m.key().clone(), now);
-      }
-    });
+          @Override
+          public void merge(Op.Merge m) {
+            Effect had = f.keys.get(m.key());
+            Effect now;
+            if (had == null) {
+              now =
+                  f.inDeletedRange(m.key())
+                      ? new Put(Int64Add.encode(m.delta()))
+                      : new MergeOnto(m.delta());
+            } else if (had instanceof Put p) {
+              now =
+                  new Put(
+                      Int64Add.encode(
+                          Int64Add.apply(
+                              Int64Add.decode(m.family(), m.key(), p.value()), m.delta())));
+            } else if (had instanceof MergeOnto mo) {
+              now = new MergeOnto(Int64Add.apply(mo.delta(), m.delta()));
+            } else {
+              now = new Put(Int64Add.encode(m.delta()));
+            }
+            f.keys.put(m.key().clone(), now);
+          }
+        });
   }
 }

@@ -4,13 +4,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The scans and snapshots open on a store (or on a snapshot), so that closing the store, closing the
- * snapshot or {@code reportWriteFailure} closes them and lets go of the revisions they pin.
+ * The scans and snapshots open on a store (or on a snapshot), so that closing the store, closing
+ * the snapshot or {@code reportWriteFailure} closes them and lets go of the revisions they pin.
  */
 final class OpenResources {
   /** Something that reads at a pinned revision until closed. */
   interface Resource {
-    /** Closes it; later use throws {@link io.ankusa.store.spi.StoreClosedException} saying {@code reason}. */
+    /**
+     * Closes it; later use throws {@link io.ankusa.store.spi.StoreClosedException} saying {@code
+     * reason}.
+     */
     void closeFrom(String reason);
   }
 

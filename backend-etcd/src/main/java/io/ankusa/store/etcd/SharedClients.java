@@ -13,13 +13,17 @@ import java.util.concurrent.TimeUnit;
 /**
  * The etcd clients of this JVM, one per set of endpoints and request timeout: stores on the same
  * cluster share a client (its gRPC channel, its event loops), which makes opening a store cheap. A
- * client no store uses stays open for {@value #LINGER_MILLIS} ms, so a store closed and opened again
- * finds it, then closes. Also the JVM's one scheduler for lease renewals and compaction ({@link
- * #scheduler()}), on a daemon thread.
+ * client no store uses stays open for {@value #LINGER_MILLIS} ms, so a store closed and opened
+ * again finds it, then closes. Also the JVM's one scheduler for lease renewals and compaction
+ * ({@link #scheduler()}), on a daemon thread.
  */
 final class SharedClients {
   static final long LINGER_MILLIS = 10_000;
-  /** Largest answer the client takes: a page of a scan or a multiGet of values up to the largest value. */
+
+  /**
+   * Largest answer the client takes: a page of a scan or a multiGet of values up to the largest
+   * value.
+   */
   static final int MAX_INBOUND_BYTES = 320 << 20;
 
   private record Key(List<URI> endpoints, long requestTimeoutMs) {}
@@ -35,11 +39,14 @@ final class SharedClients {
   }
 
   private static final Map<Key, Shared> CLIENTS = new HashMap<>();
-  private static final ScheduledExecutorService SCHEDULER = Executors.newScheduledThreadPool(1, r -> {
-    Thread t = new Thread(r, "ankusa-etcd-housekeeping");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ScheduledExecutorService SCHEDULER =
+      Executors.newScheduledThreadPool(
+          1,
+          r -> {
+            Thread t = new Thread(r, "ankusa-etcd-housekeeping");
+            t.setDaemon(true);
+            return t;
+          });
 
   private SharedClients() {}
 
@@ -64,7 +71,8 @@ final class SharedClients {
         if (--s.users == 0) {
           long generation = s.generation;
           Key key = e.getKey();
-          SCHEDULER.schedule(() -> closeIfUnused(key, generation), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+          SCHEDULER.schedule(
+              () -> closeIfUnused(key, generation), LINGER_MILLIS, TimeUnit.MILLISECONDS);
         }
         return;
       }
@@ -90,7 +98,8 @@ final class SharedClients {
         .endpoints(key.endpoints().toArray(new URI[0]))
         .maxInboundMessageSize(MAX_INBOUND_BYTES)
         .connectTimeout(timeout)
-        // jetcd retries reads (and nothing that could apply twice) on UNAVAILABLE; within the deadline
+        // jetcd retries reads (and nothing that could apply twice) on UNAVAILABLE; within the
+        // deadline
         .retryMaxDuration(timeout)
         .retryDelay(50)
         .retryMaxDelay(500)

@@ -32,24 +32,34 @@ record StoreMeta(String storeId, int format, Map<String, Boolean> families) {
     try {
       p.load(new StringReader(new String(bytes, StandardCharsets.UTF_8)));
     } catch (IOException | IllegalArgumentException e) {
-      throw new StoreFormatException(where + " is not a properties text: the store's meta key is damaged or was"
-          + " written by something else; nothing was changed");
+      throw new StoreFormatException(
+          where
+              + " is not a properties text: the store's meta key is damaged or was"
+              + " written by something else; nothing was changed");
     }
     String id = p.getProperty("store");
     String format = p.getProperty("format");
     if (id == null || format == null) {
-      throw new StoreFormatException(where + " lacks store= or format=: it is no ankusa store's meta key; nothing"
-          + " was changed. Check etcd.prefix");
+      throw new StoreFormatException(
+          where
+              + " lacks store= or format=: it is no ankusa store's meta key; nothing"
+              + " was changed. Check etcd.prefix");
     }
     int f;
     try {
       f = Integer.parseInt(format);
     } catch (NumberFormatException e) {
-      throw new StoreFormatException(where + " has format=" + format + ", which is not a number; nothing was changed");
+      throw new StoreFormatException(
+          where + " has format=" + format + ", which is not a number; nothing was changed");
     }
     if (f > FORMAT) {
-      throw new StoreFormatException(where + " holds an etcd store of format " + f + ", newer than format " + FORMAT
-          + " this release reads; open it with the release that wrote it");
+      throw new StoreFormatException(
+          where
+              + " holds an etcd store of format "
+              + f
+              + ", newer than format "
+              + FORMAT
+              + " this release reads; open it with the release that wrote it");
     }
     Map<String, Boolean> families = new LinkedHashMap<>();
     for (String name : p.stringPropertyNames()) {
@@ -62,8 +72,14 @@ record StoreMeta(String storeId, int format, Map<String, Boolean> families) {
 
   byte[] bytes() {
     StringBuilder text = new StringBuilder("store=" + storeId + "\nformat=" + format + "\n");
-    new TreeMap<>(families).forEach((name, counters) ->
-        text.append("family.").append(name).append('=').append(counters ? "counters" : "plain").append('\n'));
+    new TreeMap<>(families)
+        .forEach(
+            (name, counters) ->
+                text.append("family.")
+                    .append(name)
+                    .append('=')
+                    .append(counters ? "counters" : "plain")
+                    .append('\n'));
     return text.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -76,17 +92,32 @@ record StoreMeta(String storeId, int format, Map<String, Boolean> families) {
   StoreMeta checkedWith(List<FamilySpec> asked, String where) {
     for (String name : families.keySet()) {
       if (asked.stream().noneMatch(f -> f.name().equals(name))) {
-        throw new StoreFormatException("the etcd store " + where + " holds family '" + name + "' that the caller did"
-            + " not list " + asked.stream().map(FamilySpec::name).toList() + ": it was written by a newer release;"
-            + " open it with that release");
+        throw new StoreFormatException(
+            "the etcd store "
+                + where
+                + " holds family '"
+                + name
+                + "' that the caller did"
+                + " not list "
+                + asked.stream().map(FamilySpec::name).toList()
+                + ": it was written by a newer release;"
+                + " open it with that release");
       }
     }
     Map<String, Boolean> all = new LinkedHashMap<>(families);
     for (FamilySpec f : asked) {
       Boolean had = families.get(f.name());
       if (had != null && had != f.counters()) {
-        throw new StoreFormatException("the etcd store " + where + ": family '" + f.name() + "' was created with"
-            + " counters=" + had + " but is opened with counters=" + f.counters());
+        throw new StoreFormatException(
+            "the etcd store "
+                + where
+                + ": family '"
+                + f.name()
+                + "' was created with"
+                + " counters="
+                + had
+                + " but is opened with counters="
+                + f.counters());
       }
       all.putIfAbsent(f.name(), f.counters());
     }

@@ -13,11 +13,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The etcd backend as the conformance suite sees it: stores on the test JVM's shared cluster ({@link
- * TestCluster#shared()}), each under a fresh prefix, deleted when the suite discards the store. It
- * cannot damage the members' data files: {@link #corrupt} says so. {@link #flush} compacts the
- * cluster's history as far as the open reads allow, so the snapshot and model properties check reads
- * across a compaction.
+ * The etcd backend as the conformance suite sees it: stores on the test JVM's shared cluster
+ * ({@link TestCluster#shared()}), each under a fresh prefix, deleted when the suite discards the
+ * store. It cannot damage the members' data files: {@link #corrupt} says so. {@link #flush}
+ * compacts the cluster's history as far as the open reads allow, so the snapshot and model
+ * properties check reads across a compaction.
  */
 class EtcdFixture implements BackendFixture {
   private final StoreProvider provider = new EtcdStoreProvider();
@@ -37,11 +37,15 @@ class EtcdFixture implements BackendFixture {
     return EtcdStore.CAPABILITIES;
   }
 
-  /** Refuses: the store's directory holds only the marker and the prefix; the data lives in the members' files. */
+  /**
+   * Refuses: the store's directory holds only the marker and the prefix; the data lives in the
+   * members' files.
+   */
   @Override
   public void corrupt(Path dir, List<FamilySpec> families, String family) {
-    throw new UnsupportedOperationException("the entries live in the etcd members' databases, which the fixture"
-        + " cannot reach; the store directory holds only the marker, the endpoints and the prefix");
+    throw new UnsupportedOperationException(
+        "the entries live in the etcd members' databases, which the fixture"
+            + " cannot reach; the store directory holds only the marker, the endpoints and the prefix");
   }
 
   @Override
@@ -55,18 +59,25 @@ class EtcdFixture implements BackendFixture {
   /** Deletes every key under the prefix of the store in {@code dir}. */
   @Override
   public void discard(Path dir) {
-    EtcdTarget.read(dir).ifPresent(t -> {
-      Client client = SharedClients.acquire(t.endpoints(), TestCluster.REQUEST_TIMEOUT_MS);
-      try {
-        EtcdKeys keys = new EtcdKeys(t.prefix(), t.storeId());
-        client.getKVClient().delete(keys.storeStart(), DeleteOption.builder().withRange(keys.storeEnd()).build())
-            .get(TestCluster.REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-      } catch (Exception e) {
-        throw new IllegalStateException("cannot delete the prefix " + t.prefix() + " of " + dir + ": " + e, e);
-      } finally {
-        SharedClients.release(client);
-      }
-    });
+    EtcdTarget.read(dir)
+        .ifPresent(
+            t -> {
+              Client client = SharedClients.acquire(t.endpoints(), TestCluster.REQUEST_TIMEOUT_MS);
+              try {
+                EtcdKeys keys = new EtcdKeys(t.prefix(), t.storeId());
+                client
+                    .getKVClient()
+                    .delete(
+                        keys.storeStart(),
+                        DeleteOption.builder().withRange(keys.storeEnd()).build())
+                    .get(TestCluster.REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+              } catch (Exception e) {
+                throw new IllegalStateException(
+                    "cannot delete the prefix " + t.prefix() + " of " + dir + ": " + e, e);
+              } finally {
+                SharedClients.release(client);
+              }
+            });
   }
 
   /** The etcd store itself, or null when the suite wrapped it. */

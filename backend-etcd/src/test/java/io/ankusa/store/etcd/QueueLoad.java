@@ -2,12 +2,12 @@ package io.ankusa.store.etcd;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.internal.Deliveries;
-import io.ankusa.store.queue.internal.Transition;
-import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.internal.dispatch.TickHandler;
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.Deliveries;
+import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.internal.dispatch.TickHandler;
 import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.queue.internal.runtime.QueueRuntime;
 import io.ankusa.store.spi.Durability;
@@ -24,15 +24,18 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The queue running on a store — writer, syncer, dispatcher (delivering every claimed row) — with
- * producer threads that ingest hooks one after the other and record every answer with its times, for
- * the failover tests. An answer that takes longer than {@value #ANSWER_SECONDS} s is a hang, and fails
- * the load.
+ * producer threads that ingest hooks one after the other and record every answer with its times,
+ * for the failover tests. An answer that takes longer than {@value #ANSWER_SECONDS} s is a hang,
+ * and fails the load.
  */
 final class QueueLoad implements AutoCloseable {
   static final long ANSWER_SECONDS = 60;
 
-  /** One answer: the outcome, the seq (CREATED), when the request was sent and answered (nanoTime). */
-  record Answer(IngestResult.Outcome outcome, long seq, String reason, long sentNanos, long answeredNanos) {}
+  /**
+   * One answer: the outcome, the seq (CREATED), when the request was sent and answered (nanoTime).
+   */
+  record Answer(
+      IngestResult.Outcome outcome, long seq, String reason, long sentNanos, long answeredNanos) {}
 
   /**
    * Delivers every row the tick claimed, as the README's embedding example does, and tells {@code
@@ -62,8 +65,9 @@ final class QueueLoad implements AutoCloseable {
   }
 
   /**
-   * Starts the queue on {@code store} and {@code threads} producers whose hooks are due {@code dueInMs}
-   * after they are sent (0: at once, so the dispatcher claims and delivers them as they come).
+   * Starts the queue on {@code store} and {@code threads} producers whose hooks are due {@code
+   * dueInMs} after they are sent (0: at once, so the dispatcher claims and delivers them as they
+   * come).
    */
   static QueueLoad start(Store store, int threads, long dueInMs) {
     java.util.Set<Long> delivered = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -84,17 +88,29 @@ final class QueueLoad implements AutoCloseable {
     try {
       while (running.get()) {
         long sent = System.nanoTime();
-        IngestResult r = runtime.writer().ingest(new IngestRequest("tenant-" + (n % 4), "failover",
-            "p" + id + "-" + n++, null, System.currentTimeMillis() + dueInMs, List.of(1), new byte[200]))
-            .get(ANSWER_SECONDS, TimeUnit.SECONDS);
+        IngestResult r =
+            runtime
+                .writer()
+                .ingest(
+                    new IngestRequest(
+                        "tenant-" + (n % 4),
+                        "failover",
+                        "p" + id + "-" + n++,
+                        null,
+                        System.currentTimeMillis() + dueInMs,
+                        List.of(1),
+                        new byte[200]))
+                .get(ANSWER_SECONDS, TimeUnit.SECONDS);
         answers.add(new Answer(r.outcome(), r.seq(), r.reason(), sent, System.nanoTime()));
         if (r.outcome() != IngestResult.Outcome.CREATED) {
           Thread.sleep(20); // fenced: the writer refuses at once; do not spin
         }
       }
     } catch (TimeoutException e) {
-      failure.compareAndSet(null, new AssertionError("an ingest got no answer within " + ANSWER_SECONDS + " s: the"
-          + " writer hangs", e));
+      failure.compareAndSet(
+          null,
+          new AssertionError(
+              "an ingest got no answer within " + ANSWER_SECONDS + " s: the" + " writer hangs", e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (ExecutionException | RuntimeException e) {
@@ -115,7 +131,10 @@ final class QueueLoad implements AutoCloseable {
     return answers.stream().filter(a -> a.outcome() == IngestResult.Outcome.CREATED).count();
   }
 
-  /** Waits until {@code more} more hooks were CREATED than now, up to {@code timeoutMs}; false if not. */
+  /**
+   * Waits until {@code more} more hooks were CREATED than now, up to {@code timeoutMs}; false if
+   * not.
+   */
   boolean awaitCreated(long more, long timeoutMs) throws InterruptedException {
     long target = created() + more;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
@@ -147,16 +166,17 @@ final class QueueLoad implements AutoCloseable {
   }
 
   /**
-   * Every hook acknowledged CREATED in {@code answers} has its row in {@code view} or was delivered;
-   * returns how many were checked, or throws naming the first lost.
+   * Every hook acknowledged CREATED in {@code answers} has its row in {@code view} or was
+   * delivered; returns how many were checked, or throws naming the first lost.
    */
-  static long assertNoAcknowledgedHookLost(ReadView view, List<Answer> answers, java.util.Set<Long> delivered,
-      String when) {
+  static long assertNoAcknowledgedHookLost(
+      ReadView view, List<Answer> answers, java.util.Set<Long> delivered, String when) {
     long checked = 0;
     for (Answer a : answers) {
       if (a.outcome() == IngestResult.Outcome.CREATED) {
         if (!delivered.contains(a.seq()) && view.get(Format3.HOOKS, Keys.hook(a.seq())) == null) {
-          throw new AssertionError(when + ": hook seq " + a.seq() + " was acknowledged CREATED but is not in the store");
+          throw new AssertionError(
+              when + ": hook seq " + a.seq() + " was acknowledged CREATED but is not in the store");
         }
         checked++;
       }
@@ -164,7 +184,10 @@ final class QueueLoad implements AutoCloseable {
     return checked;
   }
 
-  /** The queue verifier finds nothing: counters equal a fold, every due row has its marker, and so on. */
+  /**
+   * The queue verifier finds nothing: counters equal a fold, every due row has its marker, and so
+   * on.
+   */
   static void assertVerifiesClean(ReadView view, String when) {
     List<QueueVerifier.Breach> breaches = QueueVerifier.verify(view);
     if (!breaches.isEmpty()) {

@@ -9,8 +9,8 @@ import java.nio.file.Path;
  * (emptied when the next run starts it):
  *
  * <ul>
- *   <li>{@link #shared()}: every conformance layer's stores, each under a prefix of its own; nothing
- *       kills its members;
+ *   <li>{@link #shared()}: every conformance layer's stores, each under a prefix of its own;
+ *       nothing kills its members;
  *   <li>{@link #disruptable()}: the failover, fencing and crash tests, which kill and pause members
  *       and restore them before they end.
  * </ul>
@@ -20,10 +20,13 @@ import java.nio.file.Path;
 final class TestCluster {
   /** The owner lease's TTL in tests: short, so a takeover after a pause is quick. */
   static final long LEASE_TTL_SECONDS = 2;
+
   /** The write budget: above a leader election on a loaded 2-core machine (one took over 3 s). */
   static final long REQUEST_TIMEOUT_MS = 8_000;
+
   static final long TAKEOVER_WAIT_MS = 15_000;
   static final long RECOVER_WAIT_MS = 30_000;
+
   /** Low, so the conformance layers compact (and check snapshots across it) often. */
   static final long COMPACT_EVERY = 500;
 
@@ -47,13 +50,25 @@ final class TestCluster {
   }
 
   private static LocalEtcdCluster start(String name) {
-    Path base = Path.of(System.getProperty("basedir", "."), "target", "etcd-clusters", name).toAbsolutePath();
+    Path base =
+        Path.of(System.getProperty("basedir", "."), "target", "etcd-clusters", name)
+            .toAbsolutePath();
     deleteQuietly(base);
     LocalEtcdCluster.Limits queue = LocalEtcdCluster.Limits.forTheQueue();
-    // a smaller quota than a deployment's: the members preallocate nothing for it, but keep the test's disk use bounded
-    LocalEtcdCluster c = LocalEtcdCluster.start(base, 3, new LocalEtcdCluster.Limits(queue.maxTxnOps(),
-        queue.maxRequestBytes(), 2L << 30, queue.heartbeatMs(), queue.electionMs()));
-    return c; // the members' data and logs stay under target/ for a look after a failure; the next run empties it
+    // a smaller quota than a deployment's: the members preallocate nothing for it, but keep the
+    // test's disk use bounded
+    LocalEtcdCluster c =
+        LocalEtcdCluster.start(
+            base,
+            3,
+            new LocalEtcdCluster.Limits(
+                queue.maxTxnOps(),
+                queue.maxRequestBytes(),
+                2L << 30,
+                queue.heartbeatMs(),
+                queue.electionMs()));
+    return c; // the members' data and logs stay under target/ for a look after a failure; the next
+    // run empties it
   }
 
   /** The options every test store is opened with on {@code cluster}. */

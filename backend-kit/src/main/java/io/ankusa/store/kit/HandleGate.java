@@ -17,38 +17,49 @@ import java.util.concurrent.locks.ReentrantLock;
  * stripe (one of a few, each on its own cache lines, handed out to threads in turn) and then reads
  * the exclusive flag. It is reentrant: a thread that already holds it (a visitor reading its own
  * store) only counts the extra hold in a thread-local, and is let in even while an exclusive holder
- * waits, so a nested read never deadlocks against a waiting close. A thread holding the exclusive side
- * may also enter the shared side.
+ * waits, so a nested read never deadlocks against a waiting close. A thread holding the exclusive
+ * side may also enter the shared side.
  *
- * <p>The exclusive side ({@link #lockExclusive}, {@link #unlockExclusive}) raises the flag, then parks
- * until every stripe is zero; from then until it unlocks no other thread holds the shared side. A
- * shared entry that sees the flag takes its count back, wakes the waiting exclusive holder and waits
- * on the exclusive lock (a {@link ReentrantLock}, so a waiting reader shows as parked on it) before it
- * tries again. Correctness rests on two sequentially consistent steps: a reader writes its stripe then
- * reads the flag, the exclusive holder writes the flag then reads the stripes, so at least one of them
- * sees the other. Exclusive holders are served one at a time; a stream of readers cannot starve one
- * (new readers step back as soon as the flag is up).
+ * <p>The exclusive side ({@link #lockExclusive}, {@link #unlockExclusive}) raises the flag, then
+ * parks until every stripe is zero; from then until it unlocks no other thread holds the shared
+ * side. A shared entry that sees the flag takes its count back, wakes the waiting exclusive holder
+ * and waits on the exclusive lock (a {@link ReentrantLock}, so a waiting reader shows as parked on
+ * it) before it tries again. Correctness rests on two sequentially consistent steps: a reader
+ * writes its stripe then reads the flag, the exclusive holder writes the flag then reads the
+ * stripes, so at least one of them sees the other. Exclusive holders are served one at a time; a
+ * stream of readers cannot starve one (new readers step back as soon as the flag is up).
  *
- * <p>REQUIRES: every {@code enterShared} is paired with an {@code exitShared} on the same thread, and
- * every {@code lockExclusive} with an {@code unlockExclusive}; a thread holding the shared side does
- * not call {@code lockExclusive} (it would wait for itself, so it is refused with {@link
- * IllegalStateException}; a backend checks {@link #heldByCurrentThread} first and refuses with its own
- * message). Checked by {@code HandleGateTest}, which forces each interleaving, and by a random
+ * <p>REQUIRES: every {@code enterShared} is paired with an {@code exitShared} on the same thread,
+ * and every {@code lockExclusive} with an {@code unlockExclusive}; a thread holding the shared side
+ * does not call {@code lockExclusive} (it would wait for itself, so it is refused with {@link
+ * IllegalStateException}; a backend checks {@link #heldByCurrentThread} first and refuses with its
+ * own message). Checked by {@code HandleGateTest}, which forces each interleaving, and by a random
  * concurrent property replayable with {@code -Dankusa.seed}.
  */
 public final class HandleGate {
-  /** Longs per stripe: 128 bytes, so two stripes never share a cache line or its prefetched pair. */
+  /**
+   * Longs per stripe: 128 bytes, so two stripes never share a cache line or its prefetched pair.
+   */
   private static final int STRIDE = 16;
 
   private final int stripeMask;
-  /** Stripe {@code s} counts at index {@code (s + 1) * STRIDE}; the first and last stride are padding. */
+
+  /**
+   * Stripe {@code s} counts at index {@code (s + 1) * STRIDE}; the first and last stride are
+   * padding.
+   */
   private final AtomicLongArray stripes;
+
   private final AtomicInteger nextStripe = new AtomicInteger();
+
   /** Per thread: {@code [0]} how many shared holds it has, {@code [1]} its stripe. */
   private final ThreadLocal<int[]> mine;
+
   private final ReentrantLock exclusive = new ReentrantLock();
+
   /** Raised from the first {@code lockExclusive} until the last {@code unlockExclusive}. */
   private volatile boolean exclusiveWanted;
+
   /** The exclusive holder while it waits for readers to leave, or null. */
   private volatile Thread waitingForReaders;
 
@@ -94,7 +105,8 @@ public final class HandleGate {
   public void exitShared() {
     int[] holds = mine.get();
     if (holds[0] <= 0) {
-      throw new IllegalStateException("exitShared on a thread that holds no shared side of this gate");
+      throw new IllegalStateException(
+          "exitShared on a thread that holds no shared side of this gate");
     }
     if (--holds[0] > 0) {
       return;
@@ -111,15 +123,16 @@ public final class HandleGate {
   }
 
   /**
-   * Takes the exclusive side: waits for other exclusive holders, then until no thread holds the shared
-   * side. Reentrant. Ignores interrupts while it waits (like a lock's {@code lock()}), and keeps the
-   * thread's interrupt status.
+   * Takes the exclusive side: waits for other exclusive holders, then until no thread holds the
+   * shared side. Reentrant. Ignores interrupts while it waits (like a lock's {@code lock()}), and
+   * keeps the thread's interrupt status.
    *
    * @throws IllegalStateException if this thread holds the shared side (it would wait for itself)
    */
   public void lockExclusive() {
     if (heldByCurrentThread()) {
-      throw new IllegalStateException("lockExclusive on a thread that holds the shared side of this gate");
+      throw new IllegalStateException(
+          "lockExclusive on a thread that holds the shared side of this gate");
     }
     exclusive.lock();
     if (exclusive.getHoldCount() > 1) {

@@ -69,7 +69,9 @@ class ChunkedScanTest {
     }
     assertThat(seen).isEqualTo(total);
     assertThat(scan.hasNext()).as("the end is stable").isFalse();
-    assertThatThrownBy(scan::next).isInstanceOf(NoSuchElementException.class).hasMessageContaining("'f'");
+    assertThatThrownBy(scan::next)
+        .isInstanceOf(NoSuchElementException.class)
+        .hasMessageContaining("'f'");
   }
 
   @Property(tries = 200)
@@ -80,9 +82,12 @@ class ChunkedScanTest {
       assertThat(scan.hasNext()).as("entry %d, before the damage", i).isTrue();
       scan.next();
     }
-    assertThatThrownBy(scan::hasNext).isInstanceOf(StoreCorruptionException.class)
+    assertThatThrownBy(scan::hasNext)
+        .isInstanceOf(StoreCorruptionException.class)
         .hasMessage("damage at entry " + failAt);
-    assertThatThrownBy(scan::hasNext).as("never read as the end later").isInstanceOf(StoreCorruptionException.class);
+    assertThatThrownBy(scan::hasNext)
+        .as("never read as the end later")
+        .isInstanceOf(StoreCorruptionException.class);
     assertThatThrownBy(scan::next).isInstanceOf(StoreCorruptionException.class);
   }
 
@@ -99,9 +104,12 @@ class ChunkedScanTest {
   @Test
   void chunksDoubleUpToTheLimitAndNoChunkIsReadAfterAShortOne() {
     ScriptedScan scan = new ScriptedScan(3_000, -1);
-    scan.forEachRemaining(e -> { });
-    assertThat(scan.asked).startsWith(8, 16, 32, 64, 128, 256, 256).allMatch(n -> n <= ChunkedScan.MAX_CHUNK);
-    // 8+16+32+64+128 = 248, then 256-entry chunks: 11 full ones reach 3 064 > 3 000, so the 11th is short.
+    scan.forEachRemaining(e -> {});
+    assertThat(scan.asked)
+        .startsWith(8, 16, 32, 64, 128, 256, 256)
+        .allMatch(n -> n <= ChunkedScan.MAX_CHUNK);
+    // 8+16+32+64+128 = 248, then 256-entry chunks: 11 full ones reach 3 064 > 3 000, so the 11th is
+    // short.
     assertThat(scan.asked).hasSize(5 + 11);
     assertThat(scan.hasNext()).isFalse();
     assertThat(scan.asked).as("no read after the short chunk").hasSize(16);

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Timeout.ThreadMode;
  * gets in while an exclusive holder waits, and the exclusive holder may read. Then a random mix of
  * readers and exclusive holders on several threads, replayable with {@code -Dankusa.seed}.
  */
-@Timeout(value = 120, threadMode = ThreadMode.SEPARATE_THREAD) // a broken gate deadlocks rather than fails
+@Timeout(
+    value = 120,
+    threadMode = ThreadMode.SEPARATE_THREAD) // a broken gate deadlocks rather than fails
 class HandleGateTest {
   private static final long PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
@@ -32,11 +34,14 @@ class HandleGateTest {
   void theExclusiveSideWaitsForAReaderOnAnotherThread() throws InterruptedException {
     AtomicBoolean freed = new AtomicBoolean();
     gate.enterShared();
-    Thread closer = startAndAwaitParked("lockExclusive while another thread reads", () -> {
-      gate.lockExclusive();
-      freed.set(true);
-      gate.unlockExclusive();
-    });
+    Thread closer =
+        startAndAwaitParked(
+            "lockExclusive while another thread reads",
+            () -> {
+              gate.lockExclusive();
+              freed.set(true);
+              gate.unlockExclusive();
+            });
     assertThat(freed).as("the exclusive holder ran while a reader held the gate").isFalse();
     gate.exitShared();
     join(closer);
@@ -47,11 +52,14 @@ class HandleGateTest {
   void aReaderWaitsWhileAnotherThreadHoldsTheExclusiveSide() throws InterruptedException {
     AtomicBoolean entered = new AtomicBoolean();
     gate.lockExclusive();
-    Thread reader = startAndAwaitParked("enterShared while another thread holds the exclusive side", () -> {
-      gate.enterShared();
-      entered.set(true);
-      gate.exitShared();
-    });
+    Thread reader =
+        startAndAwaitParked(
+            "enterShared while another thread holds the exclusive side",
+            () -> {
+              gate.enterShared();
+              entered.set(true);
+              gate.exitShared();
+            });
     assertThat(entered).as("a reader got in under the exclusive holder").isFalse();
     gate.unlockExclusive();
     join(reader);
@@ -64,28 +72,34 @@ class HandleGateTest {
     CountDownLatch readerIn = new CountDownLatch(1);
     CountDownLatch closerWaits = new CountDownLatch(1);
     CountDownLatch nestedDone = new CountDownLatch(1);
-    Thread reader = new Thread(() -> {
-      try {
-        gate.enterShared();
-        readerIn.countDown();
-        closerWaits.await();
-        gate.enterShared(); // a visitor reading its own store
-        gate.exitShared();
-        nestedDone.countDown();
-        gate.exitShared();
-      } catch (Throwable t) {
-        failure.set(t);
-      }
-    });
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                gate.enterShared();
+                readerIn.countDown();
+                closerWaits.await();
+                gate.enterShared(); // a visitor reading its own store
+                gate.exitShared();
+                nestedDone.countDown();
+                gate.exitShared();
+              } catch (Throwable t) {
+                failure.set(t);
+              }
+            });
     reader.start();
     assertThat(readerIn.await(30, TimeUnit.SECONDS)).isTrue();
-    Thread closer = startAndAwaitParked("lockExclusive while a reader holds the gate", () -> {
-      gate.lockExclusive();
-      gate.unlockExclusive();
-    });
+    Thread closer =
+        startAndAwaitParked(
+            "lockExclusive while a reader holds the gate",
+            () -> {
+              gate.lockExclusive();
+              gate.unlockExclusive();
+            });
     closerWaits.countDown();
     assertThat(nestedDone.await(30, TimeUnit.SECONDS))
-        .as("the nested read waited for the exclusive holder, which waits for the outer read: deadlock")
+        .as(
+            "the nested read waited for the exclusive holder, which waits for the outer read: deadlock")
         .isTrue();
     join(reader);
     join(closer);
@@ -101,11 +115,14 @@ class HandleGateTest {
     gate.lockExclusive(); // reentrant
     gate.unlockExclusive();
     AtomicBoolean entered = new AtomicBoolean();
-    Thread reader = startAndAwaitParked("enterShared after the inner of two exclusive holds ended", () -> {
-      gate.enterShared();
-      entered.set(true);
-      gate.exitShared();
-    });
+    Thread reader =
+        startAndAwaitParked(
+            "enterShared after the inner of two exclusive holds ended",
+            () -> {
+              gate.enterShared();
+              entered.set(true);
+              gate.exitShared();
+            });
     assertThat(entered).isFalse();
     gate.unlockExclusive();
     join(reader);
@@ -130,12 +147,15 @@ class HandleGateTest {
     AtomicBoolean freed = new AtomicBoolean();
     AtomicBoolean interruptKept = new AtomicBoolean();
     gate.enterShared();
-    Thread closer = startAndAwaitParked("lockExclusive while another thread reads", () -> {
-      gate.lockExclusive();
-      freed.set(true);
-      interruptKept.set(Thread.currentThread().isInterrupted());
-      gate.unlockExclusive();
-    });
+    Thread closer =
+        startAndAwaitParked(
+            "lockExclusive while another thread reads",
+            () -> {
+              gate.lockExclusive();
+              freed.set(true);
+              interruptKept.set(Thread.currentThread().isInterrupted());
+              gate.unlockExclusive();
+            });
     closer.interrupt();
     awaitParked(closer, "the interrupted lockExclusive");
     assertThat(freed).as("an interrupt let the exclusive holder in under a reader").isFalse();
@@ -160,34 +180,38 @@ class HandleGateTest {
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < 4; t++) {
       Random random = new Random(seed + t);
-      Thread thread = new Thread(() -> {
-        for (int op = 0; op < 20_000 && broken.get() == null; op++) {
-          if (random.nextInt(100) < 2) {
-            gate.lockExclusive();
-            freed.set(true);
-            if (readers.get() != 0) {
-              broken.compareAndSet(null, "an exclusive holder ran beside " + readers.get() + " readers");
-            }
-            freed.set(false);
-            gate.unlockExclusive();
-          } else {
-            gate.enterShared();
-            readers.incrementAndGet();
-            int depth = random.nextInt(4) == 0 ? 2 : 1;
-            if (depth == 2) {
-              gate.enterShared();
-            }
-            if (freed.get()) {
-              broken.compareAndSet(null, "a reader saw the handle freed");
-            }
-            readers.decrementAndGet();
-            if (depth == 2) {
-              gate.exitShared();
-            }
-            gate.exitShared();
-          }
-        }
-      }, "gate-" + t);
+      Thread thread =
+          new Thread(
+              () -> {
+                for (int op = 0; op < 20_000 && broken.get() == null; op++) {
+                  if (random.nextInt(100) < 2) {
+                    gate.lockExclusive();
+                    freed.set(true);
+                    if (readers.get() != 0) {
+                      broken.compareAndSet(
+                          null, "an exclusive holder ran beside " + readers.get() + " readers");
+                    }
+                    freed.set(false);
+                    gate.unlockExclusive();
+                  } else {
+                    gate.enterShared();
+                    readers.incrementAndGet();
+                    int depth = random.nextInt(4) == 0 ? 2 : 1;
+                    if (depth == 2) {
+                      gate.enterShared();
+                    }
+                    if (freed.get()) {
+                      broken.compareAndSet(null, "a reader saw the handle freed");
+                    }
+                    readers.decrementAndGet();
+                    if (depth == 2) {
+                      gate.exitShared();
+                    }
+                    gate.exitShared();
+                  }
+                }
+              },
+              "gate-" + t);
       threads.add(thread);
       thread.start();
     }
@@ -198,7 +222,9 @@ class HandleGateTest {
     assertThat(broken.get()).as(replay).isNull();
   }
 
-  /** Starts {@code action} and returns once it is parked (on the gate or its lock), not finished. */
+  /**
+   * Starts {@code action} and returns once it is parked (on the gate or its lock), not finished.
+   */
   private static Thread startAndAwaitParked(String what, Runnable action) {
     Thread thread = new Thread(action, "racing-the-gate");
     thread.setDaemon(true);

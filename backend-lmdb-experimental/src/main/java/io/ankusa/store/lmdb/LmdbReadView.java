@@ -16,15 +16,16 @@ import org.lmdbjava.Txn;
  * transaction a read runs in and how scans are opened.
  *
  * <p>Ownership: arrays passed in are only read during the call (lmdbjava copies them to native
- * memory); every array returned is a fresh copy, made once from the map ({@link MapBytes}) inside the
- * read's transaction.
+ * memory); every array returned is a fresh copy, made once from the map ({@link MapBytes}) inside
+ * the read's transaction.
  *
  * <p>Checksums (stores whose metadata says so, see {@link ValueChecksums}): every value read is
- * checked against its checksum, and a mismatch is {@link io.ankusa.store.spi.StoreCorruptionException}
- * naming the family and key. A point read that finds no entry for its key also checks the entries
- * on either side of where the key would be: a damaged key byte moves an entry away from its key, so
- * the miss is reported as corruption instead of as an absent key. A damaged key byte that leaves the
- * entry's bytes looking like another valid key is still caught, because the checksum covers the key.
+ * checked against its checksum, and a mismatch is {@link
+ * io.ankusa.store.spi.StoreCorruptionException} naming the family and key. A point read that finds
+ * no entry for its key also checks the entries on either side of where the key would be: a damaged
+ * key byte moves an entry away from its key, so the miss is reported as corruption instead of as an
+ * absent key. A damaged key byte that leaves the entry's bytes looking like another valid key is
+ * still caught, because the checksum covers the key.
  */
 abstract class LmdbReadView implements ReadView {
   /** Work done inside a read transaction; the transaction ends when the work returns. */
@@ -52,26 +53,32 @@ abstract class LmdbReadView implements ReadView {
     checkOpen();
     catalog.require(family);
     catalog.checkKey(family, key);
-    return inReadTxn((env, txn) -> readChecked(env.checksums(), env.dbi(family), txn, null, family, key));
+    return inReadTxn(
+        (env, txn) -> readChecked(env.checksums(), env.dbi(family), txn, null, family, key));
   }
 
-  /** All values from one transaction, hence one consistent state (property {@code multiGetKeepsOrderAndNulls}). */
+  /**
+   * All values from one transaction, hence one consistent state (property {@code
+   * multiGetKeepsOrderAndNulls}).
+   */
   @Override
   public List<byte[]> multiGet(String family, List<byte[]> keys) {
     checkOpen();
     catalog.require(family);
     catalog.checkKeys(family, keys);
-    return inReadTxn((env, txn) -> {
-      List<byte[]> out = new ArrayList<>(keys.size());
-      Dbi<MapBytes> dbi = env.dbi(family);
-      ValueChecksums checksums = env.checksums();
-      try (Cursor<MapBytes> misses = checksums == ValueChecksums.NONE ? null : openCursor(dbi, txn, family)) {
-        for (byte[] k : keys) {
-          out.add(readChecked(checksums, dbi, txn, misses, family, k));
-        }
-      }
-      return out;
-    });
+    return inReadTxn(
+        (env, txn) -> {
+          List<byte[]> out = new ArrayList<>(keys.size());
+          Dbi<MapBytes> dbi = env.dbi(family);
+          ValueChecksums checksums = env.checksums();
+          try (Cursor<MapBytes> misses =
+              checksums == ValueChecksums.NONE ? null : openCursor(dbi, txn, family)) {
+            for (byte[] k : keys) {
+              out.add(readChecked(checksums, dbi, txn, misses, family, k));
+            }
+          }
+          return out;
+        });
   }
 
   @Override
@@ -95,8 +102,13 @@ abstract class LmdbReadView implements ReadView {
    * entries just after and just before where the key would sit (see the class comment), through
    * {@code misses} when given, else a cursor opened for the purpose.
    */
-  private byte[] readChecked(ValueChecksums checksums, Dbi<MapBytes> dbi, Txn<MapBytes> txn, Cursor<MapBytes> misses,
-      String family, byte[] key) {
+  private byte[] readChecked(
+      ValueChecksums checksums,
+      Dbi<MapBytes> dbi,
+      Txn<MapBytes> txn,
+      Cursor<MapBytes> misses,
+      String family,
+      byte[] key) {
     try {
       MapBytes stored = dbi.get(txn, MapBytes.of(key));
       if (stored != null) {
@@ -118,8 +130,12 @@ abstract class LmdbReadView implements ReadView {
     }
   }
 
-  /** Checks the entry at or after {@code key} and the one before it (the last entry when none is after). */
-  private void checkNeighbours(ValueChecksums checksums, Cursor<MapBytes> cursor, String family, byte[] key) {
+  /**
+   * Checks the entry at or after {@code key} and the one before it (the last entry when none is
+   * after).
+   */
+  private void checkNeighbours(
+      ValueChecksums checksums, Cursor<MapBytes> cursor, String family, byte[] key) {
     if (cursor.get(MapBytes.of(key), GetOp.MDB_SET_RANGE)) {
       checksums.open(describe(), family, cursor.key().copy(), cursor.val());
       if (cursor.prev()) {

@@ -16,25 +16,24 @@ import org.lmdbjava.Txn;
  *
  * <p>A scan of the live store owns its read transaction and is registered with the store's {@link
  * LongLivedReaders}; it releases the transaction as soon as it reaches the end of its range, and at
- * the latest on {@link #close()}. A scan of a snapshot uses the snapshot's transaction and is closed
- * with it.
+ * the latest on {@link #close()}. A scan of a snapshot uses the snapshot's transaction and is
+ * closed with it.
  *
- * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} first, doubling
- * up to {@value ChunkedScan#MAX_CHUNK}), each under the scan's monitor (the snapshot's, for a scan of a
- * snapshot, because an LMDB transaction serves one thread at a time) and the shared side of the
- * environment's handle gate, taken once per chunk: a close of the scan, its snapshot or its store
- * waits for a running chunk, so the cursor is never freed under it (property {@code
- * closeWaitsForARunningScanChunk} in {@code ScanGuardTest}). Between chunks each {@code hasNext}/{@code
- * next} reads one volatile field to learn whether the scan was closed. Entries are fresh copies. Used
- * by one thread at a time.
+ * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} first,
+ * doubling up to {@value ChunkedScan#MAX_CHUNK}), each under the scan's monitor (the snapshot's,
+ * for a scan of a snapshot, because an LMDB transaction serves one thread at a time) and the shared
+ * side of the environment's handle gate, taken once per chunk: a close of the scan, its snapshot or
+ * its store waits for a running chunk, so the cursor is never freed under it (property {@code
+ * closeWaitsForARunningScanChunk} in {@code ScanGuardTest}). Between chunks each {@code
+ * hasNext}/{@code next} reads one volatile field to learn whether the scan was closed. Entries are
+ * fresh copies. Used by one thread at a time.
  *
  * <p>Bounds are checked here with unsigned byte comparison, which is LMDB's default key order
  * ({@code memcmp}); the cursor is positioned with {@code MDB_SET_RANGE}. A cursor error met on the
- * way throws {@link io.ankusa.store.spi.StoreCorruptionException} naming the family and the last key
- * read (once the entries read before it were returned), and every later {@code hasNext} throws it
- * again: the scan never ends early (property {@code
- * scanNeverEndsEarlyOnCorruption}). So does an entry whose checksum does not match ({@link
- * ValueChecksums}), in stores that keep checksums.
+ * way throws {@link io.ankusa.store.spi.StoreCorruptionException} naming the family and the last
+ * key read (once the entries read before it were returned), and every later {@code hasNext} throws
+ * it again: the scan never ends early (property {@code scanNeverEndsEarlyOnCorruption}). So does an
+ * entry whose checksum does not match ({@link ValueChecksums}), in stores that keep checksums.
  */
 final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
   /**
@@ -58,10 +57,17 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
   private boolean started;
   private boolean exhausted;
   private byte[] lastKey;
+
   /** Null while open; otherwise why it was closed. Written under the monitor. */
   private volatile String closedReason;
 
-  private LmdbScan(LmdbStore store, LmdbSnapshot snapshot, String family, byte[] lo, byte[] hi, Direction direction) {
+  private LmdbScan(
+      LmdbStore store,
+      LmdbSnapshot snapshot,
+      String family,
+      byte[] lo,
+      byte[] hi,
+      Direction direction) {
     super(family);
     this.store = store;
     this.snapshot = snapshot;
@@ -76,20 +82,24 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
   }
 
   /** A scan of the live store with its own read transaction. REQUIRES: arguments checked. */
-  static LmdbScan onStore(LmdbStore store, String family, byte[] lo, byte[] hi, Direction direction) {
+  static LmdbScan onStore(
+      LmdbStore store, String family, byte[] lo, byte[] hi, Direction direction) {
     LmdbScan scan = new LmdbScan(store, null, family, lo, hi, direction);
     synchronized (scan) {
       store.readers().register(scan);
       try {
-        store.shared(env -> {
-          scan.txn = LmdbStore.beginRead(env, store.describe());
-          scan.cursor = env.dbi(family).openCursor(scan.txn);
-          return null;
-        });
+        store.shared(
+            env -> {
+              scan.txn = LmdbStore.beginRead(env, store.describe());
+              scan.cursor = env.dbi(family).openCursor(scan.txn);
+              return null;
+            });
       } catch (RuntimeException e) {
         store.releasing(scan::releaseNative);
         store.readers().deregister(scan);
-        throw e instanceof StoreException ? e : LmdbErrors.readFailed(store.describe(), family, null, e);
+        throw e instanceof StoreException
+            ? e
+            : LmdbErrors.readFailed(store.describe(), family, null, e);
       }
     }
     return scan;
@@ -99,8 +109,15 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
    * A scan in a snapshot's transaction. REQUIRES: the caller holds the snapshot's monitor and the
    * shared side of the environment's handle gate; arguments checked.
    */
-  static LmdbScan onSnapshot(LmdbStore store, LmdbSnapshot snapshot, Txn<MapBytes> txn, LmdbEnvironment env,
-      String family, byte[] lo, byte[] hi, Direction direction) {
+  static LmdbScan onSnapshot(
+      LmdbStore store,
+      LmdbSnapshot snapshot,
+      Txn<MapBytes> txn,
+      LmdbEnvironment env,
+      String family,
+      byte[] lo,
+      byte[] hi,
+      Direction direction) {
     LmdbScan scan = new LmdbScan(store, snapshot, family, lo, hi, direction);
     try {
       scan.cursor = env.dbi(family).openCursor(txn);
@@ -113,42 +130,43 @@ final class LmdbScan extends ChunkedScan implements LongLivedReaders.Reader {
   /**
    * Reads the next chunk holding the monitor and the shared side of the environment's handle gate
    * once: {@link #closeBecause} (from the store's close or reopen, a map growth, or the snapshot's
-   * close) waits for it, so the cursor and transaction are never freed under a running chunk. A cursor
-   * error ends the chunk and is recorded with {@link #stoppedOn}.
+   * close) waits for it, so the cursor and transaction are never freed under a running chunk. A
+   * cursor error ends the chunk and is recorded with {@link #stoppedOn}.
    */
   @Override
   protected int readChunk(Entry[] into) {
     synchronized (monitor) {
       checkOpen(); // closed while we waited for the monitor
-      return store.shared(env -> {
-        Runnable hook = whileReadingChunk;
-        if (hook != null) {
-          hook.run();
-        }
-        int n = 0;
-        ValueChecksums checksums = env.checksums();
-        while (n < into.length && !exhausted) {
-          Entry e;
-          try {
-            e = advance(checksums);
-          } catch (StoreException failed) {
-            stoppedOn(failed);
-            break;
-          }
-          if (e != null) {
-            into[n++] = e;
-          }
-        }
-        return n;
-      });
+      return store.shared(
+          env -> {
+            Runnable hook = whileReadingChunk;
+            if (hook != null) {
+              hook.run();
+            }
+            int n = 0;
+            ValueChecksums checksums = env.checksums();
+            while (n < into.length && !exhausted) {
+              Entry e;
+              try {
+                e = advance(checksums);
+              } catch (StoreException failed) {
+                stoppedOn(failed);
+                break;
+              }
+              if (e != null) {
+                into[n++] = e;
+              }
+            }
+            return n;
+          });
     }
   }
 
   /**
    * One cursor step: the entry met, or null at the end of the range (the transaction is then given
-   * back). The entry met is checked against its checksum before its key is compared with the range's
-   * end, so a damaged key can never pass for the end of the range. REQUIRES: the monitor and the
-   * shared side of the environment's handle gate are held.
+   * back). The entry met is checked against its checksum before its key is compared with the
+   * range's end, so a damaged key can never pass for the end of the range. REQUIRES: the monitor
+   * and the shared side of the environment's handle gate are held.
    */
   private Entry advance(ValueChecksums checksums) {
     try {

@@ -35,38 +35,63 @@ import java.util.List;
  * @param mapGrowWaitMillis how long growth waits for long-lived readers
  * @param checksums whether a store created now checksums its values
  */
-record LmdbSettings(long mapSizeBytes, long mapSizeMaxBytes, int maxReaders, long mapGrowWaitMillis,
+record LmdbSettings(
+    long mapSizeBytes,
+    long mapSizeMaxBytes,
+    int maxReaders,
+    long mapGrowWaitMillis,
     boolean checksums) {
   static final String MAP_SIZE = "lmdb.mapSizeBytes";
   static final String MAP_SIZE_MAX = "lmdb.mapSizeMaxBytes";
   static final String MAX_READERS = "lmdb.maxReaders";
   static final String MAP_GROW_WAIT = "lmdb.mapGrowWaitMillis";
   static final String CHECKSUMS = "lmdb.checksums";
-  static final List<String> KNOWN = List.of(MAP_SIZE, MAP_SIZE_MAX, MAX_READERS, MAP_GROW_WAIT, CHECKSUMS);
+  static final List<String> KNOWN =
+      List.of(MAP_SIZE, MAP_SIZE_MAX, MAX_READERS, MAP_GROW_WAIT, CHECKSUMS);
 
   static final long DEFAULT_MAP_SIZE = 64L << 20;
   static final long DEFAULT_MAP_SIZE_MAX = 64L << 30;
   static final int DEFAULT_MAX_READERS = 512;
   static final long DEFAULT_MAP_GROW_WAIT_MILLIS = 10_000;
+
   /** Smallest map accepted: a few pages of metadata plus room for the families' roots. */
   static final long MIN_MAP_SIZE = 256L << 10;
+
   private static final long PAGE = 4096;
 
   LmdbSettings {
     if (mapSizeBytes < MIN_MAP_SIZE) {
       throw new StoreArgumentException(
-          "option " + MAP_SIZE + "=" + mapSizeBytes + " is below the minimum of " + MIN_MAP_SIZE + " bytes");
+          "option "
+              + MAP_SIZE
+              + "="
+              + mapSizeBytes
+              + " is below the minimum of "
+              + MIN_MAP_SIZE
+              + " bytes");
     }
     if (mapSizeMaxBytes < mapSizeBytes) {
       throw new StoreArgumentException(
-          "option " + MAP_SIZE_MAX + "=" + mapSizeMaxBytes + " is below " + MAP_SIZE + "=" + mapSizeBytes
-              + "; raise " + MAP_SIZE_MAX + " or lower " + MAP_SIZE);
+          "option "
+              + MAP_SIZE_MAX
+              + "="
+              + mapSizeMaxBytes
+              + " is below "
+              + MAP_SIZE
+              + "="
+              + mapSizeBytes
+              + "; raise "
+              + MAP_SIZE_MAX
+              + " or lower "
+              + MAP_SIZE);
     }
     if (maxReaders < 1 || maxReaders > 65_536) {
-      throw new StoreArgumentException("option " + MAX_READERS + "=" + maxReaders + " must be in 1..65536");
+      throw new StoreArgumentException(
+          "option " + MAX_READERS + "=" + maxReaders + " must be in 1..65536");
     }
     if (mapGrowWaitMillis < 0) {
-      throw new StoreArgumentException("option " + MAP_GROW_WAIT + "=" + mapGrowWaitMillis + " is negative");
+      throw new StoreArgumentException(
+          "option " + MAP_GROW_WAIT + "=" + mapGrowWaitMillis + " is negative");
     }
     mapSizeBytes = mapSizeBytes / PAGE * PAGE;
     mapSizeMaxBytes = mapSizeMaxBytes / PAGE * PAGE;
@@ -87,11 +112,13 @@ record LmdbSettings(long mapSizeBytes, long mapSizeMaxBytes, int maxReaders, lon
     }
     long readers = options.longProperty(MAX_READERS, DEFAULT_MAX_READERS);
     if (readers < 1 || readers > 65_536) {
-      throw new StoreArgumentException("option " + MAX_READERS + "=" + readers + " must be in 1..65536");
+      throw new StoreArgumentException(
+          "option " + MAX_READERS + "=" + readers + " must be in 1..65536");
     }
     String checksums = options.property(CHECKSUMS, "true");
     if (!checksums.equals("true") && !checksums.equals("false")) {
-      throw new StoreArgumentException("option " + CHECKSUMS + "='" + checksums + "' must be true or false");
+      throw new StoreArgumentException(
+          "option " + CHECKSUMS + "='" + checksums + "' must be true or false");
     }
     return new LmdbSettings(
         options.longProperty(MAP_SIZE, DEFAULT_MAP_SIZE),

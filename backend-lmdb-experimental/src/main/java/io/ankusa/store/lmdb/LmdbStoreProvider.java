@@ -23,26 +23,31 @@ import java.util.List;
  * database per family. See {@link LmdbStore} for what survives a process kill versus a power loss,
  * and {@link LmdbSettings} for the {@code lmdb.*} options ({@code lmdb.mapSizeBytes}, {@code
  * lmdb.mapSizeMaxBytes}, {@code lmdb.maxReaders}, {@code lmdb.mapGrowWaitMillis}, {@code
- * lmdb.checksums}); unknown {@code
- * lmdb.*} options are refused with {@link io.ankusa.store.spi.StoreArgumentException}.
+ * lmdb.checksums}); unknown {@code lmdb.*} options are refused with {@link
+ * io.ankusa.store.spi.StoreArgumentException}.
  *
  * <p>Files in the directory: {@code data.mdb} (the data), {@code lock.mdb} (LMDB's reader table),
  * {@value StoreMarker#FILE} (the store marker: backend {@code lmdb}, format {@value #FORMAT}) and
- * {@value DirectoryLock#FILE} (the one-open-store lock), both the backend kit's ({@link DirectoryClaim}).
- * Stores made before markers existed also hold {@code ankusa-lmdb.lock}, the lock file of earlier
- * releases; they are recognised by an LMDB {@code data.mdb} and get the marker at their first
- * read-write open.
+ * {@value DirectoryLock#FILE} (the one-open-store lock), both the backend kit's ({@link
+ * DirectoryClaim}). Stores made before markers existed also hold {@code ankusa-lmdb.lock}, the lock
+ * file of earlier releases; they are recognised by an LMDB {@code data.mdb} and get the marker at
+ * their first read-write open.
  *
- * <p>A {@link StoreOptions#readOnly() read-only} open maps the data file with {@code MDB_RDONLY} and
- * {@code MDB_NOLOCK}: no file is created or written, not even LMDB's reader table (the kit's shared
- * directory lock keeps read-write opens of this release out meanwhile), and every write is refused
- * ({@link io.ankusa.store.kit.forwarding.ReadOnlyStore}).
+ * <p>A {@link StoreOptions#readOnly() read-only} open maps the data file with {@code MDB_RDONLY}
+ * and {@code MDB_NOLOCK}: no file is created or written, not even LMDB's reader table (the kit's
+ * shared directory lock keeps read-write opens of this release out meanwhile), and every write is
+ * refused ({@link io.ankusa.store.kit.forwarding.ReadOnlyStore}).
  */
 public final class LmdbStoreProvider implements StoreProvider {
   /** This backend's storage format, written in the store marker. */
   static final int FORMAT = 1;
+
   private static final StoreMarker MARKER = new StoreMarker("lmdb", FORMAT);
-  /** LMDB's magic number, at offset 16 of the first meta page (after the page header), little-endian. */
+
+  /**
+   * LMDB's magic number, at offset 16 of the first meta page (after the page header),
+   * little-endian.
+   */
   private static final int LMDB_MAGIC = 0xBEEFC0DE;
 
   @Override
@@ -60,24 +65,35 @@ public final class LmdbStoreProvider implements StoreProvider {
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
     FamilyCatalog.checkOpenArguments(dir, options, families);
     LmdbSettings settings = LmdbSettings.from(options);
-    FamilyCatalog catalog = new FamilyCatalog(families, LmdbStore.CAPABILITIES.maxKeyBytes(),
-        LmdbStore.CAPABILITIES.maxValueBytes());
-    return DirectoryClaim.openStore(dir, options, MARKER, LmdbStoreProvider::holdsStore, claim -> {
-      boolean create = options.createIfMissing() && !claim.readOnly();
-      if (!create && !Files.isRegularFile(claim.directory().resolve(LmdbEnvironment.DATA_FILE))) {
-        throw new StoreFormatException(
-            "no LMDB store in " + claim.directory() + " (no " + LmdbEnvironment.DATA_FILE + ")"
-                + (claim.readOnly() ? " to open read-only" : " and createIfMissing is false")
-                + "; check the path, or open with createIfMissing to create one");
-      }
-      return LmdbStore.open(claim, settings, catalog, create);
-    });
+    FamilyCatalog catalog =
+        new FamilyCatalog(
+            families, LmdbStore.CAPABILITIES.maxKeyBytes(), LmdbStore.CAPABILITIES.maxValueBytes());
+    return DirectoryClaim.openStore(
+        dir,
+        options,
+        MARKER,
+        LmdbStoreProvider::holdsStore,
+        claim -> {
+          boolean create = options.createIfMissing() && !claim.readOnly();
+          if (!create
+              && !Files.isRegularFile(claim.directory().resolve(LmdbEnvironment.DATA_FILE))) {
+            throw new StoreFormatException(
+                "no LMDB store in "
+                    + claim.directory()
+                    + " (no "
+                    + LmdbEnvironment.DATA_FILE
+                    + ")"
+                    + (claim.readOnly() ? " to open read-only" : " and createIfMissing is false")
+                    + "; check the path, or open with createIfMissing to create one");
+          }
+          return LmdbStore.open(claim, settings, catalog, create);
+        });
   }
 
   /**
-   * Whether {@code dir} holds an LMDB store made before store markers: a {@code data.mdb} that starts
-   * with an LMDB meta page (the magic number at offset 16). An empty or foreign {@code data.mdb} is
-   * not one. Reads only.
+   * Whether {@code dir} holds an LMDB store made before store markers: a {@code data.mdb} that
+   * starts with an LMDB meta page (the magic number at offset 16). An empty or foreign {@code
+   * data.mdb} is not one. Reads only.
    */
   static boolean holdsStore(Path dir) {
     Path data = dir.resolve(LmdbEnvironment.DATA_FILE);
@@ -91,7 +107,8 @@ public final class LmdbStoreProvider implements StoreProvider {
       }
       return !head.hasRemaining() && head.getInt(16) == LMDB_MAGIC;
     } catch (IOException e) {
-      throw new StoreException("cannot read " + data + " to tell whether it is an LMDB data file: " + e, e);
+      throw new StoreException(
+          "cannot read " + data + " to tell whether it is an LMDB data file: " + e, e);
     }
   }
 }

@@ -7,13 +7,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The scans and snapshots of one store that hold an LMDB read transaction across calls, and the gate
- * that keeps new ones out while the store remaps (grows) or reopens its environment.
+ * The scans and snapshots of one store that hold an LMDB read transaction across calls, and the
+ * gate that keeps new ones out while the store remaps (grows) or reopens its environment.
  *
- * <p>Why it exists: {@code mdb_env_set_mapsize} unmaps and maps the data file again, so LMDB requires
- * that no transaction of the process be active while it runs (cursors hold pointers into the old
- * mapping). Short reads are kept out by the store's read-write lock; long-lived readers, whose
- * transactions outlive any lock a thread could hold, are counted here. A grower {@linkplain
+ * <p>Why it exists: {@code mdb_env_set_mapsize} unmaps and maps the data file again, so LMDB
+ * requires that no transaction of the process be active while it runs (cursors hold pointers into
+ * the old mapping). Short reads are kept out by the store's read-write lock; long-lived readers,
+ * whose transactions outlive any lock a thread could hold, are counted here. A grower {@linkplain
  * #awaitNoneOpen waits} until none is open and blocks new ones; a reopen or close {@linkplain
  * #blockAndList blocks} new ones and closes those that are open.
  *
@@ -23,7 +23,10 @@ import java.util.Set;
 final class LongLivedReaders {
   /** A scan or snapshot that holds a read transaction until it is closed. */
   interface Reader {
-    /** Releases the reader's transaction; later calls on it throw StoreClosedException with {@code reason}. */
+    /**
+     * Releases the reader's transaction; later calls on it throw StoreClosedException with {@code
+     * reason}.
+     */
     void closeBecause(String reason);
   }
 

@@ -16,9 +16,9 @@ import java.util.Objects;
  *       copy: sealing a value copies nothing on the heap.
  *   <li><b>coming out</b> (a view): where the bytes a read found lie in LMDB's memory map, nothing
  *       copied. lmdbjava sets it on every read and overwrites it on the next read of the same
- *       transaction or cursor. REQUIRES: copy out what you keep ({@link #copy}), before the next read
- *       on that transaction or cursor and before the transaction ends; after that the view points at
- *       pages LMDB may reuse or unmap.
+ *       transaction or cursor. REQUIRES: copy out what you keep ({@link #copy}), before the next
+ *       read on that transaction or cursor and before the transaction ends; after that the view
+ *       points at pages LMDB may reuse or unmap.
  * </ul>
  *
  * <p>Why views: a read can copy exactly what it needs, once. A value stored with a checksum ({@link
@@ -32,12 +32,16 @@ final class MapBytes {
 
   /** The bytes going in; null for a view. */
   private final byte[] array;
+
   /** Going in: whether {@link #trailer} follows the array. */
   private final boolean sealed;
+
   /** Going in and sealed: the 4 bytes after the array, big-endian. */
   private final int trailer;
+
   /** How a view copies out of the map; null for bytes going in. */
   private final NativeMemory memory;
+
   private long address;
   private int size;
 
@@ -54,8 +58,8 @@ final class MapBytes {
   }
 
   /**
-   * Bytes going in: {@code array} followed by {@code trailer} as 4 big-endian bytes; the array is read
-   * during the call it is passed to and not kept.
+   * Bytes going in: {@code array} followed by {@code trailer} as 4 big-endian bytes; the array is
+   * read during the call it is passed to and not kept.
    */
   static MapBytes sealed(byte[] array, int trailer) {
     return new MapBytes(Objects.requireNonNull(array, "array"), true, trailer, null);
@@ -155,6 +159,9 @@ final class MapBytes {
       b = copy(offset + Integer.BYTES);
       at = offset;
     }
-    return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8) | (b[at + 3] & 0xff);
+    return ((b[at] & 0xff) << 24)
+        | ((b[at + 1] & 0xff) << 16)
+        | ((b[at + 2] & 0xff) << 8)
+        | (b[at + 3] & 0xff);
   }
 }

@@ -7,10 +7,11 @@ import jnr.ffi.Pointer;
 import org.lmdbjava.BufferProxy;
 
 /**
- * lmdbjava's buffer proxy for {@link MapBytes}: bytes going in are copied to fresh native memory for
- * the call, as lmdbjava's {@code ByteArrayProxy} does; bytes coming out are not copied at all, the
- * view is pointed at them (see {@link MapBytes} for how long that holds). Copies go through {@link
- * NativeMemory}, the JVM's intrinsic memory copy where there is one, not a JNI call per array.
+ * lmdbjava's buffer proxy for {@link MapBytes}: bytes going in are copied to fresh native memory
+ * for the call, as lmdbjava's {@code ByteArrayProxy} does; bytes coming out are not copied at all,
+ * the view is pointed at them (see {@link MapBytes} for how long that holds). Copies go through
+ * {@link NativeMemory}, the JVM's intrinsic memory copy where there is one, not a JNI call per
+ * array.
  *
  * <p>Why: a read used to get every key and value as a fresh array through {@code ByteArrayProxy}, a
  * JNI call each, and a checksummed value was then copied again without its checksum; in a scan
@@ -24,9 +25,12 @@ final class MapBytesProxy extends BufferProxy<MapBytes> {
 
   /** Offsets in LMDB's {@code MDB_val}: the size, then the data pointer (64-bit). */
   private static final int SIZE_OFFSET = 0;
+
   private static final int DATA_OFFSET = 8;
+
   /** Bytes allocated past a sealed entry's end, so its trailer can go in as one long. */
   private static final int TRAILER_SLACK = Long.BYTES - Integer.BYTES;
+
   private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
   private final NativeMemory memory;
@@ -80,7 +84,8 @@ final class MapBytesProxy extends BufferProxy<MapBytes> {
     byte[] array = buffer.array();
     int size = buffer.size();
     // A sealed trailer goes in as one 8-byte write after the array: 4 bytes of slack past the end.
-    Pointer data = NativeMemory.MEMORY.allocateDirect(buffer.isSealed() ? size + TRAILER_SLACK : size);
+    Pointer data =
+        NativeMemory.MEMORY.allocateDirect(buffer.isSealed() ? size + TRAILER_SLACK : size);
     if (array.length > 0) {
       memory.copyIn(array, data.address());
     }
@@ -92,9 +97,14 @@ final class MapBytesProxy extends BufferProxy<MapBytes> {
     return data;
   }
 
-  /** The long whose first 4 bytes in memory are {@code trailer}, big-endian, and whose last 4 are zero. */
+  /**
+   * The long whose first 4 bytes in memory are {@code trailer}, big-endian, and whose last 4 are
+   * zero.
+   */
   static long trailerWord(int trailer) {
-    return LITTLE_ENDIAN ? Integer.reverseBytes(trailer) & 0xffff_ffffL : ((long) trailer) << Integer.SIZE;
+    return LITTLE_ENDIAN
+        ? Integer.reverseBytes(trailer) & 0xffff_ffffL
+        : ((long) trailer) << Integer.SIZE;
   }
 
   /** Used by lmdbjava only for {@code MDB_RESERVE} puts, which this backend does not make. */
@@ -103,13 +113,16 @@ final class MapBytesProxy extends BufferProxy<MapBytes> {
     throw new UnsupportedOperationException("this backend makes no MDB_RESERVE puts");
   }
 
-  /** Points a view (the one passed, reused) at the bytes the {@code MDB_val} at {@code ptr} names. */
+  /**
+   * Points a view (the one passed, reused) at the bytes the {@code MDB_val} at {@code ptr} names.
+   */
   @Override
   protected MapBytes out(MapBytes buffer, Pointer ptr) {
     long struct = ptr.address();
     long size = memory.getLong(struct + SIZE_OFFSET);
     if (size < 0 || size > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException("LMDB returned an entry of " + size + " bytes, more than any this backend writes");
+      throw new IllegalStateException(
+          "LMDB returned an entry of " + size + " bytes, more than any this backend writes");
     }
     MapBytes view = buffer != null && buffer.isView() ? buffer : MapBytes.view(memory);
     view.point(memory.getLong(struct + DATA_OFFSET), (int) size);

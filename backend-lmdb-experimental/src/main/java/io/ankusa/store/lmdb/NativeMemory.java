@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Copies between native memory (LMDB's memory map, lmdbjava's {@code MDB_val} structs) and Java
- * arrays, two ways that move the same bytes: {@link #INTRINSIC}, the JVM's intrinsic memory copy
- * (a plain {@code memcpy}, no native call), and {@link #JNI}, a JNI call per copy through jnr-ffi as
+ * arrays, two ways that move the same bytes: {@link #INTRINSIC}, the JVM's intrinsic memory copy (a
+ * plain {@code memcpy}, no native call), and {@link #JNI}, a JNI call per copy through jnr-ffi as
  * lmdbjava's own {@code ByteArrayProxy} does. {@link #best()} is the first this JVM offers.
  *
  * <p>Why two: the intrinsic copy is reached through {@code sun.misc.Unsafe}, found reflectively and
@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
  * flag is needed). A JVM without it, or one that refuses it, is met once, when this class loads,
  * and copies through JNI here; lmdbjava itself needs it all the same (docs/deployment.md).
  *
- * <p>REQUIRES of every method: the native range is readable (writable, for the methods that write) for
- * the bytes named; nothing here can check that, and a bad address ends the process. Stateless and
- * thread-safe.
+ * <p>REQUIRES of every method: the native range is readable (writable, for the methods that write)
+ * for the bytes named; nothing here can check that, and a bad address ends the process. Stateless
+ * and thread-safe.
  */
 enum NativeMemory {
   /** The JVM's intrinsic copy; {@link Intrinsics#AVAILABLE} says whether this JVM has it. */
@@ -90,14 +90,15 @@ enum NativeMemory {
   }
 
   /**
-   * The method handles behind {@link #INTRINSIC}. Static finals, so the JIT treats them as constants
-   * and compiles each call to the intrinsic itself.
+   * The method handles behind {@link #INTRINSIC}. Static finals, so the JIT treats them as
+   * constants and compiles each call to the intrinsic itself.
    */
   static final class Intrinsics {
     private static final MethodHandle COPY_MEMORY;
     private static final MethodHandle GET_LONG;
     private static final MethodHandle PUT_LONG;
     private static final long BYTE_ARRAY_BASE;
+
     /** Whether this JVM offers the intrinsic copy. */
     static final boolean AVAILABLE;
 
@@ -112,17 +113,38 @@ enum NativeMemory {
         field.setAccessible(true);
         Object unsafe = field.get(null);
         MethodHandles.Lookup lookup = MethodHandles.lookup();
-        base = (int) lookup.findVirtual(unsafeClass, "arrayBaseOffset", MethodType.methodType(int.class, Class.class))
-            .invoke(unsafe, byte[].class);
-        getLong = lookup.findVirtual(unsafeClass, "getLong", MethodType.methodType(long.class, long.class))
-            .bindTo(unsafe);
-        putLong = lookup.findVirtual(unsafeClass, "putLong", MethodType.methodType(void.class, long.class, long.class))
-            .bindTo(unsafe);
-        copyMemory = lookup.findVirtual(unsafeClass, "copyMemory", MethodType.methodType(void.class, Object.class,
-            long.class, Object.class, long.class, long.class)).bindTo(unsafe);
+        base =
+            (int)
+                lookup
+                    .findVirtual(
+                        unsafeClass,
+                        "arrayBaseOffset",
+                        MethodType.methodType(int.class, Class.class))
+                    .invoke(unsafe, byte[].class);
+        getLong =
+            lookup
+                .findVirtual(unsafeClass, "getLong", MethodType.methodType(long.class, long.class))
+                .bindTo(unsafe);
+        putLong =
+            lookup
+                .findVirtual(
+                    unsafeClass,
+                    "putLong",
+                    MethodType.methodType(void.class, long.class, long.class))
+                .bindTo(unsafe);
+        copyMemory =
+            lookup
+                .findVirtual(
+                    unsafeClass,
+                    "copyMemory",
+                    MethodType.methodType(
+                        void.class, Object.class, long.class, Object.class, long.class, long.class))
+                .bindTo(unsafe);
         tryOut(copyMemory, getLong, putLong, base);
       } catch (Throwable e) { // any failure here only means the JNI copy
-        LOG.debug("no intrinsic memory copy on this JVM ({}); LMDB entries are copied through JNI", e.toString());
+        LOG.debug(
+            "no intrinsic memory copy on this JVM ({}); LMDB entries are copied through JNI",
+            e.toString());
         copyMemory = null;
       }
       AVAILABLE = copyMemory != null;
@@ -136,10 +158,11 @@ enum NativeMemory {
 
     /**
      * One round trip through native memory with the handles found, so a JVM that has the methods
-     * but refuses them (as {@code --sun-misc-unsafe-memory-access=deny} makes it) is met here, not on
-     * a read. Throws when a call is refused or moves the wrong bytes.
+     * but refuses them (as {@code --sun-misc-unsafe-memory-access=deny} makes it) is met here, not
+     * on a read. Throws when a call is refused or moves the wrong bytes.
      */
-    private static void tryOut(MethodHandle copyMemory, MethodHandle getLong, MethodHandle putLong, long base)
+    private static void tryOut(
+        MethodHandle copyMemory, MethodHandle getLong, MethodHandle putLong, long base)
         throws Throwable {
       jnr.ffi.Pointer scratch = MEMORY.allocateDirect(16);
       long at = scratch.address();
@@ -155,7 +178,8 @@ enum NativeMemory {
 
     static void copyOut(long address, byte[] into, int length) {
       try {
-        COPY_MEMORY.invokeExact((Object) null, address, (Object) into, BYTE_ARRAY_BASE, (long) length);
+        COPY_MEMORY.invokeExact(
+            (Object) null, address, (Object) into, BYTE_ARRAY_BASE, (long) length);
       } catch (Throwable e) {
         throw rethrown(e);
       }
@@ -163,7 +187,8 @@ enum NativeMemory {
 
     static void copyIn(byte[] from, long address) {
       try {
-        COPY_MEMORY.invokeExact((Object) from, BYTE_ARRAY_BASE, (Object) null, address, (long) from.length);
+        COPY_MEMORY.invokeExact(
+            (Object) from, BYTE_ARRAY_BASE, (Object) null, address, (long) from.length);
       } catch (Throwable e) {
         throw rethrown(e);
       }

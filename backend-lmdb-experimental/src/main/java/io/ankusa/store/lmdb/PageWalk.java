@@ -15,34 +15,35 @@ import java.util.Map;
  * One walk, with plain Java reads of {@code data.mdb}, over every B-tree LMDB reaches from the meta
  * page it will use: the free list, the main database (the list of named databases) and every named
  * database it lists. It checks each page the way LMDB relies on it without checking: that is what
- * {@link DataFileCheck} needs to tell, before the file is mapped, whether LMDB could read outside the
- * file or the map (SIGBUS, SIGSEGV) or fail one of its assertions (abort) on it.
+ * {@link DataFileCheck} needs to tell, before the file is mapped, whether LMDB could read outside
+ * the file or the map (SIGBUS, SIGSEGV) or fail one of its assertions (abort) on it.
  *
  * <p>Layout (LMDB 0.9, 64-bit little-endian): a page header of 16 bytes: page number (8), pad (2),
- * flags (2: {@code P_BRANCH} 0x01, {@code P_LEAF} 0x02, {@code P_OVERFLOW} 0x04), then lower and upper
- * bounds of the free space (2 each; an overflow page has its page count there, 4 bytes). A branch or
- * leaf page holds {@code (lower - 16) / 2} node offsets (2 bytes each) after the header and the nodes
- * themselves packed from {@code upper} to the end of the page, each an even number of bytes: a node
- * header of 8 bytes (data size or child page number in {@code lo}, {@code hi}, and on a leaf the node
- * flags, {@code F_BIGDATA} 0x01, {@code F_SUBDATA} 0x02, {@code F_DUPDATA} 0x04, or on a branch the
- * child page number's top 16 bits; then the key size), the key, and on a leaf the data, or with
- * {@code F_BIGDATA} the 8-byte number of the overflow pages holding it.
+ * flags (2: {@code P_BRANCH} 0x01, {@code P_LEAF} 0x02, {@code P_OVERFLOW} 0x04), then lower and
+ * upper bounds of the free space (2 each; an overflow page has its page count there, 4 bytes). A
+ * branch or leaf page holds {@code (lower - 16) / 2} node offsets (2 bytes each) after the header
+ * and the nodes themselves packed from {@code upper} to the end of the page, each an even number of
+ * bytes: a node header of 8 bytes (data size or child page number in {@code lo}, {@code hi}, and on
+ * a leaf the node flags, {@code F_BIGDATA} 0x01, {@code F_SUBDATA} 0x02, {@code F_DUPDATA} 0x04, or
+ * on a branch the child page number's top 16 bits; then the key size), the key, and on a leaf the
+ * data, or with {@code F_BIGDATA} the 8-byte number of the overflow pages holding it.
  *
- * <p>Checked, per tree: the record's depth (1 to 32, LMDB's cursor stack) and root; per page: it lies
- * inside the file, past the two meta pages and at most at the meta page's last page number, and is
- * reached only once (by any tree, overflow pages included); its header names it; its flags are exactly
- * those of a branch page above the record's depth and of a leaf page at it; lower and upper lie in
- * the page; it holds at least one node (a branch outside the free list two, as LMDB asserts); every
- * node offset is even and in the node area, every node lies inside the page, and the nodes fill the
- * node area exactly; keys are 1 to 511 bytes (8 in the free list), except the first of a branch,
- * which LMDB never reads, and ascend strictly within the bounds the parent's keys set (unsigned bytes;
- * the free list's 8-byte integers); node flags are those of the database (no {@code F_DUPDATA}
- * anywhere: no database here is {@code MDB_DUPSORT}, and LMDB would take such a node for a sub-page
- * and dereference a cursor it does not have; {@code F_SUBDATA} only in the main database, with a
- * 48-byte record); an overflow page carries {@code P_OVERFLOW}, its own number and enough pages for
- * its data. The free list's records are lists of page numbers (a count, then that many numbers, in
- * descending order, each a page the meta page counts); no page is listed twice or both listed free
- * and reached. A named database's record carries no flags (this backend sets none).
+ * <p>Checked, per tree: the record's depth (1 to 32, LMDB's cursor stack) and root; per page: it
+ * lies inside the file, past the two meta pages and at most at the meta page's last page number,
+ * and is reached only once (by any tree, overflow pages included); its header names it; its flags
+ * are exactly those of a branch page above the record's depth and of a leaf page at it; lower and
+ * upper lie in the page; it holds at least one node (a branch outside the free list two, as LMDB
+ * asserts); every node offset is even and in the node area, every node lies inside the page, and
+ * the nodes fill the node area exactly; keys are 1 to 511 bytes (8 in the free list), except the
+ * first of a branch, which LMDB never reads, and ascend strictly within the bounds the parent's
+ * keys set (unsigned bytes; the free list's 8-byte integers); node flags are those of the database
+ * (no {@code F_DUPDATA} anywhere: no database here is {@code MDB_DUPSORT}, and LMDB would take such
+ * a node for a sub-page and dereference a cursor it does not have; {@code F_SUBDATA} only in the
+ * main database, with a 48-byte record); an overflow page carries {@code P_OVERFLOW}, its own
+ * number and enough pages for its data. The free list's records are lists of page numbers (a count,
+ * then that many numbers, in descending order, each a page the meta page counts); no page is listed
+ * twice or both listed free and reached. A named database's record carries no flags (this backend
+ * sets none).
  *
  * <p>Not checked: the bytes of keys against each other beyond their order, and of values at all
  * (the values' checksums do that when they are read, {@link ValueChecksums}); the counts of pages
@@ -59,19 +60,31 @@ final class PageWalk {
   static final int F_BIGDATA = 0x01;
   static final int F_SUBDATA = 0x02;
   static final int NODE_HEADER = 8;
+
   /** LMDB's compiled-in largest key. */
   static final int MAX_KEY = 511;
+
   /** LMDB's cursor stack: no tree is deeper. */
   static final int MAX_DEPTH = 32;
+
   /** The free list's database flag. */
   static final int MDB_INTEGERKEY = 0x08;
-  /** Environment flags LMDB stores beside {@link #MDB_INTEGERKEY} in the free list's record: FIXEDMAP, NOSUBDIR. */
+
+  /**
+   * Environment flags LMDB stores beside {@link #MDB_INTEGERKEY} in the free list's record:
+   * FIXEDMAP, NOSUBDIR.
+   */
   static final int ENV_FLAGS = 0x01 | 0x4000;
+
   /** The first page number that is not a meta page. */
   static final long FIRST_PAGE = 2;
 
   /** The kinds of tree, each with its own keys and values. */
-  private enum Kind { FREE_LIST, MAIN, NAMED }
+  private enum Kind {
+    FREE_LIST,
+    MAIN,
+    NAMED
+  }
 
   /** A named database the main database lists. */
   private record Named(String name, DbRecord record) {}
@@ -83,8 +96,10 @@ final class PageWalk {
       return switch (kind) {
         case FREE_LIST -> "LMDB's free list";
         case MAIN -> "LMDB's main database (the list of named databases)";
-        case NAMED -> name.equals(LmdbEnvironment.META_DBI) ? "the store's metadata database '" + name + "'"
-            : "family '" + name + "'";
+        case NAMED ->
+            name.equals(LmdbEnvironment.META_DBI)
+                ? "the store's metadata database '" + name + "'"
+                : "family '" + name + "'";
       };
     }
   }
@@ -102,23 +117,41 @@ final class PageWalk {
    * @param freePages pages the free list lists
    * @param databases the named databases the main database lists, by name
    */
-  record Reached(long pagesReached, long highestPage, long branchPages, long leafPages, long overflowPages,
-      long entries, long freePages, Map<String, DbRecord> databases) {}
+  record Reached(
+      long pagesReached,
+      long highestPage,
+      long branchPages,
+      long leafPages,
+      long overflowPages,
+      long entries,
+      long freePages,
+      Map<String, DbRecord> databases) {}
 
   private final FileChannel ch;
   private final DamagedDataFile damaged;
   private final MetaPages.Meta meta;
   private final int pageSize;
+
   /** Whole pages in the file. */
   private final long filePages;
+
   private final long[] reached;
-  /** One page buffer per level of a tree, so a page stays readable while its children are walked. */
+
+  /**
+   * One page buffer per level of a tree, so a page stays readable while its children are walked.
+   */
   private final byte[][] pages = new byte[MAX_DEPTH + 1][];
+
   /** Per level, where each node's key starts and how long it is. */
   private final int[][] keyAts = new int[MAX_DEPTH + 1][];
+
   private final int[][] keyLengths = new int[MAX_DEPTH + 1][];
-  /** The named databases the main database lists, in its order (a list: two names may decode alike). */
+
+  /**
+   * The named databases the main database lists, in its order (a list: two names may decode alike).
+   */
   private final List<Named> named = new ArrayList<>();
+
   private long[] free = new long[64];
   private int freeCount;
   private long pagesReached;
@@ -148,14 +181,21 @@ final class PageWalk {
   Reached walk() throws IOException {
     DbRecord freeList = meta.freeList();
     if ((freeList.flags() & ~ENV_FLAGS) != MDB_INTEGERKEY) {
-      throw damaged.because("its newest meta page records flags 0x" + Integer.toHexString(freeList.flags())
-          + " for LMDB's free list, where LMDB writes 0x" + Integer.toHexString(MDB_INTEGERKEY));
+      throw damaged.because(
+          "its newest meta page records flags 0x"
+              + Integer.toHexString(freeList.flags())
+              + " for LMDB's free list, where LMDB writes 0x"
+              + Integer.toHexString(MDB_INTEGERKEY));
     }
     walkTree(new Tree(Kind.FREE_LIST, null), freeList);
     DbRecord main = meta.main();
     if (main.flags() != 0 || main.pad() != 0) {
-      throw damaged.because("its newest meta page records flags 0x" + Integer.toHexString(main.flags()) + " (pad "
-          + main.pad() + ") for LMDB's main database, which this backend never sets");
+      throw damaged.because(
+          "its newest meta page records flags 0x"
+              + Integer.toHexString(main.flags())
+              + " (pad "
+              + main.pad()
+              + ") for LMDB's main database, which this backend never sets");
     }
     walkTree(new Tree(Kind.MAIN, null), main);
     Map<String, DbRecord> databases = new LinkedHashMap<>();
@@ -164,7 +204,14 @@ final class PageWalk {
       databases.putIfAbsent(database.name(), database.record());
     }
     checkFreePages();
-    return new Reached(pagesReached, highestPage, branchPages, leafPages, overflowPages, entries, freeCount,
+    return new Reached(
+        pagesReached,
+        highestPage,
+        branchPages,
+        leafPages,
+        overflowPages,
+        entries,
+        freeCount,
         Collections.unmodifiableMap(databases));
   }
 
@@ -176,16 +223,18 @@ final class PageWalk {
       return;
     }
     if (record.depth() < 1 || record.depth() > MAX_DEPTH) {
-      throw damaged.because(tree + " records a depth of " + record.depth() + ", where LMDB reads 1 to " + MAX_DEPTH);
+      throw damaged.because(
+          tree + " records a depth of " + record.depth() + ", where LMDB reads 1 to " + MAX_DEPTH);
     }
     visit(tree, record.root(), 1, record.depth(), null, null);
   }
 
   /**
-   * Checks the page {@code pgno} at {@code level} (1 the root) of a tree {@code depth} deep, whose keys
-   * must lie in {@code [lo, hi)} (null: unbounded), then its children or its leaf entries.
+   * Checks the page {@code pgno} at {@code level} (1 the root) of a tree {@code depth} deep, whose
+   * keys must lie in {@code [lo, hi)} (null: unbounded), then its children or its leaf entries.
    */
-  private void visit(Tree tree, long pgno, int level, int depth, byte[] lo, byte[] hi) throws IOException {
+  private void visit(Tree tree, long pgno, int level, int depth, byte[] lo, byte[] hi)
+      throws IOException {
     boolean leaf = level == depth;
     String role = leaf ? "a leaf page" : "a branch page";
     reach(tree, pgno, 1, role);
@@ -196,14 +245,34 @@ final class PageWalk {
     }
     int flags = u16(page, 10);
     if (flags != (leaf ? P_LEAF : P_BRANCH)) {
-      throw bad(tree, pgno, role, "its flags are 0x" + Integer.toHexString(flags) + ", where LMDB writes 0x"
-          + Integer.toHexString(leaf ? P_LEAF : P_BRANCH) + " at level " + level + " of a tree " + depth + " deep");
+      throw bad(
+          tree,
+          pgno,
+          role,
+          "its flags are 0x"
+              + Integer.toHexString(flags)
+              + ", where LMDB writes 0x"
+              + Integer.toHexString(leaf ? P_LEAF : P_BRANCH)
+              + " at level "
+              + level
+              + " of a tree "
+              + depth
+              + " deep");
     }
     int lower = u16(page, 12);
     int upper = u16(page, 14);
     if (lower < PAGE_HEADER || (lower & 1) != 0 || upper < lower || upper > pageSize) {
-      throw bad(tree, pgno, role, "its free space runs from byte " + lower + " to " + upper
-          + ", impossible in a page of " + pageSize + " bytes");
+      throw bad(
+          tree,
+          pgno,
+          role,
+          "its free space runs from byte "
+              + lower
+              + " to "
+              + upper
+              + ", impossible in a page of "
+              + pageSize
+              + " bytes");
     }
     int n = (lower - PAGE_HEADER) / 2;
     int least = leaf || tree.kind() == Kind.FREE_LIST ? 1 : 2;
@@ -211,13 +280,25 @@ final class PageWalk {
       throw bad(tree, pgno, role, "it holds " + n + " nodes, where LMDB keeps at least " + least);
     }
     int[] keyAt = keyAts[level] == null ? (keyAts[level] = new int[pageSize / 2]) : keyAts[level];
-    int[] keyLength = keyLengths[level] == null ? (keyLengths[level] = new int[pageSize / 2]) : keyLengths[level];
+    int[] keyLength =
+        keyLengths[level] == null ? (keyLengths[level] = new int[pageSize / 2]) : keyLengths[level];
     long used = 0;
     for (int i = 0; i < n; i++) {
       int at = u16(page, PAGE_HEADER + 2 * i);
       if (at < upper || at > pageSize - NODE_HEADER || (at & 1) != 0) {
-        throw bad(tree, pgno, role, "node " + i + " starts at byte " + at + ", outside its node area (" + upper
-            + " to " + pageSize + ") or at an odd byte");
+        throw bad(
+            tree,
+            pgno,
+            role,
+            "node "
+                + i
+                + " starts at byte "
+                + at
+                + ", outside its node area ("
+                + upper
+                + " to "
+                + pageSize
+                + ") or at an odd byte");
       }
       int keySize = u16(page, at + 6);
       long size = NODE_HEADER + (long) keySize;
@@ -225,8 +306,11 @@ final class PageWalk {
         size += (u16(page, at + 4) & F_BIGDATA) != 0 ? 8 : dataSize(page, at);
       }
       if (at + size > pageSize) {
-        throw bad(tree, pgno, role, "node " + i + " (" + size + " bytes from byte " + at
-            + ") runs past the page's end");
+        throw bad(
+            tree,
+            pgno,
+            role,
+            "node " + i + " (" + size + " bytes from byte " + at + ") runs past the page's end");
       }
       used += (size + 1) & ~1L;
       keyAt[i] = at + NODE_HEADER;
@@ -235,25 +319,49 @@ final class PageWalk {
         int shortest = tree.kind() == Kind.FREE_LIST ? Long.BYTES : 1;
         int longest = tree.kind() == Kind.FREE_LIST ? Long.BYTES : MAX_KEY;
         if (keySize < shortest || keySize > longest) {
-          throw bad(tree, pgno, role, "node " + i + " has a key of " + keySize + " bytes, where LMDB writes "
-              + (shortest == longest ? "exactly " + longest : shortest + " to " + longest));
+          throw bad(
+              tree,
+              pgno,
+              role,
+              "node "
+                  + i
+                  + " has a key of "
+                  + keySize
+                  + " bytes, where LMDB writes "
+                  + (shortest == longest ? "exactly " + longest : shortest + " to " + longest));
         }
       }
     }
     if (used != pageSize - upper) {
-      throw bad(tree, pgno, role, "its nodes take " + used + " bytes, where its node area holds " + (pageSize - upper));
+      throw bad(
+          tree,
+          pgno,
+          role,
+          "its nodes take " + used + " bytes, where its node area holds " + (pageSize - upper));
     }
     int firstKey = leaf ? 0 : 1;
     for (int i = firstKey; i < n; i++) {
-      if (i > firstKey && compare(tree, page, keyAt[i - 1], keyLength[i - 1], page, keyAt[i], keyLength[i]) >= 0) {
-        throw bad(tree, pgno, role, "the key of node " + i + " does not sort after the key of node " + (i - 1));
+      if (i > firstKey
+          && compare(tree, page, keyAt[i - 1], keyLength[i - 1], page, keyAt[i], keyLength[i])
+              >= 0) {
+        throw bad(
+            tree,
+            pgno,
+            role,
+            "the key of node " + i + " does not sort after the key of node " + (i - 1));
       }
     }
-    if (firstKey < n && lo != null && compare(tree, page, keyAt[firstKey], keyLength[firstKey], lo, 0, lo.length) < 0) {
-      throw bad(tree, pgno, role, "its first key sorts before the key its parent page leads to it by");
+    if (firstKey < n
+        && lo != null
+        && compare(tree, page, keyAt[firstKey], keyLength[firstKey], lo, 0, lo.length) < 0) {
+      throw bad(
+          tree, pgno, role, "its first key sorts before the key its parent page leads to it by");
     }
-    if (firstKey < n && hi != null && compare(tree, page, keyAt[n - 1], keyLength[n - 1], hi, 0, hi.length) >= 0) {
-      throw bad(tree, pgno, role, "its last key does not sort before the key of its parent's next node");
+    if (firstKey < n
+        && hi != null
+        && compare(tree, page, keyAt[n - 1], keyLength[n - 1], hi, 0, hi.length) >= 0) {
+      throw bad(
+          tree, pgno, role, "its last key does not sort before the key of its parent's next node");
     }
     if (leaf) {
       leafPages++;
@@ -267,7 +375,8 @@ final class PageWalk {
       int at = keyAt[i] - NODE_HEADER;
       long child = u16(page, at) | (long) u16(page, at + 2) << 16 | (long) u16(page, at + 4) << 32;
       byte[] childLo = i == 0 ? lo : Arrays.copyOfRange(page, keyAt[i], keyAt[i] + keyLength[i]);
-      byte[] childHi = i == n - 1 ? hi : Arrays.copyOfRange(page, keyAt[i + 1], keyAt[i + 1] + keyLength[i + 1]);
+      byte[] childHi =
+          i == n - 1 ? hi : Arrays.copyOfRange(page, keyAt[i + 1], keyAt[i + 1] + keyLength[i + 1]);
       visit(tree, child, level + 1, depth, childLo, childHi);
     }
   }
@@ -282,30 +391,59 @@ final class PageWalk {
     boolean big = flags == F_BIGDATA;
     if (tree.kind() == Kind.MAIN && flags == F_SUBDATA) {
       if (dataSize != DbRecord.BYTES) {
-        throw bad(tree, pgno, "a leaf page", "node " + index + " holds a database record of " + dataSize
-            + " bytes, where LMDB writes " + DbRecord.BYTES);
+        throw bad(
+            tree,
+            pgno,
+            "a leaf page",
+            "node "
+                + index
+                + " holds a database record of "
+                + dataSize
+                + " bytes, where LMDB writes "
+                + DbRecord.BYTES);
       }
       String name = new String(page, at + NODE_HEADER, keySize, StandardCharsets.UTF_8);
       DbRecord record = DbRecord.read(page, dataAt);
       if (record.flags() != 0 || record.pad() != 0) {
-        throw damaged.because("LMDB's main database records flags 0x" + Integer.toHexString(record.flags()) + " (pad "
-            + record.pad() + ") for the database '" + name + "', which this backend never sets: the file is"
-            + " damaged, or another program wrote it");
+        throw damaged.because(
+            "LMDB's main database records flags 0x"
+                + Integer.toHexString(record.flags())
+                + " (pad "
+                + record.pad()
+                + ") for the database '"
+                + name
+                + "', which this backend never sets: the file is"
+                + " damaged, or another program wrote it");
       }
       named.add(new Named(name, record));
       return;
     }
     if (flags != 0 && !big) {
-      throw bad(tree, pgno, "a leaf page", "node " + index + " carries node flags 0x" + Integer.toHexString(flags)
-          + ", which LMDB never writes in " + (tree.kind() == Kind.MAIN ? "it" : "a database without duplicates"));
+      throw bad(
+          tree,
+          pgno,
+          "a leaf page",
+          "node "
+              + index
+              + " carries node flags 0x"
+              + Integer.toHexString(flags)
+              + ", which LMDB never writes in "
+              + (tree.kind() == Kind.MAIN ? "it" : "a database without duplicates"));
     }
     if (big) {
       long first = u64(page, dataAt);
       overflow(tree, pgno, index, first, dataSize);
       if (tree.kind() == Kind.FREE_LIST) {
         if (dataSize > Integer.MAX_VALUE - PAGE_HEADER) {
-          throw bad(tree, pgno, "a leaf page", "node " + index + " holds a list of free pages of " + dataSize
-              + " bytes, which LMDB never writes");
+          throw bad(
+              tree,
+              pgno,
+              "a leaf page",
+              "node "
+                  + index
+                  + " holds a list of free pages of "
+                  + dataSize
+                  + " bytes, which LMDB never writes");
         }
         byte[] list = new byte[(int) dataSize];
         read(first, list, PAGE_HEADER, list.length);
@@ -317,10 +455,11 @@ final class PageWalk {
   }
 
   /**
-   * The overflow pages from {@code first} holding {@code dataSize} bytes of node {@code index} of the
-   * page {@code pgno}.
+   * The overflow pages from {@code first} holding {@code dataSize} bytes of node {@code index} of
+   * the page {@code pgno}.
    */
-  private void overflow(Tree tree, long pgno, int index, long first, long dataSize) throws IOException {
+  private void overflow(Tree tree, long pgno, int index, long first, long dataSize)
+      throws IOException {
     String role = "the first overflow page of node " + index + " of leaf page " + pgno;
     reach(tree, first, 0, role);
     byte[] header = new byte[PAGE_HEADER];
@@ -329,9 +468,25 @@ final class PageWalk {
     long count = u16(header, 12) | (long) u16(header, 14) << 16;
     long needed = (PAGE_HEADER - 1 + dataSize) / pageSize + 1;
     if (u64(header, 0) != first || flags != P_OVERFLOW || count < needed) {
-      throw bad(tree, first, role, "its header names page " + Long.toUnsignedString(u64(header, 0)) + " with flags 0x"
-          + Integer.toHexString(flags) + " and " + count + " pages, where LMDB writes page " + first + ", flags 0x"
-          + Integer.toHexString(P_OVERFLOW) + " and at least the " + needed + " pages " + dataSize + " bytes take");
+      throw bad(
+          tree,
+          first,
+          role,
+          "its header names page "
+              + Long.toUnsignedString(u64(header, 0))
+              + " with flags 0x"
+              + Integer.toHexString(flags)
+              + " and "
+              + count
+              + " pages, where LMDB writes page "
+              + first
+              + ", flags 0x"
+              + Integer.toHexString(P_OVERFLOW)
+              + " and at least the "
+              + needed
+              + " pages "
+              + dataSize
+              + " bytes take");
     }
     reach(tree, first, count, role);
     overflowPages += count;
@@ -339,22 +494,43 @@ final class PageWalk {
 
   /**
    * A free list record: a count, then that many page numbers in descending order (the rest of the
-   * record, if any, is room LMDB reserved). REQUIRES: {@code size} bytes from {@code at} are in {@code b}.
+   * record, if any, is room LMDB reserved). REQUIRES: {@code size} bytes from {@code at} are in
+   * {@code b}.
    */
   private void freeList(Tree tree, long pgno, int index, byte[] b, int at, long size) {
     long slots = size / Long.BYTES - 1;
     long count = size >= Long.BYTES ? u64(b, at) : -1;
     if (size % Long.BYTES != 0 || count < 0 || count > slots) {
-      throw bad(tree, pgno, "a leaf page", "node " + index + " holds a list of " + count + " free pages in "
-          + size + " bytes, which LMDB never writes");
+      throw bad(
+          tree,
+          pgno,
+          "a leaf page",
+          "node "
+              + index
+              + " holds a list of "
+              + count
+              + " free pages in "
+              + size
+              + " bytes, which LMDB never writes");
     }
     long previous = 0;
     for (int i = 1; i <= count; i++) {
       long free = u64(b, at + i * Long.BYTES);
-      if (Long.compareUnsigned(free, FIRST_PAGE) < 0 || Long.compareUnsigned(free, meta.lastPage()) > 0
+      if (Long.compareUnsigned(free, FIRST_PAGE) < 0
+          || Long.compareUnsigned(free, meta.lastPage()) > 0
           || (i > 1 && Long.compareUnsigned(free, previous) >= 0)) {
-        throw bad(tree, pgno, "a leaf page", "node " + index + " lists page " + Long.toUnsignedString(free)
-            + " as free, out of descending order or outside pages " + FIRST_PAGE + " to " + meta.lastPage());
+        throw bad(
+            tree,
+            pgno,
+            "a leaf page",
+            "node "
+                + index
+                + " lists page "
+                + Long.toUnsignedString(free)
+                + " as free, out of descending order or outside pages "
+                + FIRST_PAGE
+                + " to "
+                + meta.lastPage());
       }
       addFree(free);
       previous = free;
@@ -376,29 +552,53 @@ final class PageWalk {
         throw damaged.because("LMDB's free list lists page " + free[i] + " twice");
       }
       if (free[i] < filePages && isReached(free[i])) {
-        throw damaged.because("LMDB's free list lists page " + free[i] + " as free, and a database uses it");
+        throw damaged.because(
+            "LMDB's free list lists page " + free[i] + " as free, and a database uses it");
       }
     }
   }
 
   /**
-   * Marks {@code count} pages from {@code pgno} reached (none with {@code count} 0, which only checks
-   * that the first lies inside the file).
+   * Marks {@code count} pages from {@code pgno} reached (none with {@code count} 0, which only
+   * checks that the first lies inside the file).
    */
   private void reach(Tree tree, long pgno, long count, String role) {
     long last = meta.lastPage();
     if (pgno == 0 || pgno == 1) {
-      throw bad(tree, pgno, role, "it is reached as a page of the tree, but pages 0 and 1 are the meta pages");
+      throw bad(
+          tree,
+          pgno,
+          role,
+          "it is reached as a page of the tree, but pages 0 and 1 are the meta pages");
     }
     if (Long.compareUnsigned(pgno, last) > 0 || count > last - pgno + 1) {
-      throw bad(tree, pgno, role, "it " + (count > 1 ? "and its " + (count - 1) + " following pages lie" : "lies")
-          + " past page " + last + ", the last its meta page counts");
+      throw bad(
+          tree,
+          pgno,
+          role,
+          "it "
+              + (count > 1 ? "and its " + (count - 1) + " following pages lie" : "lies")
+              + " past page "
+              + last
+              + ", the last its meta page counts");
     }
     long end = pgno + Math.max(count, 1);
     if (end > filePages) {
-      throw damaged.cutShort("page " + pgno + (count > 1 ? " (and the " + (count - 1) + " after it)" : "") + ", " + role
-          + " of " + tree + ", which its newest meta page (transaction " + Long.toUnsignedString(meta.txnId())
-          + ") reaches, takes bytes " + pgno * pageSize + " to " + end * pageSize + ", past its end");
+      throw damaged.cutShort(
+          "page "
+              + pgno
+              + (count > 1 ? " (and the " + (count - 1) + " after it)" : "")
+              + ", "
+              + role
+              + " of "
+              + tree
+              + ", which its newest meta page (transaction "
+              + Long.toUnsignedString(meta.txnId())
+              + ") reaches, takes bytes "
+              + pgno * pageSize
+              + " to "
+              + end * pageSize
+              + ", past its end");
     }
     for (long p = pgno; p < pgno + count; p++) {
       if (isReached(p)) {
@@ -414,11 +614,16 @@ final class PageWalk {
     return (reached[(int) (page >>> 6)] & (1L << page)) != 0;
   }
 
-  private io.ankusa.store.spi.StoreCorruptionException bad(Tree tree, long pgno, String role, String what) {
-    return damaged.because("page " + Long.toUnsignedString(pgno) + ", " + role + " of " + tree + ": " + what);
+  private io.ankusa.store.spi.StoreCorruptionException bad(
+      Tree tree, long pgno, String role, String what) {
+    return damaged.because(
+        "page " + Long.toUnsignedString(pgno) + ", " + role + " of " + tree + ": " + what);
   }
 
-  /** Reads {@code length} bytes of the page {@code pgno}, from byte {@code from} of it, into {@code into}. */
+  /**
+   * Reads {@code length} bytes of the page {@code pgno}, from byte {@code from} of it, into {@code
+   * into}.
+   */
   private void read(long pgno, byte[] into, int from, int length) throws IOException {
     ByteBuffer b = ByteBuffer.wrap(into, 0, length);
     long at = pgno * pageSize + from;
@@ -433,18 +638,26 @@ final class PageWalk {
     return u16(page, at) | (long) u16(page, at + 2) << 16;
   }
 
-  /** The little-endian 16-bit word at {@code at}: plain array reads, cheap before the JIT compiles them. */
+  /**
+   * The little-endian 16-bit word at {@code at}: plain array reads, cheap before the JIT compiles
+   * them.
+   */
   static int u16(byte[] b, int at) {
     return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8;
   }
 
   /** The little-endian 64-bit word at {@code at}. */
   static long u64(byte[] b, int at) {
-    return (u16(b, at) | (long) u16(b, at + 2) << 16) | ((long) u16(b, at + 4) | (long) u16(b, at + 6) << 16) << 32;
+    return (u16(b, at) | (long) u16(b, at + 2) << 16)
+        | ((long) u16(b, at + 4) | (long) u16(b, at + 6) << 16) << 32;
   }
 
-  /** LMDB's key order: unsigned bytes, shorter first on a tie; the free list's keys as unsigned integers. */
-  private static int compare(Tree tree, byte[] a, int aAt, int aLength, byte[] b, int bAt, int bLength) {
+  /**
+   * LMDB's key order: unsigned bytes, shorter first on a tie; the free list's keys as unsigned
+   * integers.
+   */
+  private static int compare(
+      Tree tree, byte[] a, int aAt, int aLength, byte[] b, int bAt, int bLength) {
     if (tree.kind() == Kind.FREE_LIST) {
       return Long.compareUnsigned(u64(a, aAt), u64(b, bAt));
     }

@@ -6,21 +6,21 @@ import org.lmdbjava.Txn;
 
 /**
  * Read transactions for point reads (get, multiGet, counter), kept between reads: a read renews one
- * that an earlier read reset, rather than beginning a new one. Beginning costs lmdbjava a key and value
- * holder in fresh native memory and LMDB a search of its reader table, a large share of a point read
- * for the backend and for a plain lmdbjava client alike (docs/measurements/spi-overhead.md). Renewing
- * costs neither.
+ * that an earlier read reset, rather than beginning a new one. Beginning costs lmdbjava a key and
+ * value holder in fresh native memory and LMDB a search of its reader table, a large share of a
+ * point read for the backend and for a plain lmdbjava client alike
+ * (docs/measurements/spi-overhead.md). Renewing costs neither.
  *
- * <p>A kept transaction is reset: it holds no snapshot, so it pins no pages and does not stop the map
- * from growing (LMDB forbids a remap only under an active transaction), but it keeps its reader slot.
- * At most {@link #capacity()} are kept, an eighth of the reader table at most, so they count against
- * {@code lmdb.maxReaders} (see {@link LmdbSettings}) but leave the rest to scans and snapshots.
- * Each slot of the pool sits on its own cache lines and a thread starts looking at its own slot, so
- * readers on different threads do not contend for the pool.
+ * <p>A kept transaction is reset: it holds no snapshot, so it pins no pages and does not stop the
+ * map from growing (LMDB forbids a remap only under an active transaction), but it keeps its reader
+ * slot. At most {@link #capacity()} are kept, an eighth of the reader table at most, so they count
+ * against {@code lmdb.maxReaders} (see {@link LmdbSettings}) but leave the rest to scans and
+ * snapshots. Each slot of the pool sits on its own cache lines and a thread starts looking at its
+ * own slot, so readers on different threads do not contend for the pool.
  *
- * <p>REQUIRES: {@link #begin} and {@link #end} are called under the shared side of the store's handle
- * gate, and {@link #closeAll} under its exclusive side before the environment closes (lmdbjava
- * refuses to free a transaction of a closed environment).
+ * <p>REQUIRES: {@link #begin} and {@link #end} are called under the shared side of the store's
+ * handle gate, and {@link #closeAll} under its exclusive side before the environment closes
+ * (lmdbjava refuses to free a transaction of a closed environment).
  */
 final class PointReadTxns {
   /** References per slot: 16 × 4 or 8 bytes, so two slots never share a cache line. */
@@ -32,7 +32,8 @@ final class PointReadTxns {
 
   PointReadTxns(Env<MapBytes> env) {
     this.env = env;
-    this.capacity = Math.min(2 * Runtime.getRuntime().availableProcessors(), env.info().maxReaders / 8);
+    this.capacity =
+        Math.min(2 * Runtime.getRuntime().availableProcessors(), env.info().maxReaders / 8);
     this.slots = new AtomicReferenceArray<>(Math.max(1, capacity) * STRIDE);
   }
 
@@ -75,8 +76,8 @@ final class PointReadTxns {
   }
 
   /**
-   * Ends a read: keeps {@code txn} reset for a later read when there is room and the read went well,
-   * else closes it. REQUIRES: every cursor opened in it is closed.
+   * Ends a read: keeps {@code txn} reset for a later read when there is room and the read went
+   * well, else closes it. REQUIRES: every cursor opened in it is closed.
    */
   void end(Txn<MapBytes> txn, boolean readWentWell) {
     if (readWentWell && capacity > 0) {
@@ -88,7 +89,8 @@ final class PointReadTxns {
           if (slots.compareAndSet(at, null, txn)) {
             return;
           }
-          txn.renew(); // lost the slot to another thread: make it closable (lmdbjava frees only a live one)
+          txn.renew(); // lost the slot to another thread: make it closable (lmdbjava frees only a
+          // live one)
           break;
         }
       }

@@ -5,13 +5,13 @@ import io.ankusa.store.spi.StoreCorruptionException;
 
 /**
  * How values are stored in a store's family DBIs: as given ({@link #NONE}, stores of metadata
- * format 1, written before checksums existed or with {@code lmdb.checksums=false}), or followed by a
- * 4-byte big-endian CRC32C over the key and the value ({@link #CRC32C}, metadata format 2). The
+ * format 1, written before checksums existed or with {@code lmdb.checksums=false}), or followed by
+ * a 4-byte big-endian CRC32C over the key and the value ({@link #CRC32C}, metadata format 2). The
  * store records which one in its own metadata DBI, so every reopen reads its values the way they
  * were written, whatever the options say.
  *
- * <p>With checksums, a flipped or zeroed byte in a stored key or value is met as a mismatch when the
- * entry is read (get, multiGet, scans, snapshots, the read of a merge) and raised as {@link
+ * <p>With checksums, a flipped or zeroed byte in a stored key or value is met as a mismatch when
+ * the entry is read (get, multiGet, scans, snapshots, the read of a merge) and raised as {@link
  * StoreCorruptionException}. What this cannot see: damage to LMDB's own structure (page headers,
  * branch pages, the free list), which the check at open reads instead ({@link DataFileCheck}).
  *
@@ -41,14 +41,22 @@ enum ValueChecksums {
     @Override
     byte[] open(String where, String family, byte[] key, MapBytes stored) {
       if (stored.size() < CHECKSUM_BYTES) {
-        throw mismatch(where, family, key, "a stored value of " + stored.size() + " bytes is too short to hold its checksum");
+        throw mismatch(
+            where,
+            family,
+            key,
+            "a stored value of " + stored.size() + " bytes is too short to hold its checksum");
       }
       int length = stored.size() - CHECKSUM_BYTES;
       byte[] value = stored.copy(length);
       int recorded = stored.intAt(length);
       int computed = crc(key, value, length);
       if (recorded != computed) {
-        throw mismatch(where, family, key, String.format("checksum mismatch (stored %08x, computed %08x)", recorded, computed));
+        throw mismatch(
+            where,
+            family,
+            key,
+            String.format("checksum mismatch (stored %08x, computed %08x)", recorded, computed));
       }
       return value;
     }
@@ -58,9 +66,9 @@ enum ValueChecksums {
   static final int CHECKSUM_BYTES = 4;
 
   /**
-   * What to store for {@code value} under {@code key}: bytes going in that wrap {@code value}, not a
-   * copy (with a checksum, as the trailer of {@link MapBytes#sealed}). REQUIRES: {@code value} is not
-   * modified until the put that takes them has returned.
+   * What to store for {@code value} under {@code key}: bytes going in that wrap {@code value}, not
+   * a copy (with a checksum, as the trailer of {@link MapBytes#sealed}). REQUIRES: {@code value} is
+   * not modified until the put that takes them has returned.
    */
   abstract MapBytes seal(byte[] key, byte[] value);
 
@@ -79,9 +87,17 @@ enum ValueChecksums {
     return (int) crc.getValue();
   }
 
-  private static StoreCorruptionException mismatch(String where, String family, byte[] key, String what) {
+  private static StoreCorruptionException mismatch(
+      String where, String family, byte[] key, String what) {
     return new StoreCorruptionException(
-        "reading family '" + family + "' at key " + Bytes.hex(key) + " of " + where + ": " + what
+        "reading family '"
+            + family
+            + "' at key "
+            + Bytes.hex(key)
+            + " of "
+            + where
+            + ": "
+            + what
             + "; the key or value was damaged on disk: restore the store from a backup");
   }
 }

@@ -10,8 +10,8 @@ import java.nio.file.Path;
  *
  * <p>Done to a closed store, the check at open refuses the file ({@link DataFileCheck}). Done to an
  * open store (the write reaches LMDB's map at once), it is damage the check at open could not see,
- * and it checks the part of the contract a binding can get wrong — an error LMDB raises mid-scan must
- * surface as {@code StoreCorruptionException}, never as a clean end of the range.
+ * and it checks the part of the contract a binding can get wrong — an error LMDB raises mid-scan
+ * must surface as {@code StoreCorruptionException}, never as a clean end of the range.
  */
 final class BranchPointerDamage {
   private BranchPointerDamage() {}
@@ -27,11 +27,19 @@ final class BranchPointerDamage {
     long root = LmdbPages.root(dir, family);
     ByteBuffer page = LmdbPages.read(dir, root);
     if (LmdbPages.flags(page) != PageWalk.P_BRANCH) {
-      throw new IllegalStateException("the root page " + root + " of family '" + family + "' is not a branch page"
-          + " (flags " + Integer.toHexString(LmdbPages.flags(page)) + "): write more data before damaging it");
+      throw new IllegalStateException(
+          "the root page "
+              + root
+              + " of family '"
+              + family
+              + "' is not a branch page"
+              + " (flags "
+              + Integer.toHexString(LmdbPages.flags(page))
+              + "): write more data before damaging it");
     }
     int node = LmdbPages.node(page, LmdbPages.nodes(page) / 2);
-    page.putShort(node + 4, (short) 0x7fff); // the child page number's top word: far past the last page
+    page.putShort(
+        node + 4, (short) 0x7fff); // the child page number's top word: far past the last page
     LmdbPages.write(dir, root, page);
     return root;
   }

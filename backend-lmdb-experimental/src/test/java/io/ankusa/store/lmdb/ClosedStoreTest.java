@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * too, and closes, from another thread without waiting on a lock the closing thread kept.
  */
 class ClosedStoreTest {
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counters", 0));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain("rows"), FamilySpec.counters("counters", 0));
   private static final byte[] KEY = {1};
 
   @TempDir Path dir;
@@ -39,7 +40,10 @@ class ClosedStoreTest {
   }
 
   private void assertClosed(String what, ThrowingCallable call) {
-    assertThatThrownBy(call).as(what).isInstanceOf(StoreClosedException.class).hasMessageContaining(dir.toString());
+    assertThatThrownBy(call)
+        .as(what)
+        .isInstanceOf(StoreClosedException.class)
+        .hasMessageContaining(dir.toString());
   }
 
   @Test
@@ -51,7 +55,8 @@ class ClosedStoreTest {
     assertClosed("counter of a plain family", () -> store.counter("rows", KEY));
     assertClosed("scan", () -> store.scan("unlisted", new byte[0], null, Direction.FORWARD));
     assertClosed("snapshot", store::snapshot);
-    assertClosed("write", () -> store.write(new Batch().put("unlisted", KEY, KEY), Durability.SYNC));
+    assertClosed(
+        "write", () -> store.write(new Batch().put("unlisted", KEY, KEY), Durability.SYNC));
     assertClosed("syncWal", store::syncWal);
     assertClosed("reportWriteFailure with a null cause", () -> store.reportWriteFailure(null));
   }
@@ -74,20 +79,29 @@ class ClosedStoreTest {
     store.write(new Batch().put("rows", KEY, KEY), Durability.SYNC);
     Scan finished = store.scan("rows", new byte[0], null, Direction.FORWARD);
     assertThat(finished.next().key()).isEqualTo(KEY);
-    assertThat(finished.hasNext()).isFalse(); // at its end: its transaction is given back, so the close does not close it
+    assertThat(finished.hasNext())
+        .isFalse(); // at its end: its transaction is given back, so the close does not close it
     store.close();
-    ExecutorService other = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "other-thread");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService other =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "other-thread");
+              t.setDaemon(true);
+              return t;
+            });
     try {
-      Throwable afterClose = other.submit(() -> {
-        Throwable t = catchThrowable(finished::hasNext);
-        finished.close();
-        return t;
-      }).get(10, TimeUnit.SECONDS);
-      assertThat(afterClose).isInstanceOf(StoreClosedException.class).hasMessageContaining(dir.toString());
+      Throwable afterClose =
+          other
+              .submit(
+                  () -> {
+                    Throwable t = catchThrowable(finished::hasNext);
+                    finished.close();
+                    return t;
+                  })
+              .get(10, TimeUnit.SECONDS);
+      assertThat(afterClose)
+          .isInstanceOf(StoreClosedException.class)
+          .hasMessageContaining(dir.toString());
     } finally {
       other.shutdownNow();
     }

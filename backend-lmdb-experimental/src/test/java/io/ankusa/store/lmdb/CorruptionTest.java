@@ -23,13 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An error LMDB reports in the middle of a scan surfaces as {@link StoreCorruptionException} naming
  * the family, never as a clean end of the range (property {@code scanNeverEndsEarlyOnCorruption}),
- * in both directions; point reads into the damaged subtree throw too, and the rest reads right.
- * The damage is {@link BranchPointerDamage}, structural damage LMDB's own bounds checks see, done
- * while the store is open (damage the check at open cannot have seen); done to a closed store, the
- * open refuses it (damaged keys and values are {@code DamagedDataFileTest}'s).
+ * in both directions; point reads into the damaged subtree throw too, and the rest reads right. The
+ * damage is {@link BranchPointerDamage}, structural damage LMDB's own bounds checks see, done while
+ * the store is open (damage the check at open cannot have seen); done to a closed store, the open
+ * refuses it (damaged keys and values are {@code DamagedDataFileTest}'s).
  */
 class CorruptionTest {
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.plain("other"));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain("rows"), FamilySpec.plain("other"));
   private static final int KEYS = 3000;
 
   @TempDir Path dir;
@@ -60,11 +61,17 @@ class CorruptionTest {
       write(store);
     }
     long page = BranchPointerDamage.damage(dir, "rows");
-    assertThat(catchThrowable(() -> new LmdbStoreProvider().open(dir, StoreOptions.defaults().createIfMissing(false),
-        FAMILIES))).isInstanceOf(StoreCorruptionException.class)
-        .hasMessageContaining("family 'rows'").hasMessageContaining("past page")
+    assertThat(
+            catchThrowable(
+                () ->
+                    new LmdbStoreProvider()
+                        .open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)))
+        .isInstanceOf(StoreCorruptionException.class)
+        .hasMessageContaining("family 'rows'")
+        .hasMessageContaining("past page")
         .hasMessageContaining("restore the store from a backup");
-    assertThat(LmdbPages.flags(LmdbPages.read(dir, page))).as("the refused open changed nothing")
+    assertThat(LmdbPages.flags(LmdbPages.read(dir, page)))
+        .as("the refused open changed nothing")
         .isEqualTo(PageWalk.P_BRANCH);
   }
 
@@ -76,15 +83,20 @@ class CorruptionTest {
       for (Direction direction : Direction.values()) {
         List<Entry> got = new ArrayList<>();
         Scan scan = store.scan("rows", new byte[0], null, direction);
-        Throwable thrown = catchThrowable(() -> {
-          while (scan.hasNext()) {
-            got.add(scan.next());
-          }
-        });
-        assertThat(thrown).as("%s scan: %d of %d keys, then", direction, got.size(), KEYS)
+        Throwable thrown =
+            catchThrowable(
+                () -> {
+                  while (scan.hasNext()) {
+                    got.add(scan.next());
+                  }
+                });
+        assertThat(thrown)
+            .as("%s scan: %d of %d keys, then", direction, got.size(), KEYS)
             .isInstanceOf(StoreCorruptionException.class)
             .hasMessageContaining("'rows'");
-        assertThat(catchThrowable(scan::hasNext)).as("and it keeps failing").isInstanceOf(StoreCorruptionException.class);
+        assertThat(catchThrowable(scan::hasNext))
+            .as("and it keeps failing")
+            .isInstanceOf(StoreCorruptionException.class);
         scan.close();
         assertThat(got).isNotEmpty().hasSizeLessThan(KEYS);
         for (int n = 0; n < got.size(); n++) {
@@ -96,9 +108,12 @@ class CorruptionTest {
       int failed = 0;
       for (int i = 0; i < KEYS; i++) {
         int at = i;
-        Throwable t = catchThrowable(() -> assertThat(store.get("rows", key(at))).isEqualTo(value(at)));
+        Throwable t =
+            catchThrowable(() -> assertThat(store.get("rows", key(at))).isEqualTo(value(at)));
         if (t != null) {
-          assertThat(t).isInstanceOf(StoreCorruptionException.class).hasMessageContaining(Bytes.hex(key(i)));
+          assertThat(t)
+              .isInstanceOf(StoreCorruptionException.class)
+              .hasMessageContaining(Bytes.hex(key(i)));
           failed++;
         }
       }

@@ -27,18 +27,19 @@ import org.lmdbjava.EnvFlags;
 import org.lmdbjava.Txn;
 
 /**
- * Damage to {@code data.mdb} the way a bad disk or a bad copy does it: a truncated file is refused at
- * open with {@link StoreCorruptionException} (never mapped, so never a SIGBUS); a flipped byte in a
- * stored value or key is reported by every read that meets it — get, multiGet, scans both ways,
- * snapshots — through the values' checksums, in a message naming the store or snapshot read; a key
- * flipped out of order is refused at open by the check of the trees ({@link DataFileCheck}), and
- * when it happens while the store is open, after that check, the scan that meets it reports it.
+ * Damage to {@code data.mdb} the way a bad disk or a bad copy does it: a truncated file is refused
+ * at open with {@link StoreCorruptionException} (never mapped, so never a SIGBUS); a flipped byte
+ * in a stored value or key is reported by every read that meets it — get, multiGet, scans both
+ * ways, snapshots — through the values' checksums, in a message naming the store or snapshot read;
+ * a key flipped out of order is refused at open by the check of the trees ({@link DataFileCheck}),
+ * and when it happens while the store is open, after that check, the scan that meets it reports it.
  * Stores written without checksums (metadata format 1, as every store was before checksums existed)
  * keep reading as they were written.
  */
 class DamagedDataFileTest {
   private static final String FAMILY = "rows";
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain(FAMILY), FamilySpec.counters("n", 0));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain(FAMILY), FamilySpec.counters("n", 0));
   private static final int KEYS = 2000;
   private static final StoreOptions REOPEN = StoreOptions.defaults().createIfMissing(false);
 
@@ -86,7 +87,8 @@ class DamagedDataFileTest {
         .isInstanceOf(StoreCorruptionException.class)
         .hasMessageContaining(DataFileDamage.dataFile(dir).toString())
         .hasMessageContaining("it is " + cut + " bytes long")
-        .hasMessageContaining("past its end").hasMessageContaining("cut short")
+        .hasMessageContaining("past its end")
+        .hasMessageContaining("cut short")
         .hasMessageContaining("restore the store from a backup");
     assertThat(full).as("the file before the cut").isGreaterThan(cut);
     assertThat(DataFileDamage.size(dir)).as("the refused open changed nothing").isEqualTo(cut);
@@ -127,7 +129,8 @@ class DamagedDataFileTest {
     DataFileDamage.flip(dir, DataFileDamage.find(dir, key(damaged)).get(0) + 4, 0x80);
     assertThatThrownBy(() -> new LmdbStoreProvider().open(dir, REOPEN, FAMILIES))
         .isInstanceOf(StoreCorruptionException.class)
-        .hasMessageContaining("family '" + FAMILY + "'").hasMessageContaining("does not sort after");
+        .hasMessageContaining("family '" + FAMILY + "'")
+        .hasMessageContaining("does not sort after");
   }
 
   @Test
@@ -138,7 +141,8 @@ class DamagedDataFileTest {
       // After the check at open: the entry now reads as a key far above the range below.
       DataFileDamage.flip(dir, DataFileDamage.find(dir, key(damaged)).get(0) + 4, 0x80);
       try (Scan scan = store.scan(FAMILY, key(0), key(damaged + 5), Direction.FORWARD)) {
-        assertThat(catchThrowable(() -> scan.forEachRemaining(e -> { }))).as("a scan of a range holding the damaged key")
+        assertThat(catchThrowable(() -> scan.forEachRemaining(e -> {})))
+            .as("a scan of a range holding the damaged key")
             .isInstanceOf(StoreCorruptionException.class);
       }
     }
@@ -147,24 +151,34 @@ class DamagedDataFileTest {
   /** Reads of the damaged entry throw naming the family; the others read right. */
   private void assertEveryReadReports(int damaged) {
     try (Store store = new LmdbStoreProvider().open(dir, REOPEN, FAMILIES)) {
-      assertThat(catchThrowable(() -> store.get(FAMILY, key(damaged)))).as("get")
-          .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("'" + FAMILY + "'")
-          .hasMessageContaining("checksum mismatch").hasMessageContaining("of lmdb store " + dir);
-      assertThat(catchThrowable(() -> store.multiGet(FAMILY, List.of(key(0), key(damaged))))).as("multiGet")
+      assertThat(catchThrowable(() -> store.get(FAMILY, key(damaged))))
+          .as("get")
+          .isInstanceOf(StoreCorruptionException.class)
+          .hasMessageContaining("'" + FAMILY + "'")
+          .hasMessageContaining("checksum mismatch")
+          .hasMessageContaining("of lmdb store " + dir);
+      assertThat(catchThrowable(() -> store.multiGet(FAMILY, List.of(key(0), key(damaged)))))
+          .as("multiGet")
           .isInstanceOf(StoreCorruptionException.class);
       for (Direction direction : Direction.values()) {
         try (Scan scan = store.scan(FAMILY, new byte[0], null, direction)) {
-          Throwable t = catchThrowable(() -> scan.forEachRemaining(e -> { }));
-          assertThat(t).as("%s scan", direction).isInstanceOf(StoreCorruptionException.class)
+          Throwable t = catchThrowable(() -> scan.forEachRemaining(e -> {}));
+          assertThat(t)
+              .as("%s scan", direction)
+              .isInstanceOf(StoreCorruptionException.class)
               .hasMessageContaining("of lmdb store " + dir);
         }
       }
       try (Snapshot snap = store.snapshot()) {
-        assertThat(catchThrowable(() -> snap.get(FAMILY, key(damaged)))).as("snapshot get")
-            .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("of snapshot of lmdb store " + dir);
+        assertThat(catchThrowable(() -> snap.get(FAMILY, key(damaged))))
+            .as("snapshot get")
+            .isInstanceOf(StoreCorruptionException.class)
+            .hasMessageContaining("of snapshot of lmdb store " + dir);
         try (Scan scan = snap.scan(FAMILY, new byte[0], null, Direction.FORWARD)) {
-          assertThat(catchThrowable(() -> scan.forEachRemaining(e -> { }))).as("snapshot scan")
-              .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("of snapshot of lmdb store " + dir);
+          assertThat(catchThrowable(() -> scan.forEachRemaining(e -> {})))
+              .as("snapshot scan")
+              .isInstanceOf(StoreCorruptionException.class)
+              .hasMessageContaining("of snapshot of lmdb store " + dir);
         }
       }
       assertThat(store.get(FAMILY, key(0))).isEqualTo(value(0));
@@ -179,26 +193,32 @@ class DamagedDataFileTest {
     assertThat(rawValue(key(3))).as("format 1: values stored as given").isEqualTo(value(3));
     try (Store store = new LmdbStoreProvider().open(dir, REOPEN, FAMILIES)) {
       assertThat(store.get(FAMILY, key(3))).isEqualTo(value(3));
-      store.write(new Batch().put(FAMILY, key(3), new byte[] {7}).merge("n", key(0), 1), Durability.SYNC);
+      store.write(
+          new Batch().put(FAMILY, key(3), new byte[] {7}).merge("n", key(0), 1), Durability.SYNC);
       assertThat(store.get(FAMILY, key(3))).isEqualTo(new byte[] {7});
       assertThat(store.counter("n", key(0))).isEqualTo(6);
     }
-    assertThat(rawValue(key(3))).as("still no checksum after a reopen with checksums on").isEqualTo(new byte[] {7});
+    assertThat(rawValue(key(3)))
+        .as("still no checksum after a reopen with checksums on")
+        .isEqualTo(new byte[] {7});
   }
 
   @Test
   void aStoreWrittenWithChecksumsKeepsThemWhateverTheOptionSays() {
     write(StoreOptions.defaults());
     assertThat(rawValue(key(3))).as("format 2: value and checksum").hasSize(value(3).length + 4);
-    try (Store store = new LmdbStoreProvider().open(dir, REOPEN.with(LmdbSettings.CHECKSUMS, "false"), FAMILIES)) {
+    try (Store store =
+        new LmdbStoreProvider().open(dir, REOPEN.with(LmdbSettings.CHECKSUMS, "false"), FAMILIES)) {
       assertThat(store.get(FAMILY, key(3))).isEqualTo(value(3));
-      assertThat(Bytes.hex(store.multiGet(FAMILY, List.of(key(3))).get(0))).isEqualTo(Bytes.hex(value(3)));
+      assertThat(Bytes.hex(store.multiGet(FAMILY, List.of(key(3))).get(0)))
+          .isEqualTo(Bytes.hex(value(3)));
     }
   }
 
   /** The bytes LMDB holds for {@code key} in the family, read past the backend. */
   private byte[] rawValue(byte[] key) {
-    try (Env<byte[]> env = Env.create(ByteArrayProxy.PROXY_BA).setMaxDbs(8).open(dir.toFile(), EnvFlags.MDB_NOTLS)) {
+    try (Env<byte[]> env =
+        Env.create(ByteArrayProxy.PROXY_BA).setMaxDbs(8).open(dir.toFile(), EnvFlags.MDB_NOTLS)) {
       Dbi<byte[]> dbi = env.openDbi(FAMILY);
       try (Txn<byte[]> txn = env.txnRead()) {
         return dbi.get(txn, key);

@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Damage done to the {@code data.mdb} of a closed LMDB store by tests, the way a bad disk, a bad copy
- * or a cut-short restore would: bytes found by their content and flipped, or the file truncated.
+ * Damage done to the {@code data.mdb} of a closed LMDB store by tests, the way a bad disk, a bad
+ * copy or a cut-short restore would: bytes found by their content and flipped, or the file
+ * truncated.
  */
 final class DataFileDamage {
   private DataFileDamage() {}
@@ -39,7 +40,8 @@ final class DataFileDamage {
 
   /** XORs the byte at {@code offset} of the data file with {@code mask}. */
   static void flip(Path dir, long offset, int mask) {
-    try (FileChannel ch = FileChannel.open(dataFile(dir), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(dataFile(dir), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer b = ByteBuffer.allocate(1);
       ch.read(b, offset);
       b.put(0, (byte) (b.get(0) ^ mask)).rewind();

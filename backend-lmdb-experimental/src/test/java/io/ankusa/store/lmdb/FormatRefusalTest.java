@@ -37,7 +37,8 @@ class FormatRefusalTest {
   }
 
   private void assertIntact(List<FamilySpec> families) {
-    try (Store store = PROVIDER.open(dir, StoreOptions.defaults().createIfMissing(false), families)) {
+    try (Store store =
+        PROVIDER.open(dir, StoreOptions.defaults().createIfMissing(false), families)) {
       assertThat(store.get("alpha", new byte[] {1})).containsExactly(42);
     }
   }
@@ -55,11 +56,15 @@ class FormatRefusalTest {
   @Test
   void countersMismatchIsRefused() {
     createWithData(List.of(A, B));
-    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults(), List.of(A, FamilySpec.plain("beta"))))
+    assertThatThrownBy(
+            () -> PROVIDER.open(dir, StoreOptions.defaults(), List.of(A, FamilySpec.plain("beta"))))
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("beta")
         .hasMessageContaining("counters=true");
-    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults(), List.of(FamilySpec.counters("alpha", 0), B)))
+    assertThatThrownBy(
+            () ->
+                PROVIDER.open(
+                    dir, StoreOptions.defaults(), List.of(FamilySpec.counters("alpha", 0), B)))
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("alpha");
     assertIntact(List.of(A, B));
@@ -80,7 +85,8 @@ class FormatRefusalTest {
   @Test
   void createIfMissingFalseDoesNotAddAFamily() {
     createWithData(List.of(A));
-    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults().createIfMissing(false), List.of(A, B)))
+    assertThatThrownBy(
+            () -> PROVIDER.open(dir, StoreOptions.defaults().createIfMissing(false), List.of(A, B)))
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("beta");
     assertIntact(List.of(A));
@@ -120,7 +126,9 @@ class FormatRefusalTest {
           .hasMessageContaining("[data.mdb]");
       assertThat(Files.size(dir.resolve("data.mdb"))).as("data.mdb after a refused open").isZero();
       try (java.util.stream.Stream<Path> files = Files.list(dir)) {
-        assertThat(files.map(p -> p.getFileName().toString())).as("nothing created").containsExactly("data.mdb");
+        assertThat(files.map(p -> p.getFileName().toString()))
+            .as("nothing created")
+            .containsExactly("data.mdb");
       }
     }
   }
@@ -138,13 +146,20 @@ class FormatRefusalTest {
 
   @Test
   void unknownLmdbOptionsAreRefusedAndOtherBackendsOptionsIgnored() {
-    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults().with("lmdb.mapSize", "1"), List.of(A)))
+    assertThatThrownBy(
+            () -> PROVIDER.open(dir, StoreOptions.defaults().with("lmdb.mapSize", "1"), List.of(A)))
         .isInstanceOf(StoreArgumentException.class)
         .hasMessageContaining("lmdb.mapSize")
         .hasMessageContaining("lmdb.mapSizeBytes")
         .hasMessageContaining("lmdb.mapSizeMaxBytes");
-    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults()
-            .with("lmdb.mapSizeBytes", "8388608").with("lmdb.mapSizeMaxBytes", "4194304"), List.of(A)))
+    assertThatThrownBy(
+            () ->
+                PROVIDER.open(
+                    dir,
+                    StoreOptions.defaults()
+                        .with("lmdb.mapSizeBytes", "8388608")
+                        .with("lmdb.mapSizeMaxBytes", "4194304"),
+                    List.of(A)))
         .isInstanceOf(StoreArgumentException.class)
         .hasMessageContaining("lmdb.mapSizeMaxBytes");
     assertThat(dir.resolve("data.mdb")).doesNotExist();
@@ -158,7 +173,10 @@ class FormatRefusalTest {
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("[beta]")
         .hasMessageContaining("newer release");
-    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.readOnlyExisting(), List.of(A, FamilySpec.plain("beta"))))
+    assertThatThrownBy(
+            () ->
+                PROVIDER.open(
+                    dir, StoreOptions.readOnlyExisting(), List.of(A, FamilySpec.plain("beta"))))
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("counters=true");
     assertIntact(List.of(A, B));
@@ -168,7 +186,8 @@ class FormatRefusalTest {
   void aStoreWhoseDataFileIsGoneIsRefusedSayingWhy() throws IOException {
     createWithData(List.of(A));
     Files.delete(dir.resolve("data.mdb"));
-    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults().createIfMissing(false), List.of(A)))
+    assertThatThrownBy(
+            () -> PROVIDER.open(dir, StoreOptions.defaults().createIfMissing(false), List.of(A)))
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("no data.mdb")
         .hasMessageContaining("createIfMissing is false");

@@ -1,6 +1,5 @@
 package io.ankusa.store.lmdb;
 
-import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
@@ -16,8 +15,12 @@ final class KillableWriter {
   private KillableWriter() {}
 
   public static void main(String[] args) {
-    Store store = new LmdbStoreProvider().open(Path.of(args[0]),
-        StoreOptions.defaults().with("lmdb.mapSizeBytes", Integer.toString(1 << 20)), ProcessKillDurabilityTest.FAMILIES);
+    Store store =
+        new LmdbStoreProvider()
+            .open(
+                Path.of(args[0]),
+                StoreOptions.defaults().with("lmdb.mapSizeBytes", Integer.toString(1 << 20)),
+                ProcessKillDurabilityTest.FAMILIES);
     PrintStream out = System.out;
     for (int n = 0; ; n++) {
       store.write(ProcessKillDurabilityTest.batch(n), Durability.NO_SYNC);
@@ -25,5 +28,4 @@ final class KillableWriter {
       out.flush();
     }
   }
-
 }

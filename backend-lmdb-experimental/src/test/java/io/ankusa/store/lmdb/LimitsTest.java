@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The limits in {@link LmdbStore#CAPABILITIES} are real: LMDB stores and finds a key of exactly
- * {@code maxKeyBytes} (511, LMDB's compiled-in maximum) and a value of exactly {@code maxValueBytes};
- * one byte more is refused up front with {@link StoreArgumentException}, before LMDB sees it.
+ * {@code maxKeyBytes} (511, LMDB's compiled-in maximum) and a value of exactly {@code
+ * maxValueBytes}; one byte more is refused up front with {@link StoreArgumentException}, before
+ * LMDB sees it.
  */
 class LimitsTest {
   @TempDir Path dir;
@@ -34,9 +35,15 @@ class LimitsTest {
     Arrays.fill(bigKey, (byte) 0xff);
     byte[] bigValue = new byte[maxValue];
     bigValue[maxValue - 1] = 9;
-    try (Store store = new LmdbStoreProvider().open(dir,
-        StoreOptions.defaults().with("lmdb.mapSizeBytes", Integer.toString(1 << 20)), List.of(FamilySpec.plain("rows")))) {
-      store.write(new Batch().put("rows", bigKey, bigValue).put("rows", new byte[] {1}, new byte[] {1}), Durability.SYNC);
+    try (Store store =
+        new LmdbStoreProvider()
+            .open(
+                dir,
+                StoreOptions.defaults().with("lmdb.mapSizeBytes", Integer.toString(1 << 20)),
+                List.of(FamilySpec.plain("rows")))) {
+      store.write(
+          new Batch().put("rows", bigKey, bigValue).put("rows", new byte[] {1}, new byte[] {1}),
+          Durability.SYNC);
       assertThat(store.get("rows", bigKey)).isEqualTo(bigValue);
       try (Scan scan = store.scan("rows", new byte[] {1}, bigKey, Direction.REVERSE)) {
         assertThat(scan.next().key()).containsExactly(1); // [1, bigKey) excludes bigKey itself
@@ -47,11 +54,19 @@ class LimitsTest {
         assertThat(e.key()).isEqualTo(bigKey);
         assertThat(scan.hasNext()).isFalse();
       }
-      assertThatThrownBy(() -> store.write(new Batch().put("rows", new byte[maxKey + 1], new byte[1]), Durability.SYNC))
+      assertThatThrownBy(
+              () ->
+                  store.write(
+                      new Batch().put("rows", new byte[maxKey + 1], new byte[1]), Durability.SYNC))
           .isInstanceOf(StoreArgumentException.class);
-      assertThatThrownBy(() -> store.write(new Batch().put("rows", new byte[] {2}, new byte[maxValue + 1]), Durability.SYNC))
+      assertThatThrownBy(
+              () ->
+                  store.write(
+                      new Batch().put("rows", new byte[] {2}, new byte[maxValue + 1]),
+                      Durability.SYNC))
           .isInstanceOf(StoreArgumentException.class);
-      assertThatThrownBy(() -> store.get("rows", new byte[maxKey + 1])).isInstanceOf(StoreArgumentException.class);
+      assertThatThrownBy(() -> store.get("rows", new byte[maxKey + 1]))
+          .isInstanceOf(StoreArgumentException.class);
     }
   }
 }

@@ -26,9 +26,10 @@ import org.lmdbjava.Txn;
  * ({@code DataFileCheck}); the module's {@code DataFileCheckTest} checks that, and {@code
  * CorruptionTest} the error path of a branch pointer damaged while the store is open.
  *
- * <p>Option sets ({@link #optionSets()}): the defaults and {@value #SMALL_MAP} (a 256 KiB starting map,
- * the smallest the backend accepts, so a longer sequence grows the map mid-sequence). LMDB has no
- * memtable: {@link #flush} syncs the environment ({@code syncWal}), and a compaction is the same.
+ * <p>Option sets ({@link #optionSets()}): the defaults and {@value #SMALL_MAP} (a 256 KiB starting
+ * map, the smallest the backend accepts, so a longer sequence grows the map mid-sequence). LMDB has
+ * no memtable: {@link #flush} syncs the environment ({@code syncWal}), and a compaction is the
+ * same.
  */
 final class LmdbFixture implements BackendFixture {
   /** How many consecutive entries in the middle of the family get a damaged value. */
@@ -49,8 +50,11 @@ final class LmdbFixture implements BackendFixture {
 
   @Override
   public List<NamedOptions> optionSets() {
-    return List.of(new NamedOptions(NamedOptions.DEFAULT, options()),
-        new NamedOptions(SMALL_MAP, options().with(LmdbSettings.MAP_SIZE, Long.toString(LmdbSettings.MIN_MAP_SIZE))));
+    return List.of(
+        new NamedOptions(NamedOptions.DEFAULT, options()),
+        new NamedOptions(
+            SMALL_MAP,
+            options().with(LmdbSettings.MAP_SIZE, Long.toString(LmdbSettings.MIN_MAP_SIZE))));
   }
 
   @Override
@@ -63,28 +67,41 @@ final class LmdbFixture implements BackendFixture {
     for (byte[] stored : middleEntries(dir, family)) {
       List<Long> at = DataFileDamage.find(dir, stored);
       if (at.isEmpty()) {
-        throw new IllegalStateException("a stored value of family '" + family + "' is not in " + dir);
+        throw new IllegalStateException(
+            "a stored value of family '" + family + "' is not in " + dir);
       }
-      for (long offset : at) { // stale copies in freed pages too: harmless, and it keeps this simple
+      for (long offset :
+          at) { // stale copies in freed pages too: harmless, and it keeps this simple
         DataFileDamage.flip(dir, offset + stored.length / 2, 0x20);
       }
     }
   }
 
-  /** The stored bytes (value and checksum) of {@link #DAMAGED_ENTRIES} entries in the family's middle. */
+  /**
+   * The stored bytes (value and checksum) of {@link #DAMAGED_ENTRIES} entries in the family's
+   * middle.
+   */
   private static List<byte[]> middleEntries(Path dir, String family) {
     List<byte[]> all = new ArrayList<>();
-    try (Env<byte[]> env = Env.create(ByteArrayProxy.PROXY_BA).setMaxDbs(64).open(dir.toFile(), EnvFlags.MDB_NOTLS)) {
+    try (Env<byte[]> env =
+        Env.create(ByteArrayProxy.PROXY_BA).setMaxDbs(64).open(dir.toFile(), EnvFlags.MDB_NOTLS)) {
       Dbi<byte[]> dbi = env.openDbi(family);
-      try (Txn<byte[]> txn = env.txnRead(); Cursor<byte[]> c = dbi.openCursor(txn)) {
+      try (Txn<byte[]> txn = env.txnRead();
+          Cursor<byte[]> c = dbi.openCursor(txn)) {
         for (boolean ok = c.first(); ok; ok = c.next()) {
           all.add(c.val());
         }
       }
     }
     if (all.size() < DAMAGED_ENTRIES * 2) {
-      throw new IllegalStateException("family '" + family + "' in " + dir + " holds " + all.size()
-          + " entries, too few to damage its middle; write more first");
+      throw new IllegalStateException(
+          "family '"
+              + family
+              + "' in "
+              + dir
+              + " holds "
+              + all.size()
+              + " entries, too few to damage its middle; write more first");
     }
     int from = all.size() / 2 - DAMAGED_ENTRIES / 2;
     return all.subList(from, from + DAMAGED_ENTRIES);

@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Raw pages of a store's {@code data.mdb}, read and written with plain file I/O, for tests that look
- * at LMDB's structure or damage it: the store may be closed, or open (a write then reaches LMDB's map
- * at once, which is how a test damages what the check at open has already passed). Page layout as
- * {@link PageWalk} describes it.
+ * Raw pages of a store's {@code data.mdb}, read and written with plain file I/O, for tests that
+ * look at LMDB's structure or damage it: the store may be closed, or open (a write then reaches
+ * LMDB's map at once, which is how a test damages what the check at open has already passed). Page
+ * layout as {@link PageWalk} describes it.
  */
 final class LmdbPages {
   private LmdbPages() {}
@@ -41,7 +41,8 @@ final class LmdbPages {
     try (FileChannel ch = FileChannel.open(dataFile(dir), StandardOpenOption.READ)) {
       while (page.hasRemaining()) {
         if (ch.read(page, pgno * size + page.position()) < 0) {
-          throw new IllegalStateException("page " + pgno + " lies past the end of " + dataFile(dir));
+          throw new IllegalStateException(
+              "page " + pgno + " lies past the end of " + dataFile(dir));
         }
       }
     } catch (IOException e) {
@@ -88,7 +89,8 @@ final class LmdbPages {
   /** The child page number of node {@code i} of a branch page. */
   static long child(ByteBuffer page, int i) {
     int at = node(page, i);
-    return (page.getShort(at) & 0xffffL) | (page.getShort(at + 2) & 0xffffL) << 16
+    return (page.getShort(at) & 0xffffL)
+        | (page.getShort(at + 2) & 0xffffL) << 16
         | (page.getShort(at + 4) & 0xffffL) << 32;
   }
 

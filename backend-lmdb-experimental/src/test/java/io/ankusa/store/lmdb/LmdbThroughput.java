@@ -17,9 +17,9 @@ import java.util.SplittableRandom;
 
 /**
  * A rough, single-threaded throughput measurement of the lmdb store through the SPI: point gets,
- * 100-key forward scans and durable (SYNC) one-put batches per second. Not a test and not a gate (the
- * benches own those): run it by hand with the test classpath, {@code java -cp … LmdbThroughput [dir]}.
- * Prints one line per figure.
+ * 100-key forward scans and durable (SYNC) one-put batches per second. Not a test and not a gate
+ * (the benches own those): run it by hand with the test classpath, {@code java -cp … LmdbThroughput
+ * [dir]}. Prints one line per figure.
  */
 final class LmdbThroughput {
   private static final int KEYS = 100_000;
@@ -28,7 +28,9 @@ final class LmdbThroughput {
 
   public static void main(String[] args) throws IOException {
     Path dir = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("lmdb-throughput-");
-    try (Store store = new LmdbStoreProvider().open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("rows")))) {
+    try (Store store =
+        new LmdbStoreProvider()
+            .open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("rows")))) {
       for (int b = 0; b < KEYS / 1000; b++) {
         Batch batch = new Batch();
         for (int i = 0; i < 1000; i++) {
@@ -38,8 +40,12 @@ final class LmdbThroughput {
       }
       store.syncWal();
       for (int round = 0; round < 3; round++) {
-        System.out.printf("round %d: gets/s %,.0f  100-key scans/s %,.0f  SYNC batches/s %,.0f  NO_SYNC batches/s %,.0f%n",
-            round, gets(store, 500_000), scans(store, 50_000), writes(store, 1_000, Durability.SYNC),
+        System.out.printf(
+            "round %d: gets/s %,.0f  100-key scans/s %,.0f  SYNC batches/s %,.0f  NO_SYNC batches/s %,.0f%n",
+            round,
+            gets(store, 500_000),
+            scans(store, 50_000),
+            writes(store, 1_000, Durability.SYNC),
             writes(store, 50_000, Durability.NO_SYNC));
       }
     } finally {

@@ -23,14 +23,16 @@ import org.lmdbjava.GetOp;
 import org.lmdbjava.Txn;
 
 /**
- * The backend's buffer proxy moves the same bytes as lmdbjava's {@code ByteArrayProxy}, whichever way
- * it copies ({@link NativeMemory}): what one writes the other reads back byte for byte, for every
- * length a key or value can have here (empty values, one byte, around a machine word, a page, past a
- * page, 16 MiB), through point reads and cursor steps; and a view reads its bytes, prefixes and
- * big-endian ints in place as a copy of them would.
+ * The backend's buffer proxy moves the same bytes as lmdbjava's {@code ByteArrayProxy}, whichever
+ * way it copies ({@link NativeMemory}): what one writes the other reads back byte for byte, for
+ * every length a key or value can have here (empty values, one byte, around a machine word, a page,
+ * past a page, 16 MiB), through point reads and cursor steps; and a view reads its bytes, prefixes
+ * and big-endian ints in place as a copy of them would.
  */
 class MapBytesProxyTest {
-  private static final int[] LENGTHS = {0, 1, 3, 4, 5, 7, 8, 9, 100, 511, 4095, 4096, 4097, 65_537, 16 << 20};
+  private static final int[] LENGTHS = {
+    0, 1, 3, 4, 5, 7, 8, 9, 100, 511, 4095, 4096, 4097, 65_537, 16 << 20
+  };
 
   @TempDir Path dir;
 
@@ -61,7 +63,8 @@ class MapBytesProxyTest {
       values.add(value);
     }
 
-    // Written through the proxy; read back through it (point reads, a cursor walk) and through ByteArrayProxy.
+    // Written through the proxy; read back through it (point reads, a cursor walk) and through
+    // ByteArrayProxy.
     Path written = dir.resolve("through-proxy");
     written.toFile().mkdirs();
     try (Env<MapBytes> env = open(proxy, written)) {
@@ -93,7 +96,9 @@ class MapBytesProxyTest {
       Dbi<byte[]> dbi = env.openDbi("rows");
       try (Txn<byte[]> txn = env.txnRead()) {
         for (int i = 0; i < keys.size(); i++) {
-          assertThat(dbi.get(txn, keys.get(i))).as("length %d", LENGTHS[i]).isEqualTo(values.get(i));
+          assertThat(dbi.get(txn, keys.get(i)))
+              .as("length %d", LENGTHS[i])
+              .isEqualTo(values.get(i));
         }
       }
     }
@@ -111,7 +116,8 @@ class MapBytesProxyTest {
       }
       try (Txn<MapBytes> txn = env.txnRead()) {
         for (int i = 0; i < keys.size(); i++) {
-          assertViewReadsAs(dbi.get(txn, MapBytes.of(keys.get(i))), withTrailer(values.get(i), TRAILER + i));
+          assertViewReadsAs(
+              dbi.get(txn, MapBytes.of(keys.get(i))), withTrailer(values.get(i), TRAILER + i));
         }
       }
     }
@@ -119,7 +125,8 @@ class MapBytesProxyTest {
       Dbi<byte[]> dbi = env.openDbi("rows");
       try (Txn<byte[]> txn = env.txnRead()) {
         for (int i = 0; i < keys.size(); i++) {
-          assertThat(dbi.get(txn, keys.get(i))).as("sealed, length %d", LENGTHS[i])
+          assertThat(dbi.get(txn, keys.get(i)))
+              .as("sealed, length %d", LENGTHS[i])
               .isEqualTo(withTrailer(values.get(i), TRAILER + i));
         }
       }
@@ -139,7 +146,8 @@ class MapBytesProxyTest {
     }
     try (Env<MapBytes> env = open(proxy, plain)) {
       Dbi<MapBytes> dbi = env.openDbi("rows");
-      try (Txn<MapBytes> txn = env.txnRead(); Cursor<MapBytes> cursor = dbi.openCursor(txn)) {
+      try (Txn<MapBytes> txn = env.txnRead();
+          Cursor<MapBytes> cursor = dbi.openCursor(txn)) {
         int i = 0;
         for (boolean found = cursor.first(); found; found = cursor.next(), i++) {
           assertThat(cursor.key().copy()).isEqualTo(keys.get(i));
@@ -164,7 +172,10 @@ class MapBytesProxyTest {
     assertThatThrownBy(in::address).isInstanceOf(IllegalStateException.class);
   }
 
-  /** Sealed bytes going in read as their array followed by the trailer; the array is not copied into them. */
+  /**
+   * Sealed bytes going in read as their array followed by the trailer; the array is not copied into
+   * them.
+   */
   @Test
   void sealedBytesGoingInReadAsTheirArrayAndTrailer() {
     byte[] array = {1, 2, 3, 4, 5, 6};
@@ -180,12 +191,16 @@ class MapBytesProxyTest {
     assertThat(in.intAt(4)).isEqualTo(0x05068a0b);
     assertThatThrownBy(() -> in.intAt(7)).isInstanceOf(IndexOutOfBoundsException.class);
     assertThatThrownBy(() -> in.copy(11)).isInstanceOf(IndexOutOfBoundsException.class);
-    assertThat(MapBytes.sealed(new byte[0], TRAILER).copy()).containsExactly(0x8a, 0x0b, 0x0c, 0x0d);
+    assertThat(MapBytes.sealed(new byte[0], TRAILER).copy())
+        .containsExactly(0x8a, 0x0b, 0x0c, 0x0d);
     assertThat(MapBytes.of(array).isSealed()).isFalse();
     assertThatThrownBy(MapBytes.of(array)::trailer).isInstanceOf(IllegalStateException.class);
   }
 
-  /** The trailer's word puts the trailer's 4 bytes first in memory, big-endian, whatever the byte order. */
+  /**
+   * The trailer's word puts the trailer's 4 bytes first in memory, big-endian, whatever the byte
+   * order.
+   */
   @Test
   void theTrailerWordHoldsTheTrailerBigEndianFirst() {
     ByteBuffer word = ByteBuffer.allocate(8).order(java.nio.ByteOrder.nativeOrder());
@@ -207,19 +222,28 @@ class MapBytesProxyTest {
     assertThat(copy).as(what).isEqualTo(expected);
     assertThat(view.copy()).as("a second copy is fresh").isNotSameAs(copy);
     if (expected.length >= 1) {
-      assertThat(view.copy(expected.length - 1)).as(what).isEqualTo(java.util.Arrays.copyOf(expected, expected.length - 1));
+      assertThat(view.copy(expected.length - 1))
+          .as(what)
+          .isEqualTo(java.util.Arrays.copyOf(expected, expected.length - 1));
     }
     ByteBuffer big = ByteBuffer.wrap(expected);
     for (int offset : new int[] {0, 1, 3, 4, 5, expected.length - 5, expected.length - 4}) {
       if (offset >= 0 && offset <= expected.length - 4) {
-        assertThat(view.intAt(offset)).as("%s: int at %d", what, offset).isEqualTo(big.getInt(offset));
+        assertThat(view.intAt(offset))
+            .as("%s: int at %d", what, offset)
+            .isEqualTo(big.getInt(offset));
       }
     }
-    assertThatThrownBy(() -> view.intAt(expected.length - 3)).isInstanceOf(IndexOutOfBoundsException.class);
-    assertThatThrownBy(() -> view.copy(expected.length + 1)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> view.intAt(expected.length - 3))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> view.copy(expected.length + 1))
+        .isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   private static <T> Env<T> open(BufferProxy<T> proxy, Path dir) {
-    return Env.create(proxy).setMapSize(256L << 20).setMaxDbs(4).open(dir.toFile(), EnvFlags.MDB_NOTLS);
+    return Env.create(proxy)
+        .setMapSize(256L << 20)
+        .setMaxDbs(4)
+        .open(dir.toFile(), EnvFlags.MDB_NOTLS);
   }
 }

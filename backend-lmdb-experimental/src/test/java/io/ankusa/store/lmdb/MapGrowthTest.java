@@ -27,16 +27,18 @@ import org.junit.jupiter.api.io.TempDir;
  * and the option, and a failed batch leaves nothing behind.
  */
 class MapGrowthTest {
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counters", 0));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain("rows"), FamilySpec.counters("counters", 0));
   private static final int MIB = 1 << 20;
 
   @TempDir Path dir;
 
   private Store open(long mapSize, long max, long growWaitMillis) {
-    StoreOptions options = StoreOptions.defaults()
-        .with("lmdb.mapSizeBytes", Long.toString(mapSize))
-        .with("lmdb.mapSizeMaxBytes", Long.toString(max))
-        .with("lmdb.mapGrowWaitMillis", Long.toString(growWaitMillis));
+    StoreOptions options =
+        StoreOptions.defaults()
+            .with("lmdb.mapSizeBytes", Long.toString(mapSize))
+            .with("lmdb.mapSizeMaxBytes", Long.toString(max))
+            .with("lmdb.mapGrowWaitMillis", Long.toString(growWaitMillis));
     return new LmdbStoreProvider().open(dir, options, FAMILIES);
   }
 
@@ -79,7 +81,9 @@ class MapGrowthTest {
   private static void assertAllReadable(Store store, int batches, int perBatch, int size) {
     for (int b = 0; b < batches; b++) {
       for (int i = 0; i < perBatch; i += 7) {
-        assertThat(store.get("rows", key(b, i))).as("batch %d key %d", b, i).isEqualTo(value(b, i, size));
+        assertThat(store.get("rows", key(b, i)))
+            .as("batch %d key %d", b, i)
+            .isEqualTo(value(b, i, size));
       }
     }
     for (int i = 0; i < 3000; i += 101) {
@@ -93,7 +97,8 @@ class MapGrowthTest {
       }
     }
     assertThat(count).isEqualTo(batches * perBatch + 3000);
-    assertThat(store.counter("counters", new byte[] {1})).isEqualTo(batches * (long) perBatch + 3000);
+    assertThat(store.counter("counters", new byte[] {1}))
+        .isEqualTo(batches * (long) perBatch + 3000);
   }
 
   @Test
@@ -117,7 +122,9 @@ class MapGrowthTest {
       assertThat(((LmdbStore) store).mapSize()).isEqualTo(2L * MIB);
       int failedBatch = written;
       for (int i = 0; i < 20; i++) {
-        assertThat(store.get("rows", key(failedBatch, i))).as("key %d of the failed batch", i).isNull();
+        assertThat(store.get("rows", key(failedBatch, i)))
+            .as("key %d of the failed batch", i)
+            .isNull();
       }
       assertThat(store.counter("counters", new byte[] {1})).isEqualTo(written * 20L);
       for (int b = 0; b < written; b++) {
@@ -158,17 +165,22 @@ class MapGrowthTest {
       store.write(batch(0, 10, 100), Durability.SYNC);
       Scan scan = store.scan("rows", new byte[0], null, Direction.FORWARD);
       assertThat(scan.hasNext()).isTrue();
-      FutureTask<Void> writer = new FutureTask<>(() -> {
-        store.write(batch(1, 1500, 1000), Durability.SYNC); // must grow the 1 MiB map
-        return null;
-      });
+      FutureTask<Void> writer =
+          new FutureTask<>(
+              () -> {
+                store.write(batch(1, 1500, 1000), Durability.SYNC); // must grow the 1 MiB map
+                return null;
+              });
       Thread writerThread = new Thread(writer, "growing-writer");
       writerThread.start();
       while (!lmdb.readers().blocking() && !writer.isDone()) {
         Thread.onSpinWait();
       }
-      assertThat(writer.isDone()).as("the write must wait for the open scan, not remap under it").isFalse();
-      assertThat(store.get("rows", new byte[] {0, 0, 0, 0, 0, 0, 0, 0})).isNotNull(); // point reads go on meanwhile
+      assertThat(writer.isDone())
+          .as("the write must wait for the open scan, not remap under it")
+          .isFalse();
+      assertThat(store.get("rows", new byte[] {0, 0, 0, 0, 0, 0, 0, 0}))
+          .isNotNull(); // point reads go on meanwhile
       assertThat(scan.next().key()).isEqualTo(key(0, 0)); // and so does the scan
       scan.close(); // from a thread that did not start the write (MDB_NOTLS)
       writer.get(10, TimeUnit.MINUTES);

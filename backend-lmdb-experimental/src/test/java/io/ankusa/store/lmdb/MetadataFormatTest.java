@@ -37,9 +37,13 @@ class MetadataFormatTest {
     }
   }
 
-  /** Sets (or, with null, removes) the recorded format, the way another release would have written it. */
+  /**
+   * Sets (or, with null, removes) the recorded format, the way another release would have written
+   * it.
+   */
   private void recordFormat(byte[] format) {
-    try (Env<byte[]> env = Env.create(ByteArrayProxy.PROXY_BA).setMaxDbs(8).open(dir.toFile(), EnvFlags.MDB_NOTLS)) {
+    try (Env<byte[]> env =
+        Env.create(ByteArrayProxy.PROXY_BA).setMaxDbs(8).open(dir.toFile(), EnvFlags.MDB_NOTLS)) {
       Dbi<byte[]> meta = env.openDbi(LmdbEnvironment.META_DBI);
       if (format == null) {
         meta.delete(FORMAT);
@@ -56,7 +60,8 @@ class MetadataFormatTest {
     for (StoreOptions options : List.of(StoreOptions.defaults(), StoreOptions.readOnlyExisting())) {
       assertThatThrownBy(() -> PROVIDER.open(dir, options, FAMILIES))
           .isInstanceOf(StoreFormatException.class)
-          .hasMessageContaining("metadata format " + 0x01020304 + " and this release reads 1 and 2");
+          .hasMessageContaining(
+              "metadata format " + 0x01020304 + " and this release reads 1 and 2");
     }
     recordFormat(new byte[] {0, 0, 2});
     assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults(), FAMILIES))
@@ -69,7 +74,8 @@ class MetadataFormatTest {
     create(StoreOptions.defaults().with(LmdbSettings.CHECKSUMS, "false"));
     recordFormat(null);
     for (int open = 0; open < 2; open++) {
-      try (Store store = PROVIDER.open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
+      try (Store store =
+          PROVIDER.open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
         assertThat(store.get("rows", new byte[] {1})).as("open %d", open).containsExactly(42);
       }
     }

@@ -17,10 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lmdbjava.Txn;
 
 /**
- * Point reads renew a read transaction an earlier read reset: each read still sees the newest state,
- * the map still grows while reset transactions are kept, at most the pool's capacity is kept, and a
- * transaction the pool does not keep gives its reader slot back. (That closing the environment frees
- * the kept ones is not checked: what would leak is a little native memory, see docs/mutation-testing.md.)
+ * Point reads renew a read transaction an earlier read reset: each read still sees the newest
+ * state, the map still grows while reset transactions are kept, at most the pool's capacity is
+ * kept, and a transaction the pool does not keep gives its reader slot back. (That closing the
+ * environment frees the kept ones is not checked: what would leak is a little native memory, see
+ * docs/mutation-testing.md.)
  */
 class PointReadTxnsTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"));
@@ -39,10 +40,11 @@ class PointReadTxnsTest {
       for (int n = 0; n < 50; n++) {
         int i = n;
         store.write(new Batch().put("rows", key, new byte[] {(byte) i}), Durability.NO_SYNC);
-        assertThat(store.get("rows", key)).as("read %d, through a transaction an earlier read reset", i)
+        assertThat(store.get("rows", key))
+            .as("read %d, through a transaction an earlier read reset", i)
             .containsExactly(i);
-        assertThat(store.multiGet("rows", List.of(key, new byte[] {8}))).satisfiesExactly(
-            v -> assertThat(v).containsExactly(i), v -> assertThat(v).isNull());
+        assertThat(store.multiGet("rows", List.of(key, new byte[] {8})))
+            .satisfiesExactly(v -> assertThat(v).containsExactly(i), v -> assertThat(v).isNull());
       }
     }
   }
@@ -62,16 +64,18 @@ class PointReadTxnsTest {
       AtomicBoolean writing = new AtomicBoolean(true);
       List<Thread> readers = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
-        Thread reader = new Thread(() -> {
-          long last = 0;
-          while (writing.get() && broken.get() == null) {
-            long now = Longs.from(store.get("rows", key));
-            if (now < last) {
-              broken.compareAndSet(null, "read " + now + " after " + last);
-            }
-            last = now;
-          }
-        });
+        Thread reader =
+            new Thread(
+                () -> {
+                  long last = 0;
+                  while (writing.get() && broken.get() == null) {
+                    long now = Longs.from(store.get("rows", key));
+                    if (now < last) {
+                      broken.compareAndSet(null, "read " + now + " after " + last);
+                    }
+                    last = now;
+                  }
+                });
         readers.add(reader);
         reader.start();
       }
@@ -103,8 +107,11 @@ class PointReadTxnsTest {
 
   @Test
   void theMapGrowsWhileResetTransactionsAreKept() {
-    StoreOptions options = StoreOptions.defaults().with("lmdb.mapSizeBytes", Long.toString(MIB))
-        .with("lmdb.mapSizeMaxBytes", Long.toString(1L << 30)).with("lmdb.mapGrowWaitMillis", "50");
+    StoreOptions options =
+        StoreOptions.defaults()
+            .with("lmdb.mapSizeBytes", Long.toString(MIB))
+            .with("lmdb.mapSizeMaxBytes", Long.toString(1L << 30))
+            .with("lmdb.mapGrowWaitMillis", "50");
     try (Store store = open(options)) {
       LmdbStore lmdb = (LmdbStore) store;
       for (int b = 0; b < 40; b++) {
@@ -113,10 +120,12 @@ class PointReadTxnsTest {
           batch.put("rows", MapGrowthTest.key(b, i), MapGrowthTest.value(b, i, 1000));
         }
         store.write(batch, Durability.NO_SYNC); // a reset transaction is kept from the read before
-        assertThat(store.get("rows", MapGrowthTest.key(b, 49))).isEqualTo(MapGrowthTest.value(b, 49, 1000));
+        assertThat(store.get("rows", MapGrowthTest.key(b, 49)))
+            .isEqualTo(MapGrowthTest.value(b, 49, 1000));
       }
       assertThat(lmdb.mapSize()).as("the map grew past its first MiB").isGreaterThan(MIB);
-      assertThat(store.get("rows", MapGrowthTest.key(0, 0))).isEqualTo(MapGrowthTest.value(0, 0, 1000));
+      assertThat(store.get("rows", MapGrowthTest.key(0, 0)))
+          .isEqualTo(MapGrowthTest.value(0, 0, 1000));
     }
   }
 
@@ -130,7 +139,9 @@ class PointReadTxnsTest {
       assertThat(capacity).isPositive();
       Txn<MapBytes> first = pool.begin("test");
       pool.end(first, true);
-      assertThat(pool.begin("test")).as("the kept transaction, reset and then renewed, not a new one").isSameAs(first);
+      assertThat(pool.begin("test"))
+          .as("the kept transaction, reset and then renewed, not a new one")
+          .isSameAs(first);
       pool.end(first, true);
       List<Txn<MapBytes>> open = new ArrayList<>();
       for (int i = 0; i < capacity + 3; i++) {

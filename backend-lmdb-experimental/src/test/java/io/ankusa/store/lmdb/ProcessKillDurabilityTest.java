@@ -21,14 +21,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A committed {@code NO_SYNC} batch survives a kill -9 of the process (the capability {@code
- * durableAfterProcessKill}): a child JVM writes batches without ever syncing, reports each one whose
- * write returned, and is killed with SIGKILL mid-stream (while its map is also growing, and its batches
- * free overflow pages they wrote); after reopen — which the check at open accepts, whatever the kill
- * interrupted — every reported batch is present, whole, and the counter equals the number of batches
- * present.
+ * durableAfterProcessKill}): a child JVM writes batches without ever syncing, reports each one
+ * whose write returned, and is killed with SIGKILL mid-stream (while its map is also growing, and
+ * its batches free overflow pages they wrote); after reopen — which the check at open accepts,
+ * whatever the kill interrupted — every reported batch is present, whole, and the counter equals
+ * the number of batches present.
  */
 class ProcessKillDurabilityTest {
-  static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counters", 0));
+  static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain("rows"), FamilySpec.counters("counters", 0));
   private static final byte[] COUNT = {0};
   private static final int ROWS_PER_BATCH = 4;
   private static final int KILL_AFTER = 1_500;
@@ -56,19 +57,28 @@ class ProcessKillDurabilityTest {
       b.put("rows", key(n, r), value(n, r));
     }
     if (n % 5 == 0) {
-      b.put("rows", key(n, ROWS_PER_BATCH), new byte[20_000]).delete("rows", key(n, ROWS_PER_BATCH));
+      b.put("rows", key(n, ROWS_PER_BATCH), new byte[20_000])
+          .delete("rows", key(n, ROWS_PER_BATCH));
     }
     return b.merge("counters", COUNT, 1);
   }
 
   @Test
   void everyCommittedNoSyncBatchSurvivesSigkill() throws Exception {
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    Process child = ChildJvmLauncher.start(new ProcessBuilder(ChildJvmLauncher.java(), "-cp", classpath,
-        KillableWriter.class.getName(), dir.toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD));
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    Process child =
+        ChildJvmLauncher.start(
+            new ProcessBuilder(
+                    ChildJvmLauncher.java(),
+                    "-cp",
+                    classpath,
+                    KillableWriter.class.getName(),
+                    dir.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD));
     int acknowledged = -1;
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = out.readLine()) != null) {
         acknowledged = Integer.parseInt(line.substring("committed ".length()));
@@ -81,12 +91,18 @@ class ProcessKillDurabilityTest {
       child.destroyForcibly();
       assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
     }
-    assertThat(acknowledged).as("the child must have written before being killed").isGreaterThanOrEqualTo(KILL_AFTER);
+    assertThat(acknowledged)
+        .as("the child must have written before being killed")
+        .isGreaterThanOrEqualTo(KILL_AFTER);
 
-    try (Store store = new LmdbStoreProvider().open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
+    try (Store store =
+        new LmdbStoreProvider()
+            .open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
       for (int n = 0; n <= acknowledged; n++) {
         for (int r = 0; r < ROWS_PER_BATCH; r++) {
-          assertThat(store.get("rows", key(n, r))).as("row %d of acknowledged batch %d", r, n).isEqualTo(value(n, r));
+          assertThat(store.get("rows", key(n, r)))
+              .as("row %d of acknowledged batch %d", r, n)
+              .isEqualTo(value(n, r));
         }
       }
       long rows = 0;
@@ -97,7 +113,9 @@ class ProcessKillDurabilityTest {
         }
       }
       assertThat(rows % ROWS_PER_BATCH).as("no batch is half there").isZero();
-      assertThat(store.counter("counters", COUNT)).as("the counter moved with the rows, atomically").isEqualTo(rows / ROWS_PER_BATCH);
+      assertThat(store.counter("counters", COUNT))
+          .as("the counter moved with the rows, atomically")
+          .isEqualTo(rows / ROWS_PER_BATCH);
     }
   }
 }

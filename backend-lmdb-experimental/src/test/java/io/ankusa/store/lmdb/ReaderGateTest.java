@@ -24,11 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gate a map growth closes to long-lived readers ({@link LongLivedReaders}): shut while the grower
- * waits for the open scans and snapshots (a newcomer waits, and keeps its interrupt), open again when
- * the growth is done or given up (a grower interrupted while it waits fails its write and keeps its
- * interrupt), still working after a reopen; and readers that hold no transaction — a scan at the end
- * of its range, a scan or snapshot that could not begin — hold no growth up.
+ * The gate a map growth closes to long-lived readers ({@link LongLivedReaders}): shut while the
+ * grower waits for the open scans and snapshots (a newcomer waits, and keeps its interrupt), open
+ * again when the growth is done or given up (a grower interrupted while it waits fails its write
+ * and keeps its interrupt), still working after a reopen; and readers that hold no transaction — a
+ * scan at the end of its range, a scan or snapshot that could not begin — hold no growth up.
  */
 class ReaderGateTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"));
@@ -37,10 +37,14 @@ class ReaderGateTest {
   @TempDir Path dir;
 
   private Store open(long growWaitMillis, int maxReaders) {
-    return new LmdbStoreProvider().open(dir, StoreOptions.defaults()
-        .with(LmdbSettings.MAP_SIZE, Long.toString(LmdbSettings.MIN_MAP_SIZE))
-        .with(LmdbSettings.MAP_GROW_WAIT, Long.toString(growWaitMillis))
-        .with(LmdbSettings.MAX_READERS, Integer.toString(maxReaders)), FAMILIES);
+    return new LmdbStoreProvider()
+        .open(
+            dir,
+            StoreOptions.defaults()
+                .with(LmdbSettings.MAP_SIZE, Long.toString(LmdbSettings.MIN_MAP_SIZE))
+                .with(LmdbSettings.MAP_GROW_WAIT, Long.toString(growWaitMillis))
+                .with(LmdbSettings.MAX_READERS, Integer.toString(maxReaders)),
+            FAMILIES);
   }
 
   private static byte[] key(int i) {
@@ -95,30 +99,41 @@ class ReaderGateTest {
 
       Scan held = store.scan("rows", new byte[0], null, Direction.FORWARD);
       assertThat(held.hasNext()).isTrue();
-      FutureTask<Void> writer = new FutureTask<>(() -> {
-        store.write(big(), Durability.SYNC);
-        return null;
-      });
+      FutureTask<Void> writer =
+          new FutureTask<>(
+              () -> {
+                store.write(big(), Durability.SYNC);
+                return null;
+              });
       start(writer, "growing-writer");
       await(() -> readers.blocking() || writer.isDone(), "the grower shuts the gate");
       assertThat(writer.isDone()).as("the write waits for the open scan").isFalse();
 
-      FutureTask<Boolean> newcomer = new FutureTask<>(() -> {
-        try (Snapshot s = store.snapshot()) {
-          return Thread.currentThread().isInterrupted();
-        }
-      });
+      FutureTask<Boolean> newcomer =
+          new FutureTask<>(
+              () -> {
+                try (Snapshot s = store.snapshot()) {
+                  return Thread.currentThread().isInterrupted();
+                }
+              });
       Thread newcomerThread = start(newcomer, "newcomer");
-      await(() -> newcomerThread.getState() == Thread.State.WAITING || newcomer.isDone(), "the newcomer waits");
+      await(
+          () -> newcomerThread.getState() == Thread.State.WAITING || newcomer.isDone(),
+          "the newcomer waits");
       assertThat(newcomer.isDone()).as("a snapshot begun while the grower waits").isFalse();
       newcomerThread.interrupt();
-      // Its wait ends with InterruptedException (clearing the flag) and it waits again: the gate is still shut.
-      await(() -> newcomerThread.getState() == Thread.State.WAITING && !newcomerThread.isInterrupted(),
+      // Its wait ends with InterruptedException (clearing the flag) and it waits again: the gate is
+      // still shut.
+      await(
+          () ->
+              newcomerThread.getState() == Thread.State.WAITING && !newcomerThread.isInterrupted(),
           "the interrupted newcomer waits again");
 
       held.close();
       writer.get(60, TimeUnit.SECONDS);
-      assertThat(newcomer.get(60, TimeUnit.SECONDS)).as("the newcomer got in and kept its interrupt").isTrue();
+      assertThat(newcomer.get(60, TimeUnit.SECONDS))
+          .as("the newcomer got in and kept its interrupt")
+          .isTrue();
       assertThat(readers.blocking()).as("after the growth").isFalse();
       assertThat(store.get("rows", key(249))).hasSize(4000);
       store.close();
@@ -127,24 +142,29 @@ class ReaderGateTest {
   }
 
   @Test
-  void aGrowerInterruptedWhileItWaitsFailsItsWriteKeepsItsInterruptAndOpensTheGate() throws Exception {
+  void aGrowerInterruptedWhileItWaitsFailsItsWriteKeepsItsInterruptAndOpensTheGate()
+      throws Exception {
     try (Store store = open(WAIT_FOR_EVER, 512)) {
       LongLivedReaders readers = ((LmdbStore) store).readers();
       small(store);
       Scan held = store.scan("rows", new byte[0], null, Direction.FORWARD);
       assertThat(held.hasNext()).isTrue();
-      FutureTask<Boolean> writer = new FutureTask<>(() -> {
-        try {
-          store.write(big(), Durability.SYNC);
-          return false;
-        } catch (StoreWriteFailedException e) {
-          return Thread.currentThread().isInterrupted();
-        }
-      });
+      FutureTask<Boolean> writer =
+          new FutureTask<>(
+              () -> {
+                try {
+                  store.write(big(), Durability.SYNC);
+                  return false;
+                } catch (StoreWriteFailedException e) {
+                  return Thread.currentThread().isInterrupted();
+                }
+              });
       Thread writerThread = start(writer, "growing-writer");
       await(() -> readers.blocking() || writer.isDone(), "the grower shuts the gate");
       writerThread.interrupt();
-      assertThat(writer.get(60, TimeUnit.SECONDS)).as("the write failed and the writer kept its interrupt").isTrue();
+      assertThat(writer.get(60, TimeUnit.SECONDS))
+          .as("the write failed and the writer kept its interrupt")
+          .isTrue();
       assertThat(readers.blocking()).as("a growth given up blocks nothing").isFalse();
       try (Snapshot s = store.snapshot()) {
         assertThat(s.get("rows", key(1))).containsExactly(1);
@@ -166,7 +186,9 @@ class ReaderGateTest {
         n++;
       }
       assertThat(n).isEqualTo(SMALL);
-      store.write(big(), Durability.SYNC); // grows the map with no wait: the finished scan holds no transaction
+      store.write(
+          big(),
+          Durability.SYNC); // grows the map with no wait: the finished scan holds no transaction
       assertThat(store.get("rows", key(249))).hasSize(4000);
       done.close();
     }
@@ -182,13 +204,17 @@ class ReaderGateTest {
         for (int i = 0; i < slots; i++) {
           all.add(store.snapshot());
         }
-        assertThatThrownBy(store::snapshot).isInstanceOf(StoreException.class).hasMessageContaining(LmdbSettings.MAX_READERS);
+        assertThatThrownBy(store::snapshot)
+            .isInstanceOf(StoreException.class)
+            .hasMessageContaining(LmdbSettings.MAX_READERS);
         assertThatThrownBy(() -> store.scan("rows", new byte[0], null, Direction.FORWARD))
-            .isInstanceOf(StoreException.class).hasMessageContaining(LmdbSettings.MAX_READERS);
+            .isInstanceOf(StoreException.class)
+            .hasMessageContaining(LmdbSettings.MAX_READERS);
       } finally {
         all.forEach(Snapshot::close);
       }
-      store.write(big(), Durability.SYNC); // grows the map with no wait: no reader is left registered
+      store.write(
+          big(), Durability.SYNC); // grows the map with no wait: no reader is left registered
       assertThat(store.get("rows", key(249))).hasSize(4000);
     }
   }

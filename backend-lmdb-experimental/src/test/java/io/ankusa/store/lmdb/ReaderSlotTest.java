@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every scan and snapshot gives its LMDB reader slot back: with a small reader table, 10 000 scans and
- * 10 000 snapshots opened and closed one after another never meet {@code MDB_READERS_FULL}, while
- * holding every slot at once does (with a message naming {@code lmdb.maxReaders}).
+ * Every scan and snapshot gives its LMDB reader slot back: with a small reader table, 10 000 scans
+ * and 10 000 snapshots opened and closed one after another never meet {@code MDB_READERS_FULL},
+ * while holding every slot at once does (with a message naming {@code lmdb.maxReaders}).
  */
 class ReaderSlotTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"));
@@ -31,14 +31,17 @@ class ReaderSlotTest {
   @TempDir Path dir;
 
   private Store open() {
-    return new LmdbStoreProvider().open(dir, StoreOptions.defaults().with("lmdb.maxReaders", "8"), FAMILIES);
+    return new LmdbStoreProvider()
+        .open(dir, StoreOptions.defaults().with("lmdb.maxReaders", "8"), FAMILIES);
   }
 
   @Test
   void tenThousandScansAndSnapshotsNeverExhaustTheReaderTable() {
     try (Store store = open()) {
       int slots = ((LmdbStore) store).maxReaders();
-      assertThat(slots).as("LMDB rounds the reader table up to whole pages").isLessThan(ROUNDS / 10);
+      assertThat(slots)
+          .as("LMDB rounds the reader table up to whole pages")
+          .isLessThan(ROUNDS / 10);
       Batch batch = new Batch();
       for (int i = 0; i < 10; i++) {
         batch.put("rows", new byte[] {(byte) i}, new byte[] {(byte) i});
@@ -48,7 +51,8 @@ class ReaderSlotTest {
         Direction direction = i % 2 == 0 ? Direction.FORWARD : Direction.REVERSE;
         try (Scan scan = store.scan("rows", new byte[0], null, direction)) {
           if (i % 3 == 0) {
-            while (scan.hasNext()) { // to the end: the slot is released there, close is then a no-op
+            while (scan
+                .hasNext()) { // to the end: the slot is released there, close is then a no-op
               scan.next();
             }
           } else {
@@ -79,7 +83,8 @@ class ReaderSlotTest {
     assertThatThrownBy(() -> store.scan("rows", new byte[0], null, Direction.FORWARD))
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("lmdb.maxReaders");
-    assertThatThrownBy(() -> store.get("rows", new byte[] {1})).hasMessageContaining("lmdb.maxReaders");
+    assertThatThrownBy(() -> store.get("rows", new byte[] {1}))
+        .hasMessageContaining("lmdb.maxReaders");
     return open;
   }
 
@@ -100,7 +105,8 @@ class ReaderSlotTest {
       assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class);
       scan.close(); // idempotent, no native call on a closed environment
     }
-    assertThatThrownBy(() -> snapshot.get("rows", new byte[] {1})).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> snapshot.get("rows", new byte[] {1}))
+        .isInstanceOf(StoreClosedException.class);
     snapshot.close();
     try (Store reopened = open()) {
       List<Scan> again = holdAllSlots(reopened, slots);

@@ -35,14 +35,17 @@ import org.junit.jupiter.api.io.TempDir;
  * (the store is then closed, and the directory can be opened again).
  */
 class ReleasedFilesTest {
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counters", 0));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain("rows"), FamilySpec.counters("counters", 0));
   private static final LmdbStoreProvider PROVIDER = new LmdbStoreProvider();
 
   @TempDir Path dir;
 
   @BeforeEach
   void linuxOnly() {
-    assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")) && Files.isRegularFile(Path.of("/proc/self/maps")),
+    assumeTrue(
+        Files.isDirectory(Path.of("/proc/self/fd"))
+            && Files.isRegularFile(Path.of("/proc/self/maps")),
         "counts descriptors and maps through /proc/self");
   }
 
@@ -94,9 +97,14 @@ class ReleasedFilesTest {
   @Test
   void anOpenRefusedAfterMappingTheFileLetsGoOfEveryFile() {
     open().close();
-    assertThatThrownBy(() -> PROVIDER.open(dir, StoreOptions.defaults(),
-        List.of(FamilySpec.plain("rows"), FamilySpec.plain("counters"))))
-        .isInstanceOf(StoreFormatException.class).hasMessageContaining("counters=true");
+    assertThatThrownBy(
+            () ->
+                PROVIDER.open(
+                    dir,
+                    StoreOptions.defaults(),
+                    List.of(FamilySpec.plain("rows"), FamilySpec.plain("counters"))))
+        .isInstanceOf(StoreFormatException.class)
+        .hasMessageContaining("counters=true");
     assertThat(heldFiles()).isZero();
   }
 
@@ -120,24 +128,30 @@ class ReleasedFilesTest {
     Path aside = dir.resolve("data.mdb.aside");
     Store store = open();
     store.write(new Batch().put("rows", new byte[] {1}, new byte[] {7}), Durability.SYNC);
-    // The mapped file moves aside (its inode stays mapped); what the reopen finds is not an LMDB file.
+    // The mapped file moves aside (its inode stays mapped); what the reopen finds is not an LMDB
+    // file.
     Files.move(data, aside);
     byte[] garbage = new byte[3 * 4096];
     Arrays.fill(garbage, (byte) 0x5a);
     Files.write(data, garbage);
 
-    assertThatThrownBy(() -> store.reportWriteFailure(new IllegalStateException("test: a failed sync")))
+    assertThatThrownBy(
+            () -> store.reportWriteFailure(new IllegalStateException("test: a failed sync")))
         .isInstanceOf(StoreWriteFailedException.class)
         .hasMessageContaining(dir.toString())
         .hasMessageContaining("the store is closed");
-    assertThatThrownBy(() -> store.get("rows", new byte[] {1})).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> store.get("rows", new byte[] {1}))
+        .isInstanceOf(StoreClosedException.class);
     assertThat(heldFiles()).as("after the failed reopen").isZero();
 
     Files.move(aside, data, StandardCopyOption.REPLACE_EXISTING);
     try (Store again = open()) {
-      store.close(); // the failed store's close must neither throw nor let go of the new store's lock
+      store.close(); // the failed store's close must neither throw nor let go of the new store's
+      // lock
       assertThat(again.get("rows", new byte[] {1})).containsExactly(7);
-      assertThatThrownBy(this::open).isInstanceOf(StoreException.class).hasMessageContaining("already open");
+      assertThatThrownBy(this::open)
+          .isInstanceOf(StoreException.class)
+          .hasMessageContaining("already open");
     }
     assertThat(heldFiles()).isZero();
   }

@@ -37,7 +37,8 @@ class StoreDirectoryTest {
     try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
       s.write(new Batch().put("alpha", new byte[] {1}, new byte[] {42}), Durability.SYNC);
     }
-    // As an earlier release left it: no marker, no SPI lock file, its own lock file, no reader table.
+    // As an earlier release left it: no marker, no SPI lock file, its own lock file, no reader
+    // table.
     Files.delete(dir.resolve(StoreMarker.FILE));
     Files.delete(dir.resolve(io.ankusa.store.kit.directory.DirectoryLock.FILE));
     Files.delete(dir.resolve("lock.mdb"));
@@ -46,11 +47,14 @@ class StoreDirectoryTest {
     try (Store ro = provider.open(dir, StoreOptions.readOnlyExisting(), FAMILIES)) {
       assertThat(ro.get("alpha", new byte[] {1})).containsExactly(42);
     }
-    assertThat(before.differences(FileChecksums.of(dir))).as("files changed by a read-only open").isEmpty();
+    assertThat(before.differences(FileChecksums.of(dir)))
+        .as("files changed by a read-only open")
+        .isEmpty();
     try (Store rw = provider.open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
       assertThat(rw.get("alpha", new byte[] {1})).containsExactly(42);
     }
-    assertThat(StoreMarker.read(dir)).as("the marker after the first read-write open")
+    assertThat(StoreMarker.read(dir))
+        .as("the marker after the first read-write open")
         .contains(new StoreMarker("lmdb", LmdbStoreProvider.FORMAT));
   }
 
@@ -63,7 +67,9 @@ class StoreDirectoryTest {
           .isInstanceOf(StoreFormatException.class)
           .hasMessageContaining("CURRENT")
           .hasMessageContaining("no store marker");
-      assertThat(before.differences(FileChecksums.of(dir))).as("files changed by the refused open").isEmpty();
+      assertThat(before.differences(FileChecksums.of(dir)))
+          .as("files changed by the refused open")
+          .isEmpty();
     }
   }
 }

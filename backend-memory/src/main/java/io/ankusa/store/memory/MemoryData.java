@@ -13,14 +13,18 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The state of one memory store, kept across close and reopen within the JVM: one sorted map per
- * family, in unsigned byte order, guarded by one read-write lock (writers exclusive, readers shared).
+ * family, in unsigned byte order, guarded by one read-write lock (writers exclusive, readers
+ * shared).
  */
 final class MemoryData {
   final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+
   /** Family name to its sorted map. Guarded by {@link #lock}. */
   final Map<String, TreeMap<byte[], byte[]>> families = new LinkedHashMap<>();
+
   /** Family name to the spec it was created with. Guarded by {@link #lock}. */
   final Map<String, FamilySpec> specs = new LinkedHashMap<>();
+
   private final AtomicBoolean open = new AtomicBoolean();
 
   /** Marks the data open; false if it already is (one open store per directory). */

@@ -30,18 +30,22 @@ import java.util.concurrent.locks.ReentrantLock;
 final class MemoryStore extends MemoryView implements Store {
   /**
    * The memory backend's limits: generous, but finite so the suite can test the refusal. No damage
-   * detection: the store keeps no files, so there is nothing to damage, and the suite reports {@code
-   * scanNeverEndsEarlyOnCorruption} as unverified for it.
+   * detection: the store keeps no files, so there is nothing to damage, and the suite reports
+   * {@code scanNeverEndsEarlyOnCorruption} as unverified for it.
    */
-  static final Capabilities CAPABILITIES = Capabilities.builder()
-      .concurrentWriters(true).snapshots(true)
-      .maxKeyBytes(64 * 1024).maxValueBytes(64 << 20)
-      .build();
+  static final Capabilities CAPABILITIES =
+      Capabilities.builder()
+          .concurrentWriters(true)
+          .snapshots(true)
+          .maxKeyBytes(64 * 1024)
+          .maxValueBytes(64 << 20)
+          .build();
 
   private final Path dir;
   private final MemoryData data;
   private final FamilyCatalog catalog;
   private final AtomicBoolean closed;
+
   /** reportWriteFailure calls so far: each closes the scans and snapshots opened before it. */
   private final AtomicInteger failures;
 
@@ -49,8 +53,20 @@ final class MemoryStore extends MemoryView implements Store {
     this(dir, data, catalog, new AtomicBoolean(), new AtomicInteger());
   }
 
-  private MemoryStore(Path dir, MemoryData data, FamilyCatalog catalog, AtomicBoolean closed, AtomicInteger failures) {
-    super(catalog, data.families, data.lock.readLock(), closed::get, failures::get, "memory store " + dir, true);
+  private MemoryStore(
+      Path dir,
+      MemoryData data,
+      FamilyCatalog catalog,
+      AtomicBoolean closed,
+      AtomicInteger failures) {
+    super(
+        catalog,
+        data.families,
+        data.lock.readLock(),
+        closed::get,
+        failures::get,
+        "memory store " + dir,
+        true);
     this.dir = dir;
     this.data = data;
     this.catalog = catalog;
@@ -73,36 +89,37 @@ final class MemoryStore extends MemoryView implements Store {
   }
 
   /** One op on the maps. Keys and values are copied: the caller keeps ownership of its arrays. */
-  private final OpHandler<RuntimeException> apply = new OpHandler<>() {
-    @Override
-    public void put(Op.Put p) {
-      map(p).put(p.key().clone(), p.value().clone());
-    }
+  private final OpHandler<RuntimeException> apply =
+      new OpHandler<>() {
+        @Override
+        public void put(Op.Put p) {
+          map(p).put(p.key().clone(), p.value().clone());
+        }
 
-    @Override
-    public void delete(Op.Delete d) {
-      map(d).remove(d.key());
-    }
+        @Override
+        public void delete(Op.Delete d) {
+          map(d).remove(d.key());
+        }
 
-    @Override
-    public void deleteRange(Op.DeleteRange r) {
-      if (Bytes.compare(r.lo(), r.hi()) < 0) {
-        map(r).subMap(r.lo(), true, r.hi(), false).clear();
-      }
-    }
+        @Override
+        public void deleteRange(Op.DeleteRange r) {
+          if (Bytes.compare(r.lo(), r.hi()) < 0) {
+            map(r).subMap(r.lo(), true, r.hi(), false).clear();
+          }
+        }
 
-    @Override
-    public void merge(Op.Merge m) {
-      TreeMap<byte[], byte[]> map = map(m);
-      byte[] old = map.get(m.key());
-      long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), old);
-      map.put(m.key().clone(), Int64Add.encode(Int64Add.apply(current, m.delta())));
-    }
+        @Override
+        public void merge(Op.Merge m) {
+          TreeMap<byte[], byte[]> map = map(m);
+          byte[] old = map.get(m.key());
+          long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), old);
+          map.put(m.key().clone(), Int64Add.encode(Int64Add.apply(current, m.delta())));
+        }
 
-    private TreeMap<byte[], byte[]> map(Op op) {
-      return data.families.get(op.family());
-    }
-  };
+        private TreeMap<byte[], byte[]> map(Op op) {
+          return data.families.get(op.family());
+        }
+      };
 
   /** Nothing to sync: memory is "durable" until the JVM exits, and the capabilities say no more. */
   @Override
@@ -162,16 +179,29 @@ final class MemoryStore extends MemoryView implements Store {
   private static final class MemorySnapshot extends MemoryView implements Snapshot {
     private final AtomicBoolean snapshotClosed;
 
-    MemorySnapshot(FamilyCatalog catalog, Map<String, TreeMap<byte[], byte[]>> maps, AtomicBoolean storeClosed,
+    MemorySnapshot(
+        FamilyCatalog catalog,
+        Map<String, TreeMap<byte[], byte[]>> maps,
+        AtomicBoolean storeClosed,
         AtomicInteger failures) {
       this(catalog, maps, storeClosed, failures, failures.get(), new AtomicBoolean());
     }
 
-    private MemorySnapshot(FamilyCatalog catalog, Map<String, TreeMap<byte[], byte[]>> maps,
-        AtomicBoolean storeClosed, AtomicInteger failures, int failuresAtOpen, AtomicBoolean snapshotClosed) {
-      super(catalog, maps, NO_LOCK,
-          () -> snapshotClosed.get() || storeClosed.get() || failures.get() != failuresAtOpen, () -> 0,
-          "memory snapshot", false);
+    private MemorySnapshot(
+        FamilyCatalog catalog,
+        Map<String, TreeMap<byte[], byte[]>> maps,
+        AtomicBoolean storeClosed,
+        AtomicInteger failures,
+        int failuresAtOpen,
+        AtomicBoolean snapshotClosed) {
+      super(
+          catalog,
+          maps,
+          NO_LOCK,
+          () -> snapshotClosed.get() || storeClosed.get() || failures.get() != failuresAtOpen,
+          () -> 0,
+          "memory snapshot",
+          false);
       this.snapshotClosed = snapshotClosed;
     }
 
@@ -182,14 +212,14 @@ final class MemoryStore extends MemoryView implements Store {
   }
 
   /** Snapshots own their maps, so their reads need no lock. */
-  private static final Lock NO_LOCK = new ReentrantLock() {
-    private static final long serialVersionUID = 1L;
+  private static final Lock NO_LOCK =
+      new ReentrantLock() {
+        private static final long serialVersionUID = 1L;
 
-    @Override
-    public void lock() {}
+        @Override
+        public void lock() {}
 
-    @Override
-    public void unlock() {}
-  };
-
+        @Override
+        public void unlock() {}
+      };
 }

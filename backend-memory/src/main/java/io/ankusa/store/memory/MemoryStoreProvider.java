@@ -25,8 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * io.ankusa.store.spi.Capabilities#filesInDirectory()} is false.
  *
  * <p>The backend has no options: any {@code memory.*} property is refused with {@link
- * io.ankusa.store.spi.StoreArgumentException}. A {@link StoreOptions#readOnly() read-only} open gives
- * the existing store behind a {@link ReadOnlyStore}, which refuses every write.
+ * io.ankusa.store.spi.StoreArgumentException}. A {@link StoreOptions#readOnly() read-only} open
+ * gives the existing store behind a {@link ReadOnlyStore}, which refuses every write.
  */
 public final class MemoryStoreProvider implements StoreProvider {
   /** Every memory store opened in this JVM, by absolute directory; see {@link #discard(Path)}. */
@@ -41,8 +41,11 @@ public final class MemoryStoreProvider implements StoreProvider {
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
     FamilyCatalog.checkOpenArguments(dir, options, families);
     options.refuseUnknown(name(), List.of());
-    FamilyCatalog catalog = new FamilyCatalog(families, MemoryStore.CAPABILITIES.maxKeyBytes(),
-        MemoryStore.CAPABILITIES.maxValueBytes());
+    FamilyCatalog catalog =
+        new FamilyCatalog(
+            families,
+            MemoryStore.CAPABILITIES.maxKeyBytes(),
+            MemoryStore.CAPABILITIES.maxValueBytes());
     Path key = dir.toAbsolutePath().normalize();
     MemoryData data = STORES.get(key);
     if (data == null) {
@@ -87,7 +90,11 @@ public final class MemoryStoreProvider implements StoreProvider {
     for (String name : existing.keySet()) {
       if (asked.stream().noneMatch(f -> f.name().equals(name))) {
         throw new StoreFormatException(
-            "store " + dir + " holds family '" + name + "' that the caller did not list "
+            "store "
+                + dir
+                + " holds family '"
+                + name
+                + "' that the caller did not list "
                 + asked.stream().map(FamilySpec::name).toList()
                 + ": it was written by a newer release; open it with that release");
       }
@@ -96,8 +103,14 @@ public final class MemoryStoreProvider implements StoreProvider {
       FamilySpec had = existing.get(f.name());
       if (had != null && had.counters() != f.counters()) {
         throw new StoreFormatException(
-            "store " + dir + ": family '" + f.name() + "' was created with counters="
-                + had.counters() + " but is opened with counters=" + f.counters());
+            "store "
+                + dir
+                + ": family '"
+                + f.name()
+                + "' was created with counters="
+                + had.counters()
+                + " but is opened with counters="
+                + f.counters());
       }
     }
   }

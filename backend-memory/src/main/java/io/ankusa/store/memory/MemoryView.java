@@ -21,8 +21,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 
 /**
- * Step 2 of writing a backend: the reads. One implementation serves the live store (maps shared with
- * writers, read under the read lock) and snapshots (private copies, the lock is a no-op).
+ * Step 2 of writing a backend: the reads. One implementation serves the live store (maps shared
+ * with writers, read under the read lock) and snapshots (private copies, the lock is a no-op).
  *
  * <p>Ownership: stored arrays are never handed out; every read returns a copy. Arrays passed in are
  * never kept: a scan's range view holds copies of its bounds.
@@ -32,9 +32,12 @@ class MemoryView implements ReadView {
   private final Map<String, TreeMap<byte[], byte[]>> families;
   private final Lock readLock;
   private final BooleanSupplier closed;
+
   /** Counts the store's reportWriteFailure calls; a scan opened before one is closed by it. */
   private final IntSupplier failures;
+
   private final String what;
+
   /** The live store's scans that have not copied their whole range yet; null for a snapshot. */
   private final Set<ChunkedScan> openScans;
 
@@ -97,9 +100,9 @@ class MemoryView implements ReadView {
    * A scan copies its range a chunk at a time ({@value #FIRST_CHUNK} entries first, then four times
    * more each time, up to {@value #MAX_CHUNK}), so a short scan of a large family costs its own
    * length, not the family's. It still sees one state, the state when it opened: on the live store
-   * an open scan is registered, and a writer, before it changes anything, makes every registered scan
-   * copy the rest of its range (see {@link MemoryStore#write}). Snapshots own frozen maps, so their
-   * scans need no registration.
+   * an open scan is registered, and a writer, before it changes anything, makes every registered
+   * scan copy the rest of its range (see {@link MemoryStore#write}). Snapshots own frozen maps, so
+   * their scans need no registration.
    */
   @Override
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
@@ -108,12 +111,15 @@ class MemoryView implements ReadView {
     readLock.lock();
     try {
       TreeMap<byte[], byte[]> map = families.get(family);
-      // A sub-map view compares keys with its bounds each time the scan copies a chunk, long after this
-      // call returned: it gets copies, so the caller may reuse its arrays (property argumentArraysAreNeverRetained).
+      // A sub-map view compares keys with its bounds each time the scan copies a chunk, long after
+      // this
+      // call returned: it gets copies, so the caller may reuse its arrays (property
+      // argumentArraysAreNeverRetained).
       byte[] from = lo.clone();
       NavigableMap<byte[], byte[]> range =
           hi == null ? map.tailMap(from, true) : map.subMap(from, true, hi.clone(), false);
-      ChunkedScan scan = new ChunkedScan(direction == Direction.REVERSE ? range.descendingMap() : range);
+      ChunkedScan scan =
+          new ChunkedScan(direction == Direction.REVERSE ? range.descendingMap() : range);
       if (openScans != null) {
         openScans.add(scan);
       }
@@ -124,8 +130,8 @@ class MemoryView implements ReadView {
   }
 
   /**
-   * Makes every registered scan copy the rest of its range now. REQUIRES: the caller holds the write
-   * lock and has not changed anything yet.
+   * Makes every registered scan copy the rest of its range now. REQUIRES: the caller holds the
+   * write lock and has not changed anything yet.
    */
   final void freezeOpenScans() {
     if (openScans != null && !openScans.isEmpty()) {
@@ -149,21 +155,24 @@ class MemoryView implements ReadView {
 
   /** Entries a scan copies first: the queue's scans mostly stop within that many. */
   static final int FIRST_CHUNK = 64;
+
   /** Most entries a scan copies at once. */
   static final int MAX_CHUNK = 4096;
 
   /**
    * A scan over its range, copied a chunk at a time under the read lock. Its own monitor guards the
    * copied entries and the position, because a writer may copy the rest on its behalf ({@link
-   * #copyRest}); lock order is always the store's lock, then the monitor, and {@link #next} takes the
-   * monitor alone.
+   * #copyRest}); lock order is always the store's lock, then the monitor, and {@link #next} takes
+   * the monitor alone.
    */
   private final class ChunkedScan implements Scan {
     private final NavigableMap<byte[], byte[]> range;
     private final ArrayDeque<Entry> copied = new ArrayDeque<>();
     private final int failuresAtOpen = failures.getAsInt();
+
     /** The last key copied; the next chunk starts after it. Null before the first. */
     private byte[] copiedUpTo;
+
     private boolean rangeCopied;
     private int chunk = FIRST_CHUNK;
     private volatile boolean scanClosed;
@@ -216,7 +225,10 @@ class MemoryView implements ReadView {
       }
     }
 
-    /** Copies everything left of the range: a writer is about to change it. REQUIRES: the write lock. */
+    /**
+     * Copies everything left of the range: a writer is about to change it. REQUIRES: the write
+     * lock.
+     */
     void copyRest() {
       synchronized (this) {
         if (!rangeCopied) {
@@ -225,9 +237,13 @@ class MemoryView implements ReadView {
       }
     }
 
-    /** Copies up to {@code limit} entries after {@link #copiedUpTo}. REQUIRES: a store lock and the monitor. */
+    /**
+     * Copies up to {@code limit} entries after {@link #copiedUpTo}. REQUIRES: a store lock and the
+     * monitor.
+     */
     private void copy(int limit) {
-      NavigableMap<byte[], byte[]> rest = copiedUpTo == null ? range : range.tailMap(copiedUpTo, false);
+      NavigableMap<byte[], byte[]> rest =
+          copiedUpTo == null ? range : range.tailMap(copiedUpTo, false);
       int n = 0;
       for (Map.Entry<byte[], byte[]> e : rest.entrySet()) {
         if (n == limit) {
@@ -249,7 +265,8 @@ class MemoryView implements ReadView {
       }
       checkOpen();
       if (failures.getAsInt() != failuresAtOpen) {
-        throw new StoreClosedException("scan of " + what + " was closed by reportWriteFailure; open a new one");
+        throw new StoreClosedException(
+            "scan of " + what + " was closed by reportWriteFailure; open a new one");
       }
     }
   }

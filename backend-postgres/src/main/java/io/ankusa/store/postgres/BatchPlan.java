@@ -16,10 +16,10 @@ import java.util.Map;
  *
  * <p>Why the result equals applying the ops in the batch's order: ops on different families touch
  * different tables, and ops on different keys of one family touch different rows, so they commute.
- * Within a stage, two ops of different groups never touch the same key of the same family (nor a key
- * inside a range a deleteRange of another group removes): an op that would is put in a new stage,
- * after everything before it. Ops within a group keep the batch's order (a JDBC batch runs in order).
- * Property {@code batchOpsApplyInOrder} and the model-based batches check it.
+ * Within a stage, two ops of different groups never touch the same key of the same family (nor a
+ * key inside a range a deleteRange of another group removes): an op that would is put in a new
+ * stage, after everything before it. Ops within a group keep the batch's order (a JDBC batch runs
+ * in order). Property {@code batchOpsApplyInOrder} and the model-based batches check it.
  */
 final class BatchPlan {
   /** One statement and the ops it runs, in the batch's order. */
@@ -47,8 +47,10 @@ final class BatchPlan {
   /** The groups being filled, and which key of which family each holds. */
   private static final class Stage {
     private final Map<String, Group> groups = new LinkedHashMap<>();
+
     /** family → key → the kind of the group that touches it. */
     private final Map<String, Map<ByteBuffer, Class<? extends Op>>> keys = new HashMap<>();
+
     /** family → the ranges its deleteRanges in this stage remove. */
     private final Map<String, List<Op.DeleteRange>> ranges = new HashMap<>();
 
@@ -86,11 +88,15 @@ final class BatchPlan {
 
     void add(Op op) {
       String id = op.family() + "\u0000" + op.getClass().getName();
-      groups.computeIfAbsent(id, k -> new Group(op.family(), op.getClass(), new ArrayList<>())).ops().add(op);
+      groups
+          .computeIfAbsent(id, k -> new Group(op.family(), op.getClass(), new ArrayList<>()))
+          .ops()
+          .add(op);
       if (op instanceof Op.DeleteRange r) {
         ranges.computeIfAbsent(op.family(), f -> new ArrayList<>()).add(r);
       } else {
-        keys.computeIfAbsent(op.family(), f -> new HashMap<>()).put(ByteBuffer.wrap(keyOf(op)), op.getClass());
+        keys.computeIfAbsent(op.family(), f -> new HashMap<>())
+            .put(ByteBuffer.wrap(keyOf(op)), op.getClass());
       }
     }
 

@@ -11,17 +11,18 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.locks.Lock;
 
 /**
- * A scan streamed from a server-side cursor: the query runs when the scan opens (so it sees the state
- * of that moment: a PostgreSQL statement keeps one snapshot however long its cursor lives), and rows
- * arrive {@value #FETCH_ROWS} at a time as the caller walks, so a range is never held in memory whole.
+ * A scan streamed from a server-side cursor: the query runs when the scan opens (so it sees the
+ * state of that moment: a PostgreSQL statement keeps one snapshot however long its cursor lives),
+ * and rows arrive {@value #FETCH_ROWS} at a time as the caller walks, so a range is never held in
+ * memory whole.
  *
  * <p>An error from the server in the middle of the walk — a lost connection, an I/O error — throws
  * {@link StoreCorruptionException}: the range was not read to its end, and {@link #hasNext()} never
  * reports that as the end (property {@code scanNeverEndsEarlyOnCorruption}).
  *
  * <p>Ownership: the scan owns its result set; {@code release} hands back what else it holds (the
- * connection of a scan on the live store; nothing for a scan on a snapshot). Calls take {@code lock},
- * the lock of the connection the cursor lives on.
+ * connection of a scan on the live store; nothing for a scan on a snapshot). Calls take {@code
+ * lock}, the lock of the connection the cursor lives on.
  */
 final class PostgresScan implements Scan, OpenResources.Resource {
   static final int FETCH_ROWS = 512;
@@ -37,7 +38,13 @@ final class PostgresScan implements Scan, OpenResources.Resource {
   private boolean released;
   private volatile String closedBecause;
 
-  PostgresScan(Lock lock, ResultSet rows, boolean counters, SqlWork<Void> release, OpenResources owner, String what) {
+  PostgresScan(
+      Lock lock,
+      ResultSet rows,
+      boolean counters,
+      SqlWork<Void> release,
+      OpenResources owner,
+      String what) {
     this.lock = lock;
     this.rows = rows;
     this.counters = counters;
@@ -69,8 +76,14 @@ final class PostgresScan implements Scan, OpenResources.Resource {
         }
       } catch (SQLException e) {
         closeFrom("the walk failed: " + e.getMessage());
-        throw new StoreCorruptionException(what + " failed before the end of its range (SQLSTATE " + e.getSQLState()
-            + ": " + e.getMessage() + "); the rest of the range was not read. Check the server, then scan again", e);
+        throw new StoreCorruptionException(
+            what
+                + " failed before the end of its range (SQLSTATE "
+                + e.getSQLState()
+                + ": "
+                + e.getMessage()
+                + "); the rest of the range was not read. Check the server, then scan again",
+            e);
       }
       ended = true;
       releaseQuietly();

@@ -8,8 +8,8 @@ import javax.sql.DataSource;
 
 /**
  * The server a store talks to: a connection pool of its own (HikariCP on pgjdbc), or a {@link
- * DataSource} an embedder passed in. The server itself is never this backend's: it runs elsewhere, and
- * whoever started it (an operator, a test, the demo) stops it.
+ * DataSource} an embedder passed in. The server itself is never this backend's: it runs elsewhere,
+ * and whoever started it (an operator, a test, the demo) stops it.
  *
  * <p>Ownership: the store owns this object and closes it after its scans and snapshots; closing it
  * gives back its share of the pool ({@link SharedPools}), never closing a data source it was given.
@@ -26,8 +26,9 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /**
-   * A share of the pool of at most {@code poolSize} connections to {@code url} ({@link SharedPools};
-   * a new pool opens one connection now, so a server that does not answer is reported here).
+   * A share of the pool of at most {@code poolSize} connections to {@code url} ({@link
+   * SharedPools}; a new pool opens one connection now, so a server that does not answer is reported
+   * here).
    *
    * @throws StoreException if no connection can be made; the message names the URL without secrets
    */
@@ -36,9 +37,16 @@ final class PostgresServer implements AutoCloseable {
       HikariDataSource pool = SharedPools.acquire(url, user, password, poolSize);
       return new PostgresServer(pool, pool, StoreTarget.withoutSecrets(url));
     } catch (RuntimeException e) {
-      throw new StoreException("cannot connect to the PostgreSQL server " + StoreTarget.withoutSecrets(url) + " as "
-          + user + ": " + e.getMessage() + "; check that it runs, the URL, the role and its password (option"
-          + " postgres.password or a .pgpass file)", e);
+      throw new StoreException(
+          "cannot connect to the PostgreSQL server "
+              + StoreTarget.withoutSecrets(url)
+              + " as "
+              + user
+              + ": "
+              + e.getMessage()
+              + "; check that it runs, the URL, the role and its password (option"
+              + " postgres.password or a .pgpass file)",
+          e);
     }
   }
 

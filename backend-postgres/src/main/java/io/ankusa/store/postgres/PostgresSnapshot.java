@@ -12,12 +12,12 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A snapshot: a read-only {@code REPEATABLE READ} transaction held open on a connection of its own,
- * its snapshot taken when {@link PostgresStore#snapshot()} returns. Every read and every scan of the
- * snapshot runs in that transaction, one at a time (the connection's lock); scans open on it are
- * closed with it.
+ * its snapshot taken when {@link PostgresStore#snapshot()} returns. Every read and every scan of
+ * the snapshot runs in that transaction, one at a time (the connection's lock); scans open on it
+ * are closed with it.
  *
- * <p>Ownership: holds its pooled connection until {@link #close()}, which rolls the transaction back
- * and hands the connection back; the store closes it when the store closes.
+ * <p>Ownership: holds its pooled connection until {@link #close()}, which rolls the transaction
+ * back and hands the connection back; the store closes it when the store closes.
  */
 final class PostgresSnapshot extends PostgresView implements Snapshot, OpenResources.Resource {
   private final ReentrantLock lock = new ReentrantLock();
@@ -26,21 +26,33 @@ final class PostgresSnapshot extends PostgresView implements Snapshot, OpenResou
   private final OpenResources scans = new OpenResources();
   private volatile String closedBecause;
 
-  private PostgresSnapshot(FamilyCatalog catalog, Map<String, FamilyTable> tables, String server, Connection connection,
+  private PostgresSnapshot(
+      FamilyCatalog catalog,
+      Map<String, FamilyTable> tables,
+      String server,
+      Connection connection,
       OpenResources owner) {
     super(catalog, tables, server);
     this.connection = connection;
     this.owner = owner;
   }
 
-  /** Begins the transaction on {@code connection} (which it then owns) and takes its snapshot now. */
-  static PostgresSnapshot begin(FamilyCatalog catalog, Map<String, FamilyTable> tables, String server,
-      Connection connection, OpenResources owner) throws SQLException {
+  /**
+   * Begins the transaction on {@code connection} (which it then owns) and takes its snapshot now.
+   */
+  static PostgresSnapshot begin(
+      FamilyCatalog catalog,
+      Map<String, FamilyTable> tables,
+      String server,
+      Connection connection,
+      OpenResources owner)
+      throws SQLException {
     try {
       connection.setAutoCommit(false);
       try (Statement st = connection.createStatement()) {
         st.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-        st.execute("SELECT 1"); // the first statement fixes the snapshot: now, not at the first read
+        st.execute(
+            "SELECT 1"); // the first statement fixes the snapshot: now, not at the first read
       }
     } catch (SQLException | RuntimeException e) {
       connection.close();
@@ -77,8 +89,15 @@ final class PostgresSnapshot extends PostgresView implements Snapshot, OpenResou
 
   @Override
   Scan openScan(FamilyTable table, String sql, byte[] lo, byte[] hi) throws SQLException {
-    return onConnection(c -> new PostgresScan(lock, runScan(c, sql, lo, hi), table.counters(), x -> null, scans,
-        "scan of family '" + table.family() + "' on a postgres snapshot"));
+    return onConnection(
+        c ->
+            new PostgresScan(
+                lock,
+                runScan(c, sql, lo, hi),
+                table.counters(),
+                x -> null,
+                scans,
+                "scan of family '" + table.family() + "' on a postgres snapshot"));
   }
 
   @Override
@@ -93,7 +112,9 @@ final class PostgresSnapshot extends PostgresView implements Snapshot, OpenResou
       if (closedBecause != null) {
         return;
       }
-      scans.closeAll("its snapshot " + (reason.startsWith("it was closed") ? "was closed" : "is closed: " + reason));
+      scans.closeAll(
+          "its snapshot "
+              + (reason.startsWith("it was closed") ? "was closed" : "is closed: " + reason));
       closedBecause = reason;
       try {
         connection.rollback();

@@ -25,10 +25,11 @@ import java.util.Map;
 abstract class PostgresView implements ReadView {
   /** Keys per multiGet query; a longer multiGet runs several in one consistent transaction. */
   static final int MULTI_GET_CHUNK = 20_000;
+
   /**
    * Most keys a multiGet reads with {@link FamilyTable#multiGetFew}; a longer one uses {@link
-   * FamilyTable#multiGetMany}. A few keys read cheaper the first way; the two ways cost the same only
-   * well above this bound (docs/measurements/postgres.md).
+   * FamilyTable#multiGetMany}. A few keys read cheaper the first way; the two ways cost the same
+   * only well above this bound (docs/measurements/postgres.md).
    */
   static final int FEW_KEYS = 64;
 
@@ -60,16 +61,18 @@ abstract class PostgresView implements ReadView {
     FamilyTable table = tables.get(catalog.require(family).name());
     catalog.checkKey(family, key);
     try {
-      return onConnection(c -> {
-        try (PreparedStatement ps = c.prepareStatement(table.get())) {
-          ps.setBytes(1, key);
-          try (ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? value(table, rs, 1) : null;
-          }
-        }
-      });
+      return onConnection(
+          c -> {
+            try (PreparedStatement ps = c.prepareStatement(table.get())) {
+              ps.setBytes(1, key);
+              try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? value(table, rs, 1) : null;
+              }
+            }
+          });
     } catch (SQLException e) {
-      throw PostgresFailures.read(e, "key " + Bytes.hex(key) + " of family '" + family + "'", server);
+      throw PostgresFailures.read(
+          e, "key " + Bytes.hex(key) + " of family '" + family + "'", server);
     }
   }
 
@@ -81,27 +84,30 @@ abstract class PostgresView implements ReadView {
     if (keys.isEmpty()) {
       return new ArrayList<>();
     }
-    SqlWork<Map<ByteBuffer, byte[]>> lookUp = c -> {
-      Map<ByteBuffer, byte[]> found = new HashMap<>();
-      String sql = keys.size() <= FEW_KEYS ? table.multiGetFew() : table.multiGetMany();
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
-        for (int from = 0; from < keys.size(); from += MULTI_GET_CHUNK) {
-          List<byte[]> chunk = keys.subList(from, Math.min(keys.size(), from + MULTI_GET_CHUNK));
-          Array array = c.createArrayOf("bytea", chunk.toArray(new byte[0][]));
-          ps.setArray(1, array);
-          try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              found.put(ByteBuffer.wrap(rs.getBytes(1)), value(table, rs, 2));
+    SqlWork<Map<ByteBuffer, byte[]>> lookUp =
+        c -> {
+          Map<ByteBuffer, byte[]> found = new HashMap<>();
+          String sql = keys.size() <= FEW_KEYS ? table.multiGetFew() : table.multiGetMany();
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int from = 0; from < keys.size(); from += MULTI_GET_CHUNK) {
+              List<byte[]> chunk =
+                  keys.subList(from, Math.min(keys.size(), from + MULTI_GET_CHUNK));
+              Array array = c.createArrayOf("bytea", chunk.toArray(new byte[0][]));
+              ps.setArray(1, array);
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  found.put(ByteBuffer.wrap(rs.getBytes(1)), value(table, rs, 2));
+                }
+              }
+              array.free();
             }
           }
-          array.free();
-        }
-      }
-      return found;
-    };
+          return found;
+        };
     Map<ByteBuffer, byte[]> found;
     try {
-      found = keys.size() <= MULTI_GET_CHUNK ? onConnection(lookUp) : onConsistentConnection(lookUp);
+      found =
+          keys.size() <= MULTI_GET_CHUNK ? onConnection(lookUp) : onConsistentConnection(lookUp);
     } catch (SQLException e) {
       throw PostgresFailures.read(e, keys.size() + " keys of family '" + family + "'", server);
     }
@@ -124,7 +130,8 @@ abstract class PostgresView implements ReadView {
     try {
       return openScan(table, table.scan(hi != null, direction), lo, hi);
     } catch (SQLException e) {
-      throw PostgresFailures.read(e, "a scan of family '" + family + "' from " + Bytes.hex(lo), server);
+      throw PostgresFailures.read(
+          e, "a scan of family '" + family + "' from " + Bytes.hex(lo), server);
     }
   }
 
@@ -136,9 +143,13 @@ abstract class PostgresView implements ReadView {
     return v == null ? 0 : Int64Add.decode(family, key, v);
   }
 
-  /** Binds the range of a scan statement and runs it with a cursor of {@value PostgresScan#FETCH_ROWS} rows. */
+  /**
+   * Binds the range of a scan statement and runs it with a cursor of {@value
+   * PostgresScan#FETCH_ROWS} rows.
+   */
   static ResultSet runScan(Connection c, String sql, byte[] lo, byte[] hi) throws SQLException {
-    PreparedStatement ps = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+    PreparedStatement ps =
+        c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
     try {
       ps.setFetchSize(PostgresScan.FETCH_ROWS);
       ps.setBytes(1, lo);
@@ -152,7 +163,9 @@ abstract class PostgresView implements ReadView {
     }
   }
 
-  /** The value in column {@code column}: bytes, or a counter's bigint as {@link Int64Add}'s 8 bytes. */
+  /**
+   * The value in column {@code column}: bytes, or a counter's bigint as {@link Int64Add}'s 8 bytes.
+   */
   static byte[] value(FamilyTable table, ResultSet rs, int column) throws SQLException {
     return table.counters() ? Int64Add.encode(rs.getLong(column)) : rs.getBytes(column);
   }

@@ -7,11 +7,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The connection pools of this JVM, one per server, role, password and pool size: stores on the same
- * server share a pool (their tables are schema-qualified, so a connection serves any of them), which
- * makes opening a store cheap — no new connection, no new pool thread. A pool no store uses stays
- * open for {@value #LINGER_MILLIS} ms (a store closed and opened again finds it), then closes at the
- * next acquire or release. Its threads are daemons and it holds one idle connection meanwhile.
+ * The connection pools of this JVM, one per server, role, password and pool size: stores on the
+ * same server share a pool (their tables are schema-qualified, so a connection serves any of them),
+ * which makes opening a store cheap — no new connection, no new pool thread. A pool no store uses
+ * stays open for {@value #LINGER_MILLIS} ms (a store closed and opened again finds it), then closes
+ * at the next acquire or release. Its threads are daemons and it holds one idle connection
+ * meanwhile.
  */
 final class SharedPools {
   /** What makes two pools interchangeable. The password is part of the key, never printed. */
@@ -66,13 +67,17 @@ final class SharedPools {
 
   private static void closeLingering() {
     long now = System.nanoTime();
-    POOLS.values().removeIf(shared -> {
-      boolean stale = shared.users == 0 && now - shared.idleSince > LINGER_MILLIS * 1_000_000;
-      if (stale) {
-        shared.pool.close();
-      }
-      return stale;
-    });
+    POOLS
+        .values()
+        .removeIf(
+            shared -> {
+              boolean stale =
+                  shared.users == 0 && now - shared.idleSince > LINGER_MILLIS * 1_000_000;
+              if (stale) {
+                shared.pool.close();
+              }
+              return stale;
+            });
   }
 
   private static HikariDataSource create(Key key) {

@@ -15,10 +15,10 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Where a postgres store's data lives, as its directory records it in the file {@value #FILE} beside
- * the store marker: the server's JDBC URL without its query (so no password or other secret is ever
- * written), the role, the schema, and the store's id, which the schema records too, so a directory
- * and a schema that do not belong together are refused.
+ * Where a postgres store's data lives, as its directory records it in the file {@value #FILE}
+ * beside the store marker: the server's JDBC URL without its query (so no password or other secret
+ * is ever written), the role, the schema, and the store's id, which the schema records too, so a
+ * directory and a schema that do not belong together are refused.
  *
  * <p>{@code url=embedded} is what an earlier release recorded for a store on an embedded server it
  * started itself, with its data directory {@code pgdata} under the store directory. This backend
@@ -60,7 +60,8 @@ record StoreTarget(String url, String user, String schema, String storeId) {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw new StoreException("cannot read " + file + ": " + e + "; check the directory's permissions", e);
+      throw new StoreException(
+          "cannot read " + file + ": " + e + "; check the directory's permissions", e);
     }
     Properties p = new Properties();
     try {
@@ -84,20 +85,34 @@ record StoreTarget(String url, String user, String schema, String storeId) {
   }
 
   private static StoreFormatException damaged(Path file, String what) {
-    return new StoreFormatException(file + " " + what + ": the postgres store's record of its server is"
-        + " damaged; nothing was changed. Restore the file from a backup, or write url=, user=, schema= and"
-        + " store= lines naming the server, role, schema and the id in the schema's ankusa.store table");
+    return new StoreFormatException(
+        file
+            + " "
+            + what
+            + ": the postgres store's record of its server is"
+            + " damaged; nothing was changed. Restore the file from a backup, or write url=, user=, schema= and"
+            + " store= lines naming the server, role, schema and the id in the schema's ankusa.store table");
   }
 
   /**
-   * Writes this target into {@code dir} atomically and durably (temporary file, fsync, rename, fsync of
-   * the directory: until then a power cut may undo the rename and leave the store without its record).
+   * Writes this target into {@code dir} atomically and durably (temporary file, fsync, rename,
+   * fsync of the directory: until then a power cut may undo the rename and leave the store without
+   * its record).
    */
   void write(Path dir) {
     Path tmp = dir.resolve(FILE + ".tmp");
     Path file = dir.resolve(FILE);
-    String text = "# ankusa-store postgres backend: where this store's data lives. No secret is written here.\n"
-        + "url=" + url + "\nuser=" + user + "\nschema=" + schema + "\nstore=" + storeId + "\n";
+    String text =
+        "# ankusa-store postgres backend: where this store's data lives. No secret is written here.\n"
+            + "url="
+            + url
+            + "\nuser="
+            + user
+            + "\nschema="
+            + schema
+            + "\nstore="
+            + storeId
+            + "\n";
     try {
       Files.writeString(tmp, text, StandardCharsets.UTF_8);
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
@@ -108,8 +123,14 @@ record StoreTarget(String url, String user, String schema, String storeId) {
         ch.force(true);
       }
     } catch (IOException e) {
-      throw new StoreException("cannot write " + file + ": " + e + "; check the directory's permissions and free"
-          + " space", e);
+      throw new StoreException(
+          "cannot write "
+              + file
+              + ": "
+              + e
+              + "; check the directory's permissions and free"
+              + " space",
+          e);
     }
   }
 }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * store writes and reads again on fresh connections, and the failed batch was not applied.
  */
 class ConnectionLossTest {
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0));
 
   @Test
   void aWriteWhoseConnectionIsLostThrowsWriteFailedAndTheStoreRecovers() throws Exception {
@@ -33,13 +34,19 @@ class ConnectionLossTest {
       String schema = StoreTarget.read(t.dir()).orElseThrow().schema();
       byte[] k = {1};
       CompletableFuture<Void> write;
-      try (Connection locker = TestServer.connect(); Connection watcher = TestServer.connect()) {
+      try (Connection locker = TestServer.connect();
+          Connection watcher = TestServer.connect()) {
         locker.setAutoCommit(false);
         try (Statement st = locker.createStatement()) {
-          st.execute("LOCK TABLE " + FamilyTable.quote(schema) + ".\"rows\" IN ACCESS EXCLUSIVE MODE");
+          st.execute(
+              "LOCK TABLE " + FamilyTable.quote(schema) + ".\"rows\" IN ACCESS EXCLUSIVE MODE");
         }
-        write = CompletableFuture.runAsync(() -> s.write(new Batch().put("rows", k, new byte[] {7}).merge("counts", k, 1),
-            Durability.SYNC));
+        write =
+            CompletableFuture.runAsync(
+                () ->
+                    s.write(
+                        new Batch().put("rows", k, new byte[] {7}).merge("counts", k, 1),
+                        Durability.SYNC));
         int pid = TestServer.lockWaiters(watcher, schema, 1).get(0);
         try (PreparedStatement kill = watcher.prepareStatement("SELECT pg_terminate_backend(?)")) {
           kill.setInt(1, pid);
@@ -53,8 +60,11 @@ class ConnectionLossTest {
       } catch (java.util.concurrent.ExecutionException e) {
         failure = e.getCause();
       }
-      assertThat(failure).as("the write whose connection was terminated").isInstanceOf(StoreWriteFailedException.class)
-          .hasMessageContaining("connection to the PostgreSQL server").hasMessageContaining("was lost");
+      assertThat(failure)
+          .as("the write whose connection was terminated")
+          .isInstanceOf(StoreWriteFailedException.class)
+          .hasMessageContaining("connection to the PostgreSQL server")
+          .hasMessageContaining("was lost");
       s.reportWriteFailure(failure);
       assertThat(s.get("rows", k)).as("the batch of the failed write").isNull();
       assertThat(s.counter("counts", k)).as("the merge of the failed write").isZero();

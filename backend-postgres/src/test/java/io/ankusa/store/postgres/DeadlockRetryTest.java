@@ -35,18 +35,28 @@ class DeadlockRetryTest {
       String table = FamilyTable.quote(schema) + ".\"counts\"";
       CompletableFuture<Void> forward;
       CompletableFuture<Void> backward;
-      try (Connection locker = TestServer.connect(); Connection watcher = TestServer.connect()) {
+      try (Connection locker = TestServer.connect();
+          Connection watcher = TestServer.connect()) {
         locker.setAutoCommit(false);
-        try (PreparedStatement lock = locker.prepareStatement("SELECT key FROM " + table + " WHERE key = ? FOR UPDATE")) {
+        try (PreparedStatement lock =
+            locker.prepareStatement("SELECT key FROM " + table + " WHERE key = ? FOR UPDATE")) {
           lock.setBytes(1, k2);
           lock.executeQuery().close();
         }
         // backward waits for k2 first; then forward takes k1 and queues behind it for k2
-        backward = CompletableFuture.runAsync(() -> s.write(new Batch().merge("counts", k2, 100).merge("counts", k1, 100),
-            Durability.SYNC));
+        backward =
+            CompletableFuture.runAsync(
+                () ->
+                    s.write(
+                        new Batch().merge("counts", k2, 100).merge("counts", k1, 100),
+                        Durability.SYNC));
         TestServer.lockWaiters(watcher, schema, 1);
-        forward = CompletableFuture.runAsync(() -> s.write(new Batch().merge("counts", k1, 10).merge("counts", k2, 10),
-            Durability.SYNC));
+        forward =
+            CompletableFuture.runAsync(
+                () ->
+                    s.write(
+                        new Batch().merge("counts", k1, 10).merge("counts", k2, 10),
+                        Durability.SYNC));
         TestServer.lockWaiters(watcher, schema, 2);
         locker.commit();
       }
@@ -54,7 +64,9 @@ class DeadlockRetryTest {
       backward.get(60, TimeUnit.SECONDS);
       assertThat(s.counter("counts", k1)).as("k1 after both writes").isEqualTo(111);
       assertThat(s.counter("counts", k2)).as("k2 after both writes").isEqualTo(111);
-      assertThat(((PostgresStore) s).retried()).as("transactions run again after the deadlock").isPositive();
+      assertThat(((PostgresStore) s).retried())
+          .as("transactions run again after the deadlock")
+          .isPositive();
     }
   }
 }

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The backend starts no server: a store that names none ({@code postgres.url}, a {@code DataSource})
- * and records none it can reach is refused with the option to set, before anything is written. No
- * server runs in these tests.
+ * The backend starts no server: a store that names none ({@code postgres.url}, a {@code
+ * DataSource}) and records none it can reach is refused with the option to set, before anything is
+ * written. No server runs in these tests.
  */
 class NoServerNamedTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("f"));
@@ -28,7 +28,8 @@ class NoServerNamedTest {
   @Test
   void aNewStoreWithoutAUrlIsRefusedNamingTheOptionAndNothingIsCreated() {
     Path missing = tmp.resolve("new-store");
-    assertThatThrownBy(() -> StoreProvider.named("postgres").open(missing, StoreOptions.defaults(), FAMILIES))
+    assertThatThrownBy(
+            () -> StoreProvider.named("postgres").open(missing, StoreOptions.defaults(), FAMILIES))
         .isInstanceOf(StoreArgumentException.class)
         .hasMessageContaining("no PostgreSQL server named for the postgres store in " + missing)
         .hasMessageContaining("set the option postgres.url=jdbc:postgresql://HOST:PORT/DATABASE")
@@ -39,15 +40,18 @@ class NoServerNamedTest {
   @Test
   void anEmptyDirectoryStaysEmpty() throws Exception {
     Path empty = Files.createDirectory(tmp.resolve("empty"));
-    assertThatThrownBy(() -> new PostgresStoreProvider().open(empty, StoreOptions.defaults(), FAMILIES))
-        .isInstanceOf(StoreArgumentException.class).hasMessageContaining("postgres.url");
+    assertThatThrownBy(
+            () -> new PostgresStoreProvider().open(empty, StoreOptions.defaults(), FAMILIES))
+        .isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("postgres.url");
     try (var entries = Files.list(empty)) {
       assertThat(entries).as("no marker, no lock file").isEmpty();
     }
   }
 
   @Test
-  void aStoreAnEarlierReleaseMadeOnItsOwnEmbeddedServerIsRefusedSayingWhatToStart() throws Exception {
+  void aStoreAnEarlierReleaseMadeOnItsOwnEmbeddedServerIsRefusedSayingWhatToStart()
+      throws Exception {
     Path dir = Files.createDirectory(tmp.resolve("old-demo"));
     PostgresStoreProvider.MARKER.write(dir);
     new StoreTarget(StoreTarget.EMBEDDED, "postgres", "ankusa_0123456789abcdef", "id-1").write(dir);
@@ -59,13 +63,19 @@ class NoServerNamedTest {
           .hasMessageContaining(dir.resolve("pgdata").toString())
           .hasMessageContaining("set the option postgres.url");
     }
-    assertThat(Files.readAllBytes(dir.resolve(StoreTarget.FILE))).as("the record is unchanged").isEqualTo(target);
+    assertThat(Files.readAllBytes(dir.resolve(StoreTarget.FILE)))
+        .as("the record is unchanged")
+        .isEqualTo(target);
     assertThat(StoreMarker.read(dir)).contains(PostgresStoreProvider.MARKER);
   }
 
   @Test
   void aReadOnlyOpenOfAMissingDirectoryIsTheClaimsRefusalNotTheServers() {
-    assertThatThrownBy(() -> new PostgresStoreProvider().open(tmp.resolve("nothing"), StoreOptions.readOnlyExisting(),
-        FAMILIES)).isInstanceOf(StoreFormatException.class).hasMessageContaining("the directory does not exist");
+    assertThatThrownBy(
+            () ->
+                new PostgresStoreProvider()
+                    .open(tmp.resolve("nothing"), StoreOptions.readOnlyExisting(), FAMILIES))
+        .isInstanceOf(StoreFormatException.class)
+        .hasMessageContaining("the directory does not exist");
   }
 }

@@ -12,17 +12,27 @@ import org.junit.jupiter.api.Test;
 class PostgresFailuresTest {
   @Test
   void diskFullIsStoreFull() {
-    assertThat(PostgresFailures.write(new SQLException("could not extend file", "53100"), "a write", "srv"))
-        .isInstanceOf(StoreFullException.class).hasMessageContaining("not applied").hasMessageContaining("srv");
+    assertThat(
+            PostgresFailures.write(
+                new SQLException("could not extend file", "53100"), "a write", "srv"))
+        .isInstanceOf(StoreFullException.class)
+        .hasMessageContaining("not applied")
+        .hasMessageContaining("srv");
   }
 
   @Test
   void lostConnectionsAreWriteFailuresThatSaySo() {
-    for (SQLException e : new SQLException[] {new SQLException("io", "08006"), new SQLException("gone", "57P01"),
-        new SQLTransientConnectionException("pool timed out")}) {
+    for (SQLException e :
+        new SQLException[] {
+          new SQLException("io", "08006"),
+          new SQLException("gone", "57P01"),
+          new SQLTransientConnectionException("pool timed out")
+        }) {
       assertThat(PostgresFailures.connectionLost(e)).as(e.toString()).isTrue();
-      assertThat(PostgresFailures.write(e, "a write", "srv")).as(e.toString())
-          .isInstanceOf(StoreWriteFailedException.class).hasMessageContaining("was lost")
+      assertThat(PostgresFailures.write(e, "a write", "srv"))
+          .as(e.toString())
+          .isInstanceOf(StoreWriteFailedException.class)
+          .hasMessageContaining("was lost")
           .hasMessageContaining("reportWriteFailure");
     }
   }

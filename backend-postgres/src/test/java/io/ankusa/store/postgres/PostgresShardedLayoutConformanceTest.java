@@ -7,8 +7,8 @@ import net.jqwik.api.PropertyDefaults;
 
 /**
  * The layout properties against postgres with {@code counters.sharded_aggregate} on (the node
- * aggregate in 16 merged shard keys, so concurrent upserts meet on 16 rows rather than one), cheap at
- * 3 tries each as for RocksDB.
+ * aggregate in 16 merged shard keys, so concurrent upserts meet on 16 rows rather than one), cheap
+ * at 3 tries each as for RocksDB.
  */
 @PropertyDefaults(tries = 3)
 class PostgresShardedLayoutConformanceTest extends LayoutConformance {

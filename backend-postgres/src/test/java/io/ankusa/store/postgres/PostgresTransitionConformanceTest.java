@@ -3,7 +3,6 @@ package io.ankusa.store.postgres;
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.queue.TransitionConformance;
 
-
 /** The transition layer of the conformance suite against the postgres backend. */
 class PostgresTransitionConformanceTest extends TransitionConformance {
   @Override

@@ -10,10 +10,11 @@ import java.nio.file.Path;
 
 /**
  * The postgres backend on the power-cut file system: an embedded server of its own whose data
- * directory is below the file system's root, with {@code fsync} on (the test JVM's shared server runs
- * with it off, which a power cut would rightly punish). Before each cut it is killed with SIGKILL, every
- * process of it; after the cut it starts again on what the cut left, which runs PostgreSQL's crash
- * recovery. The stores record this server's URL in their directories, so the case's child JVMs find it.
+ * directory is below the file system's root, with {@code fsync} on (the test JVM's shared server
+ * runs with it off, which a power cut would rightly punish). Before each cut it is killed with
+ * SIGKILL, every process of it; after the cut it starts again on what the cut left, which runs
+ * PostgreSQL's crash recovery. The stores record this server's URL in their directories, so the
+ * case's child JVMs find it.
  */
 final class PowerCutServer implements PowerCutTarget {
   private final EmbeddedServer server;
@@ -56,7 +57,9 @@ final class PowerCutServer implements PowerCutTarget {
 
     @Override
     public StoreOptions options() {
-      return StoreOptions.defaults().with(PostgresSettings.URL, url).with(PostgresSettings.USER, user);
+      return StoreOptions.defaults()
+          .with(PostgresSettings.URL, url)
+          .with(PostgresSettings.USER, user);
     }
 
     @Override

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.postgres.embedded.EmbeddedServer;
 import io.ankusa.store.spi.Batch;
+import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Scan;
-import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreException;
 import java.nio.ByteBuffer;
@@ -26,17 +26,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Durability across a crash of the server: a writer thread writes batches (a row and a counter
- * merge each) — every third {@code SYNC}, every third {@code NO_SYNC} followed by {@code syncWal()},
- * every third {@code NO_SYNC} alone — while the embedded server is shut down the way {@code pg_ctl
- * stop -m immediate} does it (no checkpoint, no flush), mid-stream, then started again. After each
- * crash: every batch acknowledged as durable (a returned {@code SYNC} write, or any batch before a
- * returned {@code syncWal}) is there, and nothing is half-applied (the counter equals the number of
- * rows, and the rows are exactly {@code 0 .. counter-1}). The seed ({@code ankusa.seed}) sets the
- * crash moments; {@code ankusa.postgres.crash.cycles} the number of crashes.
+ * merge each) — every third {@code SYNC}, every third {@code NO_SYNC} followed by {@code
+ * syncWal()}, every third {@code NO_SYNC} alone — while the embedded server is shut down the way
+ * {@code pg_ctl stop -m immediate} does it (no checkpoint, no flush), mid-stream, then started
+ * again. After each crash: every batch acknowledged as durable (a returned {@code SYNC} write, or
+ * any batch before a returned {@code syncWal}) is there, and nothing is half-applied (the counter
+ * equals the number of rows, and the rows are exactly {@code 0 .. counter-1}). The seed ({@code
+ * ankusa.seed}) sets the crash moments; {@code ankusa.postgres.crash.cycles} the number of crashes.
  */
 class ServerCrashDurabilityTest {
-  static final java.util.List<FamilySpec> FAMILIES = java.util.List.of(FamilySpec.plain("rows"),
-      FamilySpec.counters("counts", 0));
+  static final java.util.List<FamilySpec> FAMILIES =
+      java.util.List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0));
   private static final byte[] TOTAL = {0};
 
   @TempDir Path dir;
@@ -46,8 +46,11 @@ class ServerCrashDurabilityTest {
   @Test
   void acknowledgedBatchesSurviveAnImmediateShutdownOfTheServer() throws Exception {
     EmbeddedServer server = TestServer.embedded();
-    Assumptions.assumeTrue(server != null, "the tests run against an external server (" + TestServer.URL
-        + "), which they must not crash; the crash needs the embedded one");
+    Assumptions.assumeTrue(
+        server != null,
+        "the tests run against an external server ("
+            + TestServer.URL
+            + "), which they must not crash; the crash needs the embedded one");
     int cycles = Integer.getInteger("ankusa.postgres.crash.cycles", 3);
     long seed = Long.getLong("ankusa.seed", System.nanoTime());
     Random random = new Random(seed);
@@ -66,25 +69,35 @@ class ServerCrashDurabilityTest {
         server.crashAndRestart();
         writer.join(60_000);
         assertThat(writer.isAlive()).as("%s: the writer stopped after the crash", what).isFalse();
-        assertThat(stopped.get()).as("%s: the writer stopped on a StoreException", what).isInstanceOf(StoreException.class);
+        assertThat(stopped.get())
+            .as("%s: the writer stopped on a StoreException", what)
+            .isInstanceOf(StoreException.class);
         closeQuietly(s);
         long acked = durableUpTo.get() + 1;
         assertThat(acked).as("%s: batches were acknowledged before it", what).isPositive();
         try (Store reopened = fixture.open(store, FAMILIES)) {
           long total = reopened.counter("counts", TOTAL);
-          assertThat(total).as("%s: the counter covers every acknowledged batch", what).isGreaterThanOrEqualTo(acked);
+          assertThat(total)
+              .as("%s: the counter covers every acknowledged batch", what)
+              .isGreaterThanOrEqualTo(acked);
           long rows = 0;
           try (Scan scan = reopened.scan("rows", new byte[0], null, Direction.FORWARD)) {
             while (scan.hasNext()) {
               Entry e = scan.next();
-              assertThat(ByteBuffer.wrap(e.key()).getInt()).as("%s: rows are 0 .. counter-1, in order", what)
+              assertThat(ByteBuffer.wrap(e.key()).getInt())
+                  .as("%s: rows are 0 .. counter-1, in order", what)
                   .isEqualTo((int) rows);
               rows++;
             }
           }
-          assertThat(rows).as("%s: rows and counter moved together (nothing half-applied)", what).isEqualTo(total);
-          LOG.info("{}: {} batches acknowledged as durable before the crash, {} found after it, none half-applied",
-              what, acked, total);
+          assertThat(rows)
+              .as("%s: rows and counter moved together (nothing half-applied)", what)
+              .isEqualTo(total);
+          LOG.info(
+              "{}: {} batches acknowledged as durable before the crash, {} found after it, none half-applied",
+              what,
+              acked,
+              total);
           checked = acked;
         }
       }
@@ -110,7 +123,8 @@ class ServerCrashDurabilityTest {
             s.syncWal();
             durableUpTo.set(i);
           }
-          default -> s.write(b, Durability.NO_SYNC); // durable only once a later SYNC or syncWal returns
+          default ->
+              s.write(b, Durability.NO_SYNC); // durable only once a later SYNC or syncWal returns
         }
         i++;
       }

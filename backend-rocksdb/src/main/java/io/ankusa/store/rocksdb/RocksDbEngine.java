@@ -48,44 +48,67 @@ import org.rocksdb.WriteOptions;
 final class RocksDbEngine implements AutoCloseable {
   static final String DEFAULT_FAMILY = "default";
   private static final long KEPT_INFO_LOGS = 10;
+
   /**
    * Size of a counters family's memtable Bloom filter, as a share of its write buffer: for a buffer
    * of small counter entries (about 40 bytes each with RocksDB's own), some 16 bits per entry.
    */
   static final double MEMTABLE_BLOOM_RATIO = 0.05;
+
   private static final Pattern CF_SECTION = Pattern.compile("^\\s*\\[CFOptions \"(.*)\"\\]\\s*$");
-  private static final Pattern MERGE_OPERATOR = Pattern.compile("^\\s*merge_operator\\s*=\\s*(.*)$");
+  private static final Pattern MERGE_OPERATOR =
+      Pattern.compile("^\\s*merge_operator\\s*=\\s*(.*)$");
 
   final Path dir;
   final RocksDB db;
+
   /** Handles of the caller's families, by name; the unlisted default family is not here. */
   final Map<String, ColumnFamilyHandle> handles;
+
   /** RocksDB's id of each of the caller's families, by name (for {@link BatchEncoding}). */
   private final Map<String, Integer> familyIds;
+
   final WriteOptions syncWrite;
   final WriteOptions noSyncWrite;
+
   /** Live reads: checksums verified (always: without them, corrupt data reads as good). */
   final ReadOptions liveRead;
+
   private final DBOptions dbOptions;
   private final List<ColumnFamilyOptions> familyOptions;
   private final List<ColumnFamilyHandle> allHandles;
   private final UInt64AddOperator mergeOperator;
+
   /** Iterators of closed scans, for the next scan of the same range; none on a read-only engine. */
   final KeptIterators keptIterators;
+
   /** The writes begun and ended on this engine, for reads that check no write overlapped them. */
   final WriteTally writes = new WriteTally();
+
   /** The counters families' SST filter; null when {@code rocksdb.countersBloomBitsPerKey} is 0. */
   private final BloomFilter countersFilter;
+
   /** The other families' SST filter; null when {@code rocksdb.bloomBitsPerKey} is 0. */
   private final BloomFilter keysFilter;
+
   /** The other families' compaction of files full of deletions. */
   private final DeletionTriggeredCompaction deletions;
+
   /** RocksDB's tickers, kept when {@code rocksdb.statistics} is 1; null otherwise. */
   private final Statistics statistics;
 
-  private RocksDbEngine(Path dir, RocksDB db, Map<String, ColumnFamilyHandle> handles, DBOptions dbOptions,
-      List<ColumnFamilyOptions> familyOptions, List<ColumnFamilyHandle> allHandles, UInt64AddOperator mergeOperator,
-      BloomFilter countersFilter, BloomFilter keysFilter, DeletionTriggeredCompaction deletions, Statistics statistics,
+  private RocksDbEngine(
+      Path dir,
+      RocksDB db,
+      Map<String, ColumnFamilyHandle> handles,
+      DBOptions dbOptions,
+      List<ColumnFamilyOptions> familyOptions,
+      List<ColumnFamilyHandle> allHandles,
+      UInt64AddOperator mergeOperator,
+      BloomFilter countersFilter,
+      BloomFilter keysFilter,
+      DeletionTriggeredCompaction deletions,
+      Statistics statistics,
       boolean readOnly) {
     this.dir = dir;
     this.db = db;
@@ -108,23 +131,32 @@ final class RocksDbEngine implements AutoCloseable {
   }
 
   /**
-   * Opens (or creates) the RocksDB database in {@code dir} with exactly {@code families}; with {@code
-   * readOnly}, RocksDB's read-only instance ({@code openReadOnly}: the WAL is replayed into memory,
-   * no file is written). REQUIRES: the caller holds the directory's claim.
+   * Opens (or creates) the RocksDB database in {@code dir} with exactly {@code families}; with
+   * {@code readOnly}, RocksDB's read-only instance ({@code openReadOnly}: the WAL is replayed into
+   * memory, no file is written). REQUIRES: the caller holds the directory's claim.
    *
    * @throws StoreFormatException if the directory holds a column family not listed (other than
    *     {@code default}), a listed family with the other counters setting, or no store while {@code
    *     create} is false, or lacks a listed family while {@code create} is false
    * @throws StoreException if the directory is locked by another open store or cannot be opened
    */
-  static RocksDbEngine open(Path dir, List<FamilySpec> families, boolean create, boolean readOnly,
+  static RocksDbEngine open(
+      Path dir,
+      List<FamilySpec> families,
+      boolean create,
+      boolean readOnly,
       RocksDbSettings settings) {
     List<String> existing = existingFamilies(dir);
     if (existing.isEmpty()) {
       if (!create) {
         throw new StoreFormatException(
-            "no RocksDB store in " + dir + (readOnly ? " to open read-only" : " and createIfMissing is false;"
-                + " open it with createIfMissing to create one") + "; check the path");
+            "no RocksDB store in "
+                + dir
+                + (readOnly
+                    ? " to open read-only"
+                    : " and createIfMissing is false;"
+                        + " open it with createIfMissing to create one")
+                + "; check the path");
       }
       try {
         Files.createDirectories(dir);
@@ -139,8 +171,11 @@ final class RocksDbEngine implements AutoCloseable {
     DBOptions dbOptions = walTrackingOptions();
     UInt64AddOperator merge = new UInt64AddOperator();
     BloomFilter countersFilter =
-        settings.countersBloomBitsPerKey() > 0 ? new BloomFilter(settings.countersBloomBitsPerKey()) : null;
-    BloomFilter keysFilter = settings.bloomBitsPerKey() > 0 ? new BloomFilter(settings.bloomBitsPerKey()) : null;
+        settings.countersBloomBitsPerKey() > 0
+            ? new BloomFilter(settings.countersBloomBitsPerKey())
+            : null;
+    BloomFilter keysFilter =
+        settings.bloomBitsPerKey() > 0 ? new BloomFilter(settings.bloomBitsPerKey()) : null;
     DeletionTriggeredCompaction deletions = new DeletionTriggeredCompaction();
     Statistics statistics = settings.statistics() ? new Statistics() : null;
     List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
@@ -156,9 +191,11 @@ final class RocksDbEngine implements AutoCloseable {
           .setMaxTotalWalSize(settings.maxTotalWalBytes())
           // Every open starts a new info LOG; keep a few old ones, not RocksDB's default thousand.
           .setKeepLogFileNum(KEPT_INFO_LOGS)
-          // A record cut short at the end of the WAL (a crash mid-append) is dropped; damage anywhere
+          // A record cut short at the end of the WAL (a crash mid-append) is dropped; damage
+          // anywhere
           // else in the WAL fails the open. RocksDB's default (point-in-time recovery) would stop
-          // replaying at the damage and silently drop every acknowledged batch after it. A closed log
+          // replaying at the damage and silently drop every acknowledged batch after it. A closed
+          // log
           // cut short fails the open too: its recorded size (walTrackingOptions).
           .setWalRecoveryMode(WALRecoveryMode.TolerateCorruptedTailRecords);
       if (statistics != null) {
@@ -174,20 +211,25 @@ final class RocksDbEngine implements AutoCloseable {
         names.add(null);
       }
       for (FamilySpec f : families) {
-        ColumnFamilyOptions o = familyOptions(f, merge, f.counters() ? countersFilter : keysFilter, deletions, settings);
+        ColumnFamilyOptions o =
+            familyOptions(
+                f, merge, f.counters() ? countersFilter : keysFilter, deletions, settings);
         cfOptions.add(o);
         descriptors.add(new ColumnFamilyDescriptor(f.name().getBytes(StandardCharsets.UTF_8), o));
         names.add(f.name());
       }
-      db = readOnly
-          ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, all)
-          : RocksDB.open(dbOptions, dir.toString(), descriptors, all);
+      db =
+          readOnly
+              ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, all)
+              : RocksDB.open(dbOptions, dir.toString(), descriptors, all);
     } catch (RocksDBException e) {
-      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions, statistics);
+      closeAfterFailedOpen(
+          all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions, statistics);
       throw RocksDbFailures.open(e, dir);
     } catch (RuntimeException | Error e) {
       // Nothing of a failed open outlives it, whichever step failed.
-      closeAfterFailedOpen(all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions, statistics);
+      closeAfterFailedOpen(
+          all, cfOptions, dbOptions, merge, countersFilter, keysFilter, deletions, statistics);
       throw e;
     }
     Map<String, ColumnFamilyHandle> byName = new LinkedHashMap<>();
@@ -196,14 +238,34 @@ final class RocksDbEngine implements AutoCloseable {
         byName.put(names.get(i), all.get(i));
       }
     }
-    return new RocksDbEngine(dir, db, Map.copyOf(byName), dbOptions, cfOptions, all, merge, countersFilter,
-        keysFilter, deletions, statistics, readOnly);
+    return new RocksDbEngine(
+        dir,
+        db,
+        Map.copyOf(byName),
+        dbOptions,
+        cfOptions,
+        all,
+        merge,
+        countersFilter,
+        keysFilter,
+        deletions,
+        statistics,
+        readOnly);
   }
 
-  /** Frees what an open made before it failed: the handles it got, every options object, the operator and filter. */
-  private static void closeAfterFailedOpen(List<ColumnFamilyHandle> handles, List<ColumnFamilyOptions> cfOptions,
-      DBOptions dbOptions, UInt64AddOperator merge, BloomFilter countersFilter, BloomFilter keysFilter,
-      DeletionTriggeredCompaction deletions, Statistics statistics) {
+  /**
+   * Frees what an open made before it failed: the handles it got, every options object, the
+   * operator and filter.
+   */
+  private static void closeAfterFailedOpen(
+      List<ColumnFamilyHandle> handles,
+      List<ColumnFamilyOptions> cfOptions,
+      DBOptions dbOptions,
+      UInt64AddOperator merge,
+      BloomFilter countersFilter,
+      BloomFilter keysFilter,
+      DeletionTriggeredCompaction deletions,
+      Statistics statistics) {
     handles.forEach(ColumnFamilyHandle::close);
     cfOptions.forEach(ColumnFamilyOptions::close);
     dbOptions.close();
@@ -221,25 +283,26 @@ final class RocksDbEngine implements AutoCloseable {
   }
 
   /**
-   * Database options whose MANIFEST records each write-ahead log RocksDB has closed and synced, with
-   * its size, and whose open refuses a store in which such a log is shorter than recorded or missing
-   * ({@code track_and_verify_wals_in_manifest}; RocksJava has no setter for it, RocksDB's own options
-   * parser sets it).
+   * Database options whose MANIFEST records each write-ahead log RocksDB has closed and synced,
+   * with its size, and whose open refuses a store in which such a log is shorter than recorded or
+   * missing ({@code track_and_verify_wals_in_manifest}; RocksJava has no setter for it, RocksDB's
+   * own options parser sets it).
    *
    * <p>Why: a family is flushed on its own when its write buffer fills, and its SST files then hold
    * batches whose writes to the other families exist only in the log. RocksDB syncs the closed logs
-   * before it commits such a flush, so no crash cuts them; but a log cut short by damage (a bad copy, a
-   * restore cut short) was replayed up to the cut, with {@code TolerateCorruptedTailRecords} silently,
-   * and the store opened with those batches split: the flushed family holding their writes, the others
-   * not (a delivery row without its counter merge). Recorded sizes turn every such cut into a refusal
-   * at open. The log being written is not recorded, so a record torn at its end by a crash mid-append
-   * (writes never synced) still opens with every batch before it. Tried and not taken, in a sweep that
-   * cut the closed log at every record boundary and inside every record: atomic flush (a family flushed
-   * alone by a manual flush split batches just the same, and every automatic flush would write every
-   * family); point-in-time recovery (it refused the cuts inside a record but opened every cut at a
-   * record boundary split, and it drops every batch after damage in the middle of the log without a
-   * word); RocksDB's WAL chain check ({@code track_and_verify_wals}, which misses a cut log whose
-   * successors are gone). docs/storage.md, "Damaged files".
+   * before it commits such a flush, so no crash cuts them; but a log cut short by damage (a bad
+   * copy, a restore cut short) was replayed up to the cut, with {@code
+   * TolerateCorruptedTailRecords} silently, and the store opened with those batches split: the
+   * flushed family holding their writes, the others not (a delivery row without its counter merge).
+   * Recorded sizes turn every such cut into a refusal at open. The log being written is not
+   * recorded, so a record torn at its end by a crash mid-append (writes never synced) still opens
+   * with every batch before it. Tried and not taken, in a sweep that cut the closed log at every
+   * record boundary and inside every record: atomic flush (a family flushed alone by a manual flush
+   * split batches just the same, and every automatic flush would write every family); point-in-time
+   * recovery (it refused the cuts inside a record but opened every cut at a record boundary split,
+   * and it drops every batch after damage in the middle of the log without a word); RocksDB's WAL
+   * chain check ({@code track_and_verify_wals}, which misses a cut log whose successors are gone).
+   * docs/storage.md, "Damaged files".
    *
    * @throws StoreException when this RocksDB build does not know the option
    */
@@ -248,24 +311,33 @@ final class RocksDbEngine implements AutoCloseable {
     p.setProperty("track_and_verify_wals_in_manifest", "true");
     DBOptions o = DBOptions.getDBOptionsFromProps(p);
     if (o == null) {
-      throw new StoreException("this RocksDB build does not know the option track_and_verify_wals_in_manifest");
+      throw new StoreException(
+          "this RocksDB build does not know the option track_and_verify_wals_in_manifest");
     }
     return o;
   }
 
   /**
    * {@code filter}: the family's SST filter ({@code rocksdb.countersBloomBitsPerKey} or {@code
-   * rocksdb.bloomBitsPerKey}), or null for none. A family that is not counters has its files full of
-   * deletions compacted ({@link DeletionTriggeredCompaction}).
+   * rocksdb.bloomBitsPerKey}), or null for none. A family that is not counters has its files full
+   * of deletions compacted ({@link DeletionTriggeredCompaction}).
    */
-  private static ColumnFamilyOptions familyOptions(FamilySpec f, UInt64AddOperator merge, BloomFilter filter,
-      DeletionTriggeredCompaction deletions, RocksDbSettings settings) {
-    ColumnFamilyOptions o = !f.counters() ? deletions.newFamilyOptions()
-        : settings.maxSuccessiveMerges() > 0 ? strictFolding() : new ColumnFamilyOptions();
+  private static ColumnFamilyOptions familyOptions(
+      FamilySpec f,
+      UInt64AddOperator merge,
+      BloomFilter filter,
+      DeletionTriggeredCompaction deletions,
+      RocksDbSettings settings) {
+    ColumnFamilyOptions o =
+        !f.counters()
+            ? deletions.newFamilyOptions()
+            : settings.maxSuccessiveMerges() > 0 ? strictFolding() : new ColumnFamilyOptions();
     // A table config is a plain Java holder; RocksJava copies it into the native options.
-    BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(settings.blockSizeBytes());
+    BlockBasedTableConfig table =
+        new BlockBasedTableConfig().setBlockSize(settings.blockSizeBytes());
     if (filter != null) {
-      // A point read (a counter, an idempotency key) skips the memtables and files that do not hold its key.
+      // A point read (a counter, an idempotency key) skips the memtables and files that do not hold
+      // its key.
       table.setFilterPolicy(filter);
       o.setMemtablePrefixBloomSizeRatio(MEMTABLE_BLOOM_RATIO);
       o.setMemtableWholeKeyFiltering(true);
@@ -276,7 +348,8 @@ final class RocksDbEngine implements AutoCloseable {
       o.setCompressionType(CompressionType.NO_COMPRESSION);
       o.setMaxSuccessiveMerges(settings.maxSuccessiveMerges());
     } else {
-      o.setCompressionType(f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
+      o.setCompressionType(
+          f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
     }
     if (settings.writeBufferBytes() > 0) {
       o.setWriteBufferSize(settings.writeBufferBytes());
@@ -298,15 +371,16 @@ final class RocksDbEngine implements AutoCloseable {
     p.setProperty("strict_max_successive_merges", "true");
     ColumnFamilyOptions o = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(p);
     if (o == null) {
-      throw new StoreException("this RocksDB build does not know the option strict_max_successive_merges");
+      throw new StoreException(
+          "this RocksDB build does not know the option strict_max_successive_merges");
     }
     return o;
   }
 
   /**
    * Whether {@code dir} holds a RocksDB store, recognised by RocksDB's own files: a {@code CURRENT}
-   * file naming a {@code MANIFEST-*} file that exists. How a store made before store markers is told
-   * from any other non-empty directory. Reads only.
+   * file naming a {@code MANIFEST-*} file that exists. How a store made before store markers is
+   * told from any other non-empty directory. Reads only.
    */
   static boolean holdsStore(Path dir) {
     Path current = dir.resolve("CURRENT");
@@ -338,7 +412,8 @@ final class RocksDbEngine implements AutoCloseable {
   }
 
   /** The older-release refusal, and the counters setting each family was created with. */
-  private static void checkFamilies(Path dir, List<String> existing, List<FamilySpec> asked, boolean create) {
+  private static void checkFamilies(
+      Path dir, List<String> existing, List<FamilySpec> asked, boolean create) {
     TreeSet<String> unlisted = new TreeSet<>();
     for (String name : existing) {
       if (!name.equals(DEFAULT_FAMILY) && asked.stream().noneMatch(f -> f.name().equals(name))) {
@@ -347,7 +422,11 @@ final class RocksDbEngine implements AutoCloseable {
     }
     if (!unlisted.isEmpty()) {
       throw new StoreFormatException(
-          "RocksDB store " + dir + " holds families " + unlisted + " that the caller did not list "
+          "RocksDB store "
+              + dir
+              + " holds families "
+              + unlisted
+              + " that the caller did not list "
               + asked.stream().map(FamilySpec::name).toList()
               + ": they were written by a newer release; open the store with that release");
     }
@@ -356,15 +435,26 @@ final class RocksDbEngine implements AutoCloseable {
       if (!existing.contains(f.name())) {
         if (!create) {
           throw new StoreFormatException(
-              "RocksDB store " + dir + " has no family '" + f.name() + "' and createIfMissing is false");
+              "RocksDB store "
+                  + dir
+                  + " has no family '"
+                  + f.name()
+                  + "' and createIfMissing is false");
         }
         continue;
       }
       Boolean had = recorded.get(f.name());
       if (had != null && had != f.counters()) {
         throw new StoreFormatException(
-            "RocksDB store " + dir + ": family '" + f.name() + "' was created with counters=" + had
-                + " but is opened with counters=" + f.counters() + "; open it as it was created");
+            "RocksDB store "
+                + dir
+                + ": family '"
+                + f.name()
+                + "' was created with counters="
+                + had
+                + " but is opened with counters="
+                + f.counters()
+                + "; open it as it was created");
       }
     }
   }
@@ -428,8 +518,8 @@ final class RocksDbEngine implements AutoCloseable {
   }
 
   /**
-   * Frees every native object: kept iterators, handles, then the DB, then the options. Idempotent per
-   * instance.
+   * Frees every native object: kept iterators, handles, then the DB, then the options. Idempotent
+   * per instance.
    */
   @Override
   public void close() {
@@ -457,12 +547,12 @@ final class RocksDbEngine implements AutoCloseable {
   }
 
   /**
-   * The figures of {@link RocksDbStore#engineStatistics()}: over every family, the bytes in memtables
-   * (active and immutable), the deletions in the active memtables, the level-0 files, and the
-   * compaction debt (RocksDB's estimate of the bytes compaction must rewrite to bring every level back
-   * under its target); with {@code rocksdb.statistics}, also RocksDB's running totals of iterator seeks,
-   * steps, and internal keys those skipped (deletions and overwritten versions), and the bytes compaction
-   * read and wrote.
+   * The figures of {@link RocksDbStore#engineStatistics()}: over every family, the bytes in
+   * memtables (active and immutable), the deletions in the active memtables, the level-0 files, and
+   * the compaction debt (RocksDB's estimate of the bytes compaction must rewrite to bring every
+   * level back under its target); with {@code rocksdb.statistics}, also RocksDB's running totals of
+   * iterator seeks, steps, and internal keys those skipped (deletions and overwritten versions),
+   * and the bytes compaction read and wrote.
    */
   Map<String, Long> statistics() {
     Map<String, Long> out = new LinkedHashMap<>();
@@ -478,7 +568,8 @@ final class RocksDbEngine implements AutoCloseable {
         compactionDebt += db.getLongProperty(h, "rocksdb.estimate-pending-compaction-bytes");
       }
     } catch (RocksDBException e) {
-      throw new StoreException("reading the engine properties of RocksDB store " + dir + " failed: " + e.getMessage(),
+      throw new StoreException(
+          "reading the engine properties of RocksDB store " + dir + " failed: " + e.getMessage(),
           e);
     }
     out.put("memtableBytes", memtableBytes);

@@ -76,8 +76,8 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * the reads so far; the first time one has (or when a write is in flight at the start) the reads
    * stop and all keys are read again at an engine snapshot pinned for the rest of the call. More
    * keys are read at a snapshot pinned from the start. The common short call, no write during a few
-   * reads (the gauges' six counters), so costs no snapshot: a RocksDB snapshot is two calls that take
-   * the database's mutex, a fair part of a read of six keys (see {@link WriteTally}).
+   * reads (the gauges' six counters), so costs no snapshot: a RocksDB snapshot is two calls that
+   * take the database's mutex, a fair part of a read of six keys (see {@link WriteTally}).
    *
    * <p>A point read returns null only for NotFound and throws for any other status ({@code
    * CorruptionTest.multiGetOfADamagedKeyThrows}), so each key's answer is exact; {@code
@@ -85,8 +85,8 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * read failed. Nor is {@code multiGetByteBuffers}, which does return each key's status: it builds
    * a Java status object per key (a class lookup each), and that costs more than it saves: point
    * reads came out cheaper per key at every call size tried, absent keys and present ones
-   * (docs/measurements/ingest.md). No direct memory is used, so any number of keys reads in bounded memory
-   * besides the answers themselves (property {@code multiGetOfAMillionKeys}; {@code
+   * (docs/measurements/ingest.md). No direct memory is used, so any number of keys reads in bounded
+   * memory besides the answers themselves (property {@code multiGetOfAMillionKeys}; {@code
    * MultiGetOfManyKeysTest}).
    */
   @Override
@@ -105,7 +105,8 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
       long stamp = keys.size() <= MAX_KEYS_UNPINNED ? engine.writes.quietStamp() : WriteTally.BUSY;
       if (stamp != WriteTally.BUSY) {
         List<byte[]> values =
-            readEach(engine, handle, pointReads(engine), family, counters, keys, engine.writes, stamp);
+            readEach(
+                engine, handle, pointReads(engine), family, counters, keys, engine.writes, stamp);
         if (values != null) {
           return values;
         }
@@ -129,8 +130,8 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   static final int MAX_KEYS_UNPINNED = 16;
 
   /**
-   * Test seam: given the index of each key of a multiGet just read, with the view entered, before the
-   * read is checked against the write tally. Null in production.
+   * Test seam: given the index of each key of a multiGet just read, with the view entered, before
+   * the read is checked against the write tally. Null in production.
    */
   static volatile IntConsumer afterPointRead;
 
@@ -138,8 +139,15 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * One point read per key with {@code options}, in order; with a {@code tally}, null as soon as a
    * write has begun since {@code stamp} (the reads so far may not be of one state).
    */
-  private static List<byte[]> readEach(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,
-      String family, boolean counters, List<byte[]> keys, WriteTally tally, long stamp) {
+  private static List<byte[]> readEach(
+      RocksDbEngine engine,
+      ColumnFamilyHandle handle,
+      ReadOptions options,
+      String family,
+      boolean counters,
+      List<byte[]> keys,
+      WriteTally tally,
+      long stamp) {
     int n = keys.size();
     List<byte[]> values = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -155,8 +163,13 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
     return values;
   }
 
-  private static byte[] pointRead(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options,
-      String family, boolean counters, byte[] key) {
+  private static byte[] pointRead(
+      RocksDbEngine engine,
+      ColumnFamilyHandle handle,
+      ReadOptions options,
+      String family,
+      boolean counters,
+      byte[] key) {
     try {
       return read(engine, handle, options, counters, key);
     } catch (RocksDBException e) {
@@ -169,12 +182,16 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * family's values are {@value Int64Add#WIDTH} bytes, so a read of one goes into an array of that
    * size made here: RocksJava then copies the value into it instead of making the array in native
    * code, which is a noticeable part of a read as short as a counter's (docs/measurements/gate.md).
-   * A value of any other length,
-   * which only damage leaves in a counters family, is read again whole, so the caller's decoding
-   * reports it as it would have.
+   * A value of any other length, which only damage leaves in a counters family, is read again
+   * whole, so the caller's decoding reports it as it would have.
    */
-  private static byte[] read(RocksDbEngine engine, ColumnFamilyHandle handle, ReadOptions options, boolean counters,
-      byte[] key) throws RocksDBException {
+  private static byte[] read(
+      RocksDbEngine engine,
+      ColumnFamilyHandle handle,
+      ReadOptions options,
+      boolean counters,
+      byte[] key)
+      throws RocksDBException {
     if (counters) {
       byte[] value = new byte[Int64Add.WIDTH];
       int length = engine.db.get(handle, options, key, value);
@@ -189,9 +206,9 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
   }
 
   /**
-   * A lazy scan with RocksDB iterate bounds, reading one state (the view's snapshot, or the state the
-   * iterator pins on the live store), read in chunks, tracked until closed. See {@link RocksDbScan}
-   * for the guard and the end-of-range rule.
+   * A lazy scan with RocksDB iterate bounds, reading one state (the view's snapshot, or the state
+   * the iterator pins on the live store), read in chunks, tracked until closed. See {@link
+   * RocksDbScan} for the guard and the end-of-range rule.
    */
   @Override
   public final Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
@@ -212,7 +229,8 @@ abstract sealed class RocksDbReadView implements ReadView permits RocksDbStore, 
    * io.ankusa.store.spi.StoreArgumentException} (it would wait for itself).
    */
   @Override
-  public final void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+  public final void visit(
+      String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
     RocksDbScan scan;
     RocksDbEngine engine = enter();
     try {

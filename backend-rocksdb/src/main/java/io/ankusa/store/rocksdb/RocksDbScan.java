@@ -14,18 +14,20 @@ import org.rocksdb.RocksIterator;
 /**
  * A scan over {@code [lo, hi)} of one column family: a RocksDB iterator with {@code
  * iterate_lower_bound}/{@code iterate_upper_bound}. A scan of the live store reads the state the
- * iterator pinned when it was created, or refreshed when it is one the engine kept from an earlier scan
- * of the same range ({@link KeptIterators}): RocksDB iterators read one implicit point-in-time state,
- * so no explicit snapshot is taken. A scan of a {@link RocksDbSnapshot} reads at the snapshot. Either
- * way it sees one state whatever is written meanwhile (property {@code scanSeesOneStateWhileWritesGoOn}).
+ * iterator pinned when it was created, or refreshed when it is one the engine kept from an earlier
+ * scan of the same range ({@link KeptIterators}): RocksDB iterators read one implicit point-in-time
+ * state, so no explicit snapshot is taken. A scan of a {@link RocksDbSnapshot} reads at the
+ * snapshot. Either way it sees one state whatever is written meanwhile (property {@code
+ * scanSeesOneStateWhileWritesGoOn}).
  *
- * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} entries first,
- * doubling up to {@value ChunkedScan#MAX_CHUNK}): a chunk is read while holding the view's guard (the
- * shared side of the store's gate, and a snapshot's own for a scan of a snapshot) once, so {@link
- * RocksDbStore#close()}, {@link RocksDbStore#reportWriteFailure} and {@link RocksDbSnapshot#close()}
- * wait for a running chunk and never free the iterator under it (property {@code closeWaitsForARunningScanChunk} in {@code
- * ScanGuardTest}). Between chunks the scan holds nothing; each {@code hasNext}/{@code next} reads one
- * volatile field to learn whether the scan was closed.
+ * <p>Entries are read in chunks ({@link ChunkedScan}: {@value ChunkedScan#FIRST_CHUNK} entries
+ * first, doubling up to {@value ChunkedScan#MAX_CHUNK}): a chunk is read while holding the view's
+ * guard (the shared side of the store's gate, and a snapshot's own for a scan of a snapshot) once,
+ * so {@link RocksDbStore#close()}, {@link RocksDbStore#reportWriteFailure} and {@link
+ * RocksDbSnapshot#close()} wait for a running chunk and never free the iterator under it (property
+ * {@code closeWaitsForARunningScanChunk} in {@code ScanGuardTest}). Between chunks the scan holds
+ * nothing; each {@code hasNext}/{@code next} reads one volatile field to learn whether the scan was
+ * closed.
  *
  * <p>The end-of-range rule: whenever the iterator stops being valid, {@link RocksIterator#status()}
  * is checked, and a failure is thrown as {@link StoreCorruptionException} once the entries read
@@ -33,9 +35,9 @@ import org.rocksdb.RocksIterator;
  * (property {@code scanNeverEndsEarlyOnCorruption}, and {@code CorruptionTest}).
  *
  * <p>Owns: the iterator, its read options and the two bound slices ({@link ScanIterator}), until
- * {@link #close()} gives them to the engine's {@link KeptIterators} or frees them; they are freed when
- * the store closes or reopens, or its snapshot closes, while the scan is open. Entries are fresh copies
- * the caller owns. Used by one thread at a time.
+ * {@link #close()} gives them to the engine's {@link KeptIterators} or frees them; they are freed
+ * when the store closes or reopens, or its snapshot closes, while the scan is open. Entries are
+ * fresh copies the caller owns. Used by one thread at a time.
  */
 final class RocksDbScan extends ChunkedScan implements OpenResource {
   /**
@@ -49,24 +51,41 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
   private final String family;
   private final Direction direction;
   private final Set<OpenResource> registry;
-  /** The iterator with its options and bounds; given to the engine's {@link KeptIterators} at close. */
+
+  /**
+   * The iterator with its options and bounds; given to the engine's {@link KeptIterators} at close.
+   */
   private final ScanIterator natives;
+
   private final RocksIterator iterator;
+
   /** Set when the iterator stopped on an error: it is then freed at close, never kept. */
   private volatile boolean failed;
+
   /** Null while open; otherwise why it was closed. Written under this object's monitor. */
   private volatile String closedBecause;
 
   // Owned by the scan's one thread:
   private byte[] lastKey;
+
   /** Values longer than this are not read through a scratch array (see {@link #freshValue()}). */
   private static final int MAX_SCRATCH_BYTES = 64 << 10;
-  /** Scratch arrays {@link #freshKey()} and {@link #freshValue()} read into; grown up to {@link #MAX_SCRATCH_BYTES}. */
+
+  /**
+   * Scratch arrays {@link #freshKey()} and {@link #freshValue()} read into; grown up to {@link
+   * #MAX_SCRATCH_BYTES}.
+   */
   private byte[] keyScratch = new byte[64];
+
   private byte[] valueScratch = new byte[256];
 
-  private RocksDbScan(RocksDbReadView view, RocksDbEngine engine, String family, Direction direction,
-      Set<OpenResource> registry, ScanIterator natives) {
+  private RocksDbScan(
+      RocksDbReadView view,
+      RocksDbEngine engine,
+      String family,
+      Direction direction,
+      Set<OpenResource> registry,
+      ScanIterator natives) {
     super(family);
     this.view = view;
     this.engine = engine;
@@ -79,14 +98,22 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
 
   /**
    * Opens and positions a scan. REQUIRES: the caller entered {@code view} (holds its guard) and
-   * checked the arguments; {@code hi == null} means unbounded; {@code frozen} is the snapshot to read,
-   * or null to read the state the iterator pins.
+   * checked the arguments; {@code hi == null} means unbounded; {@code frozen} is the snapshot to
+   * read, or null to read the state the iterator pins.
    */
-  static RocksDbScan open(RocksDbReadView view, RocksDbEngine engine, String family, byte[] lo, byte[] hi,
-      Direction direction, org.rocksdb.Snapshot frozen, Set<OpenResource> registry) {
-    ScanIterator natives = ScanIterator.mayBeKept(engine, direction, frozen)
-        ? engine.keptIterators.take(family, hi, System.nanoTime())
-        : null;
+  static RocksDbScan open(
+      RocksDbReadView view,
+      RocksDbEngine engine,
+      String family,
+      byte[] lo,
+      byte[] hi,
+      Direction direction,
+      org.rocksdb.Snapshot frozen,
+      Set<OpenResource> registry) {
+    ScanIterator natives =
+        ScanIterator.mayBeKept(engine, direction, frozen)
+            ? engine.keptIterators.take(family, hi, System.nanoTime())
+            : null;
     if (natives == null) {
       natives = ScanIterator.open(engine, family, lo, hi, direction, frozen);
     }
@@ -148,10 +175,10 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
   }
 
   /**
-   * Hands every entry left in the range to {@code visitor}, in chunks of at most {@value #MAX_CHUNK}
-   * entries each read and handed over under the view's guard (taken once per chunk, so a close waits
-   * at most one chunk). Key and value are copied into arrays reused while the length matches — no
-   * {@link Entry} and, for fixed-width keys and values, no array per entry; see {@link
+   * Hands every entry left in the range to {@code visitor}, in chunks of at most {@value
+   * #MAX_CHUNK} entries each read and handed over under the view's guard (taken once per chunk, so
+   * a close waits at most one chunk). Key and value are copied into arrays reused while the length
+   * matches — no {@link Entry} and, for fixed-width keys and values, no array per entry; see {@link
    * io.ankusa.store.spi.EntryVisitor} for the ownership. Throws like {@link #hasNext()}: {@link
    * StoreCorruptionException} when the iterator stopped on an error, {@link StoreClosedException}
    * once the scan, its snapshot or its store is closed. REQUIRES: nothing was read with {@link
@@ -218,7 +245,9 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
     return Arrays.copyOf(keyScratch, length);
   }
 
-  /** The iterator's value in a fresh array the caller owns; read as {@link #freshKey()} reads keys. */
+  /**
+   * The iterator's value in a fresh array the caller owns; read as {@link #freshKey()} reads keys.
+   */
   private byte[] freshValue() {
     int length = iterator.value(valueScratch);
     if (length > valueScratch.length) {
@@ -231,17 +260,26 @@ final class RocksDbScan extends ChunkedScan implements OpenResource {
     return Arrays.copyOf(valueScratch, length);
   }
 
-  /** Null when the iterator ended at the true end of its range; the error it stopped on otherwise. */
+  /**
+   * Null when the iterator ended at the true end of its range; the error it stopped on otherwise.
+   */
   private StoreCorruptionException statusError() {
     try {
       iterator.status();
       return null;
     } catch (RocksDBException e) {
       return new StoreCorruptionException(
-          "scan of family '" + family + "' in RocksDB store " + engine.dir + " stopped "
+          "scan of family '"
+              + family
+              + "' in RocksDB store "
+              + engine.dir
+              + " stopped "
               + (lastKey == null ? "before its first entry" : "after key " + Bytes.hex(lastKey))
-              + " on an error (" + e.getMessage() + "); the range was not read to its end: restore the"
-              + " store from a backup or run RocksDB's repair tool (ldb repair)", e);
+              + " on an error ("
+              + e.getMessage()
+              + "); the range was not read to its end: restore the"
+              + " store from a backup or run RocksDB's repair tool (ldb repair)",
+          e);
     }
   }
 

@@ -26,10 +26,14 @@ final class RocksDbSnapshot extends RocksDbReadView implements Snapshot, OpenRes
   private final ReadOptions options;
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Set<OpenResource> scans = ConcurrentHashMap.newKeySet();
+
   /** Null while open; otherwise why it was closed. Guarded by {@link #lock}. */
   private volatile String closedBecause;
 
-  /** REQUIRES: the caller holds the shared side of the store's gate and {@code engine} is its current one. */
+  /**
+   * REQUIRES: the caller holds the shared side of the store's gate and {@code engine} is its
+   * current one.
+   */
   RocksDbSnapshot(RocksDbStore store, RocksDbEngine engine) {
     this.store = store;
     this.engine = engine;
@@ -80,12 +84,17 @@ final class RocksDbSnapshot extends RocksDbReadView implements Snapshot, OpenRes
     return store;
   }
 
-  /** Releases the snapshot and closes its scans. Idempotent; never throws after the store closed. */
+  /**
+   * Releases the snapshot and closes its scans. Idempotent; never throws after the store closed.
+   */
   @Override
   public void close() {
     if (lock.getReadHoldCount() > 0) {
-      throw new StoreArgumentException("close of a snapshot of RocksDB store " + store.directory() + " called from"
-          + " inside a visit of it; nothing was done: close it after the visit returns");
+      throw new StoreArgumentException(
+          "close of a snapshot of RocksDB store "
+              + store.directory()
+              + " called from"
+              + " inside a visit of it; nothing was done: close it after the visit returns");
     }
     store.gate().enterShared();
     try {

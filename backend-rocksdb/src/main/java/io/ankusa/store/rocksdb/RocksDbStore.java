@@ -34,11 +34,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The production {@link Store}: one RocksDB database, one column family per {@link FamilySpec}.
  *
- * <p>Concurrency: every read, write, sync and scan chunk holds the shared side of a {@link HandleGate}
- * around the engine handle, so writes and reads run concurrently (RocksDB is thread-safe; property
- * {@code concurrentMergesLoseNoOperand}) and threads on different cores write no common cache line to
- * do so; {@link #reportWriteFailure} and {@link #close()} take the exclusive side, so they never free
- * the handle under a running call, and calls made meanwhile wait.
+ * <p>Concurrency: every read, write, sync and scan chunk holds the shared side of a {@link
+ * HandleGate} around the engine handle, so writes and reads run concurrently (RocksDB is
+ * thread-safe; property {@code concurrentMergesLoseNoOperand}) and threads on different cores write
+ * no common cache line to do so; {@link #reportWriteFailure} and {@link #close()} take the
+ * exclusive side, so they never free the handle under a running call, and calls made meanwhile
+ * wait.
  *
  * <p>Durability: {@link Durability#SYNC} writes with {@code sync=true} (the WAL is fsynced before
  * return); {@code NO_SYNC} writes are visible at once and durable after the next returned {@link
@@ -64,10 +65,16 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
    * cut short at the log's very end, as a crash mid-append leaves it, is dropped: it was never
    * acknowledged as durable).
    */
-  public static final Capabilities CAPABILITIES = Capabilities.builder()
-      .concurrentWriters(true).snapshots(true).durableAfterProcessKill(true).detectsDamage(true).filesInDirectory(true)
-      .maxKeyBytes(8192).maxValueBytes(64 << 20)
-      .build();
+  public static final Capabilities CAPABILITIES =
+      Capabilities.builder()
+          .concurrentWriters(true)
+          .snapshots(true)
+          .durableAfterProcessKill(true)
+          .detectsDamage(true)
+          .filesInDirectory(true)
+          .maxKeyBytes(8192)
+          .maxValueBytes(64 << 20)
+          .build();
 
   private static final Logger LOG = LoggerFactory.getLogger(RocksDbStore.class);
 
@@ -77,19 +84,29 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   private final boolean createIfMissing;
   private final RocksDbSettings settings;
   private final HandleGate gate = new HandleGate();
+
   /** Scans of the live store and snapshots, open until closed or invalidated. */
   private final Set<OpenResource> open = ConcurrentHashMap.newKeySet();
+
   /** The open engine; null once closed. Written under the exclusive side of {@link #gate}. */
   private volatile RocksDbEngine engine;
 
-  /** Opens the engine in the claimed directory. REQUIRES: the caller closes {@code claim} if this throws. */
-  RocksDbStore(DirectoryClaim claim, FamilyCatalog catalog, boolean createIfMissing, RocksDbSettings settings) {
+  /**
+   * Opens the engine in the claimed directory. REQUIRES: the caller closes {@code claim} if this
+   * throws.
+   */
+  RocksDbStore(
+      DirectoryClaim claim,
+      FamilyCatalog catalog,
+      boolean createIfMissing,
+      RocksDbSettings settings) {
     this.dir = claim.directory();
     this.claim = claim;
     this.catalog = catalog;
     this.createIfMissing = createIfMissing && !claim.readOnly();
     this.settings = settings;
-    this.engine = RocksDbEngine.open(dir, catalog.specs(), this.createIfMissing, claim.readOnly(), settings);
+    this.engine =
+        RocksDbEngine.open(dir, catalog.specs(), this.createIfMissing, claim.readOnly(), settings);
   }
 
   // ---- the read-view hooks: the live store reads the newest state -------------------------------
@@ -135,7 +152,10 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
     return this;
   }
 
-  /** The handle's gate: scans and snapshots hold its shared side while they free their native objects. */
+  /**
+   * The handle's gate: scans and snapshots hold its shared side while they free their native
+   * objects.
+   */
   HandleGate gate() {
     return gate;
   }
@@ -147,15 +167,15 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   // ---- writes ----------------------------------------------------------------------------------
 
   /**
-   * One RocksDB {@link WriteBatch} holding every op: put, delete, deleteRange (skipped when {@code lo
-   * >= hi}: it removes nothing) and merge with the {@link Int64Add} operand, added in {@link
-   * WriteOrder} (by family and key, the ops on one key in the batch's order, which applies them with
-   * the same outcome as the batch's order and inserts them into the memtables faster); a batch of one
-   * op goes straight to the engine's single-op call instead (see {@link #writeOne}). The native batch
-   * is made in one call from the batch's bytes, encoded here in one Java array ({@link BatchEncoding}),
-   * not filled by one JNI call per op; a batch too long for one array is filled op by op ({@link
-   * #filled}). The batch is checked whole by the {@link FamilyCatalog} first, so a bad op refuses it
-   * before anything is applied (property {@code badBatchIsRefusedWhole}).
+   * One RocksDB {@link WriteBatch} holding every op: put, delete, deleteRange (skipped when {@code
+   * lo >= hi}: it removes nothing) and merge with the {@link Int64Add} operand, added in {@link
+   * WriteOrder} (by family and key, the ops on one key in the batch's order, which applies them
+   * with the same outcome as the batch's order and inserts them into the memtables faster); a batch
+   * of one op goes straight to the engine's single-op call instead (see {@link #writeOne}). The
+   * native batch is made in one call from the batch's bytes, encoded here in one Java array ({@link
+   * BatchEncoding}), not filled by one JNI call per op; a batch too long for one array is filled op
+   * by op ({@link #filled}). The batch is checked whole by the {@link FamilyCatalog} first, so a
+   * bad op refuses it before anything is applied (property {@code badBatchIsRefusedWhole}).
    *
    * @throws StoreWriteFailedException or {@link io.ankusa.store.spi.StoreFullException} (RocksDB
    *     status NoSpace) naming the directory and the first op's family
@@ -169,7 +189,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       if (ops.isEmpty()) {
         return;
       }
-      // Writes are what move a family to a new version, so they free the idle iterators pinning an old one.
+      // Writes are what move a family to a new version, so they free the idle iterators pinning an
+      // old one.
       e.keptIterators.expire(System.nanoTime());
       WriteOptions options = durability == Durability.SYNC ? e.syncWrite : e.noSyncWrite;
       if (ops.size() == 1) {
@@ -178,7 +199,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
       }
       int[] order = WriteOrder.of(ops);
       byte[] encoded = BatchEncoding.encode(ops, order, e::familyId, maxEncodedBytes);
-      try (WriteBatch wb = encoded != null ? new WriteBatch(encoded) : filled(e::handle, ops, order)) {
+      try (WriteBatch wb =
+          encoded != null ? new WriteBatch(encoded) : filled(e::handle, ops, order)) {
         e.writes.begin();
         try {
           e.db.write(options, wb);
@@ -186,7 +208,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
           e.writes.end();
         }
       } catch (RocksDBException ex) {
-        throw RocksDbFailures.write(ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");
+        throw RocksDbFailures.write(
+            ex, dir, ops.get(0).family(), "write of " + ops.size() + " ops");
       }
     } finally {
       exit();
@@ -194,8 +217,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   }
 
   /**
-   * Whether a range delete removes nothing ({@code lo} not below {@code hi}): every write path leaves
-   * such an op out rather than hand RocksDB an empty or inverted range.
+   * Whether a range delete removes nothing ({@code lo} not below {@code hi}): every write path
+   * leaves such an op out rather than hand RocksDB an empty or inverted range.
    */
   static boolean removesNothing(Op.DeleteRange r) {
     return Bytes.compare(r.lo(), r.hi()) >= 0;
@@ -209,36 +232,37 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
 
   /**
    * A new native batch filled op by op, in {@code order} (null: the ops' own), each op's family
-   * through {@code handles}: the path of a batch too long to encode in one Java array, and what {@code
-   * BatchEncodingTest} holds the encoding to. The caller closes it.
+   * through {@code handles}: the path of a batch too long to encode in one Java array, and what
+   * {@code BatchEncodingTest} holds the encoding to. The caller closes it.
    */
   static WriteBatch filled(Function<String, ColumnFamilyHandle> handles, List<Op> ops, int[] order)
       throws RocksDBException {
     WriteBatch wb = new WriteBatch();
     try {
-      OpHandler<RocksDBException> fill = new OpHandler<>() {
-        @Override
-        public void put(Op.Put p) throws RocksDBException {
-          wb.put(handles.apply(p.family()), p.key(), p.value());
-        }
+      OpHandler<RocksDBException> fill =
+          new OpHandler<>() {
+            @Override
+            public void put(Op.Put p) throws RocksDBException {
+              wb.put(handles.apply(p.family()), p.key(), p.value());
+            }
 
-        @Override
-        public void delete(Op.Delete d) throws RocksDBException {
-          wb.delete(handles.apply(d.family()), d.key());
-        }
+            @Override
+            public void delete(Op.Delete d) throws RocksDBException {
+              wb.delete(handles.apply(d.family()), d.key());
+            }
 
-        @Override
-        public void deleteRange(Op.DeleteRange r) throws RocksDBException {
-          if (!removesNothing(r)) {
-            wb.deleteRange(handles.apply(r.family()), r.lo(), r.hi());
-          }
-        }
+            @Override
+            public void deleteRange(Op.DeleteRange r) throws RocksDBException {
+              if (!removesNothing(r)) {
+                wb.deleteRange(handles.apply(r.family()), r.lo(), r.hi());
+              }
+            }
 
-        @Override
-        public void merge(Op.Merge m) throws RocksDBException {
-          wb.merge(handles.apply(m.family()), m.key(), Int64Add.encode(m.delta()));
-        }
-      };
+            @Override
+            public void merge(Op.Merge m) throws RocksDBException {
+              wb.merge(handles.apply(m.family()), m.key(), Int64Add.encode(m.delta()));
+            }
+          };
       for (int i = 0; i < ops.size(); i++) {
         ops.get(order == null ? i : order[i]).handle(fill);
       }
@@ -252,36 +276,37 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   /**
    * The single-op fast path: the engine's own {@code put}/{@code delete}/{@code deleteRange}/{@code
    * merge} with the same write options, which RocksDB applies as a one-entry batch, atomically and
-   * with the same durability; no native {@link WriteBatch} is created, filled and closed. Counted on
-   * the engine's {@link WriteTally}, as the batch path's write is. REQUIRES: the op was validated,
-   * the caller entered the engine.
+   * with the same durability; no native {@link WriteBatch} is created, filled and closed. Counted
+   * on the engine's {@link WriteTally}, as the batch path's write is. REQUIRES: the op was
+   * validated, the caller entered the engine.
    */
   private void writeOne(RocksDbEngine e, WriteOptions options, Op op) {
     e.writes.begin();
     try {
-      op.handle(new OpHandler<RocksDBException>() {
-        @Override
-        public void put(Op.Put p) throws RocksDBException {
-          e.db.put(e.handle(p.family()), options, p.key(), p.value());
-        }
+      op.handle(
+          new OpHandler<RocksDBException>() {
+            @Override
+            public void put(Op.Put p) throws RocksDBException {
+              e.db.put(e.handle(p.family()), options, p.key(), p.value());
+            }
 
-        @Override
-        public void delete(Op.Delete d) throws RocksDBException {
-          e.db.delete(e.handle(d.family()), options, d.key());
-        }
+            @Override
+            public void delete(Op.Delete d) throws RocksDBException {
+              e.db.delete(e.handle(d.family()), options, d.key());
+            }
 
-        @Override
-        public void deleteRange(Op.DeleteRange r) throws RocksDBException {
-          if (!removesNothing(r)) {
-            e.db.deleteRange(e.handle(r.family()), options, r.lo(), r.hi());
-          }
-        }
+            @Override
+            public void deleteRange(Op.DeleteRange r) throws RocksDBException {
+              if (!removesNothing(r)) {
+                e.db.deleteRange(e.handle(r.family()), options, r.lo(), r.hi());
+              }
+            }
 
-        @Override
-        public void merge(Op.Merge m) throws RocksDBException {
-          e.db.merge(e.handle(m.family()), options, m.key(), Int64Add.encode(m.delta()));
-        }
-      });
+            @Override
+            public void merge(Op.Merge m) throws RocksDBException {
+              e.db.merge(e.handle(m.family()), options, m.key(), Int64Add.encode(m.delta()));
+            }
+          });
     } catch (RocksDBException ex) {
       throw RocksDbFailures.write(ex, dir, op.family(), "write of 1 op");
     } finally {
@@ -305,9 +330,10 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   /**
    * Flushes every family's memtable to an SST file and waits for it; with {@code compact}, then
    * compacts each family's whole range (operands and tombstones meet the data they cover). What the
-   * engine does on its own when a write buffer fills or levels grow; the conformance fixture calls it
-   * between batches and across a held snapshot (property {@code snapshotHeldAcrossCommitsAndFlushes}), so
-   * the suite checks reads across flushed data (not part of {@link Store}).
+   * engine does on its own when a write buffer fills or levels grow; the conformance fixture calls
+   * it between batches and across a held snapshot (property {@code
+   * snapshotHeldAcrossCommitsAndFlushes}), so the suite checks reads across flushed data (not part
+   * of {@link Store}).
    *
    * @throws StoreClosedException after close
    * @throws StoreWriteFailedException when RocksDB fails to flush or compact
@@ -329,8 +355,8 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   }
 
   /**
-   * Flushes {@code family}'s memtable alone to an SST file and waits for it: what the engine does on
-   * its own when that family's write buffer fills. The conformance fixture calls it to leave one
+   * Flushes {@code family}'s memtable alone to an SST file and waits for it: what the engine does
+   * on its own when that family's write buffer fills. The conformance fixture calls it to leave one
    * family's files ahead of the others' before it cuts the write-ahead log (property {@code
    * cutLogNeverSplitsABatchAcrossFamilies}; not part of {@link Store}). REQUIRES: {@code family} is
    * one this store was opened with.
@@ -378,19 +404,30 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
         throw closed();
       }
       FamilyCatalog.checkCause(cause);
-      LOG.warn("RocksDB store {}: write failure reported, closing open scans and snapshots and reopening",
-          dir, cause);
-      invalidateAll("closed because RocksDB store " + dir + " was reopened after a write failure ("
-          + cause + "); open a new one");
+      LOG.warn(
+          "RocksDB store {}: write failure reported, closing open scans and snapshots and reopening",
+          dir,
+          cause);
+      invalidateAll(
+          "closed because RocksDB store "
+              + dir
+              + " was reopened after a write failure ("
+              + cause
+              + "); open a new one");
       engine.close();
       engine = null;
       try {
-        engine = RocksDbEngine.open(dir, catalog.specs(), createIfMissing, claim.readOnly(), settings);
+        engine =
+            RocksDbEngine.open(dir, catalog.specs(), createIfMissing, claim.readOnly(), settings);
       } catch (StoreException e) {
         claim.close();
         throw new StoreWriteFailedException(
-            "RocksDB store " + dir + " could not be reopened after a write failure (" + e.getMessage()
-                + "); the store is closed: fix the cause (disk, permissions) and open it again", e);
+            "RocksDB store "
+                + dir
+                + " could not be reopened after a write failure ("
+                + e.getMessage()
+                + "); the store is closed: fix the cause (disk, permissions) and open it again",
+            e);
       }
     } finally {
       gate.unlockExclusive();
@@ -410,9 +447,9 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   /**
    * {@inheritDoc} Here: {@code memtableBytes}, {@code memtableDeletes}, {@code level0Files}, {@code
    * compactionDebtBytes}, and with {@code rocksdb.statistics=1} also {@code iteratorSeeks}, {@code
-   * iteratorSteps}, {@code iteratorKeysSkipped} (internal keys an iterator stepped over: deletions and
-   * overwritten versions), {@code compactionReadBytes} and {@code compactionWriteBytes}, running totals
-   * since the open (see {@link RocksDbEngine#statistics()}).
+   * iteratorSteps}, {@code iteratorKeysSkipped} (internal keys an iterator stepped over: deletions
+   * and overwritten versions), {@code compactionReadBytes} and {@code compactionWriteBytes},
+   * running totals since the open (see {@link RocksDbEngine#statistics()}).
    */
   @Override
   public Map<String, Long> engineStatistics() {
@@ -453,13 +490,16 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
   }
 
   /**
-   * A visitor runs holding the shared side of the gate (see {@link RocksDbReadView#visit}); taking the
-   * exclusive side from inside it would wait for itself forever, so it is refused.
+   * A visitor runs holding the shared side of the gate (see {@link RocksDbReadView#visit}); taking
+   * the exclusive side from inside it would wait for itself forever, so it is refused.
    */
   private void refuseInsideAVisit(String call) {
     if (gate.heldByCurrentThread()) {
       throw new StoreArgumentException(
-          call + " of RocksDB store " + dir + " called from inside a visit of it (or of one of its snapshots),"
+          call
+              + " of RocksDB store "
+              + dir
+              + " called from inside a visit of it (or of one of its snapshots),"
               + " which holds the store open; nothing was done: call it after the visit returns");
     }
   }
@@ -477,6 +517,10 @@ public final class RocksDbStore extends RocksDbReadView implements Store {
 
   @Override
   public String toString() {
-    return "RocksDbStore[" + dir + ", " + catalog.specs().stream().map(FamilySpec::name).toList() + "]";
+    return "RocksDbStore["
+        + dir
+        + ", "
+        + catalog.specs().stream().map(FamilySpec::name).toList()
+        + "]";
   }
 }

@@ -11,20 +11,20 @@ import java.util.List;
  *
  * <p>Why: RocksDB inserts a write batch's entries into each family's memtable one by one, and the
  * memtable is a skip list that keeps the position of its last insert. A key just past that position
- * is placed from there; a key elsewhere is searched for from the top levels down. The queue writer's
- * groups interleave many kinds of row in one family (due rows, markers, dedupe and expiry keys, for
- * many tenants), so in the batch's own order nearly every insert was a search from the top, and that
- * search was the largest part of the write (docs/configuration.md, 'rocksdb').
+ * is placed from there; a key elsewhere is searched for from the top levels down. The queue
+ * writer's groups interleave many kinds of row in one family (due rows, markers, dedupe and expiry
+ * keys, for many tenants), so in the batch's own order nearly every insert was a search from the
+ * top, and that search was the largest part of the write (docs/configuration.md, 'rocksdb').
  *
  * <p>The outcome is the same as in the batch's order. RocksDB gives a batch's entries consecutive
- * sequence numbers and makes them visible together, and entries on different keys do not act on each
- * other, so only the order of the ops on one key matters, and this order keeps it (the sort is
+ * sequence numbers and makes them visible together, and entries on different keys do not act on
+ * each other, so only the order of the ops on one key matters, and this order keeps it (the sort is
  * stable). A range delete is the exception: it removes what the batch wrote before it inside its
  * range and not what it writes after, so a batch holding a range delete keeps its own order.
  *
  * <p>Allocates a few arrays of the batch's size per call; keeps nothing between calls. Cost: one
- * pass over the ops to read their keys; when they are out of order, a counting sort by family and
- * a merge sort of each family whose ops are out of key order.
+ * pass over the ops to read their keys; when they are out of order, a counting sort by family and a
+ * merge sort of each family whose ops are out of key order.
  */
 final class WriteOrder {
   /** Runs up to this long are sorted by insertion. */
@@ -32,6 +32,7 @@ final class WriteOrder {
 
   private final int[] families;
   private final byte[][] keys;
+
   /** Each key's first 8 bytes, big-endian, zero-padded: most comparisons end here, on one array. */
   private final long[] prefixes;
 
@@ -42,9 +43,9 @@ final class WriteOrder {
   }
 
   /**
-   * The indexes of {@code ops} in write order, or null when the batch's own order is the one to use:
-   * it holds a range delete, has fewer than two ops, or is in write order already. REQUIRES: the ops
-   * were validated (no null family or key).
+   * The indexes of {@code ops} in write order, or null when the batch's own order is the one to
+   * use: it holds a range delete, has fewer than two ops, or is in write order already. REQUIRES:
+   * the ops were validated (no null family or key).
    */
   static int[] of(List<Op> ops) {
     int n = ops.size();
@@ -86,9 +87,9 @@ final class WriteOrder {
   }
 
   /**
-   * The indexes in write order: first grouped by family with a counting sort (stable, one pass), then
-   * each family's run sorted by key unless it is in key order already. The queue writer's batches
-   * interleave their families op by op, but most families' ops come in key order (hooks and
+   * The indexes in write order: first grouped by family with a counting sort (stable, one pass),
+   * then each family's run sorted by key unless it is in key order already. The queue writer's
+   * batches interleave their families op by op, but most families' ops come in key order (hooks and
    * delivery rows by rising seq), so after the grouping only the families that need it are sorted,
    * and only among their own ops.
    */
@@ -136,7 +137,8 @@ final class WriteOrder {
     if (byFamily != 0) {
       return byFamily;
     }
-    // Unequal prefixes order the keys as their bytes do; equal ones (padding included) need the rest.
+    // Unequal prefixes order the keys as their bytes do; equal ones (padding included) need the
+    // rest.
     int byPrefix = Long.compareUnsigned(prefixes[a], prefixes[b]);
     return byPrefix != 0 ? byPrefix : Arrays.compareUnsigned(keys[a], keys[b]);
   }

@@ -14,14 +14,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Why not a snapshot: every RocksDB snapshot is two calls into the engine that take the
  * database's mutex, and releasing the oldest one makes RocksDB look for bottommost files to
- * rewrite, which it then does in a background compaction (in a young store, its first flushed
- * files whole). Those rewrites also dropped the deletions such files held; files full of deletions
- * are now compacted on purpose ({@link DeletionTriggeredCompaction}).
+ * rewrite, which it then does in a background compaction (in a young store, its first flushed files
+ * whole). Those rewrites also dropped the deletions such files held; files full of deletions are
+ * now compacted on purpose ({@link DeletionTriggeredCompaction}).
  *
  * <p>REQUIRES: every call that changes what a read answers is bracketed by {@code begin()} and
  * {@code end()} on the same tally, {@code end()} in a finally block. Checked by {@code
- * MultiGetTest}, which forces a write between two reads and a write in flight when the reads
- * begin.
+ * MultiGetTest}, which forces a write between two reads and a write in flight when the reads begin.
  */
 final class WriteTally {
   /** What {@link #quietStamp} returns while a write is in flight. */

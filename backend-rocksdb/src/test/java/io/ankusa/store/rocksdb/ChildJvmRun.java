@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a test's {@code main} class in a child JVM of its own, on this JVM's class path, and hands back
- * what it printed: for tests whose JVM must be set up apart (capped direct memory, a fixed heap) or
- * must not carry what earlier test classes left behind.
+ * Runs a test's {@code main} class in a child JVM of its own, on this JVM's class path, and hands
+ * back what it printed: for tests whose JVM must be set up apart (capped direct memory, a fixed
+ * heap) or must not carry what earlier test classes left behind.
  */
 final class ChildJvmRun {
   private ChildJvmRun() {}
@@ -27,8 +27,13 @@ final class ChildJvmRun {
     List<String> command = new ArrayList<>();
     command.add(ChildJvmLauncher.java());
     command.addAll(jvmFlags);
-    command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+IgnoreUnrecognizedVMOptions",
-        "-cp", System.getProperty("java.class.path"), main.getName()));
+    command.addAll(
+        List.of(
+            "--enable-native-access=ALL-UNNAMED",
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "-cp",
+            System.getProperty("java.class.path"),
+            main.getName()));
     command.addAll(List.of(args));
     Process child = ChildJvmLauncher.start(new ProcessBuilder(command).redirectErrorStream(true));
     String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -24,14 +24,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Damaged SST data is reported, never read as absence or as a short scan (property {@code
- * scanNeverEndsEarlyOnCorruption} at the backend level): enough rows for hundreds of data blocks are
- * written and compacted, bytes in the middle of the data blocks are flipped, and after reopening
- * every read that touches the damaged block throws {@link StoreCorruptionException}.
+ * scanNeverEndsEarlyOnCorruption} at the backend level): enough rows for hundreds of data blocks
+ * are written and compacted, bytes in the middle of the data blocks are flipped, and after
+ * reopening every read that touches the damaged block throws {@link StoreCorruptionException}.
  */
 class CorruptionTest {
   private static final String ROWS = "rows";
   private static final String COUNTS = "counts";
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain(ROWS), FamilySpec.counters(COUNTS, 0));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain(ROWS), FamilySpec.counters(COUNTS, 0));
   private static final int N = 20_000;
 
   @TempDir Path dir;
@@ -70,20 +71,27 @@ class CorruptionTest {
     for (Direction d : Direction.values()) {
       try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
         List<byte[]> seen = new ArrayList<>();
-        assertThatThrownBy(() -> {
-          try (Scan scan = s.scan(ROWS, new byte[0], null, d)) {
-            while (scan.hasNext()) {
-              seen.add(scan.next().key());
-            }
-          }
-        }).as("a %s scan over a damaged block must throw, it returned %d of %d rows quietly", d, seen.size(), N)
+        assertThatThrownBy(
+                () -> {
+                  try (Scan scan = s.scan(ROWS, new byte[0], null, d)) {
+                    while (scan.hasNext()) {
+                      seen.add(scan.next().key());
+                    }
+                  }
+                })
+            .as(
+                "a %s scan over a damaged block must throw, it returned %d of %d rows quietly",
+                d, seen.size(), N)
             .isInstanceOf(StoreCorruptionException.class)
             .hasMessageContaining("family '" + ROWS + "'")
-            .hasMessageContaining(seen.isEmpty() ? "stopped before its first entry"
-                : "stopped after key " + Bytes.hex(seen.get(seen.size() - 1)));
+            .hasMessageContaining(
+                seen.isEmpty()
+                    ? "stopped before its first entry"
+                    : "stopped after key " + Bytes.hex(seen.get(seen.size() - 1)));
         assertThat(seen.size()).as("rows before the damage, %s", d).isLessThan(N);
         assertThat(EngineProbe.read((RocksDbStore) s, e -> e.keptIterators.idle()))
-            .as("an iterator that stopped on an error is freed, not kept for the next scan").isZero();
+            .as("an iterator that stopped on an error is freed, not kept for the next scan")
+            .isZero();
       }
     }
   }
@@ -92,13 +100,20 @@ class CorruptionTest {
   void boundedScanOverTheDamageThrows() {
     try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
       int bad = firstDamagedKey(s);
-      assertThatThrownBy(() -> {
-        try (Scan scan = s.scan(ROWS, key(Math.max(0, bad - 50)), key(Math.min(N, bad + 50)), Direction.FORWARD)) {
-          while (scan.hasNext()) {
-            scan.next();
-          }
-        }
-      }).isInstanceOf(StoreCorruptionException.class);
+      assertThatThrownBy(
+              () -> {
+                try (Scan scan =
+                    s.scan(
+                        ROWS,
+                        key(Math.max(0, bad - 50)),
+                        key(Math.min(N, bad + 50)),
+                        Direction.FORWARD)) {
+                  while (scan.hasNext()) {
+                    scan.next();
+                  }
+                }
+              })
+          .isInstanceOf(StoreCorruptionException.class);
     }
   }
 
@@ -109,7 +124,8 @@ class CorruptionTest {
       for (int i = 0; i < N; i++) {
         try {
           byte[] v = s.get(ROWS, key(i));
-          assertThat(v).as("row %d is either read exactly or reported damaged, never absent or wrong", i)
+          assertThat(v)
+              .as("row %d is either read exactly or reported damaged, never absent or wrong", i)
               .isEqualTo(value(i));
         } catch (StoreCorruptionException e) {
           assertThat(e).hasMessageContaining("family '" + ROWS + "'").hasMessageContaining("6b");

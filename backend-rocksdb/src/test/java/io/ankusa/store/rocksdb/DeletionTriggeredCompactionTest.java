@@ -32,22 +32,26 @@ class DeletionTriggeredCompactionTest {
   /** The deletions in the live files of {@code family}, and how many files hold them. */
   private static long[] deletionsInFiles(RocksDbStore store, String family) {
     long[] out = new long[2];
-    EngineProbe.read(store, e -> {
-      for (LiveFileMetaData f : e.db.getLiveFilesMetaData()) {
-        if (new String(f.columnFamilyName(), java.nio.charset.StandardCharsets.UTF_8).equals(family)) {
-          out[0] += f.numDeletions();
-          out[1]++;
-        }
-      }
-      return 0;
-    });
+    EngineProbe.read(
+        store,
+        e -> {
+          for (LiveFileMetaData f : e.db.getLiveFilesMetaData()) {
+            if (new String(f.columnFamilyName(), java.nio.charset.StandardCharsets.UTF_8)
+                .equals(family)) {
+              out[0] += f.numDeletions();
+              out[1]++;
+            }
+          }
+          return 0;
+        });
     return out;
   }
 
   @Test
   void aFlushedFileOfDeletionsIsCompactedAway() throws InterruptedException {
-    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(),
-        List.of(FamilySpec.plain("p")))) {
+    try (Store store =
+        StoreProvider.named("rocksdb")
+            .open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("p")))) {
       RocksDbStore rocks = (RocksDbStore) store;
       for (int from = 0; from < KEYS; from += 1000) {
         Batch b = new Batch();
@@ -71,7 +75,9 @@ class DeletionTriggeredCompactionTest {
         Thread.sleep(50);
         left = deletionsInFiles(rocks, "p");
       }
-      assertThat(left[0]).as("deletions left in %d files of 'p' 30 s after the flush", left[1]).isZero();
+      assertThat(left[0])
+          .as("deletions left in %d files of 'p' 30 s after the flush", left[1])
+          .isZero();
       assertThat(store.get("p", key(123))).isNull();
     }
   }

@@ -27,7 +27,11 @@ class FormatRefusalTest {
 
   @Test
   void unlistedFamiliesAreRefusedByName() {
-    List<FamilySpec> newer = List.of(FamilySpec.plain("hooks"), FamilySpec.plain("audit"), FamilySpec.counters("counters", 0));
+    List<FamilySpec> newer =
+        List.of(
+            FamilySpec.plain("hooks"),
+            FamilySpec.plain("audit"),
+            FamilySpec.counters("counters", 0));
     try (Store s = provider.open(dir, StoreOptions.defaults(), newer)) {
       s.write(new Batch().put("audit", new byte[] {1}, new byte[] {2}), Durability.SYNC);
     }
@@ -39,7 +43,9 @@ class FormatRefusalTest {
         .hasMessageContaining("newer release")
         .hasMessageContaining(dir.toString());
     try (Store s = provider.open(dir, StoreOptions.defaults(), newer)) {
-      assertThat(s.get("audit", new byte[] {1})).as("a refused open changed nothing").containsExactly(2);
+      assertThat(s.get("audit", new byte[] {1}))
+          .as("a refused open changed nothing")
+          .containsExactly(2);
     }
   }
 
@@ -59,18 +65,36 @@ class FormatRefusalTest {
 
   @Test
   void countersSettingMismatchIsRefused() {
-    provider.open(dir, StoreOptions.defaults(), List.of(FamilySpec.counters("counters", 0), FamilySpec.plain("rows"))).close();
-    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults(),
-        List.of(FamilySpec.plain("counters"), FamilySpec.plain("rows"))))
+    provider
+        .open(
+            dir,
+            StoreOptions.defaults(),
+            List.of(FamilySpec.counters("counters", 0), FamilySpec.plain("rows")))
+        .close();
+    assertThatThrownBy(
+            () ->
+                provider.open(
+                    dir,
+                    StoreOptions.defaults(),
+                    List.of(FamilySpec.plain("counters"), FamilySpec.plain("rows"))))
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("'counters'")
         .hasMessageContaining("counters=true");
-    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults(),
-        List.of(FamilySpec.counters("counters", 0), FamilySpec.counters("rows", 0))))
+    assertThatThrownBy(
+            () ->
+                provider.open(
+                    dir,
+                    StoreOptions.defaults(),
+                    List.of(FamilySpec.counters("counters", 0), FamilySpec.counters("rows", 0))))
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("'rows'")
         .hasMessageContaining("counters=false");
-    provider.open(dir, StoreOptions.defaults(), List.of(FamilySpec.counters("counters", 0), FamilySpec.plain("rows"))).close();
+    provider
+        .open(
+            dir,
+            StoreOptions.defaults(),
+            List.of(FamilySpec.counters("counters", 0), FamilySpec.plain("rows")))
+        .close();
   }
 
   @Test
@@ -93,10 +117,12 @@ class FormatRefusalTest {
   void missingListedFamilyWithoutCreateIsRefused() {
     provider.open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain("hooks"))).close();
     StoreOptions noCreate = StoreOptions.defaults().createIfMissing(false);
-    assertThatThrownBy(() -> provider.open(dir, noCreate, List.of(FamilySpec.plain("hooks"), FamilySpec.plain("audit"))))
+    assertThatThrownBy(
+            () ->
+                provider.open(
+                    dir, noCreate, List.of(FamilySpec.plain("hooks"), FamilySpec.plain("audit"))))
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("'audit'");
     provider.open(dir, noCreate, List.of(FamilySpec.plain("hooks"))).close();
   }
-
 }

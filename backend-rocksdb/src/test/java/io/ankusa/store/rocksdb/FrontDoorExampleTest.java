@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The example of the queue's package documentation ({@code io.ankusa.store.queue}), run as it is written
- * there on a RocksDB store: the lines between the markers below are the lines of the documentation's
- * example, which the second test compares.
+ * The example of the queue's package documentation ({@code io.ankusa.store.queue}), run as it is
+ * written there on a RocksDB store: the lines between the markers below are the lines of the
+ * documentation's example, which the second test compares.
  */
 class FrontDoorExampleTest {
   /** The example's {@code sink}: takes every post, and remembers what it was given. */
@@ -39,20 +39,26 @@ class FrontDoorExampleTest {
   }
 
   /**
-   * The example ingests a hook and closes; its handler delivers the hook then, or, if the queue closed
-   * first, when the queue is next opened on the store.
+   * The example ingests a hook and closes; its handler delivers the hook then, or, if the queue
+   * closed first, when the queue is next opened on the store.
    */
   @Test
   void theExampleIngestsAHookThatItsHandlerDelivers(@TempDir Path dir) throws Exception {
     Sink sink = new Sink();
     example(dir, sink);
-    Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), WebhookQueue.families());
-    try (WebhookQueue queue = WebhookQueue.open(store, QueueOptions.defaults(), deliveries -> {
-      deliveries.forEach(d -> {
-        sink.post(d.sink(), d.payload());
-        d.delivered();
-      });
-    })) {
+    Store store =
+        StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), WebhookQueue.families());
+    try (WebhookQueue queue =
+        WebhookQueue.open(
+            store,
+            QueueOptions.defaults(),
+            deliveries -> {
+              deliveries.forEach(
+                  d -> {
+                    sink.post(d.sink(), d.payload());
+                    d.delivered();
+                  });
+            })) {
       long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (queue.stats().due() + queue.stats().inflight() > 0 && System.nanoTime() < waitUntil) {
         Thread.sleep(5);
@@ -67,15 +73,29 @@ class FrontDoorExampleTest {
   /** The example, from the line after its start marker to the line before its end marker. */
   private static void example(Path dir, Sink sink) throws Exception {
     // example:start
-    Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), WebhookQueue.families());
-    try (WebhookQueue queue = WebhookQueue.open(store, QueueOptions.defaults(), deliveries -> {
-      for (Delivery d : deliveries) {
-        if (sink.post(d.sink(), d.payload())) d.delivered();
-        else d.retry(System.currentTimeMillis() + 5_000, "sink busy");
-      }
-    })) {
-      queue.ingest(new IngestRequest("acme", "github", "evt-1", "evt-1",
-          System.currentTimeMillis(), List.of(1), "{}".getBytes(UTF_8))).join(); // CREATED, once durable
+    Store store =
+        StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), WebhookQueue.families());
+    try (WebhookQueue queue =
+        WebhookQueue.open(
+            store,
+            QueueOptions.defaults(),
+            deliveries -> {
+              for (Delivery d : deliveries) {
+                if (sink.post(d.sink(), d.payload())) d.delivered();
+                else d.retry(System.currentTimeMillis() + 5_000, "sink busy");
+              }
+            })) {
+      queue
+          .ingest(
+              new IngestRequest(
+                  "acme",
+                  "github",
+                  "evt-1",
+                  "evt-1",
+                  System.currentTimeMillis(),
+                  List.of(1),
+                  "{}".getBytes(UTF_8)))
+          .join(); // CREATED, once durable
       // ... serve until the service stops
     }
     store.close();
@@ -87,11 +107,16 @@ class FrontDoorExampleTest {
     Path here = Path.of("src/test/java/io/ankusa/store/rocksdb/FrontDoorExampleTest.java");
     Path docs = Path.of("../queue/src/main/java/io/ankusa/store/queue/package-info.java");
     String test = Files.readString(here, UTF_8);
-    Matcher ran = Pattern.compile("// example:start\\n(.*?)\\n\\s*// example:end", Pattern.DOTALL).matcher(test);
+    Matcher ran =
+        Pattern.compile("// example:start\\n(.*?)\\n\\s*// example:end", Pattern.DOTALL)
+            .matcher(test);
     assertThat(ran.find()).as("the example markers in %s", here).isTrue();
-    Matcher shown = Pattern.compile("<pre>\\{@code\\n(.*?)\\n \\* }</pre>", Pattern.DOTALL).matcher(Files.readString(docs, UTF_8));
+    Matcher shown =
+        Pattern.compile("<pre>\\{@code\\n(.*?)\\n \\* }</pre>", Pattern.DOTALL)
+            .matcher(Files.readString(docs, UTF_8));
     assertThat(shown.find()).as("the example in %s", docs).isTrue();
-    assertThat(lines(shown.group(1).replaceAll("(?m)^ \\* ?", ""))).as("the documented example, line by line")
+    assertThat(lines(shown.group(1).replaceAll("(?m)^ \\* ?", "")))
+        .as("the documented example, line by line")
         .isEqualTo(lines(ran.group(1)));
   }
 

@@ -36,7 +36,8 @@ class KeptIteratorsTest {
   }
 
   private static Store open(Path dir) {
-    return StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain(P)));
+    return StoreProvider.named("rocksdb")
+        .open(dir, StoreOptions.defaults(), List.of(FamilySpec.plain(P)));
   }
 
   /** The RocksDB store itself, unwrapped from the read-only wrapper of a read-only open. */
@@ -60,13 +61,15 @@ class KeptIteratorsTest {
    */
   private static ScanIterator keptAgain(Store s, long ageNanos) {
     ScanIterator[] kept = new ScanIterator[1];
-    EngineProbe.read(rocks(s), e -> {
-      long now = System.nanoTime();
-      kept[0] = e.keptIterators.take(P, HI, now);
-      assertThat(kept[0]).as("the last scan's iterator is kept").isNotNull();
-      e.keptIterators.keep(kept[0], now - ageNanos);
-      return 0;
-    });
+    EngineProbe.read(
+        rocks(s),
+        e -> {
+          long now = System.nanoTime();
+          kept[0] = e.keptIterators.take(P, HI, now);
+          assertThat(kept[0]).as("the last scan's iterator is kept").isNotNull();
+          e.keptIterators.keep(kept[0], now - ageNanos);
+          return 0;
+        });
     return kept[0];
   }
 
@@ -104,9 +107,10 @@ class KeptIteratorsTest {
   }
 
   /**
-   * A scan on a kept iterator reads what was written since the iterator was kept: puts, deletes and a
-   * range delete, with and without a flush and a compaction in between (a refresh with the family's
-   * version unchanged only moves the sequence number; after a flush it rebuilds the iterator).
+   * A scan on a kept iterator reads what was written since the iterator was kept: puts, deletes and
+   * a range delete, with and without a flush and a compaction in between (a refresh with the
+   * family's version unchanged only moves the sequence number; after a flush it rebuilds the
+   * iterator).
    */
   @Test
   void aScanOnAKeptIteratorSeesWritesSinceItWasKept() throws Exception {
@@ -121,15 +125,17 @@ class KeptIteratorsTest {
       s.write(new Batch().deleteRange(P, key(2), key(3)), Durability.NO_SYNC);
       assertThat(scanned(s)).containsExactly(3);
       put(s, 4);
-      EngineProbe.read(rocks(s), e -> {
-        try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
-          e.db.flush(f, e.handle(P));
-          e.db.compactRange(e.handle(P));
-        } catch (org.rocksdb.RocksDBException ex) {
-          throw new AssertionError(ex);
-        }
-        return 0;
-      });
+      EngineProbe.read(
+          rocks(s),
+          e -> {
+            try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
+              e.db.flush(f, e.handle(P));
+              e.db.compactRange(e.handle(P));
+            } catch (org.rocksdb.RocksDBException ex) {
+              throw new AssertionError(ex);
+            }
+            return 0;
+          });
       assertThat(scanned(s)).containsExactly(3, 4);
       put(s, 5);
       assertThat(visited(s)).containsExactly(3, 4, 5);
@@ -184,7 +190,9 @@ class KeptIteratorsTest {
           assertThat(c).as("the other scan opened after it").isEqualTo(after);
         }
       }
-      assertThat(idle(s)).as("three closed scans of one range: two slots hold two, one was freed").isEqualTo(2);
+      assertThat(idle(s))
+          .as("three closed scans of one range: two slots hold two, one was freed")
+          .isEqualTo(2);
     }
   }
 
@@ -193,7 +201,8 @@ class KeptIteratorsTest {
   void onlyForwardScansOfTheLiveStoreAreKept() {
     try (Store s = open(dir)) {
       put(s, 1, 2);
-      try (Snapshot snap = s.snapshot(); Scan scan = snap.scan(P, LO, HI, Direction.FORWARD)) {
+      try (Snapshot snap = s.snapshot();
+          Scan scan = snap.scan(P, LO, HI, Direction.FORWARD)) {
         assertThat(scan.next().key()).isEqualTo(key(1));
       }
       try (Scan scan = s.scan(P, LO, HI, Direction.REVERSE)) {
@@ -201,8 +210,9 @@ class KeptIteratorsTest {
       }
       assertThat(idle(s)).isZero();
     }
-    try (Store ro = StoreProvider.named("rocksdb").open(dir, StoreOptions.readOnlyExisting(),
-        List.of(FamilySpec.plain(P)))) {
+    try (Store ro =
+        StoreProvider.named("rocksdb")
+            .open(dir, StoreOptions.readOnlyExisting(), List.of(FamilySpec.plain(P)))) {
       assertThat(scanned(ro)).containsExactly(1, 2);
       assertThat(scanned(ro)).containsExactly(1, 2);
       assertThat(idle(ro)).as("RocksDB cannot refresh a read-only instance's iterators").isZero();
@@ -219,24 +229,31 @@ class KeptIteratorsTest {
       put(s, 1);
       scanned(s);
       ScanIterator[] kept = new ScanIterator[1];
-      EngineProbe.read(rocks(s), e -> {
-        long now = System.nanoTime();
-        kept[0] = e.keptIterators.take(P, HI, now);
-        assertThat(kept[0]).isNotNull();
-        e.keptIterators.keep(kept[0], now);
-        assertThat(e.keptIterators.take(P, HI, now + KeptIterators.MAX_IDLE_NANOS + 1)).isNull();
-        return 0;
-      });
-      assertThat(kept[0].iterator.isOwningHandle()).as("freed by the take that found it too old").isFalse();
+      EngineProbe.read(
+          rocks(s),
+          e -> {
+            long now = System.nanoTime();
+            kept[0] = e.keptIterators.take(P, HI, now);
+            assertThat(kept[0]).isNotNull();
+            e.keptIterators.keep(kept[0], now);
+            assertThat(e.keptIterators.take(P, HI, now + KeptIterators.MAX_IDLE_NANOS + 1))
+                .isNull();
+            return 0;
+          });
+      assertThat(kept[0].iterator.isOwningHandle())
+          .as("freed by the take that found it too old")
+          .isFalse();
       assertThat(idle(s)).isZero();
 
       scanned(s);
       kept[0] = keptAgain(s, KeptIterators.MAX_IDLE_NANOS + 1);
       // The write's sweep may have run within the last period; a second one is due after it.
-      EngineProbe.read(rocks(s), e -> {
-        e.keptIterators.expire(System.nanoTime() + KeptIterators.MAX_IDLE_NANOS);
-        return 0;
-      });
+      EngineProbe.read(
+          rocks(s),
+          e -> {
+            e.keptIterators.expire(System.nanoTime() + KeptIterators.MAX_IDLE_NANOS);
+            return 0;
+          });
       assertThat(kept[0].iterator.isOwningHandle()).as("freed by a sweep").isFalse();
       assertThat(idle(s)).isZero();
     }
@@ -256,7 +273,10 @@ class KeptIteratorsTest {
     }
   }
 
-  /** A kept iterator evicted by a third range sharing its slots is freed, and closing the store frees the rest. */
+  /**
+   * A kept iterator evicted by a third range sharing its slots is freed, and closing the store
+   * frees the rest.
+   */
   @Test
   void evictedAndLeftOverIteratorsAreFreed() {
     byte[][] his = collidingBounds();
@@ -267,13 +287,15 @@ class KeptIteratorsTest {
         try (Scan scan = s.scan(P, LO, hi, Direction.FORWARD)) {
           scan.hasNext();
         }
-        EngineProbe.read(rocks(s), e -> {
-          long now = System.nanoTime();
-          ScanIterator it = e.keptIterators.take(P, hi, now);
-          made.add(it);
-          e.keptIterators.keep(it, now);
-          return 0;
-        });
+        EngineProbe.read(
+            rocks(s),
+            e -> {
+              long now = System.nanoTime();
+              ScanIterator it = e.keptIterators.take(P, hi, now);
+              made.add(it);
+              e.keptIterators.keep(it, now);
+              return 0;
+            });
       }
       assertThat(made.get(0).iterator.isOwningHandle()).as("evicted by the third range").isFalse();
       assertThat(made.get(1).iterator.isOwningHandle()).isTrue();
@@ -283,7 +305,10 @@ class KeptIteratorsTest {
     assertThat(made).allSatisfy(it -> assertThat(it.iterator.isOwningHandle()).isFalse());
   }
 
-  /** Three upper bounds above {@link #LO} whose ranges of family {@link #P} land on one pair of slots. */
+  /**
+   * Three upper bounds above {@link #LO} whose ranges of family {@link #P} land on one pair of
+   * slots.
+   */
   private static byte[][] collidingBounds() {
     List<byte[]> found = new ArrayList<>();
     int pair = -1;

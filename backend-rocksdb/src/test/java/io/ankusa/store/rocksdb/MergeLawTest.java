@@ -33,32 +33,40 @@ import net.jqwik.api.constraints.IntRange;
  * mergeIsSigned64BitAdditionWithWrapAround}, {@code mergeBytesIdenticalOnEveryBackend}, {@code
  * concurrentMergesLoseNoOperand}).
  *
- * <p>The engine layer's {@code modelBasedRandomBatches} now checks the merge law (and range deletes)
- * across flushes, compactions and reopens on every engine, with operands folded and not folded
- * ({@code RocksDbFixture}'s option sets). What stays here is what its short sequences over twenty keys
- * do not reach: chains of up to 200 operands on one key split across a flush, a compaction and the
- * memtable, and concurrent merges far past the folding threshold.
+ * <p>The engine layer's {@code modelBasedRandomBatches} now checks the merge law (and range
+ * deletes) across flushes, compactions and reopens on every engine, with operands folded and not
+ * folded ({@code RocksDbFixture}'s option sets). What stays here is what its short sequences over
+ * twenty keys do not reach: chains of up to 200 operands on one key split across a flush, a
+ * compaction and the memtable, and concurrent merges far past the folding threshold.
  */
 class MergeLawTest {
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.counters("counts", 0), FamilySpec.plain("rows"));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.counters("counts", 0), FamilySpec.plain("rows"));
   private static final byte[] KEY = {0, 0, 0, 1, 3};
   private final RocksDbStoreProvider provider = new RocksDbStoreProvider();
 
   @Provide
   Arbitrary<List<Long>> deltas() {
     return Arbitraries.oneOf(
-        Arbitraries.longs(),
-        Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE, -1L, 1L, 0L),
-        Arbitraries.longs().between(-5, 5)).list().ofMinSize(1).ofMaxSize(200);
+            Arbitraries.longs(),
+            Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE, -1L, 1L, 0L),
+            Arbitraries.longs().between(-5, 5))
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(200);
   }
 
   /**
-   * Operands split into three stages — merged then flushed, merged then compacted, merged and left in
-   * the memtable — sum with wrap-around, read back as 8 little-endian bytes, before and after reopen.
+   * Operands split into three stages — merged then flushed, merged then compacted, merged and left
+   * in the memtable — sum with wrap-around, read back as 8 little-endian bytes, before and after
+   * reopen.
    */
   @Property
-  void sumSurvivesFlushCompactionAndReopen(@ForAll("deltas") List<Long> deltas,
-      @ForAll @IntRange(min = 0, max = 200) int cut1, @ForAll @IntRange(min = 0, max = 200) int cut2) throws Exception {
+  void sumSurvivesFlushCompactionAndReopen(
+      @ForAll("deltas") List<Long> deltas,
+      @ForAll @IntRange(min = 0, max = 200) int cut1,
+      @ForAll @IntRange(min = 0, max = 200) int cut2)
+      throws Exception {
     Path dir = Files.createTempDirectory("merge-law-");
     try {
       int a = Math.min(cut1, deltas.size());
@@ -108,13 +116,18 @@ class MergeLawTest {
       byte[] k = {1};
       s.write(new Batch().merge("counts", k, -5), Durability.SYNC);
       assertThat(s.counter("counts", k)).isEqualTo(-5);
-      assertThat(s.get("counts", k)).containsExactly(0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
-      s.write(new Batch().put("counts", k, Int64Add.encode(Long.MAX_VALUE)).merge("counts", k, 1), Durability.SYNC);
+      assertThat(s.get("counts", k))
+          .containsExactly(0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
+      s.write(
+          new Batch().put("counts", k, Int64Add.encode(Long.MAX_VALUE)).merge("counts", k, 1),
+          Durability.SYNC);
       assertThat(s.counter("counts", k)).as("MAX + 1 wraps to MIN").isEqualTo(Long.MIN_VALUE);
       s.write(new Batch().merge("counts", k, -1), Durability.SYNC);
       assertThat(s.counter("counts", k)).as("MIN - 1 wraps to MAX").isEqualTo(Long.MAX_VALUE);
       s.write(new Batch().delete("counts", k).merge("counts", k, 3), Durability.SYNC);
-      assertThat(s.counter("counts", k)).as("a merge after a delete in one batch starts from 0").isEqualTo(3);
+      assertThat(s.counter("counts", k))
+          .as("a merge after a delete in one batch starts from 0")
+          .isEqualTo(3);
     } finally {
       FileTrees.deleteRecursively(dir);
     }
@@ -129,24 +142,33 @@ class MergeLawTest {
     Path dir = Files.createTempDirectory("merge-law-");
     int threads = 4;
     int perThread = 5_000;
-    try (Store s = provider.open(dir, StoreOptions.defaults().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "64"), FAMILIES)) {
+    try (Store s =
+        provider.open(
+            dir,
+            StoreOptions.defaults().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "64"),
+            FAMILIES)) {
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       try {
         CountDownLatch go = new CountDownLatch(1);
         List<Future<?>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
           int id = t;
-          futures.add(pool.submit(() -> {
-            go.await();
-            for (int i = 0; i < perThread; i++) {
-              Batch b = new Batch().merge("counts", new byte[] {0}, 1).merge("counts", new byte[] {(byte) (i % 3 + 1)}, id + 1);
-              if (i % 10 == 0) {
-                b.merge("counts", new byte[] {0}, -1).merge("counts", new byte[] {0}, 1);
-              }
-              s.write(b, Durability.NO_SYNC);
-            }
-            return null;
-          }));
+          futures.add(
+              pool.submit(
+                  () -> {
+                    go.await();
+                    for (int i = 0; i < perThread; i++) {
+                      Batch b =
+                          new Batch()
+                              .merge("counts", new byte[] {0}, 1)
+                              .merge("counts", new byte[] {(byte) (i % 3 + 1)}, id + 1);
+                      if (i % 10 == 0) {
+                        b.merge("counts", new byte[] {0}, -1).merge("counts", new byte[] {0}, 1);
+                      }
+                      s.write(b, Durability.NO_SYNC);
+                    }
+                    return null;
+                  }));
         }
         go.countDown();
         for (Future<?> f : futures) {
@@ -169,5 +191,4 @@ class MergeLawTest {
       FileTrees.deleteRecursively(dir);
     }
   }
-
 }

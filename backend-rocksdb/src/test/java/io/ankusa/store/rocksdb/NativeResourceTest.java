@@ -33,20 +33,23 @@ import org.junit.jupiter.api.io.TempDir;
  * -Xms} = {@code -Xmx}, {@code -XX:+AlwaysPreTouch}). In the test JVM, resident memory also counted
  * heap regions touched for the first time during the rounds: how many depended on what earlier test
  * classes had left the heap at, so after {@code RocksDbStoreTest} in the same JVM a clean engine
- * measured a steady 400 KiB per cycle in some runs and under 12 KiB in others. A fresh JVM whose whole
- * heap is resident from the start leaves only the engine's and the JVM's own non-heap memory to
- * grow, whatever ran before and in whatever order.
+ * measured a steady 400 KiB per cycle in some runs and under 12 KiB in others. A fresh JVM whose
+ * whole heap is resident from the start leaves only the engine's and the JVM's own non-heap memory
+ * to grow, whatever ran before and in whatever order.
  */
 class NativeResourceTest {
   private static final List<FamilySpec> FAMILIES =
-      List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0), FamilySpec.plain("index"));
+      List.of(
+          FamilySpec.plain("rows"), FamilySpec.counters("counts", 0), FamilySpec.plain("index"));
 
   private static final int SETTLE_CYCLES = 500;
   private static final int ROUNDS = 7;
   private static final int CYCLES_PER_ROUND = 100;
   private static final long MAX_KIB_PER_CYCLE = 16;
+
   /** The child's heap: fixed, and resident in full before the first cycle. */
   private static final String CHILD_HEAP = "256m";
+
   private static final String FDS = "fds ";
   private static final String GROWTH = "growth-kib-per-round ";
 
@@ -59,11 +62,17 @@ class NativeResourceTest {
   @Test
   void openCloseAndScansLeakNoFileDescriptorsOrMemory() throws Exception {
     Path shm = Path.of("/dev/shm");
-    Path dir = Files.isDirectory(shm) && Files.isWritable(shm)
-        ? Files.createTempDirectory(shm, "ankusa-native-") : tempDir.resolve("store");
+    Path dir =
+        Files.isDirectory(shm) && Files.isWritable(shm)
+            ? Files.createTempDirectory(shm, "ankusa-native-")
+            : tempDir.resolve("store");
     try {
-      check(ChildJvmRun.output(Cycles.class,
-          List.of("-Xms" + CHILD_HEAP, "-Xmx" + CHILD_HEAP, "-XX:+AlwaysPreTouch"), 300, dir.toString()));
+      check(
+          ChildJvmRun.output(
+              Cycles.class,
+              List.of("-Xms" + CHILD_HEAP, "-Xmx" + CHILD_HEAP, "-XX:+AlwaysPreTouch"),
+              300,
+              dir.toString()));
     } finally {
       if (dir.startsWith(shm)) {
         FileTrees.deleteRecursively(dir);
@@ -74,13 +83,18 @@ class NativeResourceTest {
   private static void check(String output) {
     long[] fds = numbersAfter(output, FDS);
     long[] growthPerRound = numbersAfter(output, GROWTH);
-    assertThat(fds).as("the child's file descriptors, before and after; its output:%n%s", output).hasSize(2);
+    assertThat(fds)
+        .as("the child's file descriptors, before and after; its output:%n%s", output)
+        .hasSize(2);
     assertThat(growthPerRound).as("the child's rounds; its output:%n%s", output).hasSize(ROUNDS);
     int cycles = SETTLE_CYCLES + ROUNDS * CYCLES_PER_ROUND;
-    assertThat(fds[1]).as("open file descriptors after %d open/close cycles and %d scans (before: %d)",
+    assertThat(fds[1])
+        .as(
+            "open file descriptors after %d open/close cycles and %d scans (before: %d)",
             cycles, cycles * 10, fds[0])
         .isLessThanOrEqualTo(fds[0] + 8);
-    // A leak grows every round by the same amount; allocator noise jumps by up to about 8 MiB in one
+    // A leak grows every round by the same amount; allocator noise jumps by up to about 8 MiB in
+    // one
     // round and gives it back in another. The median round is robust to the jumps. In the child,
     // clean runs measured under 1 KiB per cycle (median round); leaving each family's options
     // unfreed on close measured 43 KiB per cycle. What the JVM itself committed more (metaspace,
@@ -89,19 +103,33 @@ class NativeResourceTest {
     Arrays.sort(sorted);
     long medianKiBPerCycle = sorted[ROUNDS / 2] / CYCLES_PER_ROUND;
     assertThat(medianKiBPerCycle)
-        .as("resident memory growth in KiB per open/close cycle, median round; growth per round of %d cycles: %s KiB",
+        .as(
+            "resident memory growth in KiB per open/close cycle, median round; growth per round of %d cycles: %s KiB",
             CYCLES_PER_ROUND, Arrays.toString(growthPerRound))
         .isLessThan(MAX_KIB_PER_CYCLE);
   }
 
-  /** The numbers on the child's output line that starts with {@code prefix}; none if there is no such line. */
+  /**
+   * The numbers on the child's output line that starts with {@code prefix}; none if there is no
+   * such line.
+   */
   private static long[] numbersAfter(String output, String prefix) {
-    return output.lines().filter(l -> l.startsWith(prefix)).findFirst()
-        .map(l -> Arrays.stream(l.substring(prefix.length()).trim().split(" ")).mapToLong(Long::parseLong).toArray())
+    return output
+        .lines()
+        .filter(l -> l.startsWith(prefix))
+        .findFirst()
+        .map(
+            l ->
+                Arrays.stream(l.substring(prefix.length()).trim().split(" "))
+                    .mapToLong(Long::parseLong)
+                    .toArray())
         .orElse(new long[0]);
   }
 
-  /** The child: warms up, settles, runs the rounds, and prints the descriptors and each round's growth. */
+  /**
+   * The child: warms up, settles, runs the rounds, and prints the descriptors and each round's
+   * growth.
+   */
   static final class Cycles {
     public static void main(String[] args) throws Exception {
       new Cycles(Path.of(args[0])).run();
@@ -118,7 +146,8 @@ class NativeResourceTest {
       try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
         Batch b = new Batch();
         for (int i = 0; i < 200; i++) {
-          b.put("rows", new byte[] {(byte) i}, new byte[64]).merge("counts", new byte[] {(byte) (i % 7)}, 1);
+          b.put("rows", new byte[] {(byte) i}, new byte[64])
+              .merge("counts", new byte[] {(byte) (i % 7)}, 1);
         }
         s.write(b, Durability.SYNC);
       }
@@ -154,7 +183,10 @@ class NativeResourceTest {
       for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
         buffers += pool.getMemoryUsed();
       }
-      return (memory.getHeapMemoryUsage().getCommitted() + memory.getNonHeapMemoryUsage().getCommitted() + buffers) / 1024;
+      return (memory.getHeapMemoryUsage().getCommitted()
+              + memory.getNonHeapMemoryUsage().getCommitted()
+              + buffers)
+          / 1024;
     }
 
     private void cycle(int opens, int scans) {
@@ -162,12 +194,15 @@ class NativeResourceTest {
       for (int o = 0; o < opens; o++) {
         try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
           if (o % 20 == 0) {
-            // Now and then a memtable to free; every cycle would make each reopen flush a WAL to L0.
+            // Now and then a memtable to free; every cycle would make each reopen flush a WAL to
+            // L0.
             s.write(new Batch().merge("counts", new byte[] {1}, 1), Durability.NO_SYNC);
           }
           for (int i = 0; i < scansPerOpen; i++) {
             Direction d = i % 2 == 0 ? Direction.FORWARD : Direction.REVERSE;
-            try (Scan scan = s.scan("rows", new byte[] {(byte) (i % 50)}, new byte[] {(byte) (i % 50 + 20)}, d)) {
+            try (Scan scan =
+                s.scan(
+                    "rows", new byte[] {(byte) (i % 50)}, new byte[] {(byte) (i % 50 + 20)}, d)) {
               while (scan.hasNext()) {
                 scan.next();
               }

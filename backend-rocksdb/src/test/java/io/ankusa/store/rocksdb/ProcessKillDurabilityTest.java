@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * batch, rows and counter, is there after reopening.
  */
 class ProcessKillDurabilityTest {
-  static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0));
+  static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0));
   private static final byte[] TOTAL = {0};
 
   @TempDir Path dir;
@@ -37,25 +38,40 @@ class ProcessKillDurabilityTest {
       int acked = runChildAndKill(200 + round * 150);
       try (Store s = new RocksDbStoreProvider().open(dir, StoreOptions.defaults(), FAMILIES)) {
         long total = s.counter("counts", TOTAL);
-        assertThat(total).as("round %d: counter covers every acknowledged batch", round).isGreaterThanOrEqualTo(acked);
+        assertThat(total)
+            .as("round %d: counter covers every acknowledged batch", round)
+            .isGreaterThanOrEqualTo(acked);
         for (int i = 0; i < acked; i++) {
-          assertThat(s.get("rows", key(i))).as("round %d: acknowledged row %d", round, i).isNotNull();
+          assertThat(s.get("rows", key(i)))
+              .as("round %d: acknowledged row %d", round, i)
+              .isNotNull();
         }
         for (long i = 0; i < total; i++) {
-          assertThat(s.get("rows", key((int) i))).as("round %d: counter and rows moved together, row %d", round, i)
+          assertThat(s.get("rows", key((int) i)))
+              .as("round %d: counter and rows moved together, row %d", round, i)
               .isNotNull();
         }
       }
     }
   }
 
-  /** Starts the child, waits for {@code killAfter} acknowledgements, kills it; returns the last ack + 1. */
+  /**
+   * Starts the child, waits for {@code killAfter} acknowledgements, kills it; returns the last ack
+   * + 1.
+   */
   private int runChildAndKill(int killAfter) throws Exception {
-    Process child = ChildJvmLauncher.start(new ProcessBuilder(ChildJvmLauncher.java(), "-cp",
-        System.getProperty("java.class.path"), ProcessKillDurabilityTest.class.getName(), dir.toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD));
+    Process child =
+        ChildJvmLauncher.start(
+            new ProcessBuilder(
+                    ChildJvmLauncher.java(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    ProcessKillDurabilityTest.class.getName(),
+                    dir.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD));
     int acked = -1;
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = out.readLine()) != null) {
         if (line.startsWith("acked ")) {
@@ -71,7 +87,9 @@ class ProcessKillDurabilityTest {
       child.destroyForcibly();
       assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child exited").isTrue();
     }
-    assertThat(acked).as("the child acknowledged writes before it was killed").isGreaterThanOrEqualTo(killAfter);
+    assertThat(acked)
+        .as("the child acknowledged writes before it was killed")
+        .isGreaterThanOrEqualTo(killAfter);
     return acked + 1;
   }
 
@@ -82,7 +100,8 @@ class ProcessKillDurabilityTest {
   /** The child: resumes after the rows already there and writes until killed. */
   public static void main(String[] args) {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    try (Store s = new RocksDbStoreProvider().open(Path.of(args[0]), StoreOptions.defaults(), FAMILIES)) {
+    try (Store s =
+        new RocksDbStoreProvider().open(Path.of(args[0]), StoreOptions.defaults(), FAMILIES)) {
       int i = (int) s.counter("counts", TOTAL);
       while (true) {
         Batch b = new Batch().put("rows", key(i), new byte[100]).merge("counts", TOTAL, 1);

@@ -86,8 +86,12 @@ final class RawRocksDb implements AutoCloseable {
       Path path = Path.of(f.path(), f.fileName());
       TableProperties p = props.get(path.toString());
       if (p == null) {
-        p = props.entrySet().stream().filter(e -> e.getKey().endsWith(f.fileName())).map(Map.Entry::getValue)
-            .findFirst().orElse(null);
+        p =
+            props.entrySet().stream()
+                .filter(e -> e.getKey().endsWith(f.fileName()))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(null);
       }
       out.add(new SstFile(path, f.size(), p == null ? f.size() / 2 : p.getDataSize()));
     }

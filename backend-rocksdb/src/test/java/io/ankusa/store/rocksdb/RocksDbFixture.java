@@ -26,16 +26,17 @@ import org.rocksdb.RocksDBException;
  * run of bytes in the middle of the data blocks of its largest SST file, so a read of the family
  * meets a checksum mismatch (property {@code scanNeverEndsEarlyOnCorruption}); and log damage — one
  * bit flipped half-way through the newest write-ahead log (property {@code
- * midLogDamageIsReportedNeverSilentlyDropped}); and log cuts — one family flushed alone, then a copy of
- * the store with one write-ahead log truncated at the start of a record or inside it, every record of
- * every log in turn (property {@code cutLogNeverSplitsABatchAcrossFamilies}).
+ * midLogDamageIsReportedNeverSilentlyDropped}); and log cuts — one family flushed alone, then a
+ * copy of the store with one write-ahead log truncated at the start of a record or inside it, every
+ * record of every log in turn (property {@code cutLogNeverSplitsABatchAcrossFamilies}).
  *
- * <p>Option sets ({@link #optionSets()}): the defaults (counters' merge operands folded in the memtable
- * once 16 stack up on a key), {@value #MERGE_FOLDING} (folded once two stack up, so short sequences
- * fold too), {@value #NO_MERGE_FOLDING} (never folded), and {@value
- * #TINY_WRITE_BUFFER} (64 KiB memtables, RocksDB's smallest, and a flush whenever 4 KiB of log is
- * live, so a transition round flushes and compacts on its own dozens of times). Its {@link #flush} and {@link #compact} hooks flush every family's memtable
- * and compact its whole range (also what {@code snapshotHeldAcrossCommitsAndFlushes} flushes with).
+ * <p>Option sets ({@link #optionSets()}): the defaults (counters' merge operands folded in the
+ * memtable once 16 stack up on a key), {@value #MERGE_FOLDING} (folded once two stack up, so short
+ * sequences fold too), {@value #NO_MERGE_FOLDING} (never folded), and {@value #TINY_WRITE_BUFFER}
+ * (64 KiB memtables, RocksDB's smallest, and a flush whenever 4 KiB of log is live, so a transition
+ * round flushes and compacts on its own dozens of times). Its {@link #flush} and {@link #compact}
+ * hooks flush every family's memtable and compact its whole range (also what {@code
+ * snapshotHeldAcrossCommitsAndFlushes} flushes with).
  */
 public final class RocksDbFixture implements BackendFixture {
   /** Where the damage was done, for tests that want to say so in their messages. */
@@ -43,8 +44,10 @@ public final class RocksDbFixture implements BackendFixture {
 
   /** The option set that folds merge operands in the memtable. */
   static final String MERGE_FOLDING = "merge-folding";
+
   /** The option set that never folds merge operands. */
   static final String NO_MERGE_FOLDING = "no-merge-folding";
+
   /** The option set with the smallest memtables RocksDB allows. */
   static final String TINY_WRITE_BUFFER = "tiny-write-buffer";
 
@@ -60,7 +63,9 @@ public final class RocksDbFixture implements BackendFixture {
     return RocksDbStore.CAPABILITIES;
   }
 
-  /** True: {@link #damageLog} flips a bit in the newest log, {@link #logCuts} cuts every log file. */
+  /**
+   * True: {@link #damageLog} flips a bit in the newest log, {@link #logCuts} cuts every log file.
+   */
   @Override
   public boolean logDamageInjection() {
     return true;
@@ -68,11 +73,16 @@ public final class RocksDbFixture implements BackendFixture {
 
   @Override
   public List<NamedOptions> optionSets() {
-    return List.of(new NamedOptions(NamedOptions.DEFAULT, options()),
+    return List.of(
+        new NamedOptions(NamedOptions.DEFAULT, options()),
         new NamedOptions(MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "2")),
-        new NamedOptions(TINY_WRITE_BUFFER, options().with(RocksDbSettings.WRITE_BUFFER_BYTES, "65536")
-            .with(RocksDbSettings.MAX_TOTAL_WAL_BYTES, "4096")),
-        new NamedOptions(NO_MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "0")));
+        new NamedOptions(
+            TINY_WRITE_BUFFER,
+            options()
+                .with(RocksDbSettings.WRITE_BUFFER_BYTES, "65536")
+                .with(RocksDbSettings.MAX_TOTAL_WAL_BYTES, "4096")),
+        new NamedOptions(
+            NO_MERGE_FOLDING, options().with(RocksDbSettings.MAX_SUCCESSIVE_MERGES, "0")));
   }
 
   @Override
@@ -124,14 +134,18 @@ public final class RocksDbFixture implements BackendFixture {
       String file = wals.get(w).path().getFileName().toString();
       for (WalFiles.LogRecord r : records.get(w)) {
         cuts.add(new LogCut(file, r.start(), "the start of a record", left));
-        cuts.add(new LogCut(file, (r.start() + r.end()) / 2, "inside the record at " + r.start(), left));
+        cuts.add(
+            new LogCut(file, (r.start() + r.end()) / 2, "inside the record at " + r.start(), left));
         left--;
       }
     }
     return cuts;
   }
 
-  /** Copies every file of the closed store, then truncates the copy's log file where {@code cut} says. */
+  /**
+   * Copies every file of the closed store, then truncates the copy's log file where {@code cut}
+   * says.
+   */
   @Override
   public void copyWithLogCut(Path dir, Path copy, LogCut cut) {
     try {
@@ -157,16 +171,26 @@ public final class RocksDbFixture implements BackendFixture {
     RawRocksDb.SstFile target;
     try (RawRocksDb raw = new RawRocksDb(dir, families)) {
       raw.compact(family);
-      target = raw.sstFiles(family).stream().max(Comparator.comparingLong(RawRocksDb.SstFile::size))
-          .orElseThrow(() -> new IllegalStateException(
-              "family '" + family + "' in " + dir + " has no SST file to damage; write to it first"));
+      target =
+          raw.sstFiles(family).stream()
+              .max(Comparator.comparingLong(RawRocksDb.SstFile::size))
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "family '"
+                              + family
+                              + "' in "
+                              + dir
+                              + " has no SST file to damage; write to it first"));
     } catch (RocksDBException e) {
-      throw new IllegalStateException("cannot compact family '" + family + "' in " + dir + ": " + e, e);
+      throw new IllegalStateException(
+          "cannot compact family '" + family + "' in " + dir + ": " + e, e);
     }
     long data = Math.max(1, Math.min(target.dataBytes(), target.size()));
     int length = (int) Math.max(1, Math.min(64, data / 4));
     long offset = Math.max(0, data / 2 - length / 2);
-    try (FileChannel ch = FileChannel.open(target.path(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(target.path(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer buf = ByteBuffer.allocate(length);
       ch.read(buf, offset);
       buf.flip();

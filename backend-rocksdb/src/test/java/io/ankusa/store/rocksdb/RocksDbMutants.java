@@ -16,18 +16,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The RocksDB backend broken on purpose the way outside backends were found broken, where the memory
- * backend cannot show it: the breaks are about what reaches the disk. Each is a provider of its own
- * (registered in this module's test service file, so the suite's child JVMs open it by name) wrapping
- * real RocksDB stores; {@link RocksDbMutantRejectionTest} checks that the suite rejects each.
+ * The RocksDB backend broken on purpose the way outside backends were found broken, where the
+ * memory backend cannot show it: the breaks are about what reaches the disk. Each is a provider of
+ * its own (registered in this module's test service file, so the suite's child JVMs open it by
+ * name) wrapping real RocksDB stores; {@link RocksDbMutantRejectionTest} checks that the suite
+ * rejects each.
  */
 final class RocksDbMutants {
   private RocksDbMutants() {}
 
   /**
-   * Every write goes to RocksDB {@code NO_SYNC} and {@code syncWal()} does nothing: the engine hands
-   * each write to the OS at commit and never fsyncs (SQLite with {@code synchronous=OFF}). A process
-   * kill keeps all of it; a power cut does not.
+   * Every write goes to RocksDB {@code NO_SYNC} and {@code syncWal()} does nothing: the engine
+   * hands each write to the OS at commit and never fsyncs (SQLite with {@code synchronous=OFF}). A
+   * process kill keeps all of it; a power cut does not.
    */
   public static final class NoFsync extends Wrapping {
     public static final String NAME = "rocksdb-mutant-no-fsync";
@@ -51,8 +52,8 @@ final class RocksDbMutants {
   }
 
   /**
-   * A {@code SYNC} write is acknowledged but held in this JVM, and committed (synced) only by the next
-   * {@code syncWal()}, {@code NO_SYNC} write or close: a kill right after the write loses it.
+   * A {@code SYNC} write is acknowledged but held in this JVM, and committed (synced) only by the
+   * next {@code syncWal()}, {@code NO_SYNC} write or close: a kill right after the write loses it.
    */
   public static final class SyncAtSyncWal extends Wrapping {
     public static final String NAME = "rocksdb-mutant-sync-at-syncwal";

@@ -7,8 +7,9 @@ import net.jqwik.api.PropertyDefaults;
 
 /**
  * The layout properties against RocksDB with {@code counters.sharded_aggregate} on (the node
- * aggregate in 16 merged shard keys). A second configuration of the same properties, kept cheap with
- * 3 tries each; {@link RocksDbLayoutConformanceTest} runs the default configuration at full tries.
+ * aggregate in 16 merged shard keys). A second configuration of the same properties, kept cheap
+ * with 3 tries each; {@link RocksDbLayoutConformanceTest} runs the default configuration at full
+ * tries.
  */
 @PropertyDefaults(tries = 3)
 class RocksDbShardedLayoutConformanceTest extends LayoutConformance {

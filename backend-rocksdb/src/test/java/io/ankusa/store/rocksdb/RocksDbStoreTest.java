@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The backend's own promises beyond the engine suite: options, locking, close, isolation. */
 class RocksDbStoreTest {
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 1 << 20));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 1 << 20));
 
   @TempDir Path dir;
   private final RocksDbStoreProvider provider = new RocksDbStoreProvider();
@@ -75,7 +76,11 @@ class RocksDbStoreTest {
           while (scan.hasNext()) {
             Entry e = scan.next();
             String hex = HexFormat.of().formatHex(e.key());
-            assertThat(e.value()).as("value of the %d-byte key %s…, %s", e.key().length, hex.substring(0, 2), direction).isEqualTo(expected.get(hex));
+            assertThat(e.value())
+                .as(
+                    "value of the %d-byte key %s…, %s",
+                    e.key().length, hex.substring(0, 2), direction)
+                .isEqualTo(expected.get(hex));
             assertThat(e.value()).as("a fresh array per entry").isNotSameAs(previousValue);
             previousValue = e.value();
             keysSeen.add(hex);
@@ -95,29 +100,38 @@ class RocksDbStoreTest {
   void numericOptionsAreAcceptedAtTheirBoundsAndRefusedPastThem() {
     String option = "rocksdb.blockSizeBytes";
     for (long accepted : new long[] {512, 64L << 20}) {
-      RocksDbSettings settings = RocksDbSettings.from(StoreOptions.defaults().with(option, Long.toString(accepted)));
+      RocksDbSettings settings =
+          RocksDbSettings.from(StoreOptions.defaults().with(option, Long.toString(accepted)));
       assertThat(settings.blockSizeBytes()).isEqualTo(accepted);
     }
     for (long refused : new long[] {511, (64L << 20) + 1}) {
-      assertThatThrownBy(() -> RocksDbSettings.from(StoreOptions.defaults().with(option, Long.toString(refused))))
+      assertThatThrownBy(
+              () ->
+                  RocksDbSettings.from(
+                      StoreOptions.defaults().with(option, Long.toString(refused))))
           .isInstanceOf(StoreArgumentException.class)
-          .hasMessage("option " + option + "=" + refused + " is out of range; use 512.." + (64L << 20));
+          .hasMessage(
+              "option " + option + "=" + refused + " is out of range; use 512.." + (64L << 20));
     }
   }
 
   /**
    * A family named {@code default} — the name RocksDB gives its own first column family, and the
-   * layout's name for its metadata family — is the caller's family like any other: written, read, and
-   * kept across a reopen, with no second {@code default} family opened beside it.
+   * layout's name for its metadata family — is the caller's family like any other: written, read,
+   * and kept across a reopen, with no second {@code default} family opened beside it.
    */
   @Test
   void aFamilyNamedDefaultIsRocksDbsOwnDefaultFamily() {
     List<FamilySpec> withDefault = List.of(FamilySpec.plain("default"), FamilySpec.plain("rows"));
     try (Store s = provider.open(dir, StoreOptions.defaults(), withDefault)) {
-      s.write(new Batch().put("default", new byte[] {1}, new byte[] {7}).put("rows", new byte[] {1}, new byte[] {8}),
+      s.write(
+          new Batch()
+              .put("default", new byte[] {1}, new byte[] {7})
+              .put("rows", new byte[] {1}, new byte[] {8}),
           Durability.SYNC);
     }
-    try (Store s = provider.open(dir, StoreOptions.defaults().createIfMissing(false), withDefault)) {
+    try (Store s =
+        provider.open(dir, StoreOptions.defaults().createIfMissing(false), withDefault)) {
       assertThat(s.get("default", new byte[] {1})).isEqualTo(new byte[] {7});
       assertThat(s.get("rows", new byte[] {1})).isEqualTo(new byte[] {8});
     }
@@ -139,12 +153,15 @@ class RocksDbStoreTest {
       }
     }
     assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().readOnly(true), FAMILIES))
-        .isInstanceOf(StoreFormatException.class).hasMessageContaining("no RocksDB store in " + dir + " to open read-only");
-    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES))
+        .isInstanceOf(StoreFormatException.class)
+        .hasMessageContaining("no RocksDB store in " + dir + " to open read-only");
+    assertThatThrownBy(
+            () -> provider.open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES))
         .isInstanceOf(StoreFormatException.class)
         .hasMessageContaining("no RocksDB store in " + dir + " and createIfMissing is false");
     try (Stream<Path> files = Files.list(dir)) {
-      assertThat(files.map(p -> p.getFileName().toString())).as("files after the refused opens: no RocksDB file")
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .as("files after the refused opens: no RocksDB file")
           .allMatch(name -> name.startsWith("ankusa-store."));
     }
   }
@@ -159,22 +176,34 @@ class RocksDbStoreTest {
 
   @Test
   void unknownRocksDbOptionsAreRefusedNamingTheKnownOnes() {
-    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().with("rocksdb.maxBackgroundJob", "2"), FAMILIES))
+    assertThatThrownBy(
+            () ->
+                provider.open(
+                    dir, StoreOptions.defaults().with("rocksdb.maxBackgroundJob", "2"), FAMILIES))
         .isInstanceOf(StoreArgumentException.class)
         .hasMessageContaining("rocksdb.maxBackgroundJob")
         .hasMessageContaining("rocksdb.maxBackgroundJobs")
         .hasMessageContaining("rocksdb.bytesPerSync")
         .hasMessageContaining("rocksdb.maxSuccessiveMerges");
-    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().with("rocksdb.maxBackgroundJobs", "0"), FAMILIES))
-        .isInstanceOf(StoreArgumentException.class).hasMessageContaining("out of range");
-    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().with("rocksdb.bytesPerSync", "lots"), FAMILIES))
-        .isInstanceOf(StoreArgumentException.class).hasMessageContaining("not a whole number");
-    StoreOptions tuned = StoreOptions.defaults()
-        .with("rocksdb.maxBackgroundJobs", "4")
-        .with("rocksdb.bytesPerSync", "0")
-        .with("rocksdb.maxSuccessiveMerges", "0")
-        .with("rocksdb.blockSizeBytes", "16384")
-        .with("lmdb.mapSizeMaxBytes", "not ours, ignored");
+    assertThatThrownBy(
+            () ->
+                provider.open(
+                    dir, StoreOptions.defaults().with("rocksdb.maxBackgroundJobs", "0"), FAMILIES))
+        .isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("out of range");
+    assertThatThrownBy(
+            () ->
+                provider.open(
+                    dir, StoreOptions.defaults().with("rocksdb.bytesPerSync", "lots"), FAMILIES))
+        .isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("not a whole number");
+    StoreOptions tuned =
+        StoreOptions.defaults()
+            .with("rocksdb.maxBackgroundJobs", "4")
+            .with("rocksdb.bytesPerSync", "0")
+            .with("rocksdb.maxSuccessiveMerges", "0")
+            .with("rocksdb.blockSizeBytes", "16384")
+            .with("lmdb.mapSizeMaxBytes", "not ours, ignored");
     try (Store s = provider.open(dir, tuned, FAMILIES)) {
       s.write(new Batch().merge("counts", new byte[] {1}, 2), Durability.SYNC);
       assertThat(s.counter("counts", new byte[] {1})).isEqualTo(2);
@@ -182,10 +211,11 @@ class RocksDbStoreTest {
   }
 
   /**
-   * A counter merged thousands of times between flushes keeps a short operand chain, so a read of it
-   * (the gauge tick's aggregate) merges a few operands, not thousands — also when the key's base value
-   * sits in an SST block that is not cached, where RocksDB's lenient fold gives up for good. Counted
-   * with RocksDB's perf context (operands the merge operator saw in one point read), never timed.
+   * A counter merged thousands of times between flushes keeps a short operand chain, so a read of
+   * it (the gauge tick's aggregate) merges a few operands, not thousands — also when the key's base
+   * value sits in an SST block that is not cached, where RocksDB's lenient fold gives up for good.
+   * Counted with RocksDB's perf context (operands the merge operator saw in one point read), never
+   * timed.
    */
   @Test
   void aHotCounterReadMergesAFewOperandsEvenWhenItsBaseIsNotCached() throws Exception {
@@ -193,26 +223,37 @@ class RocksDbStoreTest {
     int merges = 2_000;
     long folded = operandsAfterMerges(StoreOptions.defaults(), key, merges);
     assertThat(folded).isBetween(1L, RocksDbSettings.DEFAULTS.maxSuccessiveMerges() + 1);
-    long unfolded = operandsAfterMerges(StoreOptions.defaults().with("rocksdb.maxSuccessiveMerges", "0"), key, merges);
+    long unfolded =
+        operandsAfterMerges(
+            StoreOptions.defaults().with("rocksdb.maxSuccessiveMerges", "0"), key, merges);
     assertThat(unfolded).isGreaterThanOrEqualTo(merges);
   }
 
   /**
-   * A batch too long to encode in one array ({@link RocksDbStore#maxEncodedBytes}, lowered here to 0)
-   * is filled into a native batch op by op, with the same outcome as the encoded path: the same
+   * A batch too long to encode in one array ({@link RocksDbStore#maxEncodedBytes}, lowered here to
+   * 0) is filled into a native batch op by op, with the same outcome as the encoded path: the same
    * batches, written once each way into two stores, leave the same keys, values and counters — a
-   * delete after a put of the same key, a merge after a put, a range delete of earlier puts, an empty
-   * range delete.
+   * delete after a put of the same key, a merge after a put, a range delete of earlier puts, an
+   * empty range delete.
    */
   @Test
   void aBatchTooLongToEncodeIsFilledOpByOpWithTheSameOutcome(@TempDir Path other) {
-    List<Batch> batches = List.of(
-        new Batch().put("rows", new byte[] {1}, new byte[] {1}).put("rows", new byte[] {2}, new byte[] {2})
-            .merge("counts", new byte[] {1}, 5),
-        new Batch().delete("rows", new byte[] {1}).put("rows", new byte[] {3}, new byte[] {3})
-            .put("counts", new byte[] {2}, Int64Add.encode(40)).merge("counts", new byte[] {2}, 2),
-        new Batch().deleteRange("rows", new byte[] {3}, new byte[] {4}).deleteRange("rows", new byte[] {9}, new byte[] {9})
-            .put("rows", new byte[] {5}, new byte[] {5}).merge("counts", new byte[] {1}, -1));
+    List<Batch> batches =
+        List.of(
+            new Batch()
+                .put("rows", new byte[] {1}, new byte[] {1})
+                .put("rows", new byte[] {2}, new byte[] {2})
+                .merge("counts", new byte[] {1}, 5),
+            new Batch()
+                .delete("rows", new byte[] {1})
+                .put("rows", new byte[] {3}, new byte[] {3})
+                .put("counts", new byte[] {2}, Int64Add.encode(40))
+                .merge("counts", new byte[] {2}, 2),
+            new Batch()
+                .deleteRange("rows", new byte[] {3}, new byte[] {4})
+                .deleteRange("rows", new byte[] {9}, new byte[] {9})
+                .put("rows", new byte[] {5}, new byte[] {5})
+                .merge("counts", new byte[] {1}, -1));
     long kept = RocksDbStore.maxEncodedBytes;
     try (Store encoded = provider.open(dir, StoreOptions.defaults(), FAMILIES);
         Store filled = provider.open(other, StoreOptions.defaults(), FAMILIES)) {
@@ -248,54 +289,69 @@ class RocksDbStoreTest {
 
   /**
    * A counter read skips, through Bloom filters, the memtable that lacks its key and the SST file
-   * whose key range covers it without holding it ({@code rocksdb.countersBloomBitsPerKey}); with the
-   * setting at 0 nothing is skipped. Counted with RocksDB's perf context, never timed.
+   * whose key range covers it without holding it ({@code rocksdb.countersBloomBitsPerKey}); with
+   * the setting at 0 nothing is skipped. Counted with RocksDB's perf context, never timed.
    */
   @Test
   void aCounterReadSkipsTheMemtableAndFilesThatDoNotHoldItsKey() throws Exception {
-    assertFiltersSkipOnlyWhenOn(this::bloomMissesOfTwoCounterReads, StoreOptions.defaults(),
-        RocksDbSettings.COUNTERS_BLOOM_BITS_PER_KEY, "65");
+    assertFiltersSkipOnlyWhenOn(
+        this::bloomMissesOfTwoCounterReads,
+        StoreOptions.defaults(),
+        RocksDbSettings.COUNTERS_BLOOM_BITS_PER_KEY,
+        "65");
   }
 
   /**
-   * The same for a plain family ({@code rocksdb.bloomBitsPerKey}): a point read of a key that is not
-   * there — the writer's look-up of a new idempotency key — skips the memtable and the SST file whose
-   * key range covers it; with the setting at 0 nothing is skipped, and the counters' setting does not
-   * turn the plain family's filters off.
+   * The same for a plain family ({@code rocksdb.bloomBitsPerKey}): a point read of a key that is
+   * not there — the writer's look-up of a new idempotency key — skips the memtable and the SST file
+   * whose key range covers it; with the setting at 0 nothing is skipped, and the counters' setting
+   * does not turn the plain family's filters off.
    */
   @Test
   void aPointReadOfAnAbsentKeySkipsTheMemtableAndFilesThatDoNotHoldIt() throws Exception {
-    assertFiltersSkipOnlyWhenOn(this::bloomMissesOfTwoPlainReads,
+    assertFiltersSkipOnlyWhenOn(
+        this::bloomMissesOfTwoPlainReads,
         StoreOptions.defaults().with(RocksDbSettings.COUNTERS_BLOOM_BITS_PER_KEY, "0"),
-        RocksDbSettings.BLOOM_BITS_PER_KEY, "-1");
+        RocksDbSettings.BLOOM_BITS_PER_KEY,
+        "-1");
   }
 
-  /** Filter misses of two reads in a fresh store opened with the given options (the two helpers below). */
+  /**
+   * Filter misses of two reads in a fresh store opened with the given options (the two helpers
+   * below).
+   */
   @FunctionalInterface
   private interface BloomMisses {
     long[] of(StoreOptions options) throws Exception;
   }
 
   /**
-   * With {@code on}, reading one key of a flushed file and one absent key skips at least two memtables
-   * and one SST file through the filters; with {@code setting} at 0 nothing is skipped; {@code
-   * outOfRange} for {@code setting} is refused at open, naming it and the range.
+   * With {@code on}, reading one key of a flushed file and one absent key skips at least two
+   * memtables and one SST file through the filters; with {@code setting} at 0 nothing is skipped;
+   * {@code outOfRange} for {@code setting} is refused at open, naming it and the range.
    */
-  private void assertFiltersSkipOnlyWhenOn(BloomMisses misses, StoreOptions on, String setting, String outOfRange)
-      throws Exception {
+  private void assertFiltersSkipOnlyWhenOn(
+      BloomMisses misses, StoreOptions on, String setting, String outOfRange) throws Exception {
     long[] filtered = misses.of(on);
     assertThat(filtered[0]).as("memtable misses, filters on").isGreaterThanOrEqualTo(2);
     assertThat(filtered[1]).as("SST file misses, filters on").isGreaterThanOrEqualTo(1);
-    assertThat(misses.of(on.with(setting, "0"))).as("misses with the filters off").containsExactly(0, 0);
-    assertThatThrownBy(() -> provider.open(dir, StoreOptions.defaults().with(setting, outOfRange), FAMILIES))
+    assertThat(misses.of(on.with(setting, "0")))
+        .as("misses with the filters off")
+        .containsExactly(0, 0);
+    assertThatThrownBy(
+            () -> provider.open(dir, StoreOptions.defaults().with(setting, outOfRange), FAMILIES))
         .isInstanceOf(StoreArgumentException.class)
         .hasMessageContaining(setting + "=" + outOfRange + " is out of range; use 0..64");
   }
 
   /** {@link #bloomMissesOfTwoReads} of the plain family: keys 1 and 9 put, then key 5. */
   private long[] bloomMissesOfTwoPlainReads(StoreOptions options) throws Exception {
-    return bloomMissesOfTwoReads(options, "rows",
-        new Batch().put("rows", new byte[] {1}, new byte[] {11}).put("rows", new byte[] {9}, new byte[] {19}),
+    return bloomMissesOfTwoReads(
+        options,
+        "rows",
+        new Batch()
+            .put("rows", new byte[] {1}, new byte[] {11})
+            .put("rows", new byte[] {9}, new byte[] {19}),
         new Batch().put("rows", new byte[] {5}, new byte[] {15}),
         s -> {
           assertThat(s.get("rows", new byte[] {1})).containsExactly(11);
@@ -303,9 +359,13 @@ class RocksDbStoreTest {
         });
   }
 
-  /** {@link #bloomMissesOfTwoReads} of the counters family: counters 1 and 9 merged, then counter 5. */
+  /**
+   * {@link #bloomMissesOfTwoReads} of the counters family: counters 1 and 9 merged, then counter 5.
+   */
   private long[] bloomMissesOfTwoCounterReads(StoreOptions options) throws Exception {
-    return bloomMissesOfTwoReads(options, "counts",
+    return bloomMissesOfTwoReads(
+        options,
+        "counts",
         new Batch().merge("counts", new byte[] {1}, 1).merge("counts", new byte[] {9}, 9),
         new Batch().merge("counts", new byte[] {5}, 5),
         s -> {
@@ -315,14 +375,19 @@ class RocksDbStoreTest {
   }
 
   /**
-   * In a fresh directory: {@code flushed} (keys 1 and 9 of {@code family}) flushed into one SST file
-   * by the next open's recovery, then {@code inMemtable} (key 5) written into the memtable; returns
-   * the memtable and SST Bloom filter misses of reading key 1 (in the file, not in the memtable) and
-   * key 4 (in neither, inside the file's key range), after {@code readBack} has checked what the
-   * store answers.
+   * In a fresh directory: {@code flushed} (keys 1 and 9 of {@code family}) flushed into one SST
+   * file by the next open's recovery, then {@code inMemtable} (key 5) written into the memtable;
+   * returns the memtable and SST Bloom filter misses of reading key 1 (in the file, not in the
+   * memtable) and key 4 (in neither, inside the file's key range), after {@code readBack} has
+   * checked what the store answers.
    */
-  private long[] bloomMissesOfTwoReads(StoreOptions options, String family, Batch flushed, Batch inMemtable,
-      java.util.function.Consumer<Store> readBack) throws Exception {
+  private long[] bloomMissesOfTwoReads(
+      StoreOptions options,
+      String family,
+      Batch flushed,
+      Batch inMemtable,
+      java.util.function.Consumer<Store> readBack)
+      throws Exception {
     Path store = java.nio.file.Files.createTempDirectory(dir, "bloom");
     try (Store s = provider.open(store, options, FAMILIES)) {
       s.write(flushed, Durability.SYNC);
@@ -337,7 +402,11 @@ class RocksDbStoreTest {
         e.db.getPerfContext().reset();
         assertThat(e.db.get(e.handle(family), new byte[] {1})).isNotNull();
         assertThat(e.db.get(e.handle(family), new byte[] {4})).isNull();
-        misses = new long[] {e.db.getPerfContext().getBloomMemtableMissCount(), e.db.getPerfContext().getBloomSstMissCount()};
+        misses =
+            new long[] {
+              e.db.getPerfContext().getBloomMemtableMissCount(),
+              e.db.getPerfContext().getBloomSstMissCount()
+            };
         e.db.setPerfLevel(org.rocksdb.PerfLevel.DISABLE);
       } finally {
         rs.exit();
@@ -349,8 +418,8 @@ class RocksDbStoreTest {
 
   /**
    * In a fresh directory: one merge made durable and flushed into an SST file by the next open's
-   * recovery (its block not cached), then {@code merges} one-merge batches; returns how many operands
-   * one read of the key merged.
+   * recovery (its block not cached), then {@code merges} one-merge batches; returns how many
+   * operands one read of the key merged.
    */
   private long operandsAfterMerges(StoreOptions options, byte[] key, int merges) throws Exception {
     Path store = java.nio.file.Files.createTempDirectory(dir, "fold");
@@ -400,23 +469,30 @@ class RocksDbStoreTest {
     Scan snapScan = snap.scan("rows", new byte[0], null, Direction.FORWARD);
     s.close();
     s.close();
-    List<Consumer<Store>> calls = List.of(
-        st -> st.get("rows", new byte[] {1}),
-        st -> st.multiGet("rows", List.of(new byte[] {1})),
-        st -> st.scan("rows", new byte[0], null, Direction.FORWARD),
-        st -> st.counter("counts", new byte[] {1}),
-        st -> st.write(new Batch().put("rows", new byte[] {2}, new byte[] {2}), Durability.SYNC),
-        st -> st.write(new Batch().put("nope", new byte[] {2}, new byte[] {2}), Durability.SYNC),
-        Store::syncWal,
-        Store::snapshot,
-        st -> st.reportWriteFailure(new RuntimeException("x")));
+    List<Consumer<Store>> calls =
+        List.of(
+            st -> st.get("rows", new byte[] {1}),
+            st -> st.multiGet("rows", List.of(new byte[] {1})),
+            st -> st.scan("rows", new byte[0], null, Direction.FORWARD),
+            st -> st.counter("counts", new byte[] {1}),
+            st ->
+                st.write(new Batch().put("rows", new byte[] {2}, new byte[] {2}), Durability.SYNC),
+            st ->
+                st.write(new Batch().put("nope", new byte[] {2}, new byte[] {2}), Durability.SYNC),
+            Store::syncWal,
+            Store::snapshot,
+            st -> st.reportWriteFailure(new RuntimeException("x")));
     for (Consumer<Store> call : calls) {
-      assertThatThrownBy(() -> call.accept(s)).isInstanceOf(StoreClosedException.class).hasMessageContaining("closed");
+      assertThatThrownBy(() -> call.accept(s))
+          .isInstanceOf(StoreClosedException.class)
+          .hasMessageContaining("closed");
     }
     assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class);
     assertThatThrownBy(scan::next).isInstanceOf(StoreClosedException.class);
-    assertThatThrownBy(() -> snap.get("rows", new byte[] {1})).isInstanceOf(StoreClosedException.class);
-    assertThatThrownBy(() -> snap.scan("rows", new byte[0], null, Direction.FORWARD)).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> snap.get("rows", new byte[] {1}))
+        .isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> snap.scan("rows", new byte[0], null, Direction.FORWARD))
+        .isInstanceOf(StoreClosedException.class);
     assertThatThrownBy(snapScan::hasNext).isInstanceOf(StoreClosedException.class);
     scan.close();
     snapScan.close();
@@ -433,8 +509,11 @@ class RocksDbStoreTest {
       Scan scan = snap.scan("rows", new byte[0], null, Direction.FORWARD);
       snap.close();
       snap.close();
-      assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class).hasMessageContaining("snapshot");
-      assertThatThrownBy(() -> snap.multiGet("rows", List.of(new byte[] {1}))).isInstanceOf(StoreClosedException.class);
+      assertThatThrownBy(scan::hasNext)
+          .isInstanceOf(StoreClosedException.class)
+          .hasMessageContaining("snapshot");
+      assertThatThrownBy(() -> snap.multiGet("rows", List.of(new byte[] {1})))
+          .isInstanceOf(StoreClosedException.class);
       assertThat(s.get("rows", new byte[] {1})).containsExactly(1);
     }
   }
@@ -450,7 +529,10 @@ class RocksDbStoreTest {
       try (Snapshot snap = s.snapshot();
           Scan live = s.scan("rows", new byte[0], null, Direction.FORWARD);
           Scan reverse = s.scan("rows", new byte[] {10}, new byte[] {90}, Direction.REVERSE)) {
-        s.write(new Batch().deleteRange("rows", new byte[] {0}, new byte[] {50}).put("rows", new byte[] {(byte) 200}, new byte[] {1}),
+        s.write(
+            new Batch()
+                .deleteRange("rows", new byte[] {0}, new byte[] {50})
+                .put("rows", new byte[] {(byte) 200}, new byte[] {1}),
             Durability.NO_SYNC);
         assertThat(drain(live)).hasSize(100);
         List<Entry> rev = drain(reverse);
@@ -459,16 +541,20 @@ class RocksDbStoreTest {
         assertThat(rev.get(79).key()).containsExactly(10);
         assertThat(snap.get("rows", new byte[] {3})).containsExactly(3);
         assertThat(snap.get("rows", new byte[] {(byte) 200})).isNull();
-        assertThat(snap.multiGet("rows", List.of(new byte[] {3}, new byte[] {(byte) 200}, new byte[] {3})))
-            .satisfiesExactly(v -> assertThat(v).containsExactly(3), v -> assertThat(v).isNull(),
+        assertThat(
+                snap.multiGet(
+                    "rows", List.of(new byte[] {3}, new byte[] {(byte) 200}, new byte[] {3})))
+            .satisfiesExactly(
+                v -> assertThat(v).containsExactly(3),
+                v -> assertThat(v).isNull(),
                 v -> assertThat(v).containsExactly(3));
         try (Scan snapScan = snap.scan("rows", new byte[0], null, Direction.REVERSE)) {
           assertThat(drain(snapScan)).hasSize(100);
         }
       }
       assertThat(s.get("rows", new byte[] {3})).isNull();
-      assertThat(s.multiGet("rows", List.of(new byte[] {3}, new byte[] {60}))).satisfiesExactly(
-          v -> assertThat(v).isNull(), v -> assertThat(v).containsExactly(60));
+      assertThat(s.multiGet("rows", List.of(new byte[] {3}, new byte[] {60})))
+          .satisfiesExactly(v -> assertThat(v).isNull(), v -> assertThat(v).containsExactly(60));
     }
   }
 
@@ -496,5 +582,4 @@ class RocksDbStoreTest {
     assertThatThrownBy(scan::next).isInstanceOf(java.util.NoSuchElementException.class);
     return out;
   }
-
 }

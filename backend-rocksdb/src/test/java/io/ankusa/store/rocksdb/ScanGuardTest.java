@@ -25,8 +25,8 @@ import net.jqwik.api.Example;
 
 /**
  * The chunked scan's guard cases ({@link ChunkedScanGuardCases}) on the RocksDB backend's scan, and
- * the same guard around a visit, which RocksDB also reads in chunks: a close or a reopen after a write
- * failure that starts while a chunk is being visited waits for it, and the visit then throws.
+ * the same guard around a visit, which RocksDB also reads in chunks: a close or a reopen after a
+ * write failure that starts while a chunk is being visited waits for it, and the visit then throws.
  */
 class ScanGuardTest extends ChunkedScanGuardCases {
   @Override
@@ -44,36 +44,57 @@ class ScanGuardTest extends ChunkedScanGuardCases {
     Store store = openWith(300);
     List<Integer> seen = new ArrayList<>();
     AtomicReference<Thread> closer = new AtomicReference<>();
-    RocksDbScan.whileReadingChunk = () -> {
-      RocksDbScan.whileReadingChunk = null;
-      closer.set(CloseRace.startAndExpectItToWait("store close", store::close));
-    };
-    assertThatThrownBy(() -> store.visit("rows", new byte[0], null, Direction.FORWARD, (key, value) -> seen.add(value[0] & 0xff)))
-        .isInstanceOf(StoreClosedException.class).hasMessageContaining("closed");
-    assertThat(seen).as("the first chunk, read while the close waited").hasSize(RocksDbScan.MAX_CHUNK);
+    RocksDbScan.whileReadingChunk =
+        () -> {
+          RocksDbScan.whileReadingChunk = null;
+          closer.set(CloseRace.startAndExpectItToWait("store close", store::close));
+        };
+    assertThatThrownBy(
+            () ->
+                store.visit(
+                    "rows",
+                    new byte[0],
+                    null,
+                    Direction.FORWARD,
+                    (key, value) -> seen.add(value[0] & 0xff)))
+        .isInstanceOf(StoreClosedException.class)
+        .hasMessageContaining("closed");
+    assertThat(seen)
+        .as("the first chunk, read while the close waited")
+        .hasSize(RocksDbScan.MAX_CHUNK);
     closer.get().join(30_000);
     assertThat(closer.get().isAlive()).isFalse();
   }
 
   /**
-   * A visitor reads its own store while a close, started on another thread, waits for the visit: the
-   * nested read is let in (the visit already holds the guard), where making it queue behind the close
-   * would deadlock, the close waiting for the visit and the visit for the close.
+   * A visitor reads its own store while a close, started on another thread, waits for the visit:
+   * the nested read is let in (the visit already holds the guard), where making it queue behind the
+   * close would deadlock, the close waiting for the visit and the visit for the close.
    */
   @Example
   void aVisitorReadsItsStoreWhileACloseWaitsForTheVisit() throws InterruptedException {
     Store store = openWith(3);
     AtomicReference<Thread> closer = new AtomicReference<>();
     List<Integer> read = new ArrayList<>();
-    Thread visitor = new Thread(() -> store.visit("rows", new byte[0], null, Direction.FORWARD, (key, value) -> {
-      closer.set(CloseRace.startAndExpectItToWait("store close", store::close));
-      read.add(store.get("rows", key(2))[0] & 0xff);
-      return false;
-    }), "visitor");
+    Thread visitor =
+        new Thread(
+            () ->
+                store.visit(
+                    "rows",
+                    new byte[0],
+                    null,
+                    Direction.FORWARD,
+                    (key, value) -> {
+                      closer.set(CloseRace.startAndExpectItToWait("store close", store::close));
+                      read.add(store.get("rows", key(2))[0] & 0xff);
+                      return false;
+                    }),
+            "visitor");
     visitor.setDaemon(true); // a deadlocked one must not keep the test JVM alive
     visitor.start();
     visitor.join(60_000);
-    assertThat(visitor.isAlive()).as("the visitor's read queued behind the close that waits for the visit: deadlock")
+    assertThat(visitor.isAlive())
+        .as("the visitor's read queued behind the close that waits for the visit: deadlock")
         .isFalse();
     assertThat(read).containsExactly(2);
     closer.get().join(30_000);
@@ -83,60 +104,92 @@ class ScanGuardTest extends ChunkedScanGuardCases {
 
   @Example
   void closingFromInsideAVisitIsRefusedNotAHang() {
-    try (Store store = openWith(3); Snapshot snapshot = store.snapshot()) {
-      store.visit("rows", new byte[0], null, Direction.FORWARD, (key, value) -> {
-        assertThatThrownBy(store::close).isInstanceOf(StoreArgumentException.class).hasMessageContaining("inside a visit");
-        assertThatThrownBy(() -> store.reportWriteFailure(new RuntimeException("x")))
-            .isInstanceOf(StoreArgumentException.class);
-        store.write(new Batch().put("rows", key(999), new byte[] {1}), Durability.NO_SYNC); // writes are fine
-        return false;
-      });
-      snapshot.visit("rows", new byte[0], null, Direction.FORWARD, (key, value) -> {
-        assertThatThrownBy(snapshot::close).isInstanceOf(StoreArgumentException.class);
-        return false;
-      });
+    try (Store store = openWith(3);
+        Snapshot snapshot = store.snapshot()) {
+      store.visit(
+          "rows",
+          new byte[0],
+          null,
+          Direction.FORWARD,
+          (key, value) -> {
+            assertThatThrownBy(store::close)
+                .isInstanceOf(StoreArgumentException.class)
+                .hasMessageContaining("inside a visit");
+            assertThatThrownBy(() -> store.reportWriteFailure(new RuntimeException("x")))
+                .isInstanceOf(StoreArgumentException.class);
+            store.write(
+                new Batch().put("rows", key(999), new byte[] {1}),
+                Durability.NO_SYNC); // writes are fine
+            return false;
+          });
+      snapshot.visit(
+          "rows",
+          new byte[0],
+          null,
+          Direction.FORWARD,
+          (key, value) -> {
+            assertThatThrownBy(snapshot::close).isInstanceOf(StoreArgumentException.class);
+            return false;
+          });
       assertThat(store.get("rows", key(999))).containsExactly(1);
     }
   }
 
   /**
-   * A scan that has passed its own open check and waits for the store's guard while a reopen after a
-   * write failure runs: the reopen invalidates the scan, and once the scan gets the guard it must see
-   * that and throw, not read its iterator, which the reopen freed with the old engine. Forced: a
-   * visit holds the guard, the reopen queues for it, the scan queues behind the reopen, then the visit
-   * lets go.
+   * A scan that has passed its own open check and waits for the store's guard while a reopen after
+   * a write failure runs: the reopen invalidates the scan, and once the scan gets the guard it must
+   * see that and throw, not read its iterator, which the reopen freed with the old engine. Forced:
+   * a visit holds the guard, the reopen queues for it, the scan queues behind the reopen, then the
+   * visit lets go.
    */
   @Example
   void aScanWaitingForTheGuardDuringAReopenSeesItWasInvalidated() throws Exception {
-    try (Store store = openWith(100); Scan scan = store.scan("rows", new byte[0], null, Direction.FORWARD)) {
+    try (Store store = openWith(100);
+        Scan scan = store.scan("rows", new byte[0], null, Direction.FORWARD)) {
       for (int i = 0; i < 8; i++) {
-        scan.next(); // the first chunk (8 entries) is read; the next hasNext reads another under the guard
+        scan.next(); // the first chunk (8 entries) is read; the next hasNext reads another under
+        // the guard
       }
       CountDownLatch visiting = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
-      Thread holder = new Thread(() -> store.visit("rows", new byte[0], null, Direction.FORWARD, (k, v) -> {
-        visiting.countDown();
-        awaitQuietly(release);
-        return false;
-      }), "guard-holder");
+      Thread holder =
+          new Thread(
+              () ->
+                  store.visit(
+                      "rows",
+                      new byte[0],
+                      null,
+                      Direction.FORWARD,
+                      (k, v) -> {
+                        visiting.countDown();
+                        awaitQuietly(release);
+                        return false;
+                      }),
+              "guard-holder");
       holder.start();
       visiting.await();
       AtomicReference<Throwable> reopenFailure = new AtomicReference<>();
-      Thread reopen = CloseRace.startAndExpectItToBlock("a reopen after a write failure", () -> reopen(store, reopenFailure));
+      Thread reopen =
+          CloseRace.startAndExpectItToBlock(
+              "a reopen after a write failure", () -> reopen(store, reopenFailure));
       AtomicReference<Throwable> scanOutcome = new AtomicReference<>();
-      Thread reader = CloseRace.startAndExpectItToBlock("the scan's next chunk", () -> {
-        try {
-          scanOutcome.set(new AssertionError("hasNext returned " + scan.hasNext()));
-        } catch (Throwable t) {
-          scanOutcome.set(t);
-        }
-      });
+      Thread reader =
+          CloseRace.startAndExpectItToBlock(
+              "the scan's next chunk",
+              () -> {
+                try {
+                  scanOutcome.set(new AssertionError("hasNext returned " + scan.hasNext()));
+                } catch (Throwable t) {
+                  scanOutcome.set(t);
+                }
+              });
       release.countDown();
       holder.join();
       reopen.join();
       reader.join();
       assertThat(reopenFailure.get()).isNull();
-      assertThat(scanOutcome.get()).isInstanceOf(StoreClosedException.class)
+      assertThat(scanOutcome.get())
+          .isInstanceOf(StoreClosedException.class)
           .hasMessageContaining("reopened after a write failure");
       assertThat(store.get("rows", key(1))).containsExactly(1);
     }
@@ -145,8 +198,8 @@ class ScanGuardTest extends ChunkedScanGuardCases {
   /**
    * A visit lets go of the guard between chunks; a reopen after a write failure that queued for it
    * meanwhile runs there and invalidates the visit, which must then throw rather than read on with
-   * the iterator the reopen freed. Forced: at the last entry of the first chunk the visitor starts the
-   * reopen and waits until it queues.
+   * the iterator the reopen freed. Forced: at the last entry of the first chunk the visitor starts
+   * the reopen and waits until it queues.
    */
   @Example
   void aVisitResumingAfterAReopenSeesItWasInvalidated() throws Exception {
@@ -154,15 +207,29 @@ class ScanGuardTest extends ChunkedScanGuardCases {
       AtomicReference<Throwable> reopenFailure = new AtomicReference<>();
       Thread[] reopen = new Thread[1];
       int[] visited = {0};
-      assertThatThrownBy(() -> store.visit("rows", new byte[0], null, Direction.FORWARD, (k, v) -> {
-        if (++visited[0] == RocksDbScan.MAX_CHUNK) {
-          reopen[0] = CloseRace.startAndExpectItToBlock("a reopen after a write failure", () -> reopen(store, reopenFailure));
-        }
-        return true;
-      })).isInstanceOf(StoreClosedException.class).hasMessageContaining("reopened after a write failure");
+      assertThatThrownBy(
+              () ->
+                  store.visit(
+                      "rows",
+                      new byte[0],
+                      null,
+                      Direction.FORWARD,
+                      (k, v) -> {
+                        if (++visited[0] == RocksDbScan.MAX_CHUNK) {
+                          reopen[0] =
+                              CloseRace.startAndExpectItToBlock(
+                                  "a reopen after a write failure",
+                                  () -> reopen(store, reopenFailure));
+                        }
+                        return true;
+                      }))
+          .isInstanceOf(StoreClosedException.class)
+          .hasMessageContaining("reopened after a write failure");
       reopen[0].join();
       assertThat(reopenFailure.get()).isNull();
-      assertThat(visited[0]).as("entries visited before the reopen").isEqualTo(RocksDbScan.MAX_CHUNK);
+      assertThat(visited[0])
+          .as("entries visited before the reopen")
+          .isEqualTo(RocksDbScan.MAX_CHUNK);
       assertThat(store.get("rows", key(1))).containsExactly(1);
     }
   }

@@ -35,16 +35,24 @@ class StoreDirectoryTest {
   @Test
   void aStoreMadeBeforeMarkersOpensReadOnlyUnchangedThenGetsItsMarker() {
     StoreArchive.unpackResource(StoreFixtures.V3_RESOURCE, dir);
-    assertThat(dir.resolve(StoreMarker.FILE)).as("the packed fixture predates markers").doesNotExist();
+    assertThat(dir.resolve(StoreMarker.FILE))
+        .as("the packed fixture predates markers")
+        .doesNotExist();
     FileChecksums before = FileChecksums.of(dir);
     try (Store ro = provider.open(dir, StoreOptions.readOnlyExisting(), Format3.families())) {
-      assertThat(ro.get(Format3.DEFAULT, Keys.formatStamp())).as("the fixture's format stamp, read-only").isNotNull();
+      assertThat(ro.get(Format3.DEFAULT, Keys.formatStamp()))
+          .as("the fixture's format stamp, read-only")
+          .isNotNull();
     }
-    assertThat(before.differences(FileChecksums.of(dir))).as("files changed by a read-only open").isEmpty();
-    try (Store rw = provider.open(dir, StoreOptions.defaults().createIfMissing(false), Format3.families())) {
+    assertThat(before.differences(FileChecksums.of(dir)))
+        .as("files changed by a read-only open")
+        .isEmpty();
+    try (Store rw =
+        provider.open(dir, StoreOptions.defaults().createIfMissing(false), Format3.families())) {
       assertThat(rw.get(Format3.DEFAULT, Keys.formatStamp())).isNotNull();
     }
-    assertThat(StoreMarker.read(dir)).as("the marker after the first read-write open")
+    assertThat(StoreMarker.read(dir))
+        .as("the marker after the first read-write open")
         .contains(new StoreMarker(RocksDbStoreProvider.NAME, RocksDbStoreProvider.FORMAT));
     provider.open(dir, StoreOptions.readOnlyExisting(), Format3.families()).close();
   }
@@ -62,25 +70,31 @@ class StoreDirectoryTest {
           .isInstanceOf(StoreFormatException.class)
           .hasMessageContaining("data.mdb")
           .hasMessageContaining("no store marker");
-      assertThat(before.differences(FileChecksums.of(dir))).as("files changed by the refused open").isEmpty();
+      assertThat(before.differences(FileChecksums.of(dir)))
+          .as("files changed by the refused open")
+          .isEmpty();
     }
   }
 
   /**
    * What counts as a RocksDB store made before markers: a {@code CURRENT} file of at most 256 bytes
-   * naming a {@code MANIFEST-<digits>} file that exists. Anything else is a foreign directory, which
-   * the provider refuses untouched.
+   * naming a {@code MANIFEST-<digits>} file that exists. Anything else is a foreign directory,
+   * which the provider refuses untouched.
    */
   @Test
   void aStoreBeforeMarkersIsRecognisedByACurrentFileNamingAManifestThatExists() throws IOException {
     assertThat(RocksDbEngine.holdsStore(dir)).as("an empty directory").isFalse();
     Files.writeString(dir.resolve("CURRENT"), "MANIFEST-000005\n");
-    assertThat(RocksDbEngine.holdsStore(dir)).as("CURRENT naming a manifest that does not exist").isFalse();
+    assertThat(RocksDbEngine.holdsStore(dir))
+        .as("CURRENT naming a manifest that does not exist")
+        .isFalse();
     Files.writeString(dir.resolve("MANIFEST-000005"), "");
     assertThat(RocksDbEngine.holdsStore(dir)).as("CURRENT naming a manifest that exists").isTrue();
     Files.writeString(dir.resolve("CURRENT"), "MANIFEST-x\n");
     Files.writeString(dir.resolve("MANIFEST-x"), "");
-    assertThat(RocksDbEngine.holdsStore(dir)).as("CURRENT naming a file that is no manifest").isFalse();
+    assertThat(RocksDbEngine.holdsStore(dir))
+        .as("CURRENT naming a file that is no manifest")
+        .isFalse();
 
     String longest = "MANIFEST-" + "0".repeat(245) + "7"; // 255 bytes: the longest file name
     Files.writeString(dir.resolve(longest), "");

@@ -22,9 +22,9 @@ import org.rocksdb.WriteOptions;
  * Damage to the write-ahead log of a store whose memtables were never flushed (every batch lives
  * only in the WAL): damage in the middle of the log is reported at open, never recovered as a
  * silently shorter prefix; a record cut short at the very end (a crash mid-append) opens with every
- * batch before it. And a log RocksDB closed when one family was flushed alone, cut short: refused at
- * open, never opened with that family's files ahead of the others (the conformance suite's {@code
- * cutLogNeverSplitsABatchAcrossFamilies} cuts it everywhere).
+ * batch before it. And a log RocksDB closed when one family was flushed alone, cut short: refused
+ * at open, never opened with that family's files ahead of the others (the conformance suite's
+ * {@code cutLogNeverSplitsABatchAcrossFamilies} cuts it everywhere).
  */
 class WalDamageTest {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"));
@@ -49,7 +49,9 @@ class WalDamageTest {
         store.write(new Batch().put("rows", key(i), value(i)), Durability.SYNC);
       }
     }
-    assertThat(WalFiles.newest(dir).size()).as("the batches are in the WAL, not flushed").isGreaterThan(BATCHES * 64L);
+    assertThat(WalFiles.newest(dir).size())
+        .as("the batches are in the WAL, not flushed")
+        .isGreaterThan(BATCHES * 64L);
   }
 
   @Test
@@ -57,7 +59,10 @@ class WalDamageTest {
     writeUnflushed();
     WalFiles.Wal wal = WalFiles.newest(dir);
     wal.flipBit(wal.size() / 2);
-    assertThatThrownBy(() -> new RocksDbStoreProvider().open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES))
+    assertThatThrownBy(
+            () ->
+                new RocksDbStoreProvider()
+                    .open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES))
         .isInstanceOf(StoreCorruptionException.class)
         .hasMessageContaining(wal.path().getFileName().toString())
         .hasMessageContaining("write-ahead log")
@@ -65,10 +70,10 @@ class WalDamageTest {
   }
 
   /**
-   * Batches that put a row and merge a counter, the rows family flushed alone two thirds of the way:
-   * the flush closes the log the earlier batches are in, and the rows' SST file holds those batches'
-   * rows while their merges exist only in that log. Cut short in its middle, it must refuse the open;
-   * opened, the store would hold rows whose merges are gone.
+   * Batches that put a row and merge a counter, the rows family flushed alone two thirds of the
+   * way: the flush closes the log the earlier batches are in, and the rows' SST file holds those
+   * batches' rows while their merges exist only in that log. Cut short in its middle, it must
+   * refuse the open; opened, the store would hold rows whose merges are gone.
    */
   @Test
   void aClosedLogCutShortAfterOneFamilyWasFlushedAloneIsRefusedAtOpen() {
@@ -76,14 +81,17 @@ class WalDamageTest {
     byte[] n = {'n'};
     try (Store store = new RocksDbStoreProvider().open(dir, StoreOptions.defaults(), families)) {
       for (int i = 0; i < BATCHES; i++) {
-        store.write(new Batch().put("rows", key(i), value(i)).merge("counts", n, 1), Durability.SYNC);
+        store.write(
+            new Batch().put("rows", key(i), value(i)).merge("counts", n, 1), Durability.SYNC);
         if (i == BATCHES * 2 / 3) {
           ((RocksDbStore) store).flushFamily("rows");
         }
       }
     }
     List<WalFiles.Wal> wals = WalFiles.all(dir);
-    assertThat(wals).as("the flush of rows closed the log of the batches before it").hasSizeGreaterThan(1);
+    assertThat(wals)
+        .as("the flush of rows closed the log of the batches before it")
+        .hasSizeGreaterThan(1);
     WalFiles.Wal closed = wals.get(0);
     closed.truncate(closed.size() / 2);
     assertThatThrownBy(() -> reopen(families))
@@ -94,10 +102,10 @@ class WalDamageTest {
   }
 
   /**
-   * A store opened in turn by this backend (the closed logs' sizes recorded), by plain RocksDB without
-   * the recording (as a release before it would; RocksDB then drops what was recorded) and by this
-   * backend again opens each time with every batch; and a closed log of the last open cut short is
-   * refused again.
+   * A store opened in turn by this backend (the closed logs' sizes recorded), by plain RocksDB
+   * without the recording (as a release before it would; RocksDB then drops what was recorded) and
+   * by this backend again opens each time with every batch; and a closed log of the last open cut
+   * short is refused again.
    */
   @Test
   void anOpenThatRecordsNoLogSizesInBetweenChangesNothing() throws Exception {
@@ -134,10 +142,14 @@ class WalDamageTest {
   }
 
   private Store reopen(List<FamilySpec> families) {
-    return new RocksDbStoreProvider().open(dir, StoreOptions.defaults().createIfMissing(false), families);
+    return new RocksDbStoreProvider()
+        .open(dir, StoreOptions.defaults().createIfMissing(false), families);
   }
 
-  /** Batches {@code from..to-1} through the backend, each a row and a merge; the rows flushed alone half-way. */
+  /**
+   * Batches {@code from..to-1} through the backend, each a row and a merge; the rows flushed alone
+   * half-way.
+   */
   private void writeAndFlushRowsHalfWay(List<FamilySpec> families, int from, int to) {
     try (Store store = new RocksDbStoreProvider().open(dir, StoreOptions.defaults(), families)) {
       for (int i = from; i < to; i++) {
@@ -155,9 +167,13 @@ class WalDamageTest {
     writeUnflushed();
     WalFiles.Wal wal = WalFiles.newest(dir);
     wal.truncate(wal.size() - 20); // inside the last batch's record
-    try (Store store = new RocksDbStoreProvider().open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
+    try (Store store =
+        new RocksDbStoreProvider()
+            .open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
       for (int i = 0; i < BATCHES - 1; i++) {
-        assertThat(store.get("rows", key(i))).as("acknowledged batch %d before the torn record", i).isEqualTo(value(i));
+        assertThat(store.get("rows", key(i)))
+            .as("acknowledged batch %d before the torn record", i)
+            .isEqualTo(value(i));
       }
       assertThat(store.get("rows", key(BATCHES - 1))).as("the torn last batch").isNull();
     }

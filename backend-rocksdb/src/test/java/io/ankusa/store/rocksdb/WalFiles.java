@@ -29,7 +29,8 @@ final class WalFiles {
 
     /** Flips the lowest bit of the byte at {@code offset}. */
     void flipBit(long offset) {
-      try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      try (FileChannel ch =
+          FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
         ByteBuffer b = ByteBuffer.allocate(1);
         ch.read(b, offset);
         b.put(0, (byte) (b.get(0) ^ 1)).rewind();
@@ -53,10 +54,13 @@ final class WalFiles {
 
   /** RocksDB's log block: a record's fragment never crosses one, and a block ends in padding. */
   private static final int BLOCK_BYTES = 32 * 1024;
+
   /** A fragment's header: checksum (4), length (2, little-endian), type (1). */
   private static final int HEADER_BYTES = 7;
+
   /** A recyclable fragment's header adds the log number (4); this backend never recycles logs. */
   private static final int RECYCLABLE_HEADER_BYTES = 11;
+
   private static final int FIRST = 2;
   private static final int MIDDLE = 3;
 
@@ -102,7 +106,8 @@ final class WalFiles {
   /** Every WAL of the closed store in {@code dir}, oldest first (by number). */
   static java.util.List<Wal> all(Path dir) {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(p -> p.getFileName().toString().matches("[0-9]+\\.log"))
+      return files
+          .filter(p -> p.getFileName().toString().matches("[0-9]+\\.log"))
           .sorted(Comparator.comparing(p -> p.getFileName().toString()))
           .map(Wal::new)
           .toList();
@@ -118,7 +123,8 @@ final class WalFiles {
    */
   static Wal newest(Path dir) {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(p -> p.getFileName().toString().endsWith(".log"))
+      return files
+          .filter(p -> p.getFileName().toString().endsWith(".log"))
           .filter(p -> !p.getFileName().toString().startsWith("LOG"))
           .max(Comparator.comparing(p -> p.getFileName().toString()))
           .map(Wal::new)

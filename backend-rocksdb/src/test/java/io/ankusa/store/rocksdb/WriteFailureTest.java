@@ -27,11 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code reportWriteFailure} closes what depends on the old engine handle, reopens it, and the store
- * keeps working with everything synced before still there.
+ * {@code reportWriteFailure} closes what depends on the old engine handle, reopens it, and the
+ * store keeps working with everything synced before still there.
  */
 class WriteFailureTest {
-  private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0));
+  private static final List<FamilySpec> FAMILIES =
+      List.of(FamilySpec.plain("rows"), FamilySpec.counters("counts", 0));
 
   @TempDir Path dir;
   private final RocksDbStoreProvider provider = new RocksDbStoreProvider();
@@ -40,7 +41,10 @@ class WriteFailureTest {
   void reopenKeepsSyncedDataClosesScansAndSnapshotsAndKeepsWorking() {
     try (Store s = provider.open(dir, StoreOptions.defaults(), FAMILIES)) {
       for (int i = 0; i < 100; i++) {
-        s.write(new Batch().put("rows", new byte[] {(byte) i}, new byte[] {(byte) i}).merge("counts", new byte[] {1}, 1),
+        s.write(
+            new Batch()
+                .put("rows", new byte[] {(byte) i}, new byte[] {(byte) i})
+                .merge("counts", new byte[] {1}, 1),
             i % 2 == 0 ? Durability.SYNC : Durability.NO_SYNC);
       }
       s.syncWal();
@@ -52,10 +56,12 @@ class WriteFailureTest {
 
       s.reportWriteFailure(new IOException("simulated fsync failure"));
 
-      assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class)
+      assertThatThrownBy(scan::hasNext)
+          .isInstanceOf(StoreClosedException.class)
           .hasMessageContaining("reopened after a write failure");
       assertThatThrownBy(scan::next).isInstanceOf(StoreClosedException.class);
-      assertThatThrownBy(() -> snap.get("rows", new byte[] {1})).isInstanceOf(StoreClosedException.class)
+      assertThatThrownBy(() -> snap.get("rows", new byte[] {1}))
+          .isInstanceOf(StoreClosedException.class)
           .hasMessageContaining("write failure");
       assertThatThrownBy(snapScan::hasNext).isInstanceOf(StoreClosedException.class);
       scan.close(); // closing an invalidated scan or snapshot is allowed and does nothing
@@ -63,11 +69,15 @@ class WriteFailureTest {
       snap.close();
 
       for (int i = 0; i < 100; i++) {
-        assertThat(s.get("rows", new byte[] {(byte) i})).as("row %d synced before the failure", i)
+        assertThat(s.get("rows", new byte[] {(byte) i}))
+            .as("row %d synced before the failure", i)
             .containsExactly((byte) i);
       }
       assertThat(s.counter("counts", new byte[] {1})).isEqualTo(100);
-      s.write(new Batch().put("rows", new byte[] {(byte) 200}, new byte[] {7}).merge("counts", new byte[] {1}, 5),
+      s.write(
+          new Batch()
+              .put("rows", new byte[] {(byte) 200}, new byte[] {7})
+              .merge("counts", new byte[] {1}, 5),
           Durability.SYNC);
       assertThat(s.counter("counts", new byte[] {1})).isEqualTo(105);
       try (Scan again = s.scan("rows", new byte[0], null, Direction.FORWARD)) {
@@ -92,14 +102,16 @@ class WriteFailureTest {
         CountDownLatch go = new CountDownLatch(1);
         List<Future<?>> work = new ArrayList<>();
         for (int t = 0; t < 3; t++) {
-          work.add(pool.submit(() -> {
-            go.await();
-            for (int i = 0; i < 300; i++) {
-              s.write(new Batch().merge("counts", new byte[] {2}, 1), Durability.NO_SYNC);
-              s.get("rows", new byte[] {1});
-            }
-            return null;
-          }));
+          work.add(
+              pool.submit(
+                  () -> {
+                    go.await();
+                    for (int i = 0; i < 300; i++) {
+                      s.write(new Batch().merge("counts", new byte[] {2}, 1), Durability.NO_SYNC);
+                      s.get("rows", new byte[] {1});
+                    }
+                    return null;
+                  }));
         }
         go.countDown();
         for (int r = 0; r < 5; r++) {
@@ -112,7 +124,8 @@ class WriteFailureTest {
       } finally {
         pool.shutdownNow();
       }
-      // Every write returned before a reopen reached RocksDB's WAL, and a reopen in the same process
+      // Every write returned before a reopen reached RocksDB's WAL, and a reopen in the same
+      // process
       // closes it cleanly: no write that returned is lost, none fails, none is applied twice.
       assertThat(s.counter("counts", new byte[] {2})).isEqualTo(900L);
     }
@@ -131,17 +144,21 @@ class WriteFailureTest {
         .isInstanceOf(StoreWriteFailedException.class)
         .hasMessageContaining("could not be reopened")
         .hasMessageContaining(dir.toString());
-    assertThatThrownBy(() -> s.write(new Batch().put("rows", new byte[] {1}, new byte[] {1}), Durability.SYNC))
+    assertThatThrownBy(
+            () -> s.write(new Batch().put("rows", new byte[] {1}, new byte[] {1}), Durability.SYNC))
         .isInstanceOf(StoreClosedException.class);
-    assertThatThrownBy(() -> s.get("rows", new byte[] {1})).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> s.get("rows", new byte[] {1}))
+        .isInstanceOf(StoreClosedException.class);
     assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class);
-    assertThatThrownBy(() -> s.reportWriteFailure(new IOException("again"))).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> s.reportWriteFailure(new IOException("again")))
+        .isInstanceOf(StoreClosedException.class);
     s.close();
     scan.close();
     // The closed store let go of its directory: with CURRENT put back, the directory opens again in
     // this process, with the synced write in it.
     Files.write(dir.resolve("CURRENT"), current);
-    try (Store again = provider.open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
+    try (Store again =
+        provider.open(dir, StoreOptions.defaults().createIfMissing(false), FAMILIES)) {
       assertThat(again.get("rows", new byte[] {1})).isEqualTo(new byte[] {1});
     }
   }

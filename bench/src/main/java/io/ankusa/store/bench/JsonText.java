@@ -29,9 +29,10 @@ public final class JsonText {
     } else if (v instanceof String s) {
       string(sb, s);
     } else if (v instanceof Double d) {
-      sb.append(d.isNaN() || d.isInfinite()
-          ? "null"
-          : new BigDecimal(d).round(SIGNIFICANT).stripTrailingZeros().toPlainString());
+      sb.append(
+          d.isNaN() || d.isInfinite()
+              ? "null"
+              : new BigDecimal(d).round(SIGNIFICANT).stripTrailingZeros().toPlainString());
     } else if (v instanceof Float f) {
       write(sb, f.doubleValue(), indent);
     } else if (v instanceof Number || v instanceof Boolean) {
@@ -57,7 +58,9 @@ public final class JsonText {
         sb.append("[]");
         return;
       }
-      boolean flat = l.stream().allMatch(x -> x instanceof Number || x instanceof String || x instanceof Boolean);
+      boolean flat =
+          l.stream()
+              .allMatch(x -> x instanceof Number || x instanceof String || x instanceof Boolean);
       sb.append(flat ? "[" : "[\n");
       for (int i = 0; i < l.size(); i++) {
         if (!flat) {

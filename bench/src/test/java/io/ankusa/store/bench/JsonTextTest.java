@@ -18,14 +18,16 @@ class JsonTextTest {
     m.put("n", 42L);
     m.put("l", List.of(1, 2));
     m.put("none", null);
-    assertThat(JsonText.of(m)).isEqualTo("{\n"
-        + "  \"s\": \"a\\\"b\\\\c\\nd\\u0001\",\n"
-        + "  \"d\": 0.123457,\n"
-        + "  \"big\": 1234570,\n"
-        + "  \"nan\": null,\n"
-        + "  \"n\": 42,\n"
-        + "  \"l\": [1, 2],\n"
-        + "  \"none\": null\n"
-        + "}\n");
+    assertThat(JsonText.of(m))
+        .isEqualTo(
+            "{\n"
+                + "  \"s\": \"a\\\"b\\\\c\\nd\\u0001\",\n"
+                + "  \"d\": 0.123457,\n"
+                + "  \"big\": 1234570,\n"
+                + "  \"nan\": null,\n"
+                + "  \"n\": 42,\n"
+                + "  \"l\": [1, 2],\n"
+                + "  \"none\": null\n"
+                + "}\n");
   }
 }

@@ -17,20 +17,23 @@ import java.util.stream.Stream;
 /**
  * The options RocksDB wrote at the last open of a database: its newest {@code OPTIONS-NNNNNN} file,
  * read as {@code section/key -> value} (section {@code CFOptions "counters"}, key {@code
- * max_successive_merges}, and so on). Comparing two of them checks that a raw baseline opens RocksDB
- * as the backend does, whatever the backend's constants are now: the backend's settings are not
- * visible from the bench, RocksDB's own record of them is.
+ * max_successive_merges}, and so on). Comparing two of them checks that a raw baseline opens
+ * RocksDB as the backend does, whatever the backend's constants are now: the backend's settings are
+ * not visible from the bench, RocksDB's own record of them is.
  */
 public final class RocksDbOptionsFile {
   /**
    * The database options a raw baseline may leave at RocksDB's default: how many old info logs are
-   * kept and how a damaged WAL is replayed, neither of which changes what a read or a write costs; and
-   * whether the MANIFEST records each closed WAL's size, so that an open refuses a closed log cut
-   * short. That one costs a MANIFEST record when a log is closed, never anything per write; the
+   * kept and how a damaged WAL is replayed, neither of which changes what a read or a write costs;
+   * and whether the MANIFEST records each closed WAL's size, so that an open refuses a closed log
+   * cut short. That one costs a MANIFEST record when a log is closed, never anything per write; the
    * baseline leaves it out so that the ratios show what it costs.
    */
-  static final Set<String> BOOKKEEPING_ONLY = Set.of("DBOptions/keep_log_file_num", "DBOptions/wal_recovery_mode",
-      "DBOptions/track_and_verify_wals_in_manifest");
+  static final Set<String> BOOKKEEPING_ONLY =
+      Set.of(
+          "DBOptions/keep_log_file_num",
+          "DBOptions/wal_recovery_mode",
+          "DBOptions/track_and_verify_wals_in_manifest");
 
   private RocksDbOptionsFile() {}
 
@@ -38,9 +41,18 @@ public final class RocksDbOptionsFile {
   static Map<String, String> read(Path dir) throws IOException {
     Path newest;
     try (Stream<Path> files = Files.list(dir)) {
-      newest = files.filter(p -> p.getFileName().toString().startsWith("OPTIONS-"))
-          .max(Comparator.comparingLong(p -> Long.parseLong(p.getFileName().toString().substring("OPTIONS-".length()))))
-          .orElseThrow(() -> new IllegalStateException("no OPTIONS file in " + dir + ": was a RocksDB database opened there?"));
+      newest =
+          files
+              .filter(p -> p.getFileName().toString().startsWith("OPTIONS-"))
+              .max(
+                  Comparator.comparingLong(
+                      p ->
+                          Long.parseLong(
+                              p.getFileName().toString().substring("OPTIONS-".length()))))
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "no OPTIONS file in " + dir + ": was a RocksDB database opened there?"));
     }
     return parse(Files.readAllLines(newest));
   }
@@ -66,8 +78,12 @@ public final class RocksDbOptionsFile {
     return options;
   }
 
-  /** {@code a} and {@code b} without the keys in {@code ignored}: where they differ, as {@code key: a | b}. */
-  static Map<String, String> differences(Map<String, String> a, Map<String, String> b, Set<String> ignored) {
+  /**
+   * {@code a} and {@code b} without the keys in {@code ignored}: where they differ, as {@code key:
+   * a | b}.
+   */
+  static Map<String, String> differences(
+      Map<String, String> a, Map<String, String> b, Set<String> ignored) {
     Map<String, String> out = new TreeMap<>();
     Set<String> keys = new TreeSet<>(a.keySet());
     keys.addAll(b.keySet());
@@ -80,15 +96,19 @@ public final class RocksDbOptionsFile {
   }
 
   /**
-   * Asserts that the databases last opened in {@code backendDir} (by the backend) and {@code rawDir}
-   * (by a raw baseline) were opened with the same options but {@link #BOOKKEEPING_ONLY}; {@code
-   * countersFamily} names a counters family both hold, to show the files were read at all.
+   * Asserts that the databases last opened in {@code backendDir} (by the backend) and {@code
+   * rawDir} (by a raw baseline) were opened with the same options but {@link #BOOKKEEPING_ONLY};
+   * {@code countersFamily} names a counters family both hold, to show the files were read at all.
    */
-  public static void assertOpenedAlike(Path backendDir, Path rawDir, String countersFamily) throws IOException {
+  public static void assertOpenedAlike(Path backendDir, Path rawDir, String countersFamily)
+      throws IOException {
     Map<String, String> backend = read(backendDir);
     Map<String, String> raw = read(rawDir);
-    assertThat(backend).as("the backend's options file, read").containsKey("CFOptions \"" + countersFamily + "\"/merge_operator");
+    assertThat(backend)
+        .as("the backend's options file, read")
+        .containsKey("CFOptions \"" + countersFamily + "\"/merge_operator");
     assertThat(differences(backend, raw, BOOKKEEPING_ONLY))
-        .as("options where the backend (left) and the raw baseline (right) differ").isEmpty();
+        .as("options where the backend (left) and the raw baseline (right) differ")
+        .isEmpty();
   }
 }

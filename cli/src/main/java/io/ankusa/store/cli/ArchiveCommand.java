@@ -6,12 +6,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ankusa-store archive}: the queue's archive (docs/archive.md) from the command line —
- * {@code drain} copies a stopped store's archive obligations into a Chronicle archive, {@code replay}
- * reads an archive back. Without a subcommand it prints its usage.
+ * {@code drain} copies a stopped store's archive obligations into a Chronicle archive, {@code
+ * replay} reads an archive back. Without a subcommand it prints its usage.
  */
 @Command(
     name = "archive",
-    description = "Drain a store's archive obligations into a Chronicle archive, or replay an archive.",
+    description =
+        "Drain a store's archive obligations into a Chronicle archive, or replay an archive.",
     subcommands = {ArchiveDrainCommand.class, ArchiveReplayCommand.class})
 final class ArchiveCommand implements Runnable {
   @Spec CommandSpec spec;

@@ -14,23 +14,30 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 /**
- * {@code ankusa-store bench gate [GATE-OPTION…]}: the self-asserting gate benches ({@link BenchGate},
- * whose parser reads the options, so they stay its own), which print their verdict table (bench ×
- * backend × cell, p10, allowed, pass) and where the JSON and PNG went. Exit 0 when every cell passes, 1
- * when one fails, 2 for a bad option, checked before anything runs.
+ * {@code ankusa-store bench gate [GATE-OPTION…]}: the self-asserting gate benches ({@link
+ * BenchGate}, whose parser reads the options, so they stay its own), which print their verdict
+ * table (bench × backend × cell, p10, allowed, pass) and where the JSON and PNG went. Exit 0 when
+ * every cell passes, 1 when one fails, 2 for a bad option, checked before anything runs.
  */
-@Command(name = "gate", customSynopsis = "ankusa-store bench gate [-hV] [--verbose] [GATE-OPTION...]",
-    description = "Run the self-asserting gate benches and print their verdict table (bench x backend x cell, p10,"
-        + " allowed, pass) and where the JSON and PNG went; see docs/testing.md.",
-    footer = {"Gate options, which the gate checks before anything runs:",
-        "  --mode quick|full            how long each cell runs (default: quick)",
-        "  --backend NAME[,NAME]        rocksdb, lmdb, memory (default: rocksdb)",
-        "  --out DIR                    JSON and PNG (default: bench-results/gate-MODE)",
-        "  --work DIR                   the stores measured (default: OUT/work)",
-        "  --bench gauges|dispatch|all  which gate benches (default: all)",
-        "  --aggregate single|sharded   the counters' aggregate (default: single)",
-        "  --ingest-rate HOOKS_PER_S    the writer's rate in the dispatch bench's ingest cell; 0 leaves it out"
-            + " (default: " + GateMode.DEFAULT_INGEST_PER_SECOND + ")"})
+@Command(
+    name = "gate",
+    customSynopsis = "ankusa-store bench gate [-hV] [--verbose] [GATE-OPTION...]",
+    description =
+        "Run the self-asserting gate benches and print their verdict table (bench x backend x cell, p10,"
+            + " allowed, pass) and where the JSON and PNG went; see docs/testing.md.",
+    footer = {
+      "Gate options, which the gate checks before anything runs:",
+      "  --mode quick|full            how long each cell runs (default: quick)",
+      "  --backend NAME[,NAME]        rocksdb, lmdb, memory (default: rocksdb)",
+      "  --out DIR                    JSON and PNG (default: bench-results/gate-MODE)",
+      "  --work DIR                   the stores measured (default: OUT/work)",
+      "  --bench gauges|dispatch|all  which gate benches (default: all)",
+      "  --aggregate single|sharded   the counters' aggregate (default: single)",
+      "  --ingest-rate HOOKS_PER_S    the writer's rate in the dispatch bench's ingest cell; 0 leaves it out"
+          + " (default: "
+          + GateMode.DEFAULT_INGEST_PER_SECOND
+          + ")"
+    })
 final class BenchGateCommand implements Callable<Integer> {
   @Unmatched List<String> gateOptions = new ArrayList<>();
 

@@ -9,14 +9,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Unmatched;
 
 /**
- * {@code ankusa-store bench jmh [JMH-OPTION…]}: JMH's own command line on the project's benches. The
- * options are JMH's, checked by JMH's parser before anything runs (its {@code Main} would exit the JVM
- * on a bad one); a bad one is bad input (exit 2). {@code -h} and {@code --help} are this command's;
- * JMH's own help is {@code bench jmh -- -h}.
+ * {@code ankusa-store bench jmh [JMH-OPTION…]}: JMH's own command line on the project's benches.
+ * The options are JMH's, checked by JMH's parser before anything runs (its {@code Main} would exit
+ * the JVM on a bad one); a bad one is bad input (exit 2). {@code -h} and {@code --help} are this
+ * command's; JMH's own help is {@code bench jmh -- -h}.
  */
-@Command(name = "jmh", customSynopsis = "ankusa-store bench jmh [-hV] [--verbose] [JMH-OPTION...]",
+@Command(
+    name = "jmh",
+    customSynopsis = "ankusa-store bench jmh [-hV] [--verbose] [JMH-OPTION...]",
     description = "Run JMH on the project's benches, with JMH's own options (docs/testing.md).",
-    footer = {"JMH options: bench jmh -l lists the benches, bench jmh -- -h prints JMH's own help."})
+    footer = {
+      "JMH options: bench jmh -l lists the benches, bench jmh -- -h prints JMH's own help."
+    })
 final class BenchJmhCommand implements Callable<Integer> {
   @Unmatched List<String> jmhOptions = new ArrayList<>();
 

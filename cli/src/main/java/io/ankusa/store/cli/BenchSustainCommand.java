@@ -14,23 +14,28 @@ import picocli.CommandLine.Unmatched;
 
 /**
  * {@code ankusa-store bench sustain [SUSTAIN-OPTION…]}: the sustained-throughput bench ({@link
- * SustainBench}, whose parser reads the options): the queue delivering what it ingests for minutes, per
- * backend, and the highest rate it sustains. Prints the table and where the text, JSON and PNG went.
- * Exit 0, or 2 for a bad option, checked before anything runs.
+ * SustainBench}, whose parser reads the options): the queue delivering what it ingests for minutes,
+ * per backend, and the highest rate it sustains. Prints the table and where the text, JSON and PNG
+ * went. Exit 0, or 2 for a bad option, checked before anything runs.
  */
-@Command(name = "sustain", customSynopsis = "ankusa-store bench sustain [-hV] [--verbose] [SUSTAIN-OPTION...]",
-    description = "Run the sustained-throughput bench: producers at a rate (or flat out) against the queue with"
-        + " sinks that deliver at once, every second's rates, backlog and engine figures, and each backend's highest"
-        + " sustainable rate; see docs/testing.md.",
-    footer = {"Sustain options, which the bench checks before anything runs:",
-        "  --backend NAME[,NAME]   rocksdb, lmdb, memory, postgres (default: rocksdb,lmdb,memory)",
-        "  --rate N|max            one run per backend at N hooks/s, or flat out; without it, the search",
-        "                          for each backend's highest sustainable rate",
-        "  --seconds N             each run's length (default: 60)",
-        "  --tenants N             tenants of the workload (default: 200)",
-        "  --producers N           producer threads (default: 4)",
-        "  --probes N              fixed-rate runs of the search per backend (default: 4)",
-        "  --out DIR               text, JSON and PNG (default: bench-results/sustain)"})
+@Command(
+    name = "sustain",
+    customSynopsis = "ankusa-store bench sustain [-hV] [--verbose] [SUSTAIN-OPTION...]",
+    description =
+        "Run the sustained-throughput bench: producers at a rate (or flat out) against the queue with"
+            + " sinks that deliver at once, every second's rates, backlog and engine figures, and each backend's highest"
+            + " sustainable rate; see docs/testing.md.",
+    footer = {
+      "Sustain options, which the bench checks before anything runs:",
+      "  --backend NAME[,NAME]   rocksdb, lmdb, memory, postgres (default: rocksdb,lmdb,memory)",
+      "  --rate N|max            one run per backend at N hooks/s, or flat out; without it, the search",
+      "                          for each backend's highest sustainable rate",
+      "  --seconds N             each run's length (default: 60)",
+      "  --tenants N             tenants of the workload (default: 200)",
+      "  --producers N           producer threads (default: 4)",
+      "  --probes N              fixed-rate runs of the search per backend (default: 4)",
+      "  --out DIR               text, JSON and PNG (default: bench-results/sustain)"
+    })
 final class BenchSustainCommand implements Callable<Integer> {
   @Unmatched List<String> options = new ArrayList<>();
 
@@ -38,7 +43,8 @@ final class BenchSustainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    SustainBench.Report report = SustainBench.run(SustainSettings.parse(options.toArray(String[]::new)));
+    SustainBench.Report report =
+        SustainBench.run(SustainSettings.parse(options.toArray(String[]::new)));
     PrintWriter out = spec.commandLine().getOut();
     out.print(report.text());
     for (Path f : report.files()) {

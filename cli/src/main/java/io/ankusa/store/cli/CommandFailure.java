@@ -29,10 +29,13 @@ import java.util.regex.Pattern;
  */
 record CommandFailure(FailureCause cause, String line) {
   private static final Pattern DENIED =
-      Pattern.compile("(?:(/[^\\s:;()\\]]*)\\s*:\\s*)?(Permission denied|Operation not permitted|Read-only file system)");
+      Pattern.compile(
+          "(?:(/[^\\s:;()\\]]*)\\s*:\\s*)?(Permission denied|Operation not permitted|Read-only file system)");
   private static final Pattern LOCKED =
-      Pattern.compile("locked by another|already open|open (?:read-write )?in another process|lock hold"
-          + "|No locks available|is locked", Pattern.CASE_INSENSITIVE);
+      Pattern.compile(
+          "locked by another|already open|open (?:read-write )?in another process|lock hold"
+              + "|No locks available|is locked",
+          Pattern.CASE_INSENSITIVE);
 
   /** The exit code of this failure. */
   int exitCode() {
@@ -50,18 +53,24 @@ record CommandFailure(FailureCause cause, String line) {
     }
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof NotDirectoryException n) {
-        return new CommandFailure(FailureCause.NOT_A_DIRECTORY, n.getFile() + " is not a directory"
-            + " (a file is in the way); pass a directory");
+        return new CommandFailure(
+            FailureCause.NOT_A_DIRECTORY,
+            n.getFile() + " is not a directory" + " (a file is in the way); pass a directory");
       }
       if (t instanceof FileAlreadyExistsException x) {
-        return new CommandFailure(FailureCause.ALREADY_EXISTS, x.getFile() + " already exists"
-            + " and is not what the command needs there; pass a new path or move it away");
+        return new CommandFailure(
+            FailureCause.ALREADY_EXISTS,
+            x.getFile()
+                + " already exists"
+                + " and is not what the command needs there; pass a new path or move it away");
       }
       if (t instanceof NoSuchFileException n) {
         return new CommandFailure(FailureCause.NO_SUCH_PATH, n.getFile() + " does not exist");
       }
     }
-    if (e instanceof ArchiveSinkException || e instanceof StoreWriteFailedException || e instanceof StoreFullException) {
+    if (e instanceof ArchiveSinkException
+        || e instanceof StoreWriteFailedException
+        || e instanceof StoreFullException) {
       return new CommandFailure(FailureCause.WRITE_FAILED, oneLine(e));
     }
     if (e instanceof StoreCorruptionException) {
@@ -73,7 +82,8 @@ record CommandFailure(FailureCause cause, String line) {
     if (e instanceof StoreArgumentException || e instanceof IllegalArgumentException) {
       return new CommandFailure(FailureCause.BAD_ARGUMENT, oneLine(e));
     }
-    if (e instanceof io.ankusa.store.spi.StoreException && e.getMessage() != null
+    if (e instanceof io.ankusa.store.spi.StoreException
+        && e.getMessage() != null
         && LOCKED.matcher(e.getMessage()).find()) {
       return new CommandFailure(FailureCause.LOCKED_STORE, oneLine(e));
     }
@@ -86,7 +96,9 @@ record CommandFailure(FailureCause cause, String line) {
       if (t instanceof AccessDeniedException a) {
         return denied(a.getFile(), "Permission denied");
       }
-      if (t instanceof FileSystemException f && f.getReason() != null && DENIED.matcher(f.getReason()).find()) {
+      if (t instanceof FileSystemException f
+          && f.getReason() != null
+          && DENIED.matcher(f.getReason()).find()) {
         return denied(f.getFile(), f.getReason());
       }
       if (t instanceof CommandInputException) {
@@ -102,10 +114,15 @@ record CommandFailure(FailureCause cause, String line) {
   }
 
   private static CommandFailure denied(String file, String reason) {
-    return new CommandFailure(FailureCause.PERMISSION_DENIED, "permission denied: the operating system refused access"
-        + (file == null || file.isEmpty() ? "" : " to " + file) + " (" + reason.toLowerCase(Locale.ROOT) + ")."
-        + " This is an access problem, not a sign of damage: give this user access to the directory (owner, mode,"
-        + " read-only mount, immutable attribute) or run as the user that owns it");
+    return new CommandFailure(
+        FailureCause.PERMISSION_DENIED,
+        "permission denied: the operating system refused access"
+            + (file == null || file.isEmpty() ? "" : " to " + file)
+            + " ("
+            + reason.toLowerCase(Locale.ROOT)
+            + ")."
+            + " This is an access problem, not a sign of damage: give this user access to the directory (owner, mode,"
+            + " read-only mount, immutable attribute) or run as the user that owns it");
   }
 
   private static String oneLine(Throwable e) {

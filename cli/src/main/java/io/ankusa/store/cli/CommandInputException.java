@@ -3,7 +3,8 @@ package io.ankusa.store.cli;
 /**
  * A command refused its input before touching anything: a path that is missing, not a directory,
  * already there or not accessible, a directory holding no store it may use, an option out of range.
- * The message is the one line the user sees; {@link #failureCause()} is how {@link CommandFailure} sorts it.
+ * The message is the one line the user sees; {@link #failureCause()} is how {@link CommandFailure}
+ * sorts it.
  */
 final class CommandInputException extends RuntimeException {
   private static final long serialVersionUID = 1L;

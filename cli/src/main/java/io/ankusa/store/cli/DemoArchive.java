@@ -5,12 +5,12 @@ import io.ankusa.store.queue.archive.ArchiveSink;
 import java.nio.file.Path;
 
 /**
- * The demo's archive ({@code demo --archive-dir}): the Chronicle sink the queue's archiver copies hooks
- * into, wrapped to note what it was given, and, once the queue has closed (its last drain covers every
- * acknowledged hook), what was archived and a read-back of it ({@link #replayCheck}).
+ * The demo's archive ({@code demo --archive-dir}): the Chronicle sink the queue's archiver copies
+ * hooks into, wrapped to note what it was given, and, once the queue has closed (its last drain
+ * covers every acknowledged hook), what was archived and a read-back of it ({@link #replayCheck}).
  *
- * <p>The sink is used by one thread at a time (the queue's archiver thread, then the closing thread for
- * the last drain); {@link #result} is read after the queue's close.
+ * <p>The sink is used by one thread at a time (the queue's archiver thread, then the closing thread
+ * for the last drain); {@link #result} is read after the queue's close.
  */
 final class DemoArchive {
   private final Path archiveDir;
@@ -28,7 +28,8 @@ final class DemoArchive {
 
   /** What the whole run archived, as the sink saw it, once the queue has closed. */
   Result result() {
-    return new Result(sink.seqs.size(), sink.bytes, sink.firstSeq, sink.lastSeq, archiveDir.toAbsolutePath());
+    return new Result(
+        sink.seqs.size(), sink.bytes, sink.firstSeq, sink.lastSeq, archiveDir.toAbsolutePath());
   }
 
   /**
@@ -44,23 +45,40 @@ final class DemoArchive {
     long[] outOfOrder = {0};
     long count;
     try (ChronicleArchiveReader reader = ChronicleArchiveReader.open(r.archiveDir())) {
-      count = reader.replay(r.firstSeq(), r.lastSeq(), hook -> {
-        if (hook.seq() <= previous[0]) {
-          outOfOrder[0]++;
-        }
-        previous[0] = hook.seq();
-      });
+      count =
+          reader.replay(
+              r.firstSeq(),
+              r.lastSeq(),
+              hook -> {
+                if (hook.seq() <= previous[0]) {
+                  outOfOrder[0]++;
+                }
+                previous[0] = hook.seq();
+              });
     }
     if (outOfOrder[0] > 0) {
-      return "FAILED: " + outOfOrder[0] + " seqs came back repeated or out of order (seq " + r.firstSeq() + ".."
-          + r.lastSeq() + ")";
+      return "FAILED: "
+          + outOfOrder[0]
+          + " seqs came back repeated or out of order (seq "
+          + r.firstSeq()
+          + ".."
+          + r.lastSeq()
+          + ")";
     }
     if (count != r.appended()) {
-      return "FAILED: read back " + count + " seqs in seq " + r.firstSeq() + ".." + r.lastSeq() + " but "
-          + r.appended() + " were appended (is the archive directory another store's?)";
+      return "FAILED: read back "
+          + count
+          + " seqs in seq "
+          + r.firstSeq()
+          + ".."
+          + r.lastSeq()
+          + " but "
+          + r.appended()
+          + " were appended (is the archive directory another store's?)";
     }
-    return String.format("ok: %,d seqs once, in seq order (seq %d..%d), as many as appended", count, r.firstSeq(),
-        r.lastSeq());
+    return String.format(
+        "ok: %,d seqs once, in seq order (seq %d..%d), as many as appended",
+        count, r.firstSeq(), r.lastSeq());
   }
 
   /**
@@ -75,8 +93,9 @@ final class DemoArchive {
   record Result(long appended, long bytes, long firstSeq, long lastSeq, Path archiveDir) {}
 
   /**
-   * Passes everything to the demo's sink and notes what it was given: the seqs (an append repeated after
-   * a failed sync counts once), their bytes, the lowest and highest (the replay check's range).
+   * Passes everything to the demo's sink and notes what it was given: the seqs (an append repeated
+   * after a failed sync counts once), their bytes, the lowest and highest (the replay check's
+   * range).
    */
   private static final class SeqRecordingSink implements ArchiveSink {
     private final ArchiveSink delegate;

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The demo's sinks, as the queue's {@link DeliveryHandler}: each delivery is delivered, retried a little
- * later (at most four times), or dead-lettered, at the configured rates. Called on the queue's dispatcher
- * thread only.
+ * The demo's sinks, as the queue's {@link DeliveryHandler}: each delivery is delivered, retried a
+ * little later (at most four times), or dead-lettered, at the configured rates. Called on the
+ * queue's dispatcher thread only.
  */
 final class DemoSinks implements DeliveryHandler {
   /** After this many attempts a delivery the sink asks to retry is delivered instead. */

@@ -1,8 +1,8 @@
 package io.ankusa.store.cli;
 
 /**
- * Why a command failed, as far as the user needs to know to act on it. Each cause has its exit code;
- * {@link CommandFailure#of(Throwable)} sorts a failure into one.
+ * Why a command failed, as far as the user needs to know to act on it. Each cause has its exit
+ * code; {@link CommandFailure#of(Throwable)} sorts a failure into one.
  */
 enum FailureCause {
   /** A missing or malformed argument, a number out of range, an unknown backend or option. */

@@ -15,16 +15,21 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ankusa-store migrate DIR [--dry-run]}: bring a store to this release's format. It writes only
- * into a directory that holds a store of {@code --backend} in a format it migrates, checked read-only
- * first ({@link StoreDirectory#openForMigration}); the dry run never writes.
+ * {@code ankusa-store migrate DIR [--dry-run]}: bring a store to this release's format. It writes
+ * only into a directory that holds a store of {@code --backend} in a format it migrates, checked
+ * read-only first ({@link StoreDirectory#openForMigration}); the dry run never writes.
  */
-@Command(name = "migrate", description = "Migrate a store to format 3 (back it up first: format 3 is forward-only).")
+@Command(
+    name = "migrate",
+    description = "Migrate a store to format 3 (back it up first: format 3 is forward-only).")
 final class MigrateCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "the store directory")
   Path dir;
 
-  @Option(names = "--backend", defaultValue = "rocksdb", description = "the store's engine (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--backend",
+      defaultValue = "rocksdb",
+      description = "the store's engine (default: ${DEFAULT-VALUE})")
   String backend;
 
   @Option(names = "--dry-run", description = "list the steps without changing anything")
@@ -39,7 +44,10 @@ final class MigrateCommand implements Callable<Integer> {
     if (dryRun) {
       try (Store store = StoreDirectory.openMigratable(dir, backend)) {
         List<String> plan = migrate.dryRun(store);
-        out.println(plan.isEmpty() ? "migrate " + dir + ": nothing to do (format 3)" : "migrate " + dir + " would run:");
+        out.println(
+            plan.isEmpty()
+                ? "migrate " + dir + ": nothing to do (format 3)"
+                : "migrate " + dir + " would run:");
         plan.forEach(line -> out.println("  " + line));
       }
       out.flush();
@@ -50,8 +58,9 @@ final class MigrateCommand implements Callable<Integer> {
         out.println("migrate " + dir + ": nothing to do (format " + Format3.FORMAT + ")");
       } else {
         Migrate.Result r = migrate.run(store);
-        out.printf("migrate %s: format %d -> %d, %,d rows in %,d steps, %.1f s%n", dir, r.fromFormat(), r.toFormat(),
-            r.rows(), r.steps(), r.nanos() / 1e9);
+        out.printf(
+            "migrate %s: format %d -> %d, %,d rows in %,d steps, %.1f s%n",
+            dir, r.fromFormat(), r.toFormat(), r.rows(), r.steps(), r.nanos() / 1e9);
       }
     }
     out.flush();

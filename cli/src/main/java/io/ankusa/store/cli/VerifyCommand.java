@@ -8,18 +8,24 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ankusa-store verify DIR}: the offline fsck. */
-@Command(name = "verify", description = "Check every invariant of a format-3 store; exit 0 when clean, 1 with a report of each breach.")
+@Command(
+    name = "verify",
+    description =
+        "Check every invariant of a format-3 store; exit 0 when clean, 1 with a report of each breach.")
 final class VerifyCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "the store directory")
   Path dir;
 
-  @Option(names = "--backend", defaultValue = "rocksdb", description = "the store's engine (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--backend",
+      defaultValue = "rocksdb",
+      description = "the store's engine (default: ${DEFAULT-VALUE})")
   String backend;
 
   @Spec CommandSpec spec;
@@ -38,12 +44,21 @@ final class VerifyCommand implements Callable<Integer> {
       breaches = QueueVerifier.verify(snapshot);
     }
     if (breaches.isEmpty()) {
-      out.println("verify " + store.directory() + ": clean (format 3, sentinels, counters equal a fold,"
-          + " every due row has a marker, every index row has its delivery row and hook, ordinals dense and unique)");
+      out.println(
+          "verify "
+              + store.directory()
+              + ": clean (format 3, sentinels, counters equal a fold,"
+              + " every due row has a marker, every index row has its delivery row and hook, ordinals dense and unique)");
       out.flush();
       return 0;
     }
-    out.println("verify " + store.directory() + ": " + breaches.size() + " breach" + (breaches.size() == 1 ? "" : "es"));
+    out.println(
+        "verify "
+            + store.directory()
+            + ": "
+            + breaches.size()
+            + " breach"
+            + (breaches.size() == 1 ? "" : "es"));
     for (QueueVerifier.Breach b : breaches) {
       out.println("  - " + b);
     }

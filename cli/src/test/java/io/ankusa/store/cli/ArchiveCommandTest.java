@@ -9,10 +9,10 @@ import io.ankusa.store.conformance.queue.fixtures.StoreArchive;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
 import io.ankusa.store.layout.Keys;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.ingest.DirectIngest;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
-import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
@@ -35,17 +35,24 @@ import org.junit.jupiter.api.io.TempDir;
 class ArchiveCommandTest {
   @TempDir Path tmp;
 
-  /** Hooks 1..5 (tenants acme, default, globex), ingested with the archive on; {@code damage} applied after. */
+  /**
+   * Hooks 1..5 (tenants acme, default, globex), ingested with the archive on; {@code damage}
+   * applied after.
+   */
   private Path store(Batch damage) {
     Path dir = tmp.resolve("store");
-    try (Store store = StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), Format3.families())) {
+    try (Store store =
+        StoreProvider.named("rocksdb").open(dir, StoreOptions.defaults(), Format3.families())) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withArchive(true));
-      new DirectIngest(queue).ingest(List.of(
-          new HookEnvelope(0, "acme", "src", "h1", "k1", 5_000, List.of(1, 2), new byte[7]),
-          new HookEnvelope(0, null, "src", "h2", null, 6_000, List.of(1), new byte[3]),
-          new HookEnvelope(0, "globex", "src", "h3", null, 7_000, List.of(4), new byte[9]),
-          new HookEnvelope(0, "acme", "src", "h4", null, 8_000, List.of(3), new byte[0]),
-          new HookEnvelope(0, "globex", "other", "h5", null, 9_000, List.of(1, 2, 3), new byte[11])));
+      new DirectIngest(queue)
+          .ingest(
+              List.of(
+                  new HookEnvelope(0, "acme", "src", "h1", "k1", 5_000, List.of(1, 2), new byte[7]),
+                  new HookEnvelope(0, null, "src", "h2", null, 6_000, List.of(1), new byte[3]),
+                  new HookEnvelope(0, "globex", "src", "h3", null, 7_000, List.of(4), new byte[9]),
+                  new HookEnvelope(0, "acme", "src", "h4", null, 8_000, List.of(3), new byte[0]),
+                  new HookEnvelope(
+                      0, "globex", "other", "h5", null, 9_000, List.of(1, 2, 3), new byte[11])));
       if (!damage.isEmpty()) {
         store.write(damage, Durability.SYNC);
       }
@@ -67,7 +74,8 @@ class ArchiveCommandTest {
   void drainArchivesEveryHookThenReplayPrintsThemInSeqOrder() {
     Path dir = store(new Batch());
     Path adir = tmp.resolve("archive");
-    CommandRun drain = run("archive", "drain", dir.toString(), "--archive-dir", adir.toString(), "--chunk", "2");
+    CommandRun drain =
+        run("archive", "drain", dir.toString(), "--archive-dir", adir.toString(), "--chunk", "2");
     assertThat(drain.code()).as(drain.err()).isZero();
     assertThat(drain.out())
         .contains("obligations before   5")
@@ -80,10 +88,12 @@ class ArchiveCommandTest {
     assertThat(replay.code()).as(replay.err()).isZero();
     assertThat(seqs(replay.out())).containsExactly(1L, 2L, 3L, 4L, 5L);
     assertThat(replay.out())
-        .contains("1  tenant=acme  source=src  hook=h1  receivedAt=1970-01-01T00:00:05Z (5000)  sinks=1,2  payload=7 bytes")
+        .contains(
+            "1  tenant=acme  source=src  hook=h1  receivedAt=1970-01-01T00:00:05Z (5000)  sinks=1,2  payload=7 bytes")
         .contains("2  tenant=default  source=src  hook=h2")
-        .contains("5  tenant=globex  source=other  hook=h5  receivedAt=1970-01-01T00:00:09Z (9000)  sinks=1,2,3"
-            + "  payload=11 bytes")
+        .contains(
+            "5  tenant=globex  source=other  hook=h5  receivedAt=1970-01-01T00:00:09Z (9000)  sinks=1,2,3"
+                + "  payload=11 bytes")
         .contains("replayed 5 hooks");
 
     // the obligations are settled and the counters still equal a fold of the rows
@@ -94,42 +104,65 @@ class ArchiveCommandTest {
     CommandRun again = run("archive", "drain", dir.toString(), "--archive-dir", adir.toString());
     assertThat(again.code()).as(again.err()).isZero();
     assertThat(again.out()).contains("settled              0").contains("last seq             0");
-    assertThat(seqs(run("archive", "replay", adir.toString()).out())).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(seqs(run("archive", "replay", adir.toString()).out()))
+        .containsExactly(1L, 2L, 3L, 4L, 5L);
   }
 
   @Test
   void anObligationWhoseHookIsGoneIsDroppedAndNotArchived() {
     Path dir = store(new Batch().delete(Format3.HOOKS, Keys.hook(3)));
     Path adir = tmp.resolve("archive");
-    CommandRun drain = run("archive", "drain", dir.toString(), "--archive-dir", adir.toString(), "--cycle", "HOURLY");
+    CommandRun drain =
+        run(
+            "archive",
+            "drain",
+            dir.toString(),
+            "--archive-dir",
+            adir.toString(),
+            "--cycle",
+            "HOURLY");
     assertThat(drain.code()).as(drain.err()).isZero();
-    assertThat(drain.out()).contains("settled              4").contains("dropped              1")
+    assertThat(drain.out())
+        .contains("settled              4")
+        .contains("dropped              1")
         .contains("archive pending now  0");
-    assertThat(seqs(run("archive", "replay", adir.toString()).out())).containsExactly(1L, 2L, 4L, 5L);
+    assertThat(seqs(run("archive", "replay", adir.toString()).out()))
+        .containsExactly(1L, 2L, 4L, 5L);
   }
 
   @Test
   void replayKeepsToItsRangeAndLimit() {
     Path adir = tmp.resolve("archive");
-    CommandRun drain = run("archive", "drain", store(new Batch()).toString(), "--archive-dir", adir.toString());
+    CommandRun drain =
+        run("archive", "drain", store(new Batch()).toString(), "--archive-dir", adir.toString());
     assertThat(drain.code()).as(drain.err()).isZero();
     String a = adir.toString();
 
-    assertThat(seqs(run("archive", "replay", a, "--from", "2", "--to", "4").out())).containsExactly(2L, 3L, 4L);
-    assertThat(seqs(run("archive", "replay", a, "--from", "3", "--to", "3").out())).containsExactly(3L);
+    assertThat(seqs(run("archive", "replay", a, "--from", "2", "--to", "4").out()))
+        .containsExactly(2L, 3L, 4L);
+    assertThat(seqs(run("archive", "replay", a, "--from", "3", "--to", "3").out()))
+        .containsExactly(3L);
     assertThat(seqs(run("archive", "replay", a, "--from", "4").out())).containsExactly(4L, 5L);
     assertThat(seqs(run("archive", "replay", a, "--to", "1").out())).containsExactly(1L);
-    assertThat(seqs(run("archive", "replay", a, "--from", "5", "--to", "99").out())).containsExactly(5L);
+    assertThat(seqs(run("archive", "replay", a, "--from", "5", "--to", "99").out()))
+        .containsExactly(5L);
     assertThat(seqs(run("archive", "replay", a, "--from", "6").out())).isEmpty();
 
     CommandRun limited = run("archive", "replay", a, "--limit", "2");
     assertThat(limited.code()).as(limited.err()).isZero();
     assertThat(seqs(limited.out())).containsExactly(1L, 2L);
     assertThat(limited.out()).contains("replayed 2 hooks").contains("stopped at --limit 2");
-    assertThat(seqs(run("archive", "replay", a, "--from", "2", "--limit", "5").out())).containsExactly(2L, 3L, 4L, 5L);
+    assertThat(seqs(run("archive", "replay", a, "--from", "2", "--limit", "5").out()))
+        .containsExactly(2L, 3L, 4L, 5L);
 
-    for (String[] bad : new String[][] {{"--from", "0"}, {"--from", "4", "--to", "3"}, {"--to", "0"}, {"--limit", "0"},
-        {"--from", "x"}}) {
+    for (String[] bad :
+        new String[][] {
+          {"--from", "0"},
+          {"--from", "4", "--to", "3"},
+          {"--to", "0"},
+          {"--limit", "0"},
+          {"--from", "x"}
+        }) {
       List<String> args = new ArrayList<>(List.of("archive", "replay", a));
       args.addAll(List.of(bad));
       CommandRun r = run(args.toArray(new String[0]));
@@ -154,7 +187,8 @@ class ArchiveCommandTest {
     assertThat(run("migrate", v2.toString(), "--dry-run").out()).contains("2 -> 3");
     assertThat(adir).doesNotExist();
 
-    CommandRun missing = run("archive", "drain", tmp.resolve("nope").toString(), "--archive-dir", adir.toString());
+    CommandRun missing =
+        run("archive", "drain", tmp.resolve("nope").toString(), "--archive-dir", adir.toString());
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err()).contains("no store at");
   }
@@ -162,10 +196,14 @@ class ArchiveCommandTest {
   @Test
   void aStoreStampedFormat2IsRefused() {
     Path adir = tmp.resolve("archive");
-    Path stamped2 = store(new Batch().put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(2).encode()));
+    Path stamped2 =
+        store(
+            new Batch().put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(2).encode()));
     CommandRun two = run("archive", "drain", stamped2.toString(), "--archive-dir", adir.toString());
     assertThat(two.code()).isEqualTo(2);
-    assertThat(two.err()).startsWith("ankusa-store archive drain: ").contains("is format 2")
+    assertThat(two.err())
+        .startsWith("ankusa-store archive drain: ")
+        .contains("is format 2")
         .contains("run ankusa-store migrate");
     assertThat(adir).doesNotExist();
   }
@@ -173,7 +211,8 @@ class ArchiveCommandTest {
   @Test
   void aStoreInAnInterruptedMigrationIsRefused() {
     Path adir = tmp.resolve("archive");
-    Path migrating = store(new Batch().put(Format3.DEFAULT, Keys.migrating(Format3.FORMAT), new byte[0]));
+    Path migrating =
+        store(new Batch().put(Format3.DEFAULT, Keys.migrating(Format3.FORMAT), new byte[0]));
     CommandRun r = run("archive", "drain", migrating.toString(), "--archive-dir", adir.toString());
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("interrupted migration").contains("run ankusa-store migrate");
@@ -184,9 +223,16 @@ class ArchiveCommandTest {
   void badDrainOptionsAreExitTwo() {
     Path dir = store(new Batch());
     String adir = tmp.resolve("archive").toString();
-    assertThat(run("archive", "drain", dir.toString(), "--archive-dir", adir, "--chunk", "0").code()).isEqualTo(2);
-    assertThat(run("archive", "drain", dir.toString(), "--archive-dir", adir, "--chunk", "-3").code()).isEqualTo(2);
-    assertThat(run("archive", "drain", dir.toString(), "--archive-dir", adir, "--cycle", "weekly").code()).isEqualTo(2);
+    assertThat(
+            run("archive", "drain", dir.toString(), "--archive-dir", adir, "--chunk", "0").code())
+        .isEqualTo(2);
+    assertThat(
+            run("archive", "drain", dir.toString(), "--archive-dir", adir, "--chunk", "-3").code())
+        .isEqualTo(2);
+    assertThat(
+            run("archive", "drain", dir.toString(), "--archive-dir", adir, "--cycle", "weekly")
+                .code())
+        .isEqualTo(2);
     assertThat(run("archive", "drain", dir.toString()).code()).as("no --archive-dir").isEqualTo(2);
     // nothing was settled by the refused runs
     CommandRun drain = run("archive", "drain", dir.toString(), "--archive-dir", adir);
@@ -197,11 +243,22 @@ class ArchiveCommandTest {
   void anArchiveDirectoryUnderAFileIsBadInputAndSettlesNothing() throws Exception {
     Path dir = store(new Batch());
     Path notADirectory = Files.writeString(tmp.resolve("a-file"), "not an archive");
-    CommandRun refused = run("archive", "drain", dir.toString(), "--archive-dir", notADirectory.resolve("archive").toString());
-    assertThat(refused.code()).as("a file in the archive's path is bad input: %s", refused.err()).isEqualTo(2);
+    CommandRun refused =
+        run(
+            "archive",
+            "drain",
+            dir.toString(),
+            "--archive-dir",
+            notADirectory.resolve("archive").toString());
+    assertThat(refused.code())
+        .as("a file in the archive's path is bad input: %s", refused.err())
+        .isEqualTo(2);
     assertThat(refused.err()).contains("is a file, not a directory").doesNotContain("\tat ");
-    CommandRun drain = run("archive", "drain", dir.toString(), "--archive-dir", tmp.resolve("archive").toString());
-    assertThat(drain.out()).as("the refused run settled nothing: %s", drain.err()).contains("settled              5");
+    CommandRun drain =
+        run("archive", "drain", dir.toString(), "--archive-dir", tmp.resolve("archive").toString());
+    assertThat(drain.out())
+        .as("the refused run settled nothing: %s", drain.err())
+        .contains("settled              5");
   }
 
   @Test
@@ -215,14 +272,18 @@ class ArchiveCommandTest {
   void anEnvelopeThatDoesNotDecodeIsExitOneNamingItsSeq() {
     Path adir = tmp.resolve("archive");
     try (ChronicleArchiveSink sink = ChronicleArchiveSink.open(adir, ArchiveRollCycle.DAILY)) {
-      sink.append(1, new HookEnvelope(1, "acme", "src", "h1", null, 5_000, List.of(1), new byte[2]).encode());
+      sink.append(
+          1,
+          new HookEnvelope(1, "acme", "src", "h1", null, 5_000, List.of(1), new byte[2]).encode());
       sink.append(2, new byte[] {42, 0, 1});
       sink.sync();
     }
     CommandRun r = run("archive", "replay", adir.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(seqs(r.out())).containsExactly(1L);
-    assertThat(r.err()).startsWith("ankusa-store archive replay: ").contains("archived hook seq 2")
+    assertThat(r.err())
+        .startsWith("ankusa-store archive replay: ")
+        .contains("archived hook seq 2")
         .contains("last good seq 1");
     assertThat(r.err().strip().lines()).hasSize(1);
   }
@@ -231,7 +292,8 @@ class ArchiveCommandTest {
   void aRecordOfAnUnknownFormatIsExitOneNamingTheExcerpt() {
     Path adir = tmp.resolve("archive");
     try (ChronicleArchiveSink sink = ChronicleArchiveSink.open(adir, ArchiveRollCycle.DAILY)) {
-      sink.append(1, new HookEnvelope(1, null, "src", "h1", null, 5_000, List.of(1), new byte[2]).encode());
+      sink.append(
+          1, new HookEnvelope(1, null, "src", "h1", null, 5_000, List.of(1), new byte[2]).encode());
       sink.sync();
     }
     try (ChronicleQueue q = SingleChronicleQueueBuilder.binary(adir).build();
@@ -248,8 +310,19 @@ class ArchiveCommandTest {
   @Test
   void theDemoWithAnArchiveArchivesEveryHookAndReadsThemBack() {
     Path adir = tmp.resolve("archive");
-    CommandRun demo = run("demo", "--dir", tmp.resolve("data").toString(), "--seconds", "1", "--tenants", "5",
-        "--producers", "1", "--archive-dir", adir.toString());
+    CommandRun demo =
+        run(
+            "demo",
+            "--dir",
+            tmp.resolve("data").toString(),
+            "--seconds",
+            "1",
+            "--tenants",
+            "5",
+            "--producers",
+            "1",
+            "--archive-dir",
+            adir.toString());
     assertThat(demo.code()).as(demo.out() + demo.err()).isZero();
     assertThat(demo.out())
         .contains("archive replay       ok")

@@ -19,49 +19,77 @@ class CommandFailureTest {
 
   @Test
   void permissionDeniedAnywhereInTheChainIsNeverCalledDamage() {
-    CommandFailure rocks = CommandFailure.of(new StoreCorruptionException("RocksDB store /s could not be opened: its"
-        + " files are damaged (IOError: While open a file for appending: /s/LOG: Permission denied); restore it from a"
-        + " backup or run RocksDB's repair tool (ldb repair)"));
+    CommandFailure rocks =
+        CommandFailure.of(
+            new StoreCorruptionException(
+                "RocksDB store /s could not be opened: its"
+                    + " files are damaged (IOError: While open a file for appending: /s/LOG: Permission denied); restore it from a"
+                    + " backup or run RocksDB's repair tool (ldb repair)"));
     assertThat(rocks.cause()).isEqualTo(FailureCause.PERMISSION_DENIED);
     assertThat(rocks.exitCode()).isEqualTo(2);
     assertThat(rocks.line()).contains("/s/LOG").doesNotContain("repair").doesNotContain("damaged");
 
-    CommandFailure java = CommandFailure.of(new StoreException("cannot create", new AccessDeniedException("/s/x")));
+    CommandFailure java =
+        CommandFailure.of(new StoreException("cannot create", new AccessDeniedException("/s/x")));
     assertThat(java.cause()).isEqualTo(FailureCause.PERMISSION_DENIED);
     assertThat(java.line()).contains("/s/x");
 
-    CommandFailure immutable = CommandFailure.of(new IllegalStateException("x",
-        new FileSystemException("/s/LOCK", null, "Operation not permitted")));
+    CommandFailure immutable =
+        CommandFailure.of(
+            new IllegalStateException(
+                "x", new FileSystemException("/s/LOCK", null, "Operation not permitted")));
     assertThat(immutable.cause()).isEqualTo(FailureCause.PERMISSION_DENIED);
   }
 
   @Test
   void eachCauseHasItsExitCode() {
-    assertThat(CommandFailure.of(new StoreCorruptionException("checksum mismatch; ldb repair")).cause())
+    assertThat(
+            CommandFailure.of(new StoreCorruptionException("checksum mismatch; ldb repair"))
+                .cause())
         .isEqualTo(FailureCause.DAMAGED_STORE);
-    assertThat(CommandFailure.of(new StoreCorruptionException("checksum mismatch")).exitCode()).isEqualTo(1);
+    assertThat(CommandFailure.of(new StoreCorruptionException("checksum mismatch")).exitCode())
+        .isEqualTo(1);
     assertThat(CommandFailure.of(new StoreFormatException("no RocksDB store in /s")).cause())
         .isEqualTo(FailureCause.FOREIGN_STORE);
-    assertThat(CommandFailure.of(new StoreException("RocksDB store /s is locked by another open store")).cause())
+    assertThat(
+            CommandFailure.of(
+                    new StoreException("RocksDB store /s is locked by another open store"))
+                .cause())
         .isEqualTo(FailureCause.LOCKED_STORE);
-    assertThat(CommandFailure.of(new StoreException("memory store /s is already open in this JVM")).exitCode())
+    assertThat(
+            CommandFailure.of(new StoreException("memory store /s is already open in this JVM"))
+                .exitCode())
         .isEqualTo(2);
-    assertThat(CommandFailure.of(new StoreException("the store in /s is open read-write in another process (it holds"
-        + " /s/ankusa-store.lock); close it there first")).cause()).isEqualTo(FailureCause.LOCKED_STORE);
-    assertThat(CommandFailure.of(new ArchiveSinkException("fsync failed")).exitCode()).as("a sink that cannot write")
+    assertThat(
+            CommandFailure.of(
+                    new StoreException(
+                        "the store in /s is open read-write in another process (it holds"
+                            + " /s/ankusa-store.lock); close it there first"))
+                .cause())
+        .isEqualTo(FailureCause.LOCKED_STORE);
+    assertThat(CommandFailure.of(new ArchiveSinkException("fsync failed")).exitCode())
+        .as("a sink that cannot write")
         .isEqualTo(1);
     assertThat(CommandFailure.of(new StoreWriteFailedException("write failed")).cause())
         .isEqualTo(FailureCause.WRITE_FAILED);
-    assertThat(CommandFailure.of(new StoreArgumentException("no store backend named 'x'")).exitCode()).isEqualTo(2);
-    assertThat(CommandFailure.of(new ArchiveSinkException("cannot create", new FileAlreadyExistsException("/a"))).cause())
+    assertThat(
+            CommandFailure.of(new StoreArgumentException("no store backend named 'x'")).exitCode())
+        .isEqualTo(2);
+    assertThat(
+            CommandFailure.of(
+                    new ArchiveSinkException("cannot create", new FileAlreadyExistsException("/a")))
+                .cause())
         .isEqualTo(FailureCause.ALREADY_EXISTS);
-    assertThat(CommandFailure.of(new IllegalStateException("x", new NotDirectoryException("/a"))).cause())
+    assertThat(
+            CommandFailure.of(new IllegalStateException("x", new NotDirectoryException("/a")))
+                .cause())
         .isEqualTo(FailureCause.NOT_A_DIRECTORY);
     assertThat(CommandFailure.of(new IllegalStateException("boom")).exitCode()).isEqualTo(1);
   }
 
   @Test
   void theLineIsOneLine() {
-    assertThat(CommandFailure.of(new StoreFormatException("two\nlines")).line()).isEqualTo("two lines");
+    assertThat(CommandFailure.of(new StoreFormatException("two\nlines")).line())
+        .isEqualTo("two lines");
   }
 }

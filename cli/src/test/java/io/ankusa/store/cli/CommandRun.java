@@ -3,10 +3,14 @@ package io.ankusa.store.cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
-/** One run of the {@code ankusa-store} command line in-process: its exit code and what it printed. */
+/**
+ * One run of the {@code ankusa-store} command line in-process: its exit code and what it printed.
+ */
 record CommandRun(int code, String out, String err) {
 
-  /** Runs {@code ankusa-store args…} through {@link AnkusaStore#execute}, capturing both streams. */
+  /**
+   * Runs {@code ankusa-store args…} through {@link AnkusaStore#execute}, capturing both streams.
+   */
   static CommandRun run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

@@ -12,8 +12,17 @@ class DemoCommandTest {
 
   @Test
   void aShortDemoPrintsTheSummaryAndEndsWithACleanVerify() {
-    CommandRun r = run("demo", "--dir", tmp.resolve("data").toString(), "--seconds", "2", "--tenants", "20",
-        "--producers", "2");
+    CommandRun r =
+        run(
+            "demo",
+            "--dir",
+            tmp.resolve("data").toString(),
+            "--seconds",
+            "2",
+            "--tenants",
+            "20",
+            "--producers",
+            "2");
     assertThat(r.code()).as(r.err()).isEqualTo(0);
     assertThat(r.out())
         .contains("durable hooks/s")
@@ -22,14 +31,19 @@ class DemoCommandTest {
         .contains("top tenants by pending")
         .contains("top tenants by dead")
         .containsPattern("verify .*: clean")
-        .as("the archive is off by default").doesNotContain("  archive");
+        .as("the archive is off by default")
+        .doesNotContain("  archive");
   }
 
   @Test
   void aSecondDemoOnTheSameDirectoryContinuesTheStore() {
     String dir = tmp.resolve("again").toString();
-    assertThat(run("demo", "--dir", dir, "--seconds", "1", "--tenants", "5", "--producers", "1").code()).isEqualTo(0);
-    CommandRun second = run("demo", "--dir", dir, "--seconds", "1", "--tenants", "5", "--producers", "1");
+    assertThat(
+            run("demo", "--dir", dir, "--seconds", "1", "--tenants", "5", "--producers", "1")
+                .code())
+        .isEqualTo(0);
+    CommandRun second =
+        run("demo", "--dir", dir, "--seconds", "1", "--tenants", "5", "--producers", "1");
     assertThat(second.code()).as(second.err()).isEqualTo(0);
     assertThat(second.out()).containsPattern("verify .*: clean");
   }

@@ -15,11 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The launcher script ({@code ./ankusa-store} at the repository root) in a copy of its own, with {@code
- * mvn} and {@code java} replaced by stubs that record what they were given, so its first-run build
- * installs nothing: the build is quiet and plain (one progress line before, one after, on stderr,
- * without an escape character; Maven's colours and its console library's colour reset turned off),
- * then the CLI runs with the arguments; a built tree is not built again; a failed build runs nothing.
+ * The launcher script ({@code ./ankusa-store} at the repository root) in a copy of its own, with
+ * {@code mvn} and {@code java} replaced by stubs that record what they were given, so its first-run
+ * build installs nothing: the build is quiet and plain (one progress line before, one after, on
+ * stderr, without an escape character; Maven's colours and its console library's colour reset
+ * turned off), then the CLI runs with the arguments; a built tree is not built again; a failed
+ * build runs nothing.
  */
 class LauncherScriptTest {
   @TempDir Path root;
@@ -42,15 +43,22 @@ class LauncherScriptTest {
   void theFirstRunBuildsQuietlyAndPlainlyThenRunsTheCommand() throws Exception {
     Run first = launch("demo", "--help");
     assertThat(first.code()).as(first.err()).isZero();
-    assertThat(first.err().lines().toList()).containsExactly(
-        "ankusa-store: building the project first (mvn -B -q install -DskipTests; a few minutes) ...",
-        "ankusa-store: built");
+    assertThat(first.err().lines().toList())
+        .containsExactly(
+            "ankusa-store: building the project first (mvn -B -q install -DskipTests; a few minutes) ...",
+            "ankusa-store: built");
     assertThat(first.err() + first.out()).doesNotContain("\u001b");
     List<String> mvn = Files.readAllLines(root.resolve("mvn.log"));
-    assertThat(mvn.get(0).split(" ")).contains("-B", "-q", "--no-transfer-progress", "-Dstyle.color=never", "install",
-        "-DskipTests");
-    assertThat(mvn.get(1)).as("MAVEN_OPTS").contains("-Djansi.noreset=true").contains("-Dfrom.the.user=1");
-    assertThat(first.out()).startsWith("java ").endsWith(" io.ankusa.store.cli.AnkusaStore demo --help\n");
+    assertThat(mvn.get(0).split(" "))
+        .contains(
+            "-B", "-q", "--no-transfer-progress", "-Dstyle.color=never", "install", "-DskipTests");
+    assertThat(mvn.get(1))
+        .as("MAVEN_OPTS")
+        .contains("-Djansi.noreset=true")
+        .contains("-Dfrom.the.user=1");
+    assertThat(first.out())
+        .startsWith("java ")
+        .endsWith(" io.ankusa.store.cli.AnkusaStore demo --help\n");
 
     Files.delete(root.resolve("mvn.log"));
     Run second = launch("--version");
@@ -65,16 +73,25 @@ class LauncherScriptTest {
     buildingStub(1);
     Run run = launch("demo");
     assertThat(run.code()).isEqualTo(1);
-    assertThat(run.err()).endsWith("ankusa-store: the build failed (its errors are above); nothing was run\n");
+    assertThat(run.err())
+        .endsWith("ankusa-store: the build failed (its errors are above); nothing was run\n");
     assertThat(run.out()).isEmpty();
   }
 
-  /** A stub {@code mvn} that logs its arguments and MAVEN_OPTS, then builds (the files the launcher reads) or fails. */
+  /**
+   * A stub {@code mvn} that logs its arguments and MAVEN_OPTS, then builds (the files the launcher
+   * reads) or fails.
+   */
   private void buildingStub(int exit) throws IOException {
-    stub("mvn", "printf '%s\\n' \"$*\" \"${MAVEN_OPTS:-}\" > \"$PWD/mvn.log\"\n"
-        + (exit == 0 ? "mkdir -p cli/target/classes && echo /nowhere.jar > cli/target/launcher.classpath\n"
-            : "echo '[ERROR] the stub build failed'\n")
-        + "exit " + exit + "\n");
+    stub(
+        "mvn",
+        "printf '%s\\n' \"$*\" \"${MAVEN_OPTS:-}\" > \"$PWD/mvn.log\"\n"
+            + (exit == 0
+                ? "mkdir -p cli/target/classes && echo /nowhere.jar > cli/target/launcher.classpath\n"
+                : "echo '[ERROR] the stub build failed'\n")
+            + "exit "
+            + exit
+            + "\n");
   }
 
   private void stub(String name, String body) throws IOException {
@@ -90,7 +107,9 @@ class LauncherScriptTest {
   private record Run(int code, String out, String err) {}
 
   private Run launch(String... args) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(concat(root.resolve("ankusa-store").toString(), args)).directory(root.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(concat(root.resolve("ankusa-store").toString(), args))
+            .directory(root.toFile());
     Map<String, String> env = pb.environment();
     env.put("PATH", bin + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
     env.put("MAVEN_OPTS", "-Dfrom.the.user=1");

@@ -20,7 +20,8 @@ class MigrateCommandTest {
 
     CommandRun plan = run("migrate", dir.toString(), "--dry-run");
     assertThat(plan.code()).as(plan.err()).isEqualTo(0);
-    assertThat(plan.out()).contains("2 -> 3: re-key due/inflight/dead by tenant ordinal, seed per-tenant counters");
+    assertThat(plan.out())
+        .contains("2 -> 3: re-key due/inflight/dead by tenant ordinal, seed per-tenant counters");
 
     CommandRun before = run("verify", dir.toString());
     assertThat(before.code()).as("a format-2 store is not a clean format-3 store").isNotEqualTo(0);
@@ -36,6 +37,7 @@ class MigrateCommandTest {
 
   @Test
   void aFixtureOfAnUnknownFormatIsBadInput() {
-    assertThat(run("fixture", "--format", "4", tmp.resolve("x.tar.zst").toString()).code()).isEqualTo(2);
+    assertThat(run("fixture", "--format", "4", tmp.resolve("x.tar.zst").toString()).code())
+        .isEqualTo(2);
   }
 }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The demo's postgres store without {@code --postgres-url}: the postgres backend starts no server, so
- * the command line runs the store on an embedded server of its own, its data beside the store
+ * The demo's postgres store without {@code --postgres-url}: the postgres backend starts no server,
+ * so the command line runs the store on an embedded server of its own, its data beside the store
  * directory, and every later command on that directory starts it again for as long as the store is
  * open. A store given {@code postgres.url} is never given an embedded server.
  */
@@ -41,10 +41,15 @@ class PostgresDemoStoreTest {
 
   @Test
   void aStoreOnANamedServerIsNeverGivenAnEmbeddedOne() {
-    assertThatThrownBy(() -> StoreDirectory.openOrCreate(tmp.resolve("named"), "postgres",
-        Map.of("postgres.url", "jdbc:postgresql://127.0.0.1:1/nothing")))
+    assertThatThrownBy(
+            () ->
+                StoreDirectory.openOrCreate(
+                    tmp.resolve("named"),
+                    "postgres",
+                    Map.of("postgres.url", "jdbc:postgresql://127.0.0.1:1/nothing")))
         .as("the URL given is used, and nothing listens there")
-        .hasMessageContaining("cannot connect to the PostgreSQL server jdbc:postgresql://127.0.0.1:1/nothing");
+        .hasMessageContaining(
+            "cannot connect to the PostgreSQL server jdbc:postgresql://127.0.0.1:1/nothing");
     assertThat(EmbeddedServerStore.dataDirectory(tmp.resolve("named"))).doesNotExist();
   }
 }

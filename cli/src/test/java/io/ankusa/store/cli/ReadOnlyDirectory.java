@@ -11,11 +11,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * A directory this process may read but not write, made so in a way root cannot bypass: {@code chattr
- * +i} (immutable: no file created, removed or renamed in it) when running as root, mode {@code r-x}
- * otherwise. {@link #restore()} undoes it so the test's temporary directory can be deleted. Where
- * neither works (not root and no POSIX modes, or no {@code chattr} on the file system) the test is
- * aborted with the reason.
+ * A directory this process may read but not write, made so in a way root cannot bypass: {@code
+ * chattr +i} (immutable: no file created, removed or renamed in it) when running as root, mode
+ * {@code r-x} otherwise. {@link #restore()} undoes it so the test's temporary directory can be
+ * deleted. Where neither works (not root and no POSIX modes, or no {@code chattr} on the file
+ * system) the test is aborted with the reason.
  */
 final class ReadOnlyDirectory {
   private static final List<ReadOnlyDirectory> ACTIVE = new ArrayList<>();
@@ -33,12 +33,17 @@ final class ReadOnlyDirectory {
     boolean root = "root".equals(System.getProperty("user.name"));
     ReadOnlyDirectory d;
     if (root) {
-      Assumptions.assumeTrue(chattr("+i", dir), "cannot make " + dir + " immutable (chattr +i failed): as root, no"
-          + " other way to deny writes that root cannot bypass");
+      Assumptions.assumeTrue(
+          chattr("+i", dir),
+          "cannot make "
+              + dir
+              + " immutable (chattr +i failed): as root, no"
+              + " other way to deny writes that root cannot bypass");
       d = new ReadOnlyDirectory(dir, true, null);
     } else {
       Set<PosixFilePermission> was = Files.getPosixFilePermissions(dir);
-      Files.setPosixFilePermissions(dir, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_EXECUTE));
+      Files.setPosixFilePermissions(
+          dir, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_EXECUTE));
       d = new ReadOnlyDirectory(dir, false, was);
     }
     synchronized (ACTIVE) {
@@ -74,7 +79,8 @@ final class ReadOnlyDirectory {
 
   private static boolean chattr(String flag, Path dir) {
     try {
-      Process p = new ProcessBuilder("chattr", flag, dir.toString()).redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder("chattr", flag, dir.toString()).redirectErrorStream(true).start();
       p.getInputStream().readAllBytes();
       return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
     } catch (IOException e) {

@@ -11,9 +11,9 @@ import org.rocksdb.Status;
 
 /**
  * A test backend, {@code denied}: every open fails the way RocksDB fails when the operating system
- * refuses it a file (an {@code IOError} "Permission denied" on the info log), translated by the real
- * {@link RocksDbFailures#open} — which reports it as damaged files. The CLI must still call it a
- * permissions problem. Lives in the RocksDB backend's package only to reach that translation.
+ * refuses it a file (an {@code IOError} "Permission denied" on the info log), translated by the
+ * real {@link RocksDbFailures#open} — which reports it as damaged files. The CLI must still call it
+ * a permissions problem. Lives in the RocksDB backend's package only to reach that translation.
  */
 public final class PermissionDeniedProvider implements StoreProvider {
   @Override
@@ -23,8 +23,10 @@ public final class PermissionDeniedProvider implements StoreProvider {
 
   @Override
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
-    String state = "While open a file for appending: " + dir.toAbsolutePath() + "/LOG: Permission denied";
-    throw RocksDbFailures.open(new RocksDBException(state, new Status(Status.Code.IOError, Status.SubCode.None, state)),
+    String state =
+        "While open a file for appending: " + dir.toAbsolutePath() + "/LOG: Permission denied";
+    throw RocksDbFailures.open(
+        new RocksDBException(state, new Status(Status.Code.IOError, Status.SubCode.None, state)),
         dir);
   }
 }

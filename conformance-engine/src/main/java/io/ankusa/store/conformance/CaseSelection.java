@@ -13,18 +13,19 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code method}: every case of that name ({@code modelBasedRandomBatches});
  *   <li>{@code Type#method}: the case of that name in a test class whose class, superclass or
- *       interface is {@code Type}, by simple or full name ({@code EngineConformance#modelBasedRandomBatches},
- *       {@code ModelCases#modelBasedRandomBatches}, {@code MyEngineConformanceTest#modelBasedRandomBatches});
+ *       interface is {@code Type}, by simple or full name ({@code
+ *       EngineConformance#modelBasedRandomBatches}, {@code ModelCases#modelBasedRandomBatches},
+ *       {@code MyEngineConformanceTest#modelBasedRandomBatches});
  *   <li>{@code Type}: every case of such a test class ({@code DurabilityConformance}).
  * </ul>
  *
- * <p>A layer's short name stands for its class: {@code Engine} for {@code EngineConformance}, {@code
- * Durability} for {@code DurabilityConformance} (and the groups of {@code AllLayersConformance} are
- * named so), so {@code Engine#modelBasedRandomBatches} selects the same case in every kind of test class
- * and in the launcher.
+ * <p>A layer's short name stands for its class: {@code Engine} for {@code EngineConformance},
+ * {@code Durability} for {@code DurabilityConformance} (and the groups of {@code
+ * AllLayersConformance} are named so), so {@code Engine#modelBasedRandomBatches} selects the same
+ * case in every kind of test class and in the launcher.
  *
- * <p>It names inherited cases, which surefire's {@code -Dtest=Class#method} does not find (it runs 0
- * tests and passes). Owned by whoever built it; immutable.
+ * <p>It names inherited cases, which surefire's {@code -Dtest=Class#method} does not find (it runs
+ * 0 tests and passes). Owned by whoever built it; immutable.
  *
  * @param items the parsed items, none blank
  */
@@ -40,7 +41,8 @@ public record CaseSelection(List<Item> items) {
    */
   public record Item(String type, String method) {
     boolean matches(Class<?> testClass, String methodName) {
-      return (method == null || method.equals(methodName)) && (type == null || isNamedBy(testClass, type));
+      return (method == null || method.equals(methodName))
+          && (type == null || isNamedBy(testClass, type));
     }
 
     @Override
@@ -59,16 +61,25 @@ public record CaseSelection(List<Item> items) {
   /**
    * Parses {@code text}: items separated by commas, blanks around them ignored.
    *
-   * @throws IllegalArgumentException if an item is empty or malformed ({@code #}, {@code A#}, {@code #b#c})
+   * @throws IllegalArgumentException if an item is empty or malformed ({@code #}, {@code A#},
+   *     {@code #b#c})
    */
   public static CaseSelection parse(String text) {
     List<Item> items = new ArrayList<>();
     for (String raw : text.split(",")) {
       String item = raw.strip();
       int hash = item.indexOf('#');
-      if (item.isEmpty() || hash == 0 || hash == item.length() - 1 || item.indexOf('#', hash + 1) >= 0) {
-        throw new IllegalArgumentException("'" + text + "' is not a selection of cases: use method,"
-            + " Type#method or Type, separated by commas (" + PROPERTY + ", docs/testing.md)");
+      if (item.isEmpty()
+          || hash == 0
+          || hash == item.length() - 1
+          || item.indexOf('#', hash + 1) >= 0) {
+        throw new IllegalArgumentException(
+            "'"
+                + text
+                + "' is not a selection of cases: use method,"
+                + " Type#method or Type, separated by commas ("
+                + PROPERTY
+                + ", docs/testing.md)");
       }
       if (hash > 0) {
         items.add(new Item(item.substring(0, hash), item.substring(hash + 1)));
@@ -92,7 +103,10 @@ public record CaseSelection(List<Item> items) {
     return items.stream().anyMatch(i -> i.matches(testClass, methodName));
   }
 
-  /** Whether {@code testClass} has a case (a method of any visibility, inherited too) this selection names. */
+  /**
+   * Whether {@code testClass} has a case (a method of any visibility, inherited too) this selection
+   * names.
+   */
   public boolean matchesAnyCaseOf(Class<?> testClass) {
     return caseNames(testClass).stream().anyMatch(name -> matches(testClass, name));
   }
@@ -116,12 +130,17 @@ public record CaseSelection(List<Item> items) {
     return names;
   }
 
-  /** Whether {@code type} is the simple or full name of {@code c}, a superclass or an interface of it. */
+  /**
+   * Whether {@code type} is the simple or full name of {@code c}, a superclass or an interface of
+   * it.
+   */
   private static boolean isNamedBy(Class<?> c, String type) {
     if (c == null) {
       return false;
     }
-    if (c.getSimpleName().equals(type) || c.getSimpleName().equals(type + "Conformance") || c.getName().equals(type)
+    if (c.getSimpleName().equals(type)
+        || c.getSimpleName().equals(type + "Conformance")
+        || c.getName().equals(type)
         || c.getName().replace('$', '.').equals(type)) {
       return true;
     }

@@ -14,13 +14,14 @@ import java.util.List;
  * engine module, as {@link FileTrees} does, which every module that starts a child JVM has on its
  * (test) classpath.
  *
- * <p>Each child gets a temporary directory of its own as its {@code java.io.tmpdir}, deleted when the
- * child ends. RocksJava and lmdbjava copy their native library into the temporary directory when
- * they load and delete the copy at a normal exit. A child that is killed (the durability and crash
- * tests kill theirs with SIGKILL) cannot, and each kill used to leave a copy (17 MB for RocksDB) in
- * the machine's shared temporary directory. Whatever else a child leaves in its temporary directory
- * goes too: a child's output meant to outlive it belongs in a path its parent names. A child still
- * running when this JVM exits keeps its directory (the JDK runs nothing for it then).
+ * <p>Each child gets a temporary directory of its own as its {@code java.io.tmpdir}, deleted when
+ * the child ends. RocksJava and lmdbjava copy their native library into the temporary directory
+ * when they load and delete the copy at a normal exit. A child that is killed (the durability and
+ * crash tests kill theirs with SIGKILL) cannot, and each kill used to leave a copy (17 MB for
+ * RocksDB) in the machine's shared temporary directory. Whatever else a child leaves in its
+ * temporary directory goes too: a child's output meant to outlive it belongs in a path its parent
+ * names. A child still running when this JVM exits keeps its directory (the JDK runs nothing for it
+ * then).
  */
 public final class ChildJvmLauncher {
   /** The prefix of a child's temporary directory, made in this JVM's {@code java.io.tmpdir}. */
@@ -34,9 +35,9 @@ public final class ChildJvmLauncher {
   }
 
   /**
-   * Starts {@code builder}'s command with a temporary directory of the child's own added as its first
-   * JVM option, and deletes the directory when the child ends (on the JDK's process reaper thread, as
-   * the child's exit is seen). {@code builder}'s command is left as it was.
+   * Starts {@code builder}'s command with a temporary directory of the child's own added as its
+   * first JVM option, and deletes the directory when the child ends (on the JDK's process reaper
+   * thread, as the child's exit is seen). {@code builder}'s command is left as it was.
    *
    * <p>REQUIRES: the command starts with {@link #java()}.
    *
@@ -47,8 +48,11 @@ public final class ChildJvmLauncher {
   public static Process start(ProcessBuilder builder) throws IOException {
     List<String> command = builder.command();
     if (command.isEmpty() || !command.get(0).equals(java())) {
-      throw new IllegalArgumentException("a child JVM's command starts with ChildJvmLauncher.java() (" + java()
-          + "); this one is " + command);
+      throw new IllegalArgumentException(
+          "a child JVM's command starts with ChildJvmLauncher.java() ("
+              + java()
+              + "); this one is "
+              + command);
     }
     Path temp = Files.createTempDirectory(TEMP_PREFIX);
     List<String> withTemp = new ArrayList<>(command);

@@ -25,15 +25,16 @@ import net.jqwik.api.lifecycle.AfterExample;
 
 /**
  * The guard of a scan that reads its entries in chunks (a backend kit {@code ChunkedScan}), holding
- * the store's guard once per chunk and nothing between chunks. These cases force the bad interleaving
- * — a close, a snapshot's close or a reopen after a write failure that starts while a chunk is being
- * read — and check that it waits for the chunk (property {@code closeWaitsForARunningScanChunk}), that
- * the scan then throws {@link StoreClosedException} although it still holds entries it read, and that
- * chunk boundaries lose or repeat no entry in either direction.
+ * the store's guard once per chunk and nothing between chunks. These cases force the bad
+ * interleaving — a close, a snapshot's close or a reopen after a write failure that starts while a
+ * chunk is being read — and check that it waits for the chunk (property {@code
+ * closeWaitsForARunningScanChunk}), that the scan then throws {@link StoreClosedException} although
+ * it still holds entries it read, and that chunk boundaries lose or repeat no entry in either
+ * direction.
  *
- * <p>A backend whose scans are chunked runs them by extending this class in its tests with its store
- * and the seam its scan runs while it reads a chunk. The seam is a test hook: a static the scan reads
- * once per chunk, null outside these cases.
+ * <p>A backend whose scans are chunked runs them by extending this class in its tests with its
+ * store and the seam its scan runs while it reads a chunk. The seam is a test hook: a static the
+ * scan reads once per chunk, null outside these cases.
  */
 public abstract class ChunkedScanGuardCases {
   private static final List<FamilySpec> FAMILIES = List.of(FamilySpec.plain("rows"));
@@ -44,8 +45,8 @@ public abstract class ChunkedScanGuardCases {
   protected abstract Store open(Path dir, List<FamilySpec> families);
 
   /**
-   * Sets the seam the backend's scan runs while it reads a chunk under the guard ({@code null}: none).
-   * The cases clear it themselves once it has run, and after every case.
+   * Sets the seam the backend's scan runs while it reads a chunk under the guard ({@code null}:
+   * none). The cases clear it themselves once it has run, and after every case.
    */
   protected abstract void whileReadingChunk(Runnable hook);
 
@@ -83,14 +84,17 @@ public abstract class ChunkedScanGuardCases {
     Store store = openWith(100);
     try (Scan scan = store.scan("rows", new byte[0], null, Direction.FORWARD)) {
       assertThat(closeRacingTheNextChunk(scan, "store close", store::close)).isTrue();
-      assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class).hasMessageContaining("closed");
+      assertThatThrownBy(scan::hasNext)
+          .isInstanceOf(StoreClosedException.class)
+          .hasMessageContaining("closed");
       assertThatThrownBy(scan::next).isInstanceOf(StoreClosedException.class);
     }
   }
 
   @Example
   void snapshotCloseWaitsForARunningChunkOfItsScan() throws InterruptedException {
-    try (Store store = openWith(100); Snapshot snapshot = store.snapshot();
+    try (Store store = openWith(100);
+        Snapshot snapshot = store.snapshot();
         Scan scan = snapshot.scan("rows", new byte[0], null, Direction.REVERSE)) {
       assertThat(closeRacingTheNextChunk(scan, "snapshot close", snapshot::close)).isTrue();
       assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class);
@@ -100,38 +104,53 @@ public abstract class ChunkedScanGuardCases {
 
   @Example
   void reopenAfterAWriteFailureWaitsForARunningScanChunk() throws InterruptedException {
-    try (Store store = openWith(100); Scan scan = store.scan("rows", key(10), key(90), Direction.FORWARD)) {
-      assertThat(closeRacingTheNextChunk(scan, "reportWriteFailure",
-          () -> store.reportWriteFailure(new RuntimeException("disk said no")))).isTrue();
-      assertThatThrownBy(scan::hasNext).isInstanceOf(StoreClosedException.class).hasMessageContaining("reopened");
+    try (Store store = openWith(100);
+        Scan scan = store.scan("rows", key(10), key(90), Direction.FORWARD)) {
+      assertThat(
+              closeRacingTheNextChunk(
+                  scan,
+                  "reportWriteFailure",
+                  () -> store.reportWriteFailure(new RuntimeException("disk said no"))))
+          .isTrue();
+      assertThatThrownBy(scan::hasNext)
+          .isInstanceOf(StoreClosedException.class)
+          .hasMessageContaining("reopened");
       assertThat(store.get("rows", key(1))).containsExactly(1);
     }
   }
 
-  /** Cut points on both sides of the chunk boundaries (chunks of 8, 16, 32, ... up to the largest). */
+  /**
+   * Cut points on both sides of the chunk boundaries (chunks of 8, 16, 32, ... up to the largest).
+   */
   @Example
   void chunkBoundariesLoseAndRepeatNothingInEitherDirection() {
     try (Store store = openWith(700)) {
       for (int n : new int[] {0, 1, 7, 8, 9, 24, 25, 120, 504, 505, 700}) {
         byte[] hi = n == 700 ? null : key(n);
-        assertThat(keysOf(store, key(0), hi, Direction.FORWARD)).hasSize(n)
-            .isSortedAccordingTo(Integer::compare).doesNotHaveDuplicates();
-        assertThat(keysOf(store, key(0), hi, Direction.REVERSE)).hasSize(n)
-            .isSortedAccordingTo((a, b) -> Integer.compare(b, a)).doesNotHaveDuplicates();
+        assertThat(keysOf(store, key(0), hi, Direction.FORWARD))
+            .hasSize(n)
+            .isSortedAccordingTo(Integer::compare)
+            .doesNotHaveDuplicates();
+        assertThat(keysOf(store, key(0), hi, Direction.REVERSE))
+            .hasSize(n)
+            .isSortedAccordingTo((a, b) -> Integer.compare(b, a))
+            .doesNotHaveDuplicates();
       }
     }
   }
 
   /**
-   * Starts {@code close} from the seam while the scan reads its next chunk, checks it waits, lets the
-   * chunk finish and the close end; returns what the running {@code hasNext} answered.
+   * Starts {@code close} from the seam while the scan reads its next chunk, checks it waits, lets
+   * the chunk finish and the close end; returns what the running {@code hasNext} answered.
    */
-  protected final boolean closeRacingTheNextChunk(Scan scan, String what, Runnable close) throws InterruptedException {
+  protected final boolean closeRacingTheNextChunk(Scan scan, String what, Runnable close)
+      throws InterruptedException {
     AtomicReference<Thread> closer = new AtomicReference<>();
-    whileReadingChunk(() -> {
-      whileReadingChunk(null);
-      closer.set(CloseRace.startAndExpectItToWait(what, close));
-    });
+    whileReadingChunk(
+        () -> {
+          whileReadingChunk(null);
+          closer.set(CloseRace.startAndExpectItToWait(what, close));
+        });
     boolean answered = scan.hasNext();
     assertThat(closer.get()).as("the seam ran").isNotNull();
     closer.get().join(30_000);

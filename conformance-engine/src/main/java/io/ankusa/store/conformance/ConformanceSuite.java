@@ -3,9 +3,9 @@ package io.ankusa.store.conformance;
 import org.opentest4j.TestAbortedException;
 
 /**
- * What every layer of the suite shares: the backend under test, created once per suite instance, and
- * the visible skip of a case whose capability the backend does not claim. A backend's test class
- * extends a layer (for example {@link EngineConformance}) and implements {@link #fixture()}.
+ * What every layer of the suite shares: the backend under test, created once per suite instance,
+ * and the visible skip of a case whose capability the backend does not claim. A backend's test
+ * class extends a layer (for example {@link EngineConformance}) and implements {@link #fixture()}.
  *
  * <p>Every case runs under {@link ReplayHook}: {@code -Dankusa.seed} pins its seed, and a failure
  * names the case and seed that replay it.
@@ -27,7 +27,8 @@ public abstract class ConformanceSuite {
   /** Skips the calling case, visibly, when the backend does not claim a capability. */
   public final void requireCapability(boolean claimed, String capability, String why) {
     if (!claimed) {
-      throw new TestAbortedException(backend().name() + " does not claim " + capability + ": " + why);
+      throw new TestAbortedException(
+          backend().name() + " does not claim " + capability + ": " + why);
     }
   }
 }

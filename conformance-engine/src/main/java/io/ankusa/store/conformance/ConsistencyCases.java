@@ -28,46 +28,75 @@ import net.jqwik.api.Reporter;
  * subclass names; the method names are the property names the SPI javadoc refers to.
  */
 public interface ConsistencyCases extends EngineCase {
-  /** A snapshot keeps showing the state at its creation while puts, deletes, ranges and merges go on. */
+  /**
+   * A snapshot keeps showing the state at its creation while puts, deletes, ranges and merges go
+   * on.
+   */
   @Example
   default void snapshotDoesNotSeeLaterWrites() {
-    requireCapability(capabilities().snapshots(), "snapshots", "Store.snapshot() does not give a frozen view");
+    requireCapability(
+        capabilities().snapshots(), "snapshots", "Store.snapshot() does not give a frozen view");
     byte[] a = {0x10};
     byte[] b = {(byte) 0x80};
     byte[] c = {(byte) 0x90, 0x01};
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
-      s.write(new Batch().put(PLAIN, a, new byte[] {1}).put(PLAIN, b, new byte[] {2}).merge(COUNTERS, a, 10),
+      s.write(
+          new Batch()
+              .put(PLAIN, a, new byte[] {1})
+              .put(PLAIN, b, new byte[] {2})
+              .merge(COUNTERS, a, 10),
           Durability.NO_SYNC);
       List<String> before = hexEntries(drain(s, PLAIN, START, null, Direction.FORWARD));
       try (Snapshot snap = s.snapshot()) {
-        s.write(new Batch().put(PLAIN, a, new byte[] {9}).delete(PLAIN, b).put(PLAIN, c, new byte[] {3})
-            .merge(COUNTERS, a, 5), Durability.NO_SYNC);
-        s.write(new Batch().deleteRange(PLAIN, START, new byte[] {(byte) 0x85}).merge(COUNTERS, b, 1), Durability.SYNC);
-        assertThat(snap.get(PLAIN, a)).as("snapshot get of an overwritten then range-deleted key").isEqualTo(new byte[] {1});
-        assertThat(snap.get(PLAIN, b)).as("snapshot get of a deleted key").isEqualTo(new byte[] {2});
+        s.write(
+            new Batch()
+                .put(PLAIN, a, new byte[] {9})
+                .delete(PLAIN, b)
+                .put(PLAIN, c, new byte[] {3})
+                .merge(COUNTERS, a, 5),
+            Durability.NO_SYNC);
+        s.write(
+            new Batch().deleteRange(PLAIN, START, new byte[] {(byte) 0x85}).merge(COUNTERS, b, 1),
+            Durability.SYNC);
+        assertThat(snap.get(PLAIN, a))
+            .as("snapshot get of an overwritten then range-deleted key")
+            .isEqualTo(new byte[] {1});
+        assertThat(snap.get(PLAIN, b))
+            .as("snapshot get of a deleted key")
+            .isEqualTo(new byte[] {2});
         assertThat(snap.get(PLAIN, c)).as("snapshot get of a key put later").isNull();
-        assertThat(snap.multiGet(PLAIN, List.of(c, b, a))).extracting(Bytes::hex).containsExactly("null", "02", "01");
-        assertThat(snap.counter(COUNTERS, a)).as("snapshot counter after a later merge").isEqualTo(10);
+        assertThat(snap.multiGet(PLAIN, List.of(c, b, a)))
+            .extracting(Bytes::hex)
+            .containsExactly("null", "02", "01");
+        assertThat(snap.counter(COUNTERS, a))
+            .as("snapshot counter after a later merge")
+            .isEqualTo(10);
         assertThat(snap.counter(COUNTERS, b)).as("snapshot counter merged later").isZero();
-        assertThat(hexEntries(drain(snap, PLAIN, START, null, Direction.FORWARD))).as("snapshot scan").isEqualTo(before);
-        assertThat(hexEntries(drain(snap, PLAIN, START, null, Direction.REVERSE))).as("snapshot reverse scan")
+        assertThat(hexEntries(drain(snap, PLAIN, START, null, Direction.FORWARD)))
+            .as("snapshot scan")
+            .isEqualTo(before);
+        assertThat(hexEntries(drain(snap, PLAIN, START, null, Direction.REVERSE)))
+            .as("snapshot reverse scan")
             .containsExactly("80=02", "10=01");
-        assertThat(hexEntries(drain(s, PLAIN, START, null, Direction.FORWARD))).as("live store").containsExactly("9001=03");
+        assertThat(hexEntries(drain(s, PLAIN, START, null, Direction.FORWARD)))
+            .as("live store")
+            .containsExactly("9001=03");
       }
     }
   }
 
   /**
-   * A snapshot held across many commits and the fixture's flushes ({@link BackendFixture#flush}) keeps
-   * reading the state at its creation: 60 commits of puts, overwrites, deletes, range deletes and
-   * merges over the keys it saw, a flush after every 6th, and after each flush the snapshot's gets,
-   * counters and scans in both directions still give the old state while the live store gives the new
-   * one (compared with the suite's {@link ReferenceModel}).
+   * A snapshot held across many commits and the fixture's flushes ({@link BackendFixture#flush})
+   * keeps reading the state at its creation: 60 commits of puts, overwrites, deletes, range deletes
+   * and merges over the keys it saw, a flush after every 6th, and after each flush the snapshot's
+   * gets, counters and scans in both directions still give the old state while the live store gives
+   * the new one (compared with the suite's {@link ReferenceModel}).
    */
   @Example
   default void snapshotHeldAcrossCommitsAndFlushes(Reporter reporter) {
-    requireCapability(capabilities().snapshots(), "snapshots", "Store.snapshot() does not give a frozen view");
+    requireCapability(
+        capabilities().snapshots(), "snapshots", "Store.snapshot() does not give a frozen view");
     final int commits = 60;
     final int keys = 60; // keys 0, 4, .., 236: every deleteRange's hi (key + 12) fits one byte
     try (TempDirStore t = openFresh()) {
@@ -75,7 +104,9 @@ public interface ConsistencyCases extends EngineCase {
       ReferenceModel model = new ReferenceModel(ModelReplay.FAMILIES);
       Batch first = new Batch();
       for (int k = 0; k < keys; k++) {
-        first.put(PLAIN, new byte[] {(byte) (k * 4)}, new byte[] {(byte) k, 0}).merge(COUNTERS, new byte[] {(byte) (k * 4)}, k);
+        first
+            .put(PLAIN, new byte[] {(byte) (k * 4)}, new byte[] {(byte) k, 0})
+            .merge(COUNTERS, new byte[] {(byte) (k * 4)}, k);
       }
       s.write(first, Durability.SYNC);
       model.apply(first);
@@ -101,15 +132,25 @@ public interface ConsistencyCases extends EngineCase {
             flushes++;
             String when = "a snapshot held across " + c + " commits and " + flushes + " flushes";
             assertSameView(snap, old, when, keys);
-            assertSameView(s, model, "the live store after " + c + " commits and " + flushes + " flushes", keys);
+            assertSameView(
+                s,
+                model,
+                "the live store after " + c + " commits and " + flushes + " flushes",
+                keys);
           }
         }
       }
-      report(reporter, "snapshotHeldAcrossCommitsAndFlushes", commits + " commits, " + flushes + " flushes");
+      report(
+          reporter,
+          "snapshotHeldAcrossCommitsAndFlushes",
+          commits + " commits, " + flushes + " flushes");
     }
   }
 
-  /** Both families of {@code actual} and {@code model} agree: scans both ways, multiGet and counters of every probed key. */
+  /**
+   * Both families of {@code actual} and {@code model} agree: scans both ways, multiGet and counters
+   * of every probed key.
+   */
   private static void assertSameView(ReadView actual, ReferenceModel model, String when, int keys) {
     List<byte[]> probes = new ArrayList<>();
     for (int k = 0; k < keys * 4; k++) {
@@ -117,13 +158,19 @@ public interface ConsistencyCases extends EngineCase {
     }
     for (String family : List.of(PLAIN, COUNTERS)) {
       assertSameState(actual, model, family, when);
-      assertSameList(hexEntries(drain(actual, family, START, null, Direction.REVERSE)),
-          hexEntries(drain(model, family, START, null, Direction.REVERSE)), when + ": family '" + family + "' reverse scan");
-      assertSameList(hex(actual.multiGet(family, probes)), hex(model.multiGet(family, probes)),
+      assertSameList(
+          hexEntries(drain(actual, family, START, null, Direction.REVERSE)),
+          hexEntries(drain(model, family, START, null, Direction.REVERSE)),
+          when + ": family '" + family + "' reverse scan");
+      assertSameList(
+          hex(actual.multiGet(family, probes)),
+          hex(model.multiGet(family, probes)),
           when + ": family '" + family + "' multiGet");
     }
     for (byte[] k : probes) {
-      assertThat(actual.counter(COUNTERS, k)).as("%s: counter %s", when, Bytes.hex(k)).isEqualTo(model.counter(COUNTERS, k));
+      assertThat(actual.counter(COUNTERS, k))
+          .as("%s: counter %s", when, Bytes.hex(k))
+          .isEqualTo(model.counter(COUNTERS, k));
     }
   }
 
@@ -132,9 +179,13 @@ public interface ConsistencyCases extends EngineCase {
    * written and deleted after it opened (and after it returned its first entry).
    */
   @Property
-  default void scanSeesOneStateWhileWritesGoOn(@ForAll("keySets") List<byte[]> initial,
-      @ForAll("keySets") List<byte[]> later, @ForAll("keys") byte[] a, @ForAll("keys") byte[] b,
-      @ForAll boolean reverse, @ForAll boolean readOneFirst) {
+  default void scanSeesOneStateWhileWritesGoOn(
+      @ForAll("keySets") List<byte[]> initial,
+      @ForAll("keySets") List<byte[]> later,
+      @ForAll("keys") byte[] a,
+      @ForAll("keys") byte[] b,
+      @ForAll boolean reverse,
+      @ForAll boolean readOneFirst) {
     byte[] lo = Bytes.compare(a, b) <= 0 ? a : b;
     byte[] hi = lo == a ? b : a;
     Direction dir = reverse ? Direction.REVERSE : Direction.FORWARD;
@@ -166,22 +217,26 @@ public interface ConsistencyCases extends EngineCase {
           got.add(scan.next().toString());
         }
       }
-      assertThat(got).as("%s scan of [%s, %s) opened before the writes", dir, Bytes.hex(lo), Bytes.hex(hi))
+      assertThat(got)
+          .as("%s scan of [%s, %s) opened before the writes", dir, Bytes.hex(lo), Bytes.hex(hi))
           .isEqualTo(expected);
     }
   }
 
   /**
    * A forward scan or visit opened after writes sees them, however often its range was read before:
-   * a backend that keeps the cursor of a closed scan for the next scan of the same range must bring it
-   * to the latest state first. Four rounds over one range ({@code [lo, hi)}, or {@code [lo, end)}): a
-   * forward scan and a visit, both compared with a model, then a batch of puts, deletes, a range delete
-   * and a put of {@code lo} inside and around the range, and a flush of the fixture after every second
-   * round.
+   * a backend that keeps the cursor of a closed scan for the next scan of the same range must bring
+   * it to the latest state first. Four rounds over one range ({@code [lo, hi)}, or {@code [lo,
+   * end)}): a forward scan and a visit, both compared with a model, then a batch of puts, deletes,
+   * a range delete and a put of {@code lo} inside and around the range, and a flush of the fixture
+   * after every second round.
    */
   @Property
-  default void aRescanSeesWritesSinceTheLastScanOfItsRange(@ForAll("keySets") List<byte[]> initial,
-      @ForAll("keySets") List<byte[]> later, @ForAll("keys") byte[] a, @ForAll("keys") byte[] b,
+  default void aRescanSeesWritesSinceTheLastScanOfItsRange(
+      @ForAll("keySets") List<byte[]> initial,
+      @ForAll("keySets") List<byte[]> later,
+      @ForAll("keys") byte[] a,
+      @ForAll("keys") byte[] b,
       @ForAll boolean unbounded) {
     byte[] lo = Bytes.compare(a, b) <= 0 ? a : b;
     byte[] hi = unbounded ? null : lo == a ? b : a;
@@ -189,13 +244,22 @@ public interface ConsistencyCases extends EngineCase {
       Store s = t.store();
       TreeMap<byte[], byte[]> model = putAll(s, initial);
       for (int round = 0; round < 4; round++) {
-        NavigableMap<byte[], byte[]> range = hi == null ? model.tailMap(lo, true) : model.subMap(lo, true, hi, false);
+        NavigableMap<byte[], byte[]> range =
+            hi == null ? model.tailMap(lo, true) : model.subMap(lo, true, hi, false);
         List<String> expected = hexEntries(range);
-        String what = "[" + Bytes.hex(lo) + ", " + (hi == null ? "end" : Bytes.hex(hi)) + ") in round " + round;
-        assertThat(hexEntries(drain(s, PLAIN, lo, hi, Direction.FORWARD))).as("forward scan of %s", what)
+        String what =
+            "["
+                + Bytes.hex(lo)
+                + ", "
+                + (hi == null ? "end" : Bytes.hex(hi))
+                + ") in round "
+                + round;
+        assertThat(hexEntries(drain(s, PLAIN, lo, hi, Direction.FORWARD)))
+            .as("forward scan of %s", what)
             .isEqualTo(expected);
         List<String> visited = new ArrayList<>();
-        s.visit(PLAIN, lo, hi, Direction.FORWARD, (k, v) -> visited.add(new Entry(k, v).toString()));
+        s.visit(
+            PLAIN, lo, hi, Direction.FORWARD, (k, v) -> visited.add(new Entry(k, v).toString()));
         assertThat(visited).as("visit of %s", what).isEqualTo(expected);
         Batch changes = new Batch();
         for (int i = 0; i < later.size(); i++) {

@@ -1,9 +1,5 @@
 package io.ankusa.store.conformance;
 
-import org.assertj.core.api.AbstractThrowableAssert;
-import org.assertj.core.api.Assertions;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
@@ -21,12 +17,21 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.assertj.core.api.AbstractThrowableAssert;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
-/** What the engine layer's cases share: constants, scan and hex helpers, the assertions that name the first difference. */
+/**
+ * What the engine layer's cases share: constants, scan and hex helpers, the assertions that name
+ * the first difference.
+ */
 final class EngineAssertions {
   private EngineAssertions() {}
 
-  /** The exception an open that must be refused threw; an open that succeeds is closed and fails the case. */
+  /**
+   * The exception an open that must be refused threw; an open that succeeds is closed and fails the
+   * case.
+   */
   static StoreException openIsRefused(String what, Supplier<Store> open) {
     Store opened;
     try {
@@ -40,40 +45,53 @@ final class EngineAssertions {
 
   static final byte[] START = new byte[0];
 
-  /** Longest wait for the threads of a concurrency case; a hang fails the case instead of the build. */
+  /**
+   * Longest wait for the threads of a concurrency case; a hang fails the case instead of the build.
+   */
   static final long THREAD_WAIT_SECONDS = 120;
 
-  /** Oversized keys are tried only when maxKeyBytes is below this (allocating one must be cheap). */
+  /**
+   * Oversized keys are tried only when maxKeyBytes is below this (allocating one must be cheap).
+   */
   static final int MAX_OVERSIZED_KEY = 1 << 20;
 
   /**
-   * What {@code call} threw, as an assertion described by {@code what} formatted with {@code args}, for the
-   * checks that follow ({@code isInstanceOf}, {@code hasMessageContaining}). AssertJ's {@code
-   * assertThatThrownBy} fails before any description applies when nothing is thrown ("Expecting code to
-   * raise a throwable", naming no call); this fails naming the call, so a table-driven case says which of
-   * its rows let a call through.
+   * What {@code call} threw, as an assertion described by {@code what} formatted with {@code args},
+   * for the checks that follow ({@code isInstanceOf}, {@code hasMessageContaining}). AssertJ's
+   * {@code assertThatThrownBy} fails before any description applies when nothing is thrown
+   * ("Expecting code to raise a throwable", naming no call); this fails naming the call, so a
+   * table-driven case says which of its rows let a call through.
    */
-  static AbstractThrowableAssert<?, ? extends Throwable> thrownBy(ThrowingCallable call, String what,
-      Object... args) {
+  static AbstractThrowableAssert<?, ? extends Throwable> thrownBy(
+      ThrowingCallable call, String what, Object... args) {
     Throwable thrown = Assertions.catchThrowable(call);
     String described = String.format(what, args);
     if (thrown == null) {
-      throw new AssertionError("[" + described + "] expected to throw, but the call returned normally");
+      throw new AssertionError(
+          "[" + described + "] expected to throw, but the call returned normally");
     }
     return Assertions.assertThat(thrown).as(described);
   }
 
-  /** The exception's class and the start of its message's first line, for reports and assertion texts. */
+  /**
+   * The exception's class and the start of its message's first line, for reports and assertion
+   * texts.
+   */
   static String firstLine(Throwable e) {
     String m = String.valueOf(e.getMessage());
     int nl = m.indexOf('\n');
     String line = nl < 0 ? m : m.substring(0, nl);
-    return e.getClass().getSimpleName() + ": " + (line.length() <= 160 ? line : line.substring(0, 160) + "…");
+    return e.getClass().getSimpleName()
+        + ": "
+        + (line.length() <= 160 ? line : line.substring(0, 160) + "…");
   }
 
-  /** Full forward scans of {@code family} in both stores agree, else names the first differing key. */
+  /**
+   * Full forward scans of {@code family} in both stores agree, else names the first differing key.
+   */
   static void assertSameState(ReadView actual, ReadView model, String family, String when) {
-    assertSameList(hexEntries(drain(actual, family, START, null, Direction.FORWARD)),
+    assertSameList(
+        hexEntries(drain(actual, family, START, null, Direction.FORWARD)),
         hexEntries(drain(model, family, START, null, Direction.FORWARD)),
         when + ": family '" + family + "' full forward scan");
   }
@@ -86,10 +104,18 @@ final class EngineAssertions {
     while (i < actual.size() && i < model.size() && actual.get(i).equals(model.get(i))) {
       i++;
     }
-    throw new AssertionError(what + ": the backend differs from the model at position " + i
-        + ": backend has " + (i < actual.size() ? actual.get(i) : "<nothing more>")
-        + ", model has " + (i < model.size() ? model.get(i) : "<nothing more>")
-        + "\n  backend: " + actual + "\n  model:   " + model);
+    throw new AssertionError(
+        what
+            + ": the backend differs from the model at position "
+            + i
+            + ": backend has "
+            + (i < actual.size() ? actual.get(i) : "<nothing more>")
+            + ", model has "
+            + (i < model.size() ? model.get(i) : "<nothing more>")
+            + "\n  backend: "
+            + actual
+            + "\n  model:   "
+            + model);
   }
 
   static byte[] concat(byte[] a, byte[] b) {
@@ -149,7 +175,10 @@ final class EngineAssertions {
     return arrays.stream().map(Bytes::hex).toList();
   }
 
-  /** Asserts {@code actual} lists exactly {@code expected}'s entries in order, naming the first difference. */
+  /**
+   * Asserts {@code actual} lists exactly {@code expected}'s entries in order, naming the first
+   * difference.
+   */
   static void assertSameEntries(List<Entry> actual, Map<byte[], byte[]> expected, String when) {
     List<String> want = hexEntries(expected);
     List<String> got = hexEntries(actual);
@@ -158,9 +187,18 @@ final class EngineAssertions {
       while (i < got.size() && i < want.size() && got.get(i).equals(want.get(i))) {
         i++;
       }
-      throw new AssertionError(when + ": scan differs from the expected state at position " + i
-          + ": got " + (i < got.size() ? got.get(i) : "<end of scan>") + ", expected "
-          + (i < want.size() ? want.get(i) : "<end of scan>") + "\n  got:      " + got + "\n  expected: " + want);
+      throw new AssertionError(
+          when
+              + ": scan differs from the expected state at position "
+              + i
+              + ": got "
+              + (i < got.size() ? got.get(i) : "<end of scan>")
+              + ", expected "
+              + (i < want.size() ? want.get(i) : "<end of scan>")
+              + "\n  got:      "
+              + got
+              + "\n  expected: "
+              + want);
     }
   }
 

@@ -7,8 +7,8 @@ import net.jqwik.api.Reporter;
 
 /**
  * What every case of the engine layer needs from the suite that runs it: the backend under test, a
- * fresh store of it, its capabilities and the visible skip. Stores have two families: {@value #PLAIN}
- * (plain) and {@value #COUNTERS} (counters).
+ * fresh store of it, its capabilities and the visible skip. Stores have two families: {@value
+ * #PLAIN} (plain) and {@value #COUNTERS} (counters).
  */
 public interface EngineCase {
   /** The plain family of every store the suite opens. */
@@ -18,13 +18,14 @@ public interface EngineCase {
   String COUNTERS = "counters";
 
   /** The families of every store the suite opens. */
-  List<FamilySpec> FAMILIES =
-      List.of(FamilySpec.plain(PLAIN), FamilySpec.counters(COUNTERS, 0));
+  List<FamilySpec> FAMILIES = List.of(FamilySpec.plain(PLAIN), FamilySpec.counters(COUNTERS, 0));
 
   /** The backend under test (its fixture, made once per suite instance). */
   BackendFixture backend();
 
-  /** A new store of the backend under test with {@link #FAMILIES}, in a fresh temporary directory. */
+  /**
+   * A new store of the backend under test with {@link #FAMILIES}, in a fresh temporary directory.
+   */
   TempDirStore openFresh();
 
   /** What the backend under test claims. */

@@ -23,8 +23,9 @@ import io.ankusa.store.spi.Capabilities;
  * <p>The cases live in one interface per promise, each a file of its own: {@link BatchCases},
  * {@link ReadOwnershipCases}, {@link MergeCases}, {@link ScanOrderCases}, {@link ConsistencyCases},
  * {@link LifecycleCases}, {@link CrashCases}, {@link ArgumentCases}, {@link DirectoryCases}, {@link
- * CorruptionCases}, {@link ModelCases}, {@link VisitCases} and {@link OpenStoreCases}; the generators are {@link EngineGenerators}, the shared assertions {@link
- * EngineAssertions}. This class ties them to one backend, so a backend author still writes one class.
+ * CorruptionCases}, {@link ModelCases}, {@link VisitCases} and {@link OpenStoreCases}; the
+ * generators are {@link EngineGenerators}, the shared assertions {@link EngineAssertions}. This
+ * class ties them to one backend, so a backend author still writes one class.
  *
  * <p>The keystone is {@code modelBasedRandomBatches}: random, shrinkable sequences of batches
  * applied to the backend and to the suite's {@link ReferenceModel}, with the whole state compared
@@ -32,10 +33,22 @@ import io.ankusa.store.spi.Capabilities;
  * promise.
  */
 public abstract class EngineConformance extends EngineGenerators
-    implements BatchCases, ReadOwnershipCases, MergeCases, ScanOrderCases, ConsistencyCases, LifecycleCases,
-    ArgumentCases, DirectoryCases, CorruptionCases, ModelCases, CrashCases, VisitCases,
-    OpenStoreCases {
-  /** A new store of the backend under test with {@link #FAMILIES}, in a fresh temporary directory. */
+    implements BatchCases,
+        ReadOwnershipCases,
+        MergeCases,
+        ScanOrderCases,
+        ConsistencyCases,
+        LifecycleCases,
+        ArgumentCases,
+        DirectoryCases,
+        CorruptionCases,
+        ModelCases,
+        CrashCases,
+        VisitCases,
+        OpenStoreCases {
+  /**
+   * A new store of the backend under test with {@link #FAMILIES}, in a fresh temporary directory.
+   */
   @Override
   public final TempDirStore openFresh() {
     return TempDirStore.open(backend(), FAMILIES);

@@ -11,15 +11,17 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
 
 /**
- * A store whose next write or sync fails on demand with {@link StoreWriteFailedException}, the way an
- * engine's failed I/O does: what the engine layer's {@code reportWriteFailureRecoversFromInjectedFaults}
- * injects on every backend ({@link BackendFixture#injectFaults}), and the base of the queue's tests
- * that fail the writer's writes and syncs.
+ * A store whose next write or sync fails on demand with {@link StoreWriteFailedException}, the way
+ * an engine's failed I/O does: what the engine layer's {@code
+ * reportWriteFailureRecoversFromInjectedFaults} injects on every backend ({@link
+ * BackendFixture#injectFaults}), and the base of the queue's tests that fail the writer's writes
+ * and syncs.
  *
  * <p>Here the failure is thrown before the call reaches the store it wraps, so that store stays
- * healthy and {@link #reportWriteFailure} reaches it as after a real failure; a fixture whose engine
- * can fail inside (and be left failed until {@code reportWriteFailure} recovers it) overrides {@link
- * #injectedWriteFailure} and {@link #injectedSyncFailure}. Each armed failure fires once. Thread-safe.
+ * healthy and {@link #reportWriteFailure} reaches it as after a real failure; a fixture whose
+ * engine can fail inside (and be left failed until {@code reportWriteFailure} recovers it)
+ * overrides {@link #injectedWriteFailure} and {@link #injectedSyncFailure}. Each armed failure
+ * fires once. Thread-safe.
  */
 public class FaultInjectingStore extends ForwardingStore {
   private record ArmedWrite(BiPredicate<Batch, Durability> which, boolean applyFirst) {}
@@ -38,27 +40,29 @@ public class FaultInjectingStore extends ForwardingStore {
   }
 
   /**
-   * The next write for which {@code which} holds fails; with {@code applyFirst} its batch is applied
-   * before the failure is thrown (an engine that took the batch and failed after), otherwise not at
-   * all.
+   * The next write for which {@code which} holds fails; with {@code applyFirst} its batch is
+   * applied before the failure is thrown (an engine that took the batch and failed after),
+   * otherwise not at all.
    */
-  public FaultInjectingStore failNextWrite(BiPredicate<Batch, Durability> which, boolean applyFirst) {
+  public FaultInjectingStore failNextWrite(
+      BiPredicate<Batch, Durability> which, boolean applyFirst) {
     nextWrite.set(new ArmedWrite(which, applyFirst));
     return this;
   }
 
   /**
-   * The next write fails after part of its batch reached the engine (a buffer filled, an I/O error half
-   * way through), leaving the engine failed until {@code reportWriteFailure} recovers it without that
-   * part (property {@code reportWriteFailureDiscardsAWriteHalfInTheEngine}). Only an engine's own fixture
-   * can fail a write there: by default this throws.
+   * The next write fails after part of its batch reached the engine (a buffer filled, an I/O error
+   * half way through), leaving the engine failed until {@code reportWriteFailure} recovers it
+   * without that part (property {@code reportWriteFailureDiscardsAWriteHalfInTheEngine}). Only an
+   * engine's own fixture can fail a write there: by default this throws.
    *
-   * @throws UnsupportedOperationException when this store cannot fail a write inside the engine; the
-   *     message says why
+   * @throws UnsupportedOperationException when this store cannot fail a write inside the engine;
+   *     the message says why
    */
   public FaultInjectingStore failNextWriteMidway() {
-    throw new UnsupportedOperationException("its fixture's injectFaults fails writes before they reach the engine;"
-        + " a fixture whose engine can fail half way through a write overrides failNextWriteMidway");
+    throw new UnsupportedOperationException(
+        "its fixture's injectFaults fails writes before they reach the engine;"
+            + " a fixture whose engine can fail half way through a write overrides failNextWriteMidway");
   }
 
   /** The next {@code syncWal()} fails without syncing. */
@@ -75,7 +79,9 @@ public class FaultInjectingStore extends ForwardingStore {
   @Override
   public void write(Batch batch, Durability durability) {
     ArmedWrite armed = nextWrite.get();
-    if (armed != null && armed.which().test(batch, durability) && nextWrite.compareAndSet(armed, null)) {
+    if (armed != null
+        && armed.which().test(batch, durability)
+        && nextWrite.compareAndSet(armed, null)) {
       if (armed.applyFirst()) {
         delegate.write(batch, durability);
       }
@@ -95,9 +101,16 @@ public class FaultInjectingStore extends ForwardingStore {
   }
 
   /** The failure an armed write throws; an engine that fails inside does so here. */
-  protected StoreWriteFailedException injectedWriteFailure(Batch batch, Durability durability, boolean applied) {
-    return new StoreWriteFailedException("injected failure of a " + durability + " write of " + batch.ops().size()
-        + " ops (applied: " + applied + ")");
+  protected StoreWriteFailedException injectedWriteFailure(
+      Batch batch, Durability durability, boolean applied) {
+    return new StoreWriteFailedException(
+        "injected failure of a "
+            + durability
+            + " write of "
+            + batch.ops().size()
+            + " ops (applied: "
+            + applied
+            + ")");
   }
 
   /** The failure an armed sync throws; an engine that fails inside does so here. */

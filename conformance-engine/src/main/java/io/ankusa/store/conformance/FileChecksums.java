@@ -16,8 +16,8 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * Every entry under a directory with its size and SHA-256 (directories and symlinks listed by kind):
- * what the suite compares before and after an open that must change no file.
+ * Every entry under a directory with its size and SHA-256 (directories and symlinks listed by
+ * kind): what the suite compares before and after an open that must change no file.
  *
  * @param root the directory listed
  * @param entries relative path to {@code "size sha256"}, {@code "dir"} or {@code "link -> target"}
@@ -69,7 +69,9 @@ public record FileChecksums(Path root, SortedMap<String, String> entries) {
 
   /** The number of regular files listed. */
   public long fileCount() {
-    return entries.values().stream().filter(v -> !v.equals("dir") && !v.startsWith("link") && !v.startsWith("<")).count();
+    return entries.values().stream()
+        .filter(v -> !v.equals("dir") && !v.startsWith("link") && !v.startsWith("<"))
+        .count();
   }
 
   private static String sha256(Path file) throws IOException {

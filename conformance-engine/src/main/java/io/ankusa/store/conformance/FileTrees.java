@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 /**
  * Deleting a directory tree: the one place the project does it (scratch stores of the suite, the
  * benches and the tests, a fixture's temporary directory). A tool of tests and benches, not of
- * backends: it lives in the suite's engine module, which every module that makes scratch directories
- * has on its (test) classpath.
+ * backends: it lives in the suite's engine module, which every module that makes scratch
+ * directories has on its (test) classpath.
  */
 public final class FileTrees {
   private FileTrees() {}

@@ -31,7 +31,8 @@ final class LockProbe implements AutoCloseable {
 
   private LockProbe(Process child) {
     this.child = child;
-    this.answers = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+    this.answers =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
     this.commands = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
   }
 
@@ -62,19 +63,22 @@ final class LockProbe implements AutoCloseable {
   }
 
   private String answer() {
-    CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
-      try {
-        return answers.readLine();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    CompletableFuture<String> line =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return answers.readLine();
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
     try {
       String got = line.get(ANSWER_SECONDS, TimeUnit.SECONDS);
       return got == null ? "<the lock probe process exited>" : got;
     } catch (TimeoutException e) {
       child.destroyForcibly();
-      throw new AssertionError("the lock probe process did not answer within " + ANSWER_SECONDS + " s", e);
+      throw new AssertionError(
+          "the lock probe process did not answer within " + ANSWER_SECONDS + " s", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted waiting for the lock probe process", e);

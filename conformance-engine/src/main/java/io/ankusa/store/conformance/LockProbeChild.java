@@ -10,11 +10,11 @@ import java.nio.charset.StandardCharsets;
 /**
  * The other process of {@link LockProbe}: it loads the backend, prints {@code ready}, then for each
  * line {@code open} read from stdin tries to open the store and answers one line — {@code opened}
- * (and closes the store at once) or {@code refused <exception class>: <message>}. It exits when stdin
- * closes.
+ * (and closes the store at once) or {@code refused <exception class>: <message>}. It exits when
+ * stdin closes.
  *
- * <p>Arguments: those of {@link StoreChildProcess}. The protocol is its standard output,
- * so it prints there and nothing else.
+ * <p>Arguments: those of {@link StoreChildProcess}. The protocol is its standard output, so it
+ * prints there and nothing else.
  */
 public final class LockProbeChild {
   private LockProbeChild() {}
@@ -23,7 +23,8 @@ public final class LockProbeChild {
     StoreChildProcess.Target target = StoreChildProcess.Target.parse(args);
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     out.println("ready");
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null; ) {
       if (!line.equals("open")) {
         out.println("unknown command '" + line + "'");
@@ -32,7 +33,11 @@ public final class LockProbeChild {
       try (Store store = target.open()) {
         out.println("opened");
       } catch (StoreException e) {
-        out.println("refused " + e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).replace('\n', ' '));
+        out.println(
+            "refused "
+                + e.getClass().getSimpleName()
+                + ": "
+                + String.valueOf(e.getMessage()).replace('\n', ' '));
       } catch (RuntimeException e) {
         out.println("failed " + e);
       }

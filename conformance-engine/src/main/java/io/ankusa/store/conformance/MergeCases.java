@@ -35,19 +35,26 @@ import net.jqwik.api.Property;
 public interface MergeCases extends EngineCase {
   /** A merge onto an absent key stores the delta itself; counter() of an absent key is 0. */
   @Property
-  default void mergeOntoAbsentKeyEqualsDelta(@ForAll("keys") byte[] key, @ForAll("deltas") long delta) {
+  default void mergeOntoAbsentKeyEqualsDelta(
+      @ForAll("keys") byte[] key, @ForAll("deltas") long delta) {
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
       assertThat(s.counter(COUNTERS, key)).as("counter of absent key %s", Bytes.hex(key)).isZero();
       s.write(new Batch().merge(COUNTERS, key, delta), Durability.NO_SYNC);
-      assertThat(s.counter(COUNTERS, key)).as("counter after one merge of %d", delta).isEqualTo(delta);
+      assertThat(s.counter(COUNTERS, key))
+          .as("counter after one merge of %d", delta)
+          .isEqualTo(delta);
     }
   }
 
-  /** Merges add as signed 64-bit integers, wrapping around on overflow, within and across batches. */
+  /**
+   * Merges add as signed 64-bit integers, wrapping around on overflow, within and across batches.
+   */
   @Property
   default void mergeIsSigned64BitAdditionWithWrapAround(
-      @ForAll("keys") byte[] key, @ForAll("deltaLists") List<Long> deltas, @ForAll boolean oneBatch) {
+      @ForAll("keys") byte[] key,
+      @ForAll("deltaLists") List<Long> deltas,
+      @ForAll boolean oneBatch) {
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
       long expected = 0;
@@ -61,13 +68,19 @@ public interface MergeCases extends EngineCase {
         expected += d;
       }
       s.write(together, Durability.NO_SYNC);
-      assertThat(s.counter(COUNTERS, key)).as("sum of %s with wrap-around", deltas).isEqualTo(expected);
+      assertThat(s.counter(COUNTERS, key))
+          .as("sum of %s with wrap-around", deltas)
+          .isEqualTo(expected);
     }
   }
 
-  /** The stored bytes of a counter are Int64Add.encode(value): 8 bytes, little-endian, on every backend. */
+  /**
+   * The stored bytes of a counter are Int64Add.encode(value): 8 bytes, little-endian, on every
+   * backend.
+   */
   @Property
-  default void mergeBytesIdenticalOnEveryBackend(@ForAll("keys") byte[] key, @ForAll("deltaLists") List<Long> deltas) {
+  default void mergeBytesIdenticalOnEveryBackend(
+      @ForAll("keys") byte[] key, @ForAll("deltaLists") List<Long> deltas) {
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
       long expected = 0;
@@ -85,7 +98,9 @@ public interface MergeCases extends EngineCase {
     }
   }
 
-  /** How long, at least, the threads of {@code concurrentMergesLoseNoOperand} race (and 10 rounds). */
+  /**
+   * How long, at least, the threads of {@code concurrentMergesLoseNoOperand} race (and 10 rounds).
+   */
   long MERGE_RACE_MILLIS = 500;
 
   /**
@@ -101,7 +116,9 @@ public interface MergeCases extends EngineCase {
    */
   @Example
   default void concurrentMergesLoseNoOperand() throws Exception {
-    requireCapability(capabilities().concurrentWriters(), "concurrentWriters",
+    requireCapability(
+        capabilities().concurrentWriters(),
+        "concurrentWriters",
         "Store.write may not be called from several threads at once");
     final int threads = 8;
     final int minRounds = 10;
@@ -114,24 +131,35 @@ public interface MergeCases extends EngineCase {
       long started = System.nanoTime();
       AtomicInteger rounds = new AtomicInteger();
       AtomicBoolean more = new AtomicBoolean(true);
-      // The barrier's action runs once per round, before the threads are released: it decides whether
+      // The barrier's action runs once per round, before the threads are released: it decides
+      // whether
       // this round is the last, so every thread runs the same number of rounds.
-      CyclicBarrier lockstep = new CyclicBarrier(threads, () -> more.set(
-          rounds.incrementAndGet() < minRounds || System.nanoTime() - started < minNanos));
+      CyclicBarrier lockstep =
+          new CyclicBarrier(
+              threads,
+              () ->
+                  more.set(
+                      rounds.incrementAndGet() < minRounds
+                          || System.nanoTime() - started < minNanos));
       try {
         List<Future<?>> all = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
           final long delta = deltaOfThread(i);
-          all.add(pool.submit(() -> {
-            for (int r = 0; more.get(); r++) {
-              lockstep.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
-              for (int m = 0; m < burst; m++) {
-                s.write(new Batch().merge(COUNTERS, key, delta).put(PLAIN, key, new byte[] {(byte) r, (byte) m}),
-                    Durability.NO_SYNC);
-              }
-            }
-            return null;
-          }));
+          all.add(
+              pool.submit(
+                  () -> {
+                    for (int r = 0; more.get(); r++) {
+                      lockstep.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+                      for (int m = 0; m < burst; m++) {
+                        s.write(
+                            new Batch()
+                                .merge(COUNTERS, key, delta)
+                                .put(PLAIN, key, new byte[] {(byte) r, (byte) m}),
+                            Durability.NO_SYNC);
+                      }
+                    }
+                    return null;
+                  }));
         }
         Exception first = null;
         for (Future<?> f : all) {
@@ -139,7 +167,10 @@ public interface MergeCases extends EngineCase {
             f.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
           } catch (ExecutionException e) {
             Exception cause = unwrap(e);
-            if (first == null || first instanceof BrokenBarrierException) { // the barrier breaks after the real failure
+            if (first == null
+                || first
+                    instanceof
+                    BrokenBarrierException) { // the barrier breaks after the real failure
               first = cause;
             }
           }
@@ -155,12 +186,19 @@ public interface MergeCases extends EngineCase {
       for (int i = 0; i < threads; i++) {
         expected += (long) rounds.get() * burst * deltaOfThread(i);
       }
-      assertThat(s.counter(COUNTERS, key)).as("%d threads x %d rounds x %d merges (a lost operand of thread i shows"
-          + " as a difference of its delta: %s)", threads, rounds.get(), burst, deltasOfThreads(threads)).isEqualTo(expected);
+      assertThat(s.counter(COUNTERS, key))
+          .as(
+              "%d threads x %d rounds x %d merges (a lost operand of thread i shows"
+                  + " as a difference of its delta: %s)",
+              threads, rounds.get(), burst, deltasOfThreads(threads))
+          .isEqualTo(expected);
     }
   }
 
-  /** The delta thread {@code i} merges: large and positive or small and negative, so a lost one is named by its size. */
+  /**
+   * The delta thread {@code i} merges: large and positive or small and negative, so a lost one is
+   * named by its size.
+   */
   private static long deltaOfThread(int i) {
     return (i % 2 == 0) ? (i + 1) * 1_000_003L : -(i + 1);
   }
@@ -179,8 +217,8 @@ public interface MergeCases extends EngineCase {
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
       s.write(new Batch().put(PLAIN, new byte[] {1}, Int64Add.encode(3)), Durability.NO_SYNC);
-      thrownBy(() -> s.counter(PLAIN, new byte[] {1}),
-          "s.counter(PLAIN, new byte[] {1})").isInstanceOf(StoreArgumentException.class);
+      thrownBy(() -> s.counter(PLAIN, new byte[] {1}), "s.counter(PLAIN, new byte[] {1})")
+          .isInstanceOf(StoreArgumentException.class);
     }
   }
 }

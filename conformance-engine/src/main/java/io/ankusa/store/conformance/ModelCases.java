@@ -18,52 +18,84 @@ import net.jqwik.api.Property;
 public interface ModelCases extends EngineCase {
   /**
    * Random, shrinkable sequences of batches over a small key space (so ops collide) are applied to
-   * the backend and to the {@link ReferenceModel} (a plain oracle, never a backend); after each batch
-   * the whole state of both families, a random-range reverse scan, a multiGet and the probes' counters
-   * must agree, and a snapshot taken before a batch (when the backend claims snapshots) must agree
-   * with the model's ({@link ModelReplay}). Before a batch the store may be flushed, compacted or
-   * reopened ({@link Perturbation}, drawn with the batches), so the merge law and range deletes are
-   * checked over flushed and reopened data on every engine. Each try runs under one of the fixture's
-   * {@link BackendFixture#optionSets() option sets} (the default in half the tries), named in the
-   * failure. A failing sequence is written as an op log ({@link OpLog}, with its option set) whose path
-   * the failure names: {@code ankusa-store replay --backend NAME FILE} re-runs it and prints the
-   * per-step history; the failure also says under which of the fixture's option sets the same
-   * sequence fails.
+   * the backend and to the {@link ReferenceModel} (a plain oracle, never a backend); after each
+   * batch the whole state of both families, a random-range reverse scan, a multiGet and the probes'
+   * counters must agree, and a snapshot taken before a batch (when the backend claims snapshots)
+   * must agree with the model's ({@link ModelReplay}). Before a batch the store may be flushed,
+   * compacted or reopened ({@link Perturbation}, drawn with the batches), so the merge law and
+   * range deletes are checked over flushed and reopened data on every engine. Each try runs under
+   * one of the fixture's {@link BackendFixture#optionSets() option sets} (the default in half the
+   * tries), named in the failure. A failing sequence is written as an op log ({@link OpLog}, with
+   * its option set) whose path the failure names: {@code ankusa-store replay --backend NAME FILE}
+   * re-runs it and prints the per-step history; the failure also says under which of the fixture's
+   * option sets the same sequence fails.
    */
   @Property
-  default void modelBasedRandomBatches(@ForAll("optionSets") NamedOptions set,
-      @ForAll("rounds") List<ModelRound> rounds) {
+  default void modelBasedRandomBatches(
+      @ForAll("optionSets") NamedOptions set, @ForAll("rounds") List<ModelRound> rounds) {
     BackendFixture fixture = backend().withOptions(set);
     try (TempDirStore t = TempDirStore.open(fixture, FAMILIES)) {
       new ModelReplay(t, fixture, line -> {}).run(rounds);
     } catch (AssertionError | RuntimeException e) {
       String provider = backend().provider().name();
       String replay = "ankusa-store replay --backend " + provider;
-      Path log = OpLog.write(opLogFile(), rounds, set.relativeTo(backend().options()), "modelBasedRandomBatches failed on " + backend().name()
-          + " under " + set + "\n" + firstLine(e) + "\nreplay: " + replay + " FILE (opens the store under the"
-          + " file's options line)\nreduce: delete steps, ops or perturb= fields and replay until it stops failing");
-      throw new AssertionError("under " + set + ": " + e.getMessage()
-          + "\n  the same sequence under each option set of " + backend().name() + ": " + underEachSet(rounds)
-          + "\n  op log: " + log.toAbsolutePath() + " (replay with: " + replay + " " + log.toAbsolutePath()
-          + "; reduce it by deleting steps, ops or perturb= fields while it still fails)", e);
+      Path log =
+          OpLog.write(
+              opLogFile(),
+              rounds,
+              set.relativeTo(backend().options()),
+              "modelBasedRandomBatches failed on "
+                  + backend().name()
+                  + " under "
+                  + set
+                  + "\n"
+                  + firstLine(e)
+                  + "\nreplay: "
+                  + replay
+                  + " FILE (opens the store under the"
+                  + " file's options line)\nreduce: delete steps, ops or perturb= fields and replay until it stops failing");
+      throw new AssertionError(
+          "under "
+              + set
+              + ": "
+              + e.getMessage()
+              + "\n  the same sequence under each option set of "
+              + backend().name()
+              + ": "
+              + underEachSet(rounds)
+              + "\n  op log: "
+              + log.toAbsolutePath()
+              + " (replay with: "
+              + replay
+              + " "
+              + log.toAbsolutePath()
+              + "; reduce it by deleting steps, ops or perturb= fields while it still fails)",
+          e);
     }
   }
 
   /**
    * Which option sets the failing sequence fails under, for the failure message, and where the
-   * history under the first set that fails first differs from the history under the first that passes.
+   * history under the first set that fails first differs from the history under the first that
+   * passes.
    */
   private String underEachSet(List<ModelRound> rounds) {
     try {
       List<ModelReplay.SetReplay> replays = ModelReplay.replayUnderEachOptionSet(backend(), rounds);
       List<String> verdicts = new java.util.ArrayList<>();
-      replays.forEach(r -> verdicts.add(r.set().name() + (r.difference() == null ? " passes" : " fails")));
+      replays.forEach(
+          r -> verdicts.add(r.set().name() + (r.difference() == null ? " passes" : " fails")));
       var passing = replays.stream().filter(r -> r.difference() == null).findFirst();
       var failing = replays.stream().filter(r -> r.difference() != null).findFirst();
-      String diff = passing.isPresent() && failing.isPresent()
-          ? "; histories (" + passing.get().set().name() + " | " + failing.get().set().name() + ") first differ at "
-              + ModelReplay.firstDifference(passing.get().history(), failing.get().history())
-          : "";
+      String diff =
+          passing.isPresent() && failing.isPresent()
+              ? "; histories ("
+                  + passing.get().set().name()
+                  + " | "
+                  + failing.get().set().name()
+                  + ") first differ at "
+                  + ModelReplay.firstDifference(passing.get().history(), failing.get().history())
+              : "";
       return String.join(", ", verdicts) + diff;
     } catch (RuntimeException e) {
       return "not replayed (" + e + ")";
@@ -78,9 +110,12 @@ public interface ModelCases extends EngineCase {
    */
   private Path opLogFile() {
     String dir = System.getProperty("ankusa.oplog.dir");
-    Path base = dir != null ? Path.of(dir)
-        : Files.isDirectory(Path.of("target")) ? Path.of("target", "ankusa-oplogs")
-        : Path.of(System.getProperty("java.io.tmpdir"), "ankusa-oplogs");
+    Path base =
+        dir != null
+            ? Path.of(dir)
+            : Files.isDirectory(Path.of("target"))
+                ? Path.of("target", "ankusa-oplogs")
+                : Path.of(System.getProperty("java.io.tmpdir"), "ankusa-oplogs");
     return base.resolve("model-" + backend().name().replaceAll("[^A-Za-z0-9._-]", "_") + ".ops");
   }
 }

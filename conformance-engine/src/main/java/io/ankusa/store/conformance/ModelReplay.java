@@ -13,26 +13,27 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Runs a sequence of {@link ModelRound}s against a store and the {@link ReferenceModel}, checking after
- * each batch what {@code modelBasedRandomBatches} promises: the whole state of both families, a
- * reverse scan of the round's range, a multiGet and the counters of its probes, and — when the round
- * asks and the store has snapshots — a snapshot taken before the batch. The first difference throws
- * an {@link AssertionError} naming the step, the family and the first differing entry.
+ * Runs a sequence of {@link ModelRound}s against a store and the {@link ReferenceModel}, checking
+ * after each batch what {@code modelBasedRandomBatches} promises: the whole state of both families,
+ * a reverse scan of the round's range, a multiGet and the counters of its probes, and — when the
+ * round asks and the store has snapshots — a snapshot taken before the batch. The first difference
+ * throws an {@link AssertionError} naming the step, the family and the first differing entry.
  *
- * <p>Before a round's batch comes its {@link Perturbation}: a flush or compaction through the fixture's
- * hooks, or a reopen ({@code syncWal}, close, open again through the fixture) — the model keeps its
- * state across all three, so merges and range deletes are checked over flushed, compacted and reopened
- * data.
+ * <p>Before a round's batch comes its {@link Perturbation}: a flush or compaction through the
+ * fixture's hooks, or a reopen ({@code syncWal}, close, open again through the fixture) — the model
+ * keeps its state across all three, so merges and range deletes are checked over flushed, compacted
+ * and reopened data.
  *
- * <p>With a history sink, every step also prints what the store answered (the ops, then each check's
- * result), so the histories of two backends, or of one backend under two option sets ({@link
- * #replayUnderEachOptionSet}), on the same op log can be diffed line by line; the model's answer is
- * printed only where it differs. Ownership: the caller owns the {@link TempDirStore}; this class
- * writes to its store, may reopen it, and closes only the snapshots it takes.
+ * <p>With a history sink, every step also prints what the store answered (the ops, then each
+ * check's result), so the histories of two backends, or of one backend under two option sets
+ * ({@link #replayUnderEachOptionSet}), on the same op log can be diffed line by line; the model's
+ * answer is printed only where it differs. Ownership: the caller owns the {@link TempDirStore};
+ * this class writes to its store, may reopen it, and closes only the snapshots it takes.
  */
 public final class ModelReplay {
   /** The families the rounds write: {@code plain} and the counters family {@code counters}. */
-  public static final List<String> FAMILIES = List.of(EngineConformance.PLAIN, EngineConformance.COUNTERS);
+  public static final List<String> FAMILIES =
+      List.of(EngineConformance.PLAIN, EngineConformance.COUNTERS);
 
   private static final byte[] START = new byte[0];
 
@@ -43,9 +44,9 @@ public final class ModelReplay {
   private final ReferenceModel model = new ReferenceModel(FAMILIES);
 
   /**
-   * A replay onto the store of {@code target}, which {@code fixture} opened with {@link #FAMILIES} and
-   * which is empty; the fixture's hooks flush and compact it, and reopens go through {@code target}.
-   * {@code history} receives one line per fact (nothing: {@code line -> {}}).
+   * A replay onto the store of {@code target}, which {@code fixture} opened with {@link #FAMILIES}
+   * and which is empty; the fixture's hooks flush and compact it, and reopens go through {@code
+   * target}. {@code history} receives one line per fact (nothing: {@code line -> {}}).
    */
   public ModelReplay(TempDirStore target, BackendFixture fixture, Consumer<String> history) {
     this.target = target;
@@ -58,11 +59,13 @@ public final class ModelReplay {
   public record SetReplay(NamedOptions set, List<String> history, AssertionError difference) {}
 
   /**
-   * Replays {@code rounds} under each of {@code fixture}'s {@link BackendFixture#optionSets()}, each on
-   * a fresh store, recording each history. A backend keeps one contract whatever its options, so the
-   * histories must be identical: {@link #firstDifference} names the first line where two differ.
+   * Replays {@code rounds} under each of {@code fixture}'s {@link BackendFixture#optionSets()},
+   * each on a fresh store, recording each history. A backend keeps one contract whatever its
+   * options, so the histories must be identical: {@link #firstDifference} names the first line
+   * where two differ.
    */
-  public static List<SetReplay> replayUnderEachOptionSet(BackendFixture fixture, List<ModelRound> rounds) {
+  public static List<SetReplay> replayUnderEachOptionSet(
+      BackendFixture fixture, List<ModelRound> rounds) {
     List<SetReplay> out = new ArrayList<>();
     for (NamedOptions set : fixture.optionSets()) {
       List<String> lines = new ArrayList<>();
@@ -88,12 +91,13 @@ public final class ModelReplay {
   }
 
   /**
-   * Replays {@code rounds} on a fresh store of {@code fixture} (in a temporary directory it deletes),
-   * printing the history to {@code history}; returns the first difference from the model, or null when
-   * the backend agrees at every step. An exception the backend throws during a step counts as a
-   * difference; one thrown while opening the store is passed on.
+   * Replays {@code rounds} on a fresh store of {@code fixture} (in a temporary directory it
+   * deletes), printing the history to {@code history}; returns the first difference from the model,
+   * or null when the backend agrees at every step. An exception the backend throws during a step
+   * counts as a difference; one thrown while opening the store is passed on.
    */
-  public static AssertionError replay(BackendFixture fixture, List<ModelRound> rounds, Consumer<String> history) {
+  public static AssertionError replay(
+      BackendFixture fixture, List<ModelRound> rounds, Consumer<String> history) {
     try (TempDirStore t = TempDirStore.open(fixture, EngineConformance.FAMILIES)) {
       new ModelReplay(t, fixture, history).run(rounds);
       return null;
@@ -109,8 +113,16 @@ public final class ModelReplay {
         step(i, rounds.size(), rounds.get(i));
       } catch (RuntimeException e) {
         history.accept("    THREW: " + e);
-        throw new AssertionError("batch " + i + " (counting from 0) of " + rounds.size() + ", " + rounds.get(i)
-            + ": the backend threw where the model answered: " + e, e);
+        throw new AssertionError(
+            "batch "
+                + i
+                + " (counting from 0) of "
+                + rounds.size()
+                + ", "
+                + rounds.get(i)
+                + ": the backend threw where the model answered: "
+                + e,
+            e);
       }
     }
   }
@@ -118,7 +130,13 @@ public final class ModelReplay {
   private void step(int i, int of, ModelRound round) {
     String when = "batch " + i + " (counting from 0) of " + of + ", " + round;
     Durability durability = i % 2 == 0 ? Durability.NO_SYNC : Durability.SYNC;
-    history.accept("step " + i + " (" + durability + (round.underSnapshot() ? ", snapshot before the batch" : "") + ")");
+    history.accept(
+        "step "
+            + i
+            + " ("
+            + durability
+            + (round.underSnapshot() ? ", snapshot before the batch" : "")
+            + ")");
     perturb(round.before());
     round.ops().forEach(op -> history.accept("  " + OpLog.line(op)));
     Store store = target.store();
@@ -132,17 +150,40 @@ public final class ModelReplay {
       store.write(round.batch(), durability);
       model.apply(round.batch());
       for (String fam : FAMILIES) {
-        check(all(store, fam), all(model, fam), when + ": family '" + fam + "' full forward scan",
+        check(
+            all(store, fam),
+            all(model, fam),
+            when + ": family '" + fam + "' full forward scan",
             "  " + fam + ":");
-        check(entries(store, fam, round.lo(), round.hi(), Direction.REVERSE),
+        check(
+            entries(store, fam, round.lo(), round.hi(), Direction.REVERSE),
             entries(model, fam, round.lo(), round.hi(), Direction.REVERSE),
-            when + ": family '" + fam + "' reverse scan [" + Bytes.hex(round.lo()) + ", " + Bytes.hex(round.hi()) + ")",
-            "  " + fam + " reverse [" + OpLog.hex(round.lo()) + ", " + OpLog.hex(round.hi()) + "):");
-        check(hex(store.multiGet(fam, round.probes())), hex(model.multiGet(fam, round.probes())),
-            when + ": family '" + fam + "' multiGet", "  " + fam + " multiGet " + hex(round.probes()) + ":");
+            when
+                + ": family '"
+                + fam
+                + "' reverse scan ["
+                + Bytes.hex(round.lo())
+                + ", "
+                + Bytes.hex(round.hi())
+                + ")",
+            "  "
+                + fam
+                + " reverse ["
+                + OpLog.hex(round.lo())
+                + ", "
+                + OpLog.hex(round.hi())
+                + "):");
+        check(
+            hex(store.multiGet(fam, round.probes())),
+            hex(model.multiGet(fam, round.probes())),
+            when + ": family '" + fam + "' multiGet",
+            "  " + fam + " multiGet " + hex(round.probes()) + ":");
         if (snap != null) {
-          check(all(snap, fam), all(modelSnap, fam),
-              when + ": family '" + fam + "' scan of a snapshot taken before the batch", "  " + fam + " snapshot:");
+          check(
+              all(snap, fam),
+              all(modelSnap, fam),
+              when + ": family '" + fam + "' scan of a snapshot taken before the batch",
+              "  " + fam + " snapshot:");
         }
       }
       List<String> counters = new ArrayList<>();
@@ -151,7 +192,8 @@ public final class ModelReplay {
         counters.add(OpLog.hex(p) + "=" + store.counter(EngineConformance.COUNTERS, p));
         modelCounters.add(OpLog.hex(p) + "=" + model.counter(EngineConformance.COUNTERS, p));
       }
-      check(counters, modelCounters, when + ": counters of the probes", "  counter() of the probes:");
+      check(
+          counters, modelCounters, when + ": counters of the probes", "  counter() of the probes:");
     } finally {
       if (snap != null) {
         snap.close();
@@ -175,7 +217,10 @@ public final class ModelReplay {
     history.accept("  perturb " + p.word());
   }
 
-  /** Prints the store's answer; throws when it differs from the model's, naming the first difference. */
+  /**
+   * Prints the store's answer; throws when it differs from the model's, naming the first
+   * difference.
+   */
   private void check(List<String> actual, List<String> expected, String what, String label) {
     history.accept(label + " " + actual);
     if (!actual.equals(expected)) {
@@ -188,7 +233,8 @@ public final class ModelReplay {
     return entries(view, family, START, null, Direction.FORWARD);
   }
 
-  private static List<String> entries(ReadView view, String family, byte[] lo, byte[] hi, Direction dir) {
+  private static List<String> entries(
+      ReadView view, String family, byte[] lo, byte[] hi, Direction dir) {
     List<String> out = new ArrayList<>();
     try (Scan scan = view.scan(family, lo, hi, dir)) {
       while (scan.hasNext()) {

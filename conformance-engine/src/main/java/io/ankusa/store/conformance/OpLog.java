@@ -32,13 +32,13 @@ import java.util.List;
  *
  * Bytes are lower-case hex, never cut; {@code -} is the empty array. {@code scan=LO..HI} is the
  * reverse scan checked after the batch, {@code probes} the keys of the multiGet and counter checks,
- * {@code snapshot=yes} a snapshot taken before the batch and compared after it, {@code perturb=} the
- * {@link Perturbation} done to the store before the batch ({@code flush}, {@code compact}, {@code
- * reopen}; absent: none). The optional {@code options NAME KEY=VALUE…} line, before the first step,
- * names the {@link NamedOptions option set} the log was written under and its store properties
- * (absent: the default set, no properties). Step {@code i} (from
- * 0) is written with {@code NO_SYNC} when {@code i} is even and {@code SYNC} when odd, as the property
- * does. A line the parser does not understand is refused with its line number.
+ * {@code snapshot=yes} a snapshot taken before the batch and compared after it, {@code perturb=}
+ * the {@link Perturbation} done to the store before the batch ({@code flush}, {@code compact},
+ * {@code reopen}; absent: none). The optional {@code options NAME KEY=VALUE…} line, before the
+ * first step, names the {@link NamedOptions option set} the log was written under and its store
+ * properties (absent: the default set, no properties). Step {@code i} (from 0) is written with
+ * {@code NO_SYNC} when {@code i} is even and {@code SYNC} when odd, as the property does. A line
+ * the parser does not understand is refused with its line number.
  */
 public final class OpLog {
   private static final String EMPTY = "-";
@@ -57,27 +57,41 @@ public final class OpLog {
   }
 
   /**
-   * The text of {@code rounds} written under {@code set} (null: no {@code options} line), with {@code
-   * header} as comment lines first.
+   * The text of {@code rounds} written under {@code set} (null: no {@code options} line), with
+   * {@code header} as comment lines first.
    */
   public static String format(List<ModelRound> rounds, NamedOptions set, String header) {
     StringBuilder sb = new StringBuilder();
     header.lines().forEach(l -> sb.append("# ").append(l).append('\n'));
     if (set != null) {
       sb.append("options ").append(set.name());
-      set.options().properties().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey()).forEach(e -> {
-        if (e.getKey().isEmpty() || e.getKey().matches(".*[\\s=].*") || e.getValue().matches(".*\\s.*")) {
-          throw new IllegalArgumentException("option " + e.getKey() + "='" + e.getValue()
-              + "' cannot be written to an op log: keys hold no '=' or space, values no space");
-        }
-        sb.append(' ').append(e.getKey()).append('=').append(e.getValue());
-      });
+      set.options().properties().entrySet().stream()
+          .sorted(java.util.Map.Entry.comparingByKey())
+          .forEach(
+              e -> {
+                if (e.getKey().isEmpty()
+                    || e.getKey().matches(".*[\\s=].*")
+                    || e.getValue().matches(".*\\s.*")) {
+                  throw new IllegalArgumentException(
+                      "option "
+                          + e.getKey()
+                          + "='"
+                          + e.getValue()
+                          + "' cannot be written to an op log: keys hold no '=' or space, values no space");
+                }
+                sb.append(' ').append(e.getKey()).append('=').append(e.getValue());
+              });
       sb.append('\n');
     }
     for (ModelRound round : rounds) {
-      sb.append("step snapshot=").append(round.underSnapshot() ? "yes" : "no")
-          .append(" scan=").append(hex(round.lo())).append("..").append(hex(round.hi()))
-          .append(" probes=").append(String.join(",", round.probes().stream().map(OpLog::hex).toList()));
+      sb.append("step snapshot=")
+          .append(round.underSnapshot() ? "yes" : "no")
+          .append(" scan=")
+          .append(hex(round.lo()))
+          .append("..")
+          .append(hex(round.hi()))
+          .append(" probes=")
+          .append(String.join(",", round.probes().stream().map(OpLog::hex).toList()));
       if (round.before() != Perturbation.NONE) {
         sb.append(" perturb=").append(round.before().word());
       }
@@ -89,27 +103,28 @@ public final class OpLog {
 
   /** One op as its line. */
   public static String line(Op op) {
-    return op.accept(new Op.Visitor<String>() {
-      @Override
-      public String put(Op.Put p) {
-        return "put " + p.family() + " " + hex(p.key()) + " " + hex(p.value());
-      }
+    return op.accept(
+        new Op.Visitor<String>() {
+          @Override
+          public String put(Op.Put p) {
+            return "put " + p.family() + " " + hex(p.key()) + " " + hex(p.value());
+          }
 
-      @Override
-      public String delete(Op.Delete d) {
-        return "delete " + d.family() + " " + hex(d.key());
-      }
+          @Override
+          public String delete(Op.Delete d) {
+            return "delete " + d.family() + " " + hex(d.key());
+          }
 
-      @Override
-      public String deleteRange(Op.DeleteRange r) {
-        return "deleteRange " + r.family() + " " + hex(r.lo()) + " " + hex(r.hi());
-      }
+          @Override
+          public String deleteRange(Op.DeleteRange r) {
+            return "deleteRange " + r.family() + " " + hex(r.lo()) + " " + hex(r.hi());
+          }
 
-      @Override
-      public String merge(Op.Merge m) {
-        return "merge " + m.family() + " " + hex(m.key()) + " " + m.delta();
-      }
-    });
+          @Override
+          public String merge(Op.Merge m) {
+            return "merge " + m.family() + " " + hex(m.key()) + " " + m.delta();
+          }
+        });
   }
 
   /** Writes {@code rounds} to {@code file} (its directory is created), replacing what was there. */
@@ -118,8 +133,8 @@ public final class OpLog {
   }
 
   /**
-   * Writes {@code rounds}, written under {@code set} (null: no {@code options} line), to {@code file}
-   * (its directory is created), replacing what was there.
+   * Writes {@code rounds}, written under {@code set} (null: no {@code options} line), to {@code
+   * file} (its directory is created), replacing what was there.
    */
   public static Path write(Path file, List<ModelRound> rounds, NamedOptions set, String header) {
     try {
@@ -178,8 +193,8 @@ public final class OpLog {
           ops.add(op(w));
         }
       } catch (RuntimeException e) {
-        throw new StoreArgumentException("bad op log: " + where + ": " + e.getMessage()
-            + "; see the format in docs/testing.md");
+        throw new StoreArgumentException(
+            "bad op log: " + where + ": " + e.getMessage() + "; see the format in docs/testing.md");
       }
     }
     if (step != null) {
@@ -188,12 +203,15 @@ public final class OpLog {
     if (rounds.isEmpty()) {
       throw new StoreArgumentException("bad op log: " + source + " holds no 'step' line");
     }
-    return new Log(set != null ? set : new NamedOptions(NamedOptions.DEFAULT, StoreOptions.defaults()), rounds);
+    return new Log(
+        set != null ? set : new NamedOptions(NamedOptions.DEFAULT, StoreOptions.defaults()),
+        rounds);
   }
 
   private static NamedOptions optionSet(String[] w) {
     if (w.length < 2) {
-      throw new IllegalArgumentException("'options' takes the set's name, then KEY=VALUE properties");
+      throw new IllegalArgumentException(
+          "'options' takes the set's name, then KEY=VALUE properties");
     }
     StoreOptions options = StoreOptions.defaults();
     for (String property : Arrays.copyOfRange(w, 2, w.length)) {
@@ -208,7 +226,8 @@ public final class OpLog {
 
   private static Op op(String[] w) {
     if (w.length > 1 && !ModelReplay.FAMILIES.contains(w[1])) {
-      throw new IllegalArgumentException("unknown family '" + w[1] + "'; an op log writes " + ModelReplay.FAMILIES);
+      throw new IllegalArgumentException(
+          "unknown family '" + w[1] + "'; an op log writes " + ModelReplay.FAMILIES);
     }
     switch (w[0]) {
       case "put":
@@ -224,18 +243,21 @@ public final class OpLog {
         arity(w, 4);
         return new Op.Merge(w[1], bytes(w[2]), Long.parseLong(w[3]));
       default:
-        throw new IllegalArgumentException("unknown op '" + w[0] + "'; ops are put, delete, deleteRange, merge");
+        throw new IllegalArgumentException(
+            "unknown op '" + w[0] + "'; ops are put, delete, deleteRange, merge");
     }
   }
 
   private static void arity(String[] w, int words) {
     if (w.length != words) {
-      throw new IllegalArgumentException("'" + w[0] + "' takes " + (words - 1) + " arguments, got " + (w.length - 1));
+      throw new IllegalArgumentException(
+          "'" + w[0] + "' takes " + (words - 1) + " arguments, got " + (w.length - 1));
     }
   }
 
   /** A step line's checks, waiting for its ops. */
-  private record StepHeader(boolean snapshot, byte[] lo, byte[] hi, List<byte[]> probes, Perturbation before) {
+  private record StepHeader(
+      boolean snapshot, byte[] lo, byte[] hi, List<byte[]> probes, Perturbation before) {
     static StepHeader parse(String[] w) {
       Perturbation before = Perturbation.NONE;
       Boolean snapshot = null;
@@ -247,11 +269,15 @@ public final class OpLog {
         String name = eq < 0 ? field : field.substring(0, eq);
         String value = eq < 0 ? "" : field.substring(eq + 1);
         switch (name) {
-          case "snapshot" -> snapshot = switch (value) {
-            case "yes" -> true;
-            case "no" -> false;
-            default -> throw new IllegalArgumentException("snapshot= is yes or no, got '" + value + "'");
-          };
+          case "snapshot" ->
+              snapshot =
+                  switch (value) {
+                    case "yes" -> true;
+                    case "no" -> false;
+                    default ->
+                        throw new IllegalArgumentException(
+                            "snapshot= is yes or no, got '" + value + "'");
+                  };
           case "scan" -> {
             int dots = value.indexOf("..");
             if (dots < 0) {
@@ -262,8 +288,11 @@ public final class OpLog {
           }
           case "probes" -> probes = Arrays.stream(value.split(",")).map(OpLog::bytes).toList();
           case "perturb" -> before = Perturbation.ofWord(value);
-          default -> throw new IllegalArgumentException("unknown field '" + name
-              + "'; a step has snapshot=, scan=, probes= and perhaps perturb=");
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown field '"
+                      + name
+                      + "'; a step has snapshot=, scan=, probes= and perhaps perturb=");
         }
       }
       if (snapshot == null || lo == null || probes == null) {

@@ -35,9 +35,11 @@ public interface OpenStoreCases extends EngineCase {
     try (TempDirStore t = openFresh()) {
       Path named = t.store().directory();
       assertThat(named).as("directory() of a store opened on %s", t.dir()).isNotNull();
-      boolean same = named.toAbsolutePath().normalize().equals(t.dir().toAbsolutePath().normalize())
-          || (Files.exists(named) && Files.isSameFile(named, t.dir()));
-      assertThat(same).as("directory() %s names the directory the store was opened on, %s", named, t.dir())
+      boolean same =
+          named.toAbsolutePath().normalize().equals(t.dir().toAbsolutePath().normalize())
+              || (Files.exists(named) && Files.isSameFile(named, t.dir()));
+      assertThat(same)
+          .as("directory() %s names the directory the store was opened on, %s", named, t.dir())
           .isTrue();
       report(reporter, "directoryIsTheOneOpened", named.toString());
     }
@@ -45,8 +47,8 @@ public interface OpenStoreCases extends EngineCase {
 
   /**
    * A second open of a store that is open in this process is refused with a {@link StoreException}
-   * (read-write and read-only); the first store keeps reading and writing, and once it is closed the
-   * directory opens again with its data.
+   * (read-write and read-only); the first store keeps reading and writing, and once it is closed
+   * the directory opens again with its data.
    */
   @Example
   default void aSecondOpenOfAnOpenStoreIsRefused(Reporter reporter) {
@@ -54,25 +56,35 @@ public interface OpenStoreCases extends EngineCase {
     try (TempDirStore t = openFresh()) {
       Store first = t.store();
       first.write(new Batch().put(PLAIN, k, new byte[] {1}), Durability.SYNC);
-      StoreException again = openIsRefused("a second open of " + t.dir() + " while it is open in this process",
-          () -> backend().open(t.dir(), FAMILIES));
-      StoreException againReadOnly = openIsRefused("a second, read-only open of " + t.dir() + " while it is open",
-          () -> backend().openReadOnly(t.dir(), FAMILIES));
+      StoreException again =
+          openIsRefused(
+              "a second open of " + t.dir() + " while it is open in this process",
+              () -> backend().open(t.dir(), FAMILIES));
+      StoreException againReadOnly =
+          openIsRefused(
+              "a second, read-only open of " + t.dir() + " while it is open",
+              () -> backend().openReadOnly(t.dir(), FAMILIES));
       first.write(new Batch().put(PLAIN, k, new byte[] {2}), Durability.SYNC);
-      assertThat(first.get(PLAIN, k)).as("the first store after the refused opens").isEqualTo(new byte[] {2});
+      assertThat(first.get(PLAIN, k))
+          .as("the first store after the refused opens")
+          .isEqualTo(new byte[] {2});
       Store reopened = t.reopen();
-      assertThat(reopened.multiGet(PLAIN, List.of(k))).as("the store reopened once the first was closed")
-          .extracting(Bytes::hex).containsExactly("02");
-      report(reporter, "aSecondOpenOfAnOpenStoreIsRefused", firstLine(again) + " | read-only: "
-          + firstLine(againReadOnly));
+      assertThat(reopened.multiGet(PLAIN, List.of(k)))
+          .as("the store reopened once the first was closed")
+          .extracting(Bytes::hex)
+          .containsExactly("02");
+      report(
+          reporter,
+          "aSecondOpenOfAnOpenStoreIsRefused",
+          firstLine(again) + " | read-only: " + firstLine(againReadOnly));
     }
   }
 
   /**
-   * A closed store answers every call that touches the engine with {@link StoreClosedException}, also
-   * a call whose arguments it would refuse: a batch naming an unlisted family, a get, multiGet, scan,
-   * visit or counter of one (a counter of a plain family too), a reportWriteFailure without a cause;
-   * and so does a closed snapshot (when the backend claims snapshots).
+   * A closed store answers every call that touches the engine with {@link StoreClosedException},
+   * also a call whose arguments it would refuse: a batch naming an unlisted family, a get,
+   * multiGet, scan, visit or counter of one (a counter of a plain family too), a reportWriteFailure
+   * without a cause; and so does a closed snapshot (when the backend claims snapshots).
    */
   @Example
   default void aClosedStoreSaysSoBeforeJudgingArguments() {
@@ -85,10 +97,12 @@ public interface OpenStoreCases extends EngineCase {
         assertClosedForAnyArguments("a closed snapshot", snapshot);
       }
       t.closeStore();
-      thrownBy(() -> s.write(new Batch().put("unlisted", k, k), Durability.SYNC),
-          "a write to an unlisted family on a closed store").isInstanceOf(StoreClosedException.class);
-      thrownBy(() -> s.reportWriteFailure(null),
-          "reportWriteFailure(null) on a closed store").isInstanceOf(StoreClosedException.class);
+      thrownBy(
+              () -> s.write(new Batch().put("unlisted", k, k), Durability.SYNC),
+              "a write to an unlisted family on a closed store")
+          .isInstanceOf(StoreClosedException.class);
+      thrownBy(() -> s.reportWriteFailure(null), "reportWriteFailure(null) on a closed store")
+          .isInstanceOf(StoreClosedException.class);
       assertClosedForAnyArguments("a closed store", s);
     }
   }
@@ -97,12 +111,21 @@ public interface OpenStoreCases extends EngineCase {
     byte[] k = {1};
     thrownBy(() -> view.get("unlisted", k), "a get of an unlisted family on %s", what)
         .isInstanceOf(StoreClosedException.class);
-    thrownBy(() -> view.multiGet("unlisted", List.of(k, new byte[0])),
-        "a multiGet of an unlisted family, with an empty key, on %s", what).isInstanceOf(StoreClosedException.class);
-    thrownBy(() -> view.scan("unlisted", new byte[] {2}, k, Direction.FORWARD),
-        "a scan of an unlisted family, lo > hi, on %s", what).isInstanceOf(StoreClosedException.class);
-    thrownBy(() -> view.visit("unlisted", k, null, Direction.FORWARD, null),
-        "a visit of an unlisted family without a visitor on %s", what).isInstanceOf(StoreClosedException.class);
+    thrownBy(
+            () -> view.multiGet("unlisted", List.of(k, new byte[0])),
+            "a multiGet of an unlisted family, with an empty key, on %s",
+            what)
+        .isInstanceOf(StoreClosedException.class);
+    thrownBy(
+            () -> view.scan("unlisted", new byte[] {2}, k, Direction.FORWARD),
+            "a scan of an unlisted family, lo > hi, on %s",
+            what)
+        .isInstanceOf(StoreClosedException.class);
+    thrownBy(
+            () -> view.visit("unlisted", k, null, Direction.FORWARD, null),
+            "a visit of an unlisted family without a visitor on %s",
+            what)
+        .isInstanceOf(StoreClosedException.class);
     thrownBy(() -> view.counter(PLAIN, k), "a counter of a plain family on %s", what)
         .isInstanceOf(StoreClosedException.class);
   }

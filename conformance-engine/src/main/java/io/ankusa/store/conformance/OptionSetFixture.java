@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * A fixture that opens every store under one of its delegate's option sets ({@link
  * BackendFixture#withOptions}) and otherwise is the delegate: same provider, capabilities, damage,
- * perturbation, crash and fault hooks. Its name is {@code BACKEND[SET]}, so every message under it names the set.
+ * perturbation, crash and fault hooks. Its name is {@code BACKEND[SET]}, so every message under it
+ * names the set.
  */
 final class OptionSetFixture implements BackendFixture {
   private final BackendFixture delegate;

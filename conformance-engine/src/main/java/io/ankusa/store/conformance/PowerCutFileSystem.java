@@ -12,8 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,46 +22,57 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A directory whose power the suite can cut: {@code cutfs}, a FUSE file system that passes every call
- * through to real files and keeps apart what a power cut would leave of them — each file's content as
- * of its last {@code fsync}/{@code fdatasync}/{@code msync} (or write through an {@code O_SYNC}, {@code
- * O_DSYNC} or {@code O_DIRECT} descriptor), each directory's entries as of its last {@code fsync}.
- * {@link #cut()} replaces the live tree by that state and drops the rest, file by file (docs/testing.md,
- * "Power cuts", has the semantics and why a FUSE file system).
+ * A directory whose power the suite can cut: {@code cutfs}, a FUSE file system that passes every
+ * call through to real files and keeps apart what a power cut would leave of them — each file's
+ * content as of its last {@code fsync}/{@code fdatasync}/{@code msync} (or write through an {@code
+ * O_SYNC}, {@code O_DSYNC} or {@code O_DIRECT} descriptor), each directory's entries as of its last
+ * {@code fsync}. {@link #cut()} replaces the live tree by that state and drops the rest, file by
+ * file (docs/testing.md, "Power cuts", has the semantics and why a FUSE file system).
  *
- * <p>The program ships as C source with the suite ({@value #SOURCE}) and is compiled with {@code gcc}
- * against libfuse3 on first use, into {@code target/powercut/bin} of the module under test; it is
- * mounted under {@code target/powercut/} too. REQUIRES: Linux, {@code /dev/fuse}, root (to mount), gcc
- * and the libfuse3 headers (Debian: {@code fuse3 libfuse3-dev}). {@link #unavailable()} says which is
- * missing; the power-cut case then ends unverified with that reason.
+ * <p>The program ships as C source with the suite ({@value #SOURCE}) and is compiled with {@code
+ * gcc} against libfuse3 on first use, into {@code target/powercut/bin} of the module under test; it
+ * is mounted under {@code target/powercut/} too. REQUIRES: Linux, {@code /dev/fuse}, root (to
+ * mount), gcc and the libfuse3 headers (Debian: {@code fuse3 libfuse3-dev}). {@link #unavailable()}
+ * says which is missing; the power-cut case then ends unverified with that reason.
  *
- * <p>Ownership: the caller that {@link #mount mounted} it closes it, which unmounts it and deletes its
- * files; a mount left by a JVM that died is unmounted by the program itself (it exits when its parent
- * does) and by the next {@link #mount} under the same directory (lazily, as {@code umount -l}). A JVM
- * shutdown hook unmounts what is still mounted at exit. Not thread-safe: one case drives it; a cut
- * REQUIRES that no process still has a file under {@link #root()} open (a descriptor opened before the
- * cut fails with EIO after it).
+ * <p>Ownership: the caller that {@link #mount mounted} it closes it, which unmounts it and deletes
+ * its files; a mount left by a JVM that died is unmounted by the program itself (it exits when its
+ * parent does) and by the next {@link #mount} under the same directory (lazily, as {@code umount
+ * -l}). A JVM shutdown hook unmounts what is still mounted at exit. Not thread-safe: one case
+ * drives it; a cut REQUIRES that no process still has a file under {@link #root()} open (a
+ * descriptor opened before the cut fails with EIO after it).
  */
 public final class PowerCutFileSystem implements AutoCloseable {
   /** The C source of the file system, a resource beside this class. */
   static final String SOURCE = "cutfs.c";
+
   /** The file under the mount point that takes commands and reports counters. */
   private static final String CONTROL = ".cutfs";
+
   private static final long MOUNT_SECONDS = 20;
   private static final Set<PowerCutFileSystem> MOUNTED = ConcurrentHashMap.newKeySet();
 
   static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(MOUNTED).forEach(PowerCutFileSystem::close),
-        "ankusa-powercut-unmount"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> List.copyOf(MOUNTED).forEach(PowerCutFileSystem::close),
+                "ankusa-powercut-unmount"));
   }
 
   /**
-   * What {@code cutfs} counted: {@code cuts} so far, syncs it saw since it was mounted, and what the
-   * last cut dropped (bytes of pages written since their file's last sync, files no synced directory
-   * entry reached) and kept.
+   * What {@code cutfs} counted: {@code cuts} so far, syncs it saw since it was mounted, and what
+   * the last cut dropped (bytes of pages written since their file's last sync, files no synced
+   * directory entry reached) and kept.
    */
-  public record Counters(long cuts, long fsyncs, long directoryFsyncs, long syncWrites, long lastCutDroppedBytes,
-      long lastCutVanishedFiles, long lastCutKeptFiles) {
+  public record Counters(
+      long cuts,
+      long fsyncs,
+      long directoryFsyncs,
+      long syncWrites,
+      long lastCutDroppedBytes,
+      long lastCutVanishedFiles,
+      long lastCutKeptFiles) {
     static Counters parse(String text) {
       Map<String, Long> values = new HashMap<>();
       for (String line : text.split("\n")) {
@@ -70,9 +81,13 @@ public final class PowerCutFileSystem implements AutoCloseable {
           values.put(f[0], Long.parseLong(f[1]));
         }
       }
-      return new Counters(values.getOrDefault("cuts", 0L), values.getOrDefault("fsyncs", 0L),
-          values.getOrDefault("directory_fsyncs", 0L), values.getOrDefault("sync_writes", 0L),
-          values.getOrDefault("last_cut_dropped_bytes", 0L), values.getOrDefault("last_cut_vanished_files", 0L),
+      return new Counters(
+          values.getOrDefault("cuts", 0L),
+          values.getOrDefault("fsyncs", 0L),
+          values.getOrDefault("directory_fsyncs", 0L),
+          values.getOrDefault("sync_writes", 0L),
+          values.getOrDefault("last_cut_dropped_bytes", 0L),
+          values.getOrDefault("last_cut_vanished_files", 0L),
           values.getOrDefault("last_cut_kept_files", 0L));
     }
   }
@@ -89,31 +104,40 @@ public final class PowerCutFileSystem implements AutoCloseable {
 
   /** Where the suite mounts and builds it: {@code target/powercut} of the module under test. */
   public static Path workDirectory() {
-    return Path.of(System.getProperty("basedir", ".")).toAbsolutePath().normalize().resolve("target")
+    return Path.of(System.getProperty("basedir", "."))
+        .toAbsolutePath()
+        .normalize()
+        .resolve("target")
         .resolve("powercut");
   }
 
-  /** Why a power cut cannot run on this machine, or empty when it can (the mount may still fail). */
+  /**
+   * Why a power cut cannot run on this machine, or empty when it can (the mount may still fail).
+   */
   public static Optional<String> unavailable() {
     if (!System.getProperty("os.name", "").toLowerCase().contains("linux")) {
       return Optional.of("power cuts need Linux's FUSE; this is " + System.getProperty("os.name"));
     }
     if (!Files.exists(Path.of("/dev/fuse"))) {
-      return Optional.of("there is no /dev/fuse (a container without the FUSE device, or a kernel without FUSE)");
+      return Optional.of(
+          "there is no /dev/fuse (a container without the FUSE device, or a kernel without FUSE)");
     }
     try {
       Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
       if (!Integer.valueOf(0).equals(uid)) {
-        return Optional.of("mounting the power-cut file system needs root; this JVM runs as uid " + uid);
+        return Optional.of(
+            "mounting the power-cut file system needs root; this JVM runs as uid " + uid);
       }
     } catch (IOException | UnsupportedOperationException e) {
       return Optional.of("cannot tell whether this JVM runs as root: " + e);
     }
     if (onPath("gcc").isEmpty()) {
-      return Optional.of("gcc is not installed; it compiles the power-cut file system (apt-get install gcc)");
+      return Optional.of(
+          "gcc is not installed; it compiles the power-cut file system (apt-get install gcc)");
     }
     if (!Files.exists(Path.of("/usr/include/fuse3/fuse.h"))) {
-      return Optional.of("the libfuse3 headers are not installed (apt-get install fuse3 libfuse3-dev)");
+      return Optional.of(
+          "the libfuse3 headers are not installed (apt-get install fuse3 libfuse3-dev)");
     }
     return Optional.empty();
   }
@@ -123,8 +147,8 @@ public final class PowerCutFileSystem implements AutoCloseable {
    * unmounting what a dead JVM left there. What the returned root holds counts as durable until the
    * first write.
    *
-   * @throws IllegalStateException if it cannot be compiled or mounted; the message has the compiler's or
-   *     the program's output
+   * @throws IllegalStateException if it cannot be compiled or mounted; the message has the
+   *     compiler's or the program's output
    */
   public static PowerCutFileSystem mount(Path work) {
     try {
@@ -135,9 +159,18 @@ public final class PowerCutFileSystem implements AutoCloseable {
       Path state = Files.createDirectory(run.resolve("state"));
       Path mountPoint = Files.createDirectory(run.resolve("mnt"));
       Path log = run.resolve("cutfs.log");
-      Process daemon = new ProcessBuilder(binary.toString(), state.toString(), mountPoint.toString(), "-f", "-s",
-          "-o", "allow_other,fsname=cutfs,subtype=ankusa").redirectErrorStream(true)
-          .redirectOutput(log.toFile()).start();
+      Process daemon =
+          new ProcessBuilder(
+                  binary.toString(),
+                  state.toString(),
+                  mountPoint.toString(),
+                  "-f",
+                  "-s",
+                  "-o",
+                  "allow_other,fsname=cutfs,subtype=ankusa")
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
       PowerCutFileSystem fs = new PowerCutFileSystem(run, mountPoint, daemon);
       MOUNTED.add(fs);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(MOUNT_SECONDS);
@@ -145,9 +178,14 @@ public final class PowerCutFileSystem implements AutoCloseable {
         if (!daemon.isAlive() || System.nanoTime() > deadline) {
           String said = Files.exists(log) ? Files.readString(log).strip() : "";
           fs.close();
-          throw new IllegalStateException("cannot mount the power-cut file system on " + mountPoint + ": "
-              + (daemon.isAlive() ? "not mounted within " + MOUNT_SECONDS + " s" : "cutfs exited with "
-              + daemon.exitValue()) + (said.isEmpty() ? "" : "; it said: " + said));
+          throw new IllegalStateException(
+              "cannot mount the power-cut file system on "
+                  + mountPoint
+                  + ": "
+                  + (daemon.isAlive()
+                      ? "not mounted within " + MOUNT_SECONDS + " s"
+                      : "cutfs exited with " + daemon.exitValue())
+                  + (said.isEmpty() ? "" : "; it said: " + said));
         }
         Thread.sleep(5);
       }
@@ -167,15 +205,18 @@ public final class PowerCutFileSystem implements AutoCloseable {
 
   /**
    * Cuts the power: below {@link #root()}, every file holds what it held at its last sync and every
-   * directory the entries it had at its last sync; the rest is gone. REQUIRES: no process has a file
-   * below the root open (kill the writers first).
+   * directory the entries it had at its last sync; the rest is gone. REQUIRES: no process has a
+   * file below the root open (kill the writers first).
    */
   public Counters cut() {
     command("cut");
     return counters();
   }
 
-  /** Makes everything below the root durable, as a sync of the whole machine would (set-up, not a test). */
+  /**
+   * Makes everything below the root durable, as a sync of the whole machine would (set-up, not a
+   * test).
+   */
   public void syncAll() {
     command("syncall");
   }
@@ -185,11 +226,15 @@ public final class PowerCutFileSystem implements AutoCloseable {
     try {
       return Counters.parse(Files.readString(mountPoint.resolve(CONTROL)));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the counters of the power-cut file system on " + mountPoint, e);
+      throw new UncheckedIOException(
+          "cannot read the counters of the power-cut file system on " + mountPoint, e);
     }
   }
 
-  /** Syncs the directory {@code dir} (its entries), as an application that created something in it would. */
+  /**
+   * Syncs the directory {@code dir} (its entries), as an application that created something in it
+   * would.
+   */
   public static void syncDirectory(Path dir) {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       ch.force(true);
@@ -202,20 +247,31 @@ public final class PowerCutFileSystem implements AutoCloseable {
     try {
       Files.writeString(mountPoint.resolve(CONTROL), command, StandardCharsets.US_ASCII);
     } catch (IOException e) {
-      throw new IllegalStateException("the power-cut file system on " + mountPoint + " refused '" + command + "': "
-          + e + "; its log: " + logTail(), e);
+      throw new IllegalStateException(
+          "the power-cut file system on "
+              + mountPoint
+              + " refused '"
+              + command
+              + "': "
+              + e
+              + "; its log: "
+              + logTail(),
+          e);
     }
   }
 
   /**
-   * What the last cut did, file by file (lost files, unsynced pages dropped), at most {@code max} lines:
-   * for the message of a case that failed after it.
+   * What the last cut did, file by file (lost files, unsynced pages dropped), at most {@code max}
+   * lines: for the message of a case that failed after it.
    */
   public String lastCutLog(int max) {
     try {
       String prefix = "cut " + counters().cuts() + ": ";
-      List<String> lines = Files.readAllLines(run.resolve("cutfs.log")).stream().filter(l -> l.startsWith(prefix))
-          .map(l -> l.substring(prefix.length())).toList();
+      List<String> lines =
+          Files.readAllLines(run.resolve("cutfs.log")).stream()
+              .filter(l -> l.startsWith(prefix))
+              .map(l -> l.substring(prefix.length()))
+              .toList();
       String shown = String.join("; ", lines.subList(0, Math.min(max, lines.size())));
       return lines.size() > max ? shown + "; and " + (lines.size() - max) + " more" : shown;
     } catch (IOException | RuntimeException e) {
@@ -232,7 +288,10 @@ public final class PowerCutFileSystem implements AutoCloseable {
     }
   }
 
-  /** Unmounts (the program unmounts as it exits; a lazy unmount if it did not) and deletes its files. Idempotent. */
+  /**
+   * Unmounts (the program unmounts as it exits; a lazy unmount if it did not) and deletes its
+   * files. Idempotent.
+   */
   @Override
   public void close() {
     if (!MOUNTED.remove(this)) {
@@ -254,11 +313,15 @@ public final class PowerCutFileSystem implements AutoCloseable {
 
   // ---------------------------------------------------------------- building and mounting
 
-  /** Lazily unmounts every mount under {@code work} (left by a JVM that died) and deletes their runs. */
+  /**
+   * Lazily unmounts every mount under {@code work} (left by a JVM that died) and deletes their
+   * runs.
+   */
   private static void clearStaleMounts(Path work) throws IOException {
     Set<PowerCutFileSystem> ours = Set.copyOf(MOUNTED);
     for (String point : mounted()) {
-      if (point.startsWith(work + "/") && ours.stream().noneMatch(m -> m.mountPoint.toString().equals(point))) {
+      if (point.startsWith(work + "/")
+          && ours.stream().noneMatch(m -> m.mountPoint.toString().equals(point))) {
         lazyUnmount(Path.of(point));
       }
     }
@@ -272,11 +335,16 @@ public final class PowerCutFileSystem implements AutoCloseable {
   }
 
   private static void lazyUnmount(Path mountPoint) {
-    for (List<String> command : List.of(List.of("fusermount3", "-u", "-z", mountPoint.toString()),
-        List.of("umount", "-l", mountPoint.toString()))) {
+    for (List<String> command :
+        List.of(
+            List.of("fusermount3", "-u", "-z", mountPoint.toString()),
+            List.of("umount", "-l", mountPoint.toString()))) {
       try {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
+        Process p =
+            new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         if (p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0) {
           return;
         }
@@ -310,7 +378,8 @@ public final class PowerCutFileSystem implements AutoCloseable {
     byte[] source;
     try (InputStream in = PowerCutFileSystem.class.getResourceAsStream(SOURCE)) {
       if (in == null) {
-        throw new IllegalStateException(SOURCE + " is missing beside " + PowerCutFileSystem.class.getName());
+        throw new IllegalStateException(
+            SOURCE + " is missing beside " + PowerCutFileSystem.class.getName());
       }
       source = in.readAllBytes();
     }
@@ -323,13 +392,17 @@ public final class PowerCutFileSystem implements AutoCloseable {
     Path out = Files.createTempFile(bin, "cutfs-", ".out");
     try {
       Files.write(src, source);
-      List<String> command = new ArrayList<>(List.of("gcc", "-O2", "-Wall", "-o", out.toString(), src.toString()));
+      List<String> command =
+          new ArrayList<>(List.of("gcc", "-O2", "-Wall", "-o", out.toString(), src.toString()));
       command.addAll(fuseFlags());
       Process gcc = new ProcessBuilder(command).redirectErrorStream(true).start();
       String said = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
       if (!gcc.waitFor(120, TimeUnit.SECONDS) || gcc.exitValue() != 0) {
-        throw new IllegalStateException("cannot compile the power-cut file system (" + String.join(" ", command)
-            + "): " + said);
+        throw new IllegalStateException(
+            "cannot compile the power-cut file system ("
+                + String.join(" ", command)
+                + "): "
+                + said);
       }
       Files.move(out, binary, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       return binary;
@@ -342,7 +415,10 @@ public final class PowerCutFileSystem implements AutoCloseable {
   /** libfuse3's compiler flags: from pkg-config when installed, else Debian's paths. */
   private static List<String> fuseFlags() {
     try {
-      Process p = new ProcessBuilder("pkg-config", "--cflags", "--libs", "fuse3").redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder("pkg-config", "--cflags", "--libs", "fuse3")
+              .redirectErrorStream(true)
+              .start();
       String flags = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
       if (p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 && !flags.isEmpty()) {
         return List.of(flags.split("\\s+"));

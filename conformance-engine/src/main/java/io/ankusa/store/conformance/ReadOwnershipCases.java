@@ -30,9 +30,13 @@ import net.jqwik.api.Property;
  * subclass names; the method names are the property names the SPI javadoc refers to.
  */
 public interface ReadOwnershipCases extends EngineCase {
-  /** Arrays given to a batch are the caller's again once write returns: changing them changes nothing stored. */
+  /**
+   * Arrays given to a batch are the caller's again once write returns: changing them changes
+   * nothing stored.
+   */
   @Property
-  default void writeDoesNotKeepCallerArrays(@ForAll("keys") byte[] key, @ForAll("values") byte[] value) {
+  default void writeDoesNotKeepCallerArrays(
+      @ForAll("keys") byte[] key, @ForAll("values") byte[] value) {
     byte[] k = key.clone();
     byte[] v = value.clone();
     try (TempDirStore t = openFresh()) {
@@ -40,7 +44,8 @@ public interface ReadOwnershipCases extends EngineCase {
       s.write(new Batch().put(PLAIN, k, v), Durability.NO_SYNC);
       Arrays.fill(k, (byte) 0x5a);
       Arrays.fill(v, (byte) 0x5a);
-      assertThat(s.get(PLAIN, key)).as("value at %s after the caller reused its arrays", Bytes.hex(key))
+      assertThat(s.get(PLAIN, key))
+          .as("value at %s after the caller reused its arrays", Bytes.hex(key))
           .isEqualTo(value);
     }
   }
@@ -58,9 +63,11 @@ public interface ReadOwnershipCases extends EngineCase {
         Arrays.fill(e.key(), (byte) 0x5a);
         Arrays.fill(e.value(), (byte) 0x5a);
       }
-      assertThat(s.get(PLAIN, key)).as("value at %s after the caller changed returned arrays", Bytes.hex(key))
+      assertThat(s.get(PLAIN, key))
+          .as("value at %s after the caller changed returned arrays", Bytes.hex(key))
           .isEqualTo(value);
-      assertThat(hexKeys(drain(s, PLAIN, START, null, Direction.FORWARD))).containsExactly(Bytes.hex(key));
+      assertThat(hexKeys(drain(s, PLAIN, START, null, Direction.FORWARD)))
+          .containsExactly(Bytes.hex(key));
     }
   }
 
@@ -86,11 +93,17 @@ public interface ReadOwnershipCases extends EngineCase {
       s.write(new Batch().put(PLAIN, k1, first).put(PLAIN, k2, second), Durability.NO_SYNC);
       byte[] got = s.get(PLAIN, k1);
       s.get(PLAIN, k2);
-      assertThat(got).as("get of %s, after a get of %s", Bytes.hex(k1), Bytes.hex(k2)).isEqualTo(first);
+      assertThat(got)
+          .as("get of %s, after a get of %s", Bytes.hex(k1), Bytes.hex(k2))
+          .isEqualTo(first);
       List<byte[]> both = s.multiGet(PLAIN, List.of(k1, k2));
       s.multiGet(PLAIN, List.of(k2, k2));
-      assertThat(both.get(0)).as("multiGet of %s, after more multiGets", Bytes.hex(k1)).isEqualTo(first);
-      assertThat(both.get(1)).as("multiGet of %s, after more multiGets", Bytes.hex(k2)).isEqualTo(second);
+      assertThat(both.get(0))
+          .as("multiGet of %s, after more multiGets", Bytes.hex(k1))
+          .isEqualTo(first);
+      assertThat(both.get(1))
+          .as("multiGet of %s, after more multiGets", Bytes.hex(k2))
+          .isEqualTo(second);
       try (Scan scan = s.scan(PLAIN, k1, null, Direction.FORWARD)) {
         Entry e1 = scan.next();
         Entry e2 = scan.next();
@@ -101,15 +114,16 @@ public interface ReadOwnershipCases extends EngineCase {
       try (Snapshot snapshot = s.snapshot()) {
         byte[] fromSnapshot = snapshot.get(PLAIN, k1);
         snapshot.get(PLAIN, k2);
-        assertThat(fromSnapshot).as("a snapshot's get of %s, after its get of %s", Bytes.hex(k1), Bytes.hex(k2))
+        assertThat(fromSnapshot)
+            .as("a snapshot's get of %s, after its get of %s", Bytes.hex(k1), Bytes.hex(k2))
             .isEqualTo(first);
       }
     }
   }
 
   /**
-   * A multiGet answers only its own keys, however many and whatever the multiGet before it asked:
-   * a store of up to 1 500 keys with values of decreasing length is read whole, then as many absent
+   * A multiGet answers only its own keys, however many and whatever the multiGet before it asked: a
+   * store of up to 1 500 keys with values of decreasing length is read whole, then as many absent
    * keys (all null), then the present keys in reverse order (each value at its own length). A
    * backend that keeps a read buffer between multiGets and reads a slot it did not overwrite (an
    * absent key answered with the last value in its slot, a value read past its end) fails here.
@@ -130,20 +144,27 @@ public interface ReadOwnershipCases extends EngineCase {
         }
         s.write(b, Durability.NO_SYNC);
         assertThat(s.multiGet(PLAIN, present)).as("%d present keys", n).doesNotContainNull();
-        assertThat(s.multiGet(PLAIN, absent)).as("%d absent keys, after as many present ones", n)
-            .hasSize(n).containsOnlyNulls();
+        assertThat(s.multiGet(PLAIN, absent))
+            .as("%d absent keys, after as many present ones", n)
+            .hasSize(n)
+            .containsOnlyNulls();
         List<byte[]> reversed = new ArrayList<>(present);
         Collections.reverse(reversed);
         List<byte[]> got = s.multiGet(PLAIN, reversed);
         for (int i = 0; i < n; i++) {
           int k = n - 1 - i;
-          assertThat(got.get(i)).as("answer %d of %d, key %s", i, n, Bytes.hex(reversed.get(i))).isEqualTo(valueOf(k, n));
+          assertThat(got.get(i))
+              .as("answer %d of %d, key %s", i, n, Bytes.hex(reversed.get(i)))
+              .isEqualTo(valueOf(k, n));
         }
       }
     }
   }
 
-  /** Key {@code i}'s value in {@link #consecutiveMultiGetsAnswerOnlyTheirOwnKeys}: shorter as i grows. */
+  /**
+   * Key {@code i}'s value in {@link #consecutiveMultiGetsAnswerOnlyTheirOwnKeys}: shorter as i
+   * grows.
+   */
   private static byte[] valueOf(int i, int n) {
     byte[] v = new byte[(n - i) % 700 + 1];
     Arrays.fill(v, (byte) i);
@@ -164,26 +185,34 @@ public interface ReadOwnershipCases extends EngineCase {
     byte[] counter = {0x13};
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
-      s.write(new Batch().put(PLAIN, a, new byte[] {1}).merge(COUNTERS, counter, 5), Durability.NO_SYNC);
+      s.write(
+          new Batch().put(PLAIN, a, new byte[] {1}).merge(COUNTERS, counter, 5),
+          Durability.NO_SYNC);
       s.write(new Batch().delete(PLAIN, a).put(PLAIN, b, new byte[] {2}), Durability.NO_SYNC);
-      s.write(new Batch().put(PLAIN, c, new byte[] {3}).put(PLAIN, b, new byte[] {4}), Durability.NO_SYNC);
+      s.write(
+          new Batch().put(PLAIN, c, new byte[] {3}).put(PLAIN, b, new byte[] {4}),
+          Durability.NO_SYNC);
       assertThat(s.get(PLAIN, a)).as("%s, deleted by the second write", Bytes.hex(a)).isNull();
-      assertThat(s.get(PLAIN, b)).as("%s, put by the second and third writes", Bytes.hex(b)).isEqualTo(new byte[] {4});
+      assertThat(s.get(PLAIN, b))
+          .as("%s, put by the second and third writes", Bytes.hex(b))
+          .isEqualTo(new byte[] {4});
       assertThat(s.get(PLAIN, c)).isEqualTo(new byte[] {3});
-      assertThat(s.counter(COUNTERS, counter)).as("counter %s, merged by the first write only", Bytes.hex(counter))
+      assertThat(s.counter(COUNTERS, counter))
+          .as("counter %s, merged by the first write only", Bytes.hex(counter))
           .isEqualTo(5);
     }
   }
 
   /**
    * No call keeps an array the caller passed in: after each call returns, the case overwrites every
-   * array it gave — the keys of get and multiGet (and the list), the bounds of scan and visit, the keys,
-   * values and range bounds of a batch's put, merge, delete and deleteRange, and the same reads on a
-   * snapshot — and checks that nothing changes: a scan opened before the overwrite yields the entries of
-   * the range it was asked for, in both directions, whether it had read none, one or all of them;
-   * values returned stay as they were; and later reads with fresh arrays of the same bytes find what
-   * was written. A backend that keeps the caller's bound arrays (a sorted map's sub-map view over them,
-   * a cached cursor keyed by them) or its keys (a cache, a batch kept for later) fails here.
+   * array it gave — the keys of get and multiGet (and the list), the bounds of scan and visit, the
+   * keys, values and range bounds of a batch's put, merge, delete and deleteRange, and the same
+   * reads on a snapshot — and checks that nothing changes: a scan opened before the overwrite
+   * yields the entries of the range it was asked for, in both directions, whether it had read none,
+   * one or all of them; values returned stay as they were; and later reads with fresh arrays of the
+   * same bytes find what was written. A backend that keeps the caller's bound arrays (a sorted
+   * map's sub-map view over them, a cached cursor keyed by them) or its keys (a cache, a batch kept
+   * for later) fails here.
    */
   @Example
   default void argumentArraysAreNeverRetained() {
@@ -191,7 +220,8 @@ public interface ReadOwnershipCases extends EngineCase {
     TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.UNSIGNED);
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
-      // The batch: puts, a merge, a delete and a range delete, every array overwritten after the write.
+      // The batch: puts, a merge, a delete and a range delete, every array overwritten after the
+      // write.
       List<byte[]> given = new ArrayList<>();
       Batch b = new Batch();
       for (int i = 0; i < n; i++) {
@@ -209,45 +239,69 @@ public interface ReadOwnershipCases extends EngineCase {
       byte[] rangeHi = ownedKey(n + 4);
       byte[] inRange = ownedKey(n + 3);
       byte[] counter = ownedKey(7);
-      b.put(PLAIN, doomed, doomedValue).delete(PLAIN, deleted).put(PLAIN, inRange, ownedValue(n + 3))
-          .deleteRange(PLAIN, rangeLo, rangeHi).merge(COUNTERS, counter, 5);
+      b.put(PLAIN, doomed, doomedValue)
+          .delete(PLAIN, deleted)
+          .put(PLAIN, inRange, ownedValue(n + 3))
+          .deleteRange(PLAIN, rangeLo, rangeHi)
+          .merge(COUNTERS, counter, 5);
       given.addAll(List.of(doomed, doomedValue, deleted, rangeLo, rangeHi, inRange, counter));
       s.write(b, Durability.NO_SYNC);
       given.forEach(ReadOwnershipCases::overwrite);
-      assertSameEntries(drain(s, PLAIN, START, null, Direction.FORWARD), model,
+      assertSameEntries(
+          drain(s, PLAIN, START, null, Direction.FORWARD),
+          model,
           "the store after the caller overwrote every array of the batch it wrote");
-      assertThat(s.counter(COUNTERS, ownedKey(7))).as("the counter merged by that batch").isEqualTo(5);
+      assertThat(s.counter(COUNTERS, ownedKey(7)))
+          .as("the counter merged by that batch")
+          .isEqualTo(5);
 
       checkReadsKeepNoArgument(s, model, "the live store");
       try (Snapshot snapshot = s.snapshot()) {
-        s.write(new Batch().put(PLAIN, ownedKey(3), new byte[] {1}).delete(PLAIN, ownedKey(20)), Durability.NO_SYNC);
+        s.write(
+            new Batch().put(PLAIN, ownedKey(3), new byte[] {1}).delete(PLAIN, ownedKey(20)),
+            Durability.NO_SYNC);
         checkReadsKeepNoArgument(snapshot, model, "a snapshot");
       }
     }
   }
 
-  /** The reads of {@link #argumentArraysAreNeverRetained} on {@code view}, which holds exactly {@code model}. */
-  private static void checkReadsKeepNoArgument(ReadView view, TreeMap<byte[], byte[]> model, String what) {
+  /**
+   * The reads of {@link #argumentArraysAreNeverRetained} on {@code view}, which holds exactly
+   * {@code model}.
+   */
+  private static void checkReadsKeepNoArgument(
+      ReadView view, TreeMap<byte[], byte[]> model, String what) {
     // get: the key overwritten after the call; the value returned and a later get are unchanged.
     byte[] key = ownedKey(5);
     byte[] got = view.get(PLAIN, key);
     overwrite(key);
-    assertThat(got).as("%s: a get's value after the caller overwrote its key", what).isEqualTo(ownedValue(5));
-    assertThat(view.get(PLAIN, ownedKey(5))).as("%s: a later get of the same key", what).isEqualTo(ownedValue(5));
+    assertThat(got)
+        .as("%s: a get's value after the caller overwrote its key", what)
+        .isEqualTo(ownedValue(5));
+    assertThat(view.get(PLAIN, ownedKey(5)))
+        .as("%s: a later get of the same key", what)
+        .isEqualTo(ownedValue(5));
 
     // multiGet: every key and the list itself overwritten after the call.
-    List<byte[]> keys = new ArrayList<>(List.of(ownedKey(1), ownedKey(2), ownedKey(200), ownedKey(1)));
+    List<byte[]> keys =
+        new ArrayList<>(List.of(ownedKey(1), ownedKey(2), ownedKey(200), ownedKey(1)));
     List<byte[]> values = view.multiGet(PLAIN, keys);
     keys.forEach(ReadOwnershipCases::overwrite);
     keys.set(0, ownedKey(3));
     keys.clear();
     List<byte[]> want = Arrays.asList(ownedValue(1), ownedValue(2), null, ownedValue(1));
-    assertThat(hex(values)).as("%s: a multiGet's answers after the caller overwrote its keys", what)
+    assertThat(hex(values))
+        .as("%s: a multiGet's answers after the caller overwrote its keys", what)
         .isEqualTo(hex(want));
-    assertThat(hex(view.multiGet(PLAIN, List.of(ownedKey(1), ownedKey(2), ownedKey(200), ownedKey(1)))))
-        .as("%s: a later multiGet of the same keys", what).isEqualTo(hex(want));
+    assertThat(
+            hex(
+                view.multiGet(
+                    PLAIN, List.of(ownedKey(1), ownedKey(2), ownedKey(200), ownedKey(1)))))
+        .as("%s: a later multiGet of the same keys", what)
+        .isEqualTo(hex(want));
 
-    // scan: bounds overwritten before the first entry is read, after one, after all; both directions.
+    // scan: bounds overwritten before the first entry is read, after one, after all; both
+    // directions.
     byte[] from = ownedKey(10);
     byte[] to = ownedKey(30);
     Map<byte[], byte[]> forward = model.subMap(from, true, to, false);
@@ -268,10 +322,18 @@ public interface ReadOwnershipCases extends EngineCase {
             seen.add(scan.next());
           }
         }
-        assertSameEntries(seen, range, what + ": a " + direction + " scan whose bounds the caller overwrote after "
-            + readFirst + " entries");
+        assertSameEntries(
+            seen,
+            range,
+            what
+                + ": a "
+                + direction
+                + " scan whose bounds the caller overwrote after "
+                + readFirst
+                + " entries");
       }
-      // A later scan and a visit of the same range, with fresh arrays, after a visit whose bounds were overwritten.
+      // A later scan and a visit of the same range, with fresh arrays, after a visit whose bounds
+      // were overwritten.
       byte[] lo = from.clone();
       byte[] hi = to.clone();
       List<Entry> visited = new ArrayList<>();
@@ -279,14 +341,32 @@ public interface ReadOwnershipCases extends EngineCase {
       overwrite(lo);
       overwrite(hi);
       assertSameEntries(visited, range, what + ": a " + direction + " visit");
-      assertSameEntries(drain(view, PLAIN, from.clone(), to.clone(), direction), range,
-          what + ": a " + direction + " scan after the bounds of an earlier visit and scans were overwritten");
+      assertSameEntries(
+          drain(view, PLAIN, from.clone(), to.clone(), direction),
+          range,
+          what
+              + ": a "
+              + direction
+              + " scan after the bounds of an earlier visit and scans were overwritten");
       List<Entry> again = new ArrayList<>();
-      view.visit(PLAIN, from.clone(), to.clone(), direction, (k, v) -> again.add(new Entry(k.clone(), v.clone())));
-      assertSameEntries(again, range, what + ": a " + direction + " visit after the bounds of earlier reads were"
-          + " overwritten");
+      view.visit(
+          PLAIN,
+          from.clone(),
+          to.clone(),
+          direction,
+          (k, v) -> again.add(new Entry(k.clone(), v.clone())));
+      assertSameEntries(
+          again,
+          range,
+          what
+              + ": a "
+              + direction
+              + " visit after the bounds of earlier reads were"
+              + " overwritten");
     }
-    assertSameEntries(drain(view, PLAIN, START, null, Direction.FORWARD), model,
+    assertSameEntries(
+        drain(view, PLAIN, START, null, Direction.FORWARD),
+        model,
         what + ": the whole family after every read's arrays were overwritten");
   }
 
@@ -301,7 +381,10 @@ public interface ReadOwnershipCases extends EngineCase {
     return v;
   }
 
-  /** What a caller reusing its buffer does: every byte changed, the array no longer any key of the case. */
+  /**
+   * What a caller reusing its buffer does: every byte changed, the array no longer any key of the
+   * case.
+   */
   private static void overwrite(byte[] array) {
     for (int i = 0; i < array.length; i++) {
       array[i] = (byte) ~array[i];
@@ -310,7 +393,8 @@ public interface ReadOwnershipCases extends EngineCase {
 
   /** Values of every length up to a bound (and the empty value) round-trip through put and get. */
   @Property
-  default void putThenGetRoundTrips(@ForAll("keys") byte[] key, @ForAll("largeValues") byte[] value) {
+  default void putThenGetRoundTrips(
+      @ForAll("keys") byte[] key, @ForAll("largeValues") byte[] value) {
     try (TempDirStore t = openFresh()) {
       Store s = t.store();
       s.write(new Batch().put(PLAIN, key, value), Durability.NO_SYNC);

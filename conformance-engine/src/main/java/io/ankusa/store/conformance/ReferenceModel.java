@@ -19,12 +19,12 @@ import java.util.TreeMap;
 
 /**
  * The engine suite's oracle: what a {@link io.ankusa.store.spi.Store} holds after a sequence of
- * batches, written as plainly as it can be (one sorted map per family, every op applied in order) and
- * shared with no backend, so the model-based property never compares a backend with itself.
+ * batches, written as plainly as it can be (one sorted map per family, every op applied in order)
+ * and shared with no backend, so the model-based property never compares a backend with itself.
  *
  * <p>It checks nothing a backend must refuse (the properties that check refusals use the backend
- * alone): REQUIRES the batches it is given were accepted by the backend under test. Not thread-safe;
- * a {@link #copy} is the model of a snapshot.
+ * alone): REQUIRES the batches it is given were accepted by the backend under test. Not
+ * thread-safe; a {@link #copy} is the model of a snapshot.
  */
 public final class ReferenceModel implements ReadView {
   private final Map<String, TreeMap<byte[], byte[]>> families = new LinkedHashMap<>();
@@ -43,31 +43,33 @@ public final class ReferenceModel implements ReadView {
 
   /** Applies every op of {@code batch}, in order. */
   public void apply(Batch batch) {
-    batch.forEach(new OpHandler<RuntimeException>() {
-      @Override
-      public void put(Op.Put p) {
-        family(p.family()).put(p.key().clone(), p.value().clone());
-      }
+    batch.forEach(
+        new OpHandler<RuntimeException>() {
+          @Override
+          public void put(Op.Put p) {
+            family(p.family()).put(p.key().clone(), p.value().clone());
+          }
 
-      @Override
-      public void delete(Op.Delete d) {
-        family(d.family()).remove(d.key());
-      }
+          @Override
+          public void delete(Op.Delete d) {
+            family(d.family()).remove(d.key());
+          }
 
-      @Override
-      public void deleteRange(Op.DeleteRange r) {
-        if (Bytes.compare(r.lo(), r.hi()) < 0) {
-          family(r.family()).subMap(r.lo(), true, r.hi(), false).clear();
-        }
-      }
+          @Override
+          public void deleteRange(Op.DeleteRange r) {
+            if (Bytes.compare(r.lo(), r.hi()) < 0) {
+              family(r.family()).subMap(r.lo(), true, r.hi(), false).clear();
+            }
+          }
 
-      @Override
-      public void merge(Op.Merge m) {
-        byte[] old = family(m.family()).get(m.key());
-        long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), old);
-        family(m.family()).put(m.key().clone(), Int64Add.encode(Int64Add.apply(current, m.delta())));
-      }
-    });
+          @Override
+          public void merge(Op.Merge m) {
+            byte[] old = family(m.family()).get(m.key());
+            long current = old == null ? 0 : Int64Add.decode(m.family(), m.key(), old);
+            family(m.family())
+                .put(m.key().clone(), Int64Add.encode(Int64Add.apply(current, m.delta())));
+          }
+        });
   }
 
   @Override
@@ -86,8 +88,12 @@ public final class ReferenceModel implements ReadView {
   @Override
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     TreeMap<byte[], byte[]> map = family(family);
-    NavigableMap<byte[], byte[]> range = hi == null ? map.tailMap(lo, true)
-        : Bytes.compare(lo, hi) >= 0 ? new TreeMap<>(Bytes::compare) : map.subMap(lo, true, hi, false);
+    NavigableMap<byte[], byte[]> range =
+        hi == null
+            ? map.tailMap(lo, true)
+            : Bytes.compare(lo, hi) >= 0
+                ? new TreeMap<>(Bytes::compare)
+                : map.subMap(lo, true, hi, false);
     List<Entry> entries = new ArrayList<>();
     (direction == Direction.REVERSE ? range.descendingMap() : range)
         .forEach((k, v) -> entries.add(new Entry(k.clone(), v.clone())));
@@ -117,7 +123,8 @@ public final class ReferenceModel implements ReadView {
   private TreeMap<byte[], byte[]> family(String family) {
     TreeMap<byte[], byte[]> map = families.get(family);
     if (map == null) {
-      throw new IllegalArgumentException("the model has no family '" + family + "'; it has " + families.keySet());
+      throw new IllegalArgumentException(
+          "the model has no family '" + family + "'; it has " + families.keySet());
     }
     return map;
   }

@@ -21,21 +21,33 @@ public final class ReplayHint extends RuntimeException {
     return caseName;
   }
 
-  /** The seed as {@code -Dankusa.seed} and the launcher's {@code --seed} take it, or null if none was used. */
+  /**
+   * The seed as {@code -Dankusa.seed} and the launcher's {@code --seed} take it, or null if none
+   * was used.
+   */
   public String seed() {
     return seed;
   }
 
-  /** A seed replays a property's samples only under the same number of tries: the hint carries it. */
+  /**
+   * A seed replays a property's samples only under the same number of tries: the hint carries it.
+   */
   static final String TRIES_PROPERTY = "ankusa.conformance.tries";
 
   private static String message(String caseName, String seed) {
     String seedArg = seed == null ? "" : " -D" + Seeds.PROPERTY + "=" + seed;
     String tries = System.getProperty(TRIES_PROPERTY);
     boolean triesSet = tries != null && !tries.isBlank();
-    return "replay this case: mvn verify -D" + CaseSelection.PROPERTY + "=" + caseName + seedArg
+    return "replay this case: mvn verify -D"
+        + CaseSelection.PROPERTY
+        + "="
+        + caseName
+        + seedArg
         + (triesSet ? " -D" + TRIES_PROPERTY + "=" + tries : "")
-        + " (in the module of the test class; ankusa-store conformance takes --only " + caseName
-        + (seed == null ? "" : " --seed " + seed) + (triesSet ? " --tries " + tries : "") + ")";
+        + " (in the module of the test class; ankusa-store conformance takes --only "
+        + caseName
+        + (seed == null ? "" : " --seed " + seed)
+        + (triesSet ? " --tries " + tries : "")
+        + ")";
   }
 }

@@ -9,22 +9,24 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 
 /**
  * Runs every case of a conformance layer (a property or example of a {@link ConformanceSuite}; the
- * hook is registered with jqwik through {@code META-INF/services} and leaves other properties alone) so that it can be
- * replayed from anywhere: it pins jqwik's seed to {@code ankusa.seed} when that is set ({@link
- * Seeds#pinned()}), and adds to a failure a {@link ReplayHint} naming the case and the seed that
- * replay it — the seed the case took from {@link Seeds#seed()} if it took one (the kill tests), else
- * jqwik's. Surefire prints the hint under the failure's stack trace; the launcher prints it as a
- * command.
+ * hook is registered with jqwik through {@code META-INF/services} and leaves other properties
+ * alone) so that it can be replayed from anywhere: it pins jqwik's seed to {@code ankusa.seed} when
+ * that is set ({@link Seeds#pinned()}), and adds to a failure a {@link ReplayHint} naming the case
+ * and the seed that replay it — the seed the case took from {@link Seeds#seed()} if it took one
+ * (the kill tests), else jqwik's. Surefire prints the hint under the failure's stack trace; the
+ * launcher prints it as a command.
  */
 public final class ReplayHook implements AroundPropertyHook {
 
   @Override
-  public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
+  public PropertyExecutionResult aroundProperty(
+      PropertyLifecycleContext context, PropertyExecutor property) {
     if (!ConformanceSuite.class.isAssignableFrom(context.containerClass())) {
       return property.execute();
     }
     Seeds.pinned().ifPresent(seed -> context.attributes().setSeed(Long.toString(seed)));
-    String caseName = CaseSelection.name(context.containerClass(), context.targetMethod().getName());
+    String caseName =
+        CaseSelection.name(context.containerClass(), context.targetMethod().getName());
     Seeds.caseStarted(caseName);
     PropertyExecutionResult result;
     Long used;

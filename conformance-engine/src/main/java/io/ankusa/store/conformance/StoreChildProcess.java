@@ -24,30 +24,51 @@ final class StoreChildProcess {
   private StoreChildProcess() {}
 
   /**
-   * Starts {@code main} in a new JVM on the store {@code fixture} opens in {@code dir}; its standard
-   * input and output are the returned process's streams, its standard error is discarded.
+   * Starts {@code main} in a new JVM on the store {@code fixture} opens in {@code dir}; its
+   * standard input and output are the returned process's streams, its standard error is discarded.
    */
   static Process start(Class<?> main, BackendFixture fixture, Path dir, List<FamilySpec> families) {
     return start(main, fixture, dir, families, Map.of());
   }
 
-  /** {@link #start(Class, BackendFixture, Path, List)} with {@code properties} as the child's system properties. */
-  static Process start(Class<?> main, BackendFixture fixture, Path dir, List<FamilySpec> families,
+  /**
+   * {@link #start(Class, BackendFixture, Path, List)} with {@code properties} as the child's system
+   * properties.
+   */
+  static Process start(
+      Class<?> main,
+      BackendFixture fixture,
+      Path dir,
+      List<FamilySpec> families,
       Map<String, String> properties) {
     String java = ChildJvmLauncher.java();
-    List<String> command = new ArrayList<>(List.of(java, "-XX:+IgnoreUnrecognizedVMOptions",
-        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-XX:+IgnoreUnrecognizedVMOptions",
+                "--enable-native-access=ALL-UNNAMED",
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto"));
     properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
-    command.addAll(List.of("-cp", ChildClasspath.get(), main.getName(),
-        fixture.provider().name(), dir.toString(),
-        String.join(",", families.stream().map(f -> f.name() + (f.counters() ? "+" : "")).toList())));
+    command.addAll(
+        List.of(
+            "-cp",
+            ChildClasspath.get(),
+            main.getName(),
+            fixture.provider().name(),
+            dir.toString(),
+            String.join(
+                ",", families.stream().map(f -> f.name() + (f.counters() ? "+" : "")).toList())));
     for (Map.Entry<String, String> e : fixture.options().properties().entrySet()) {
       command.add(e.getKey() + "=" + e.getValue());
     }
     try {
-      return ChildJvmLauncher.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD));
+      return ChildJvmLauncher.start(
+          new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + main.getSimpleName() + " in a child process", e);
+      throw new UncheckedIOException(
+          "cannot start " + main.getSimpleName() + " in a child process", e);
     }
   }
 
@@ -57,14 +78,18 @@ final class StoreChildProcess {
     static Target parse(String[] args) {
       List<FamilySpec> families = new ArrayList<>();
       for (String f : args[2].split(",")) {
-        families.add(f.endsWith("+") ? FamilySpec.counters(f.substring(0, f.length() - 1), 0) : FamilySpec.plain(f));
+        families.add(
+            f.endsWith("+")
+                ? FamilySpec.counters(f.substring(0, f.length() - 1), 0)
+                : FamilySpec.plain(f));
       }
       StoreOptions options = StoreOptions.defaults();
       for (int i = 3; i < args.length; i++) {
         int eq = args[i].indexOf('=');
         options = options.with(args[i].substring(0, eq), args[i].substring(eq + 1));
       }
-      return new Target(StoreProvider.named(args[0]), Path.of(args[1]), List.copyOf(families), options);
+      return new Target(
+          StoreProvider.named(args[0]), Path.of(args[1]), List.copyOf(families), options);
     }
 
     /** Opens the store. */

@@ -17,10 +17,11 @@ import java.util.stream.Stream;
 
 /**
  * The damage the suite does to any backend whose store lives in files (the default of {@link
- * BackendFixture#corrupt}): runs of bytes inverted in the middle half of the largest data file under
- * the store directory, where an engine keeps the bulk of what was written, at offsets drawn from a
- * seed so that a run can be repeated byte for byte. The suite's own files (the store marker and the
- * directory lock) are never touched: damaging them tests the directory claim, not the engine.
+ * BackendFixture#corrupt}): runs of bytes inverted in the middle half of the largest data file
+ * under the store directory, where an engine keeps the bulk of what was written, at offsets drawn
+ * from a seed so that a run can be repeated byte for byte. The suite's own files (the store marker
+ * and the directory lock) are never touched: damaging them tests the directory claim, not the
+ * engine.
  *
  * <p>A backend whose engine may misread or abort the process on damage it does not claim to detect
  * (LMDB's page structure) overrides {@link BackendFixture#corrupt} with damage it does detect.
@@ -42,25 +43,37 @@ public final class StoreFileDamage {
   public record Damage(Path file, List<Long> offsets, long seed) {
     @Override
     public String toString() {
-      return RUNS + " runs of " + RUN_BYTES + " inverted bytes at offsets " + offsets + " of " + file.getFileName()
-          + " (" + Seeds.replay(seed) + ")";
+      return RUNS
+          + " runs of "
+          + RUN_BYTES
+          + " inverted bytes at offsets "
+          + offsets
+          + " of "
+          + file.getFileName()
+          + " ("
+          + Seeds.replay(seed)
+          + ")";
     }
   }
 
-  /** The seed when {@value Seeds#PROPERTY} is not set: fixed, so every run damages the same bytes. */
+  /**
+   * The seed when {@value Seeds#PROPERTY} is not set: fixed, so every run damages the same bytes.
+   */
   static final long DEFAULT_SEED = 0x5eedL;
 
   private StoreFileDamage() {}
 
-  /** The seed of the default damage: {@code -Dankusa.seed=N} when set, else {@link #DEFAULT_SEED}. */
+  /**
+   * The seed of the default damage: {@code -Dankusa.seed=N} when set, else {@link #DEFAULT_SEED}.
+   */
   public static long seed() {
     return Long.getLong(Seeds.PROPERTY, DEFAULT_SEED);
   }
 
   /**
    * Inverts {@link #RUNS} runs of {@link #RUN_BYTES} bytes in the middle half of the largest file
-   * under {@code dir} (ties broken by path), at offsets drawn from {@code seed}; the store in {@code
-   * dir} must be closed.
+   * under {@code dir} (ties broken by path), at offsets drawn from {@code seed}; the store in
+   * {@code dir} must be closed.
    *
    * @throws UnsupportedOperationException if {@code dir} holds no file but the suite's own, or none
    *     big enough to hold the runs: there is nothing of the engine's to damage
@@ -75,8 +88,14 @@ public final class StoreFileDamage {
     }
     long span = size / 2 - RUN_BYTES;
     if (span < RUNS * RUN_BYTES) {
-      throw new UnsupportedOperationException("the largest data file under " + dir + ", " + target.getFileName()
-          + ", holds " + size + " bytes: too few to damage its middle");
+      throw new UnsupportedOperationException(
+          "the largest data file under "
+              + dir
+              + ", "
+              + target.getFileName()
+              + ", holds "
+              + size
+              + " bytes: too few to damage its middle");
     }
     Random random = new Random(seed);
     List<Long> offsets = new ArrayList<>();
@@ -84,7 +103,8 @@ public final class StoreFileDamage {
       offsets.add(size / 4 + (long) (random.nextDouble() * span));
     }
     offsets.sort(Comparator.naturalOrder());
-    try (FileChannel ch = FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       for (long offset : offsets) {
         ByteBuffer run = ByteBuffer.allocate(RUN_BYTES);
         ch.read(run, offset);
@@ -103,12 +123,20 @@ public final class StoreFileDamage {
 
   private static Path largestDataFile(Path dir) {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile)
-          .filter(f -> !f.getFileName().toString().equals(StoreMarker.FILE)
-              && !f.getFileName().toString().equals(DirectoryLock.FILE))
-          .max(Comparator.comparingLong(StoreFileDamage::sizeOf).thenComparing(Comparator.reverseOrder()))
-          .orElseThrow(() -> new UnsupportedOperationException(
-              dir + " holds no file of the engine's to damage (only the store marker and lock, if any)"));
+      return files
+          .filter(Files::isRegularFile)
+          .filter(
+              f ->
+                  !f.getFileName().toString().equals(StoreMarker.FILE)
+                      && !f.getFileName().toString().equals(DirectoryLock.FILE))
+          .max(
+              Comparator.comparingLong(StoreFileDamage::sizeOf)
+                  .thenComparing(Comparator.reverseOrder()))
+          .orElseThrow(
+              () ->
+                  new UnsupportedOperationException(
+                      dir
+                          + " holds no file of the engine's to damage (only the store marker and lock, if any)"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the files under " + dir, e);
     }

@@ -14,8 +14,8 @@ import java.util.List;
  * #close()} closes the store (if open), lets the fixture forget it, and deletes the directory, so a
  * property that fails half-way still cleans up when used in try-with-resources.
  *
- * <p>Not thread-safe: one property try owns it; the store it hands out may be shared with threads the
- * try starts and joins.
+ * <p>Not thread-safe: one property try owns it; the store it hands out may be shared with threads
+ * the try starts and joins.
  */
 public final class TempDirStore implements AutoCloseable {
   private final BackendFixture fixture;
@@ -48,10 +48,13 @@ public final class TempDirStore implements AutoCloseable {
    */
   public static TempDirStore empty(BackendFixture fixture, List<FamilySpec> families) {
     try {
-      return new TempDirStore(fixture, Files.createTempDirectory("ankusa-conformance-" + fixture.name() + "-"),
+      return new TempDirStore(
+          fixture,
+          Files.createTempDirectory("ankusa-conformance-" + fixture.name() + "-"),
           families);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a temporary directory for a conformance store", e);
+      throw new UncheckedIOException(
+          "cannot create a temporary directory for a conformance store", e);
     }
   }
 
@@ -67,7 +70,8 @@ public final class TempDirStore implements AutoCloseable {
   /** The open store. */
   public Store store() {
     if (store == null) {
-      throw new StoreClosedException("the conformance store in " + dir + " was closed by the suite; call reopen()");
+      throw new StoreClosedException(
+          "the conformance store in " + dir + " was closed by the suite; call reopen()");
     }
     return store;
   }

@@ -15,22 +15,24 @@ import org.junit.platform.launcher.TestPlan;
 
 /**
  * Prints every promise of the conformance suite that a test run did not check, one line each, when
- * the run ends: {@code UNVERIFIED <promise>: <reason>} — a case skipped because the backend does not
- * claim a capability, or ended unverified with what the backend did (an engine that does not claim
- * damage detection, damaged anyway). A skip is never quiet: a build that passes says which promises
- * it did not prove. Only cases of the suite's layers ({@link ConformanceSuite} subclasses) are listed.
+ * the run ends: {@code UNVERIFIED <promise>: <reason>} — a case skipped because the backend does
+ * not claim a capability, or ended unverified with what the backend did (an engine that does not
+ * claim damage detection, damaged anyway). A skip is never quiet: a build that passes says which
+ * promises it did not prove. Only cases of the suite's layers ({@link ConformanceSuite} subclasses)
+ * are listed.
  *
  * <p>Registered as a JUnit Platform listener by service file, so any run of the suite prints it: a
- * backend's {@code mvn verify} (surefire) as much as an IDE. It writes to standard output, as the test
- * engine's own reports do: it is the test run's console report, not library logging. {@code
+ * backend's {@code mvn verify} (surefire) as much as an IDE. It writes to standard output, as the
+ * test engine's own reports do: it is the test run's console report, not library logging. {@code
  * ConformanceRunner}'s summary prints the same lines per layer.
  *
- * <p>Thread-safe: cases may finish on several threads. The lines of one suite class are printed when
- * its container finishes.
+ * <p>Thread-safe: cases may finish on several threads. The lines of one suite class are printed
+ * when its container finishes.
  */
 public final class UnverifiedPromiseReport implements TestExecutionListener {
   /** The lines of each suite class still running, by class name, in the order they came. */
   private final Map<String, List<String>> pending = new LinkedHashMap<>();
+
   private final PrintStream out;
   private volatile TestPlan plan;
 
@@ -39,7 +41,10 @@ public final class UnverifiedPromiseReport implements TestExecutionListener {
     this(System.out);
   }
 
-  /** A listener that prints to {@code out}, for a launcher that registers it by hand (a test of the report). */
+  /**
+   * A listener that prints to {@code out}, for a launcher that registers it by hand (a test of the
+   * report).
+   */
   public UnverifiedPromiseReport(PrintStream out) {
     this.out = out;
   }
@@ -66,11 +71,17 @@ public final class UnverifiedPromiseReport implements TestExecutionListener {
   @Override
   public void executionFinished(TestIdentifier id, TestExecutionResult result) {
     if (id.isTest() && result.getStatus() == TestExecutionResult.Status.ABORTED) {
-      String reason = result.getThrowable().map(Throwable::getMessage).map(UnverifiedPromiseReport::firstLine)
-          .orElse("aborted without a reason");
+      String reason =
+          result
+              .getThrowable()
+              .map(Throwable::getMessage)
+              .map(UnverifiedPromiseReport::firstLine)
+              .orElse("aborted without a reason");
       record(id, reason);
     }
-    id.getSource().filter(ClassSource.class::isInstance).map(c -> ((ClassSource) c).getClassName())
+    id.getSource()
+        .filter(ClassSource.class::isInstance)
+        .map(c -> ((ClassSource) c).getClassName())
         .ifPresent(this::print);
   }
 
@@ -94,7 +105,8 @@ public final class UnverifiedPromiseReport implements TestExecutionListener {
     }
     String suite = method.getClassName();
     TestPlan known = plan;
-    for (Optional<TestIdentifier> up = known == null ? Optional.empty() : known.getParent(id); up.isPresent();
+    for (Optional<TestIdentifier> up = known == null ? Optional.empty() : known.getParent(id);
+        up.isPresent();
         up = known.getParent(up.get())) {
       if (up.get().getSource().orElse(null) instanceof ClassSource c) {
         suite = c.getClassName();
@@ -115,7 +127,12 @@ public final class UnverifiedPromiseReport implements TestExecutionListener {
       lines = pending.remove(className);
     }
     if (lines != null) {
-      out.println("ankusa-store conformance: " + lines.size() + " promise(s) not checked by " + className + ":");
+      out.println(
+          "ankusa-store conformance: "
+              + lines.size()
+              + " promise(s) not checked by "
+              + className
+              + ":");
       lines.forEach(out::println);
       out.flush();
     }
@@ -131,8 +148,8 @@ public final class UnverifiedPromiseReport implements TestExecutionListener {
   }
 
   /**
-   * The first line of a message, stripped; empty for null. Public for the queue layers' {@code SuiteRun},
-   * which reports a skip's reason as this report prints it.
+   * The first line of a message, stripped; empty for null. Public for the queue layers' {@code
+   * SuiteRun}, which reports a skip's reason as this report prints it.
    */
   public static String firstLine(String s) {
     if (s == null) {

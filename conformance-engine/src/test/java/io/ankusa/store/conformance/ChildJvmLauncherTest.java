@@ -17,7 +17,10 @@ import org.junit.jupiter.api.Test;
 /** A child JVM's temporary directory is its own, and goes when the child ends, killed or not. */
 class ChildJvmLauncherTest {
 
-  /** The child: makes a temporary file as a native library loader does, prints its path, then waits or exits. */
+  /**
+   * The child: makes a temporary file as a native library loader does, prints its path, then waits
+   * or exits.
+   */
   public static final class TempFileChild {
     public static void main(String[] args) throws Exception {
       File made = File.createTempFile("native-library-", ".so");
@@ -36,7 +39,8 @@ class ChildJvmLauncherTest {
     Path made = firstLine(child);
     assertThat(made).as("the child's temporary file").exists();
     assertThat(made.getParent().getFileName().toString()).startsWith(ChildJvmLauncher.TEMP_PREFIX);
-    assertThat(made.getParent().getParent()).as("the child's temporary directory is made in this JVM's")
+    assertThat(made.getParent().getParent())
+        .as("the child's temporary directory is made in this JVM's")
         .isEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
     child.destroyForcibly(); // SIGKILL: the child's deleteOnExit never runs
     assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child ended").isTrue();
@@ -60,7 +64,8 @@ class ChildJvmLauncherTest {
     assertThat(builder.command()).isEqualTo(before);
     Path made = firstLine(child);
     assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    // The directory goes on the reaper thread after the child ends: wait for it, or a test that counts
+    // The directory goes on the reaper thread after the child ends: wait for it, or a test that
+    // counts
     // the child directories next would see this one vanish mid-count.
     assertGone(made.getParent());
   }
@@ -76,8 +81,15 @@ class ChildJvmLauncherTest {
   }
 
   private static ProcessBuilder builder(String... args) {
-    List<String> command = new java.util.ArrayList<>(List.of(ChildJvmLauncher.java(), "-Xshare:auto",
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), TempFileChild.class.getName()));
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                ChildJvmLauncher.java(),
+                "-Xshare:auto",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                TempFileChild.class.getName()));
     command.addAll(List.of(args));
     return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
   }
@@ -87,13 +99,17 @@ class ChildJvmLauncherTest {
   }
 
   private static Path firstLine(Process child) throws IOException {
-    BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
     String line = out.readLine();
     assertThat(line).as("the child printed its temporary file").isNotNull();
     return Path.of(line);
   }
 
-  /** The directory is deleted by the process reaper right after the child ends: waits for it, 10 s at most. */
+  /**
+   * The directory is deleted by the process reaper right after the child ends: waits for it, 10 s
+   * at most.
+   */
   private static void assertGone(Path dir) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (Files.exists(dir) && System.nanoTime() < deadline) {
@@ -104,7 +120,8 @@ class ChildJvmLauncherTest {
 
   private static long childDirectories() throws IOException {
     try (var list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-      return list.filter(p -> p.getFileName().toString().startsWith(ChildJvmLauncher.TEMP_PREFIX)).count();
+      return list.filter(p -> p.getFileName().toString().startsWith(ChildJvmLauncher.TEMP_PREFIX))
+          .count();
     }
   }
 }

@@ -5,14 +5,15 @@ import static io.ankusa.store.layout.UnsignedBigEndian.u64;
 
 /**
  * A decoded active-tenant marker {@code 'A' bucket:64 ord:32} ({@link KeyFamily#ACTIVE}): "tenant
- * {@code ord} has something due in second {@code bucket}". Build keys with {@link Keys#active}, from
- * {@code Deliveries} only.
+ * {@code ord} has something due in second {@code bucket}". Build keys with {@link Keys#active},
+ * from {@code Deliveries} only.
  *
  * @param bucket the second, {@link #bucketOf(long) at / 1000}, non-negative
  * @param ord the tenant's ordinal, 1..{@link Fields#MAX_ORDINAL}
  */
 public record ActiveKey(long bucket, long ord) {
   static final int LENGTH = 13;
+
   /** Milliseconds per bucket. */
   public static final long BUCKET_MILLIS = 1000;
 
@@ -30,8 +31,8 @@ public record ActiveKey(long bucket, long ord) {
   /**
    * Decodes an active marker; {@code key} is not retained.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 13 bytes starting with
-   *     {@code 'A'}, or a field is out of range
+   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 13 bytes starting
+   *     with {@code 'A'}, or a field is out of range
    */
   public static ActiveKey decode(byte[] key) {
     LayoutCorruption.requireKeyShape(KeyFamily.ACTIVE, key, LENGTH);

@@ -4,17 +4,20 @@ package io.ankusa.store.layout;
  * The value of {@code m:aggregate_shards}: {@code shards:8} (1 byte), how the node aggregate's
  * counters are laid out — 0 for one key per field ({@code 0:32 field:8}), {@value
  * Keys#AGGREGATE_SHARDS} for the sharded aggregate ({@code 0:32 field:8 shard:8}). Written when a
- * store is created; a store without it was created before the setting was recorded, with one key per
- * field. Comparing it with the queue's configuration is the queue's job, not this codec's.
+ * store is created; a store without it was created before the setting was recorded, with one key
+ * per field. Comparing it with the queue's configuration is the queue's job, not this codec's.
  *
  * @param shards 0 or {@value Keys#AGGREGATE_SHARDS}
  */
 public record AggregateShardsValue(int shards) {
   static final String SHAPE = "shards:8 (1 byte, 0 or " + Keys.AGGREGATE_SHARDS + ")";
+
   /** One key per field. */
   public static final AggregateShardsValue UNSHARDED = new AggregateShardsValue(0);
+
   /** {@value Keys#AGGREGATE_SHARDS} shard keys per field. */
-  public static final AggregateShardsValue SHARDED = new AggregateShardsValue(Keys.AGGREGATE_SHARDS);
+  public static final AggregateShardsValue SHARDED =
+      new AggregateShardsValue(Keys.AGGREGATE_SHARDS);
 
   /** REQUIRES: shards 0 or {@value Keys#AGGREGATE_SHARDS}. */
   public AggregateShardsValue {
@@ -45,7 +48,8 @@ public record AggregateShardsValue(int shards) {
   }
 
   /**
-   * Decodes the value of {@code m:aggregate_shards}; {@code key} is named in errors and may be null.
+   * Decodes the value of {@code m:aggregate_shards}; {@code key} is named in errors and may be
+   * null.
    *
    * @throws io.ankusa.store.spi.StoreCorruptionException if not 1 byte, or neither 0 nor {@value
    *     Keys#AGGREGATE_SHARDS}
@@ -53,6 +57,10 @@ public record AggregateShardsValue(int shards) {
   public static AggregateShardsValue decodeAt(byte[] key, byte[] value) {
     LayoutCorruption.requireValueLength(KeyFamily.META, key, value, SHAPE, 1);
     return LayoutCorruption.decodedValue(
-        KeyFamily.META, key, value, SHAPE, () -> new AggregateShardsValue(Byte.toUnsignedInt(value[0])));
+        KeyFamily.META,
+        key,
+        value,
+        SHAPE,
+        () -> new AggregateShardsValue(Byte.toUnsignedInt(value[0])));
   }
 }

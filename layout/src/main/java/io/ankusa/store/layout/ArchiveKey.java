@@ -3,7 +3,8 @@ package io.ankusa.store.layout;
 import static io.ankusa.store.layout.UnsignedBigEndian.u64;
 
 /**
- * A decoded archive obligation key {@code 'a' seq:64} ({@link KeyFamily#ARCHIVE}). Build keys with {@link Keys#archive(long)}.
+ * A decoded archive obligation key {@code 'a' seq:64} ({@link KeyFamily#ARCHIVE}). Build keys with
+ * {@link Keys#archive(long)}.
  *
  * @param seq the hook's sequence, non-negative
  */
@@ -18,8 +19,8 @@ public record ArchiveKey(long seq) {
   /**
    * Decodes a archive obligation key; {@code key} is not retained.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not {@code 'a' seq:64} or seq is out of
-   *     range
+   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not {@code 'a' seq:64}
+   *     or seq is out of range
    */
   public static ArchiveKey decode(byte[] key) {
     LayoutCorruption.requireKeyShape(KeyFamily.ARCHIVE, key, LENGTH);

@@ -4,23 +4,22 @@ package io.ankusa.store.layout;
  * The six counters every tenant (and the node aggregate, ord 0) has: one {@code counters} key
  * {@code ord:32 field:8} each ({@link Keys#counter(long, CounterField)}), holding an {@link
  * io.ankusa.store.spi.Int64Add} value changed only by blind merges, never read-modify-write. Every
- * delta is added to the tenant and to ord 0 in the same batch; after any sequence of transitions each
- * counter equals a fold of the rows it counts (conformance property {@code countersEqualAFold}).
+ * delta is added to the tenant and to ord 0 in the same batch; after any sequence of transitions
+ * each counter equals a fold of the rows it counts (conformance property {@code
+ * countersEqualAFold}).
  */
 public enum CounterField {
   /**
-   * Due rows of kind 0 (first attempt). + ingest, revive, recover inflight, expand; − claim of a kind 0
-   * row, purge.
+   * Due rows of kind 0 (first attempt). + ingest, revive, recover inflight, expand; − claim of a
+   * kind 0 row, purge.
    */
   PENDING(1),
   /**
-   * Due rows of kind 1 (retry), waiting out or just past their backoff. + retry; − claim of a kind 1
-   * row, purge.
+   * Due rows of kind 1 (retry), waiting out or just past their backoff. + retry; − claim of a kind
+   * 1 row, purge.
    */
   SCHEDULED(2),
-  /**
-   * Inflight rows. + claim; − delivered, retry, dead-letter, orphan drop, recovery.
-   */
+  /** Inflight rows. + claim; − delivered, retry, dead-letter, orphan drop, recovery. */
   INFLIGHT(3),
   /** Dead rows. + dead-letter; − revive, purge. */
   DEAD(4),
@@ -44,6 +43,7 @@ public enum CounterField {
 
   /** The smallest field code. */
   public static final int FIRST_CODE = 1;
+
   /** The largest field code. */
   public static final int LAST_CODE = 6;
 

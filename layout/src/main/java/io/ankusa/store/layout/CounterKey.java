@@ -23,8 +23,8 @@ public record CounterKey(long ord, CounterField field) {
   /**
    * Decodes a counter key; {@code key} is not retained.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 5 bytes, the field byte
-   *     is not 1..6, or ord is 0xFFFFFFFF
+   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 5 bytes, the field
+   *     byte is not 1..6, or ord is 0xFFFFFFFF
    */
   public static CounterKey decode(byte[] key) {
     LayoutCorruption.requireKeyShape(KeyFamily.COUNTERS, key, LENGTH);
@@ -33,6 +33,7 @@ public record CounterKey(long ord, CounterField field) {
       throw LayoutCorruption.key(
           KeyFamily.COUNTERS, key, "has field byte " + (key[4] & 0xff) + ", not one of 1..6");
     }
-    return LayoutCorruption.decodedKey(KeyFamily.COUNTERS, key, () -> new CounterKey(u32(key, 0), field));
+    return LayoutCorruption.decodedKey(
+        KeyFamily.COUNTERS, key, () -> new CounterKey(u32(key, 0), field));
   }
 }

@@ -24,8 +24,8 @@ public record DeadKey(long at, long seq, int sink) {
   /**
    * Decodes a dead key; {@code key} is not retained.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 19 bytes starting with
-   *     {@code 'x'}, or a field is out of range
+   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 19 bytes starting
+   *     with {@code 'x'}, or a field is out of range
    */
   public static DeadKey decode(byte[] key) {
     LayoutCorruption.requireKeyShape(KeyFamily.DEAD, key, LENGTH);

@@ -10,8 +10,8 @@ import java.util.Arrays;
 
 /**
  * The value of a dead key {@code 'x' at seq sink}: {@code ord:32 len:32 source_id len:32 hook_id},
- * the two ids as length-prefixed byte strings (u32 lengths). The ord is what lets a tenant-scoped dead
- * page filter {@code 'x'} rows without reading hooks.
+ * the two ids as length-prefixed byte strings (u32 lengths). The ord is what lets a tenant-scoped
+ * dead page filter {@code 'x'} rows without reading hooks.
  *
  * <p>Ownership: the constructor copies both arrays; the accessors return fresh copies.
  *
@@ -71,27 +71,39 @@ public record DeadValue(long ord, byte[] sourceId, byte[] hookId) {
   /**
    * Decodes the value stored at dead key {@code key} (named in errors; may be null). Not retained.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if a length runs past the end, bytes are left
-   *     over, or ord is out of range
+   * @throws io.ankusa.store.spi.StoreCorruptionException if a length runs past the end, bytes are
+   *     left over, or ord is out of range
    */
   public static DeadValue decodeAt(byte[] key, byte[] value) {
     if (value == null) {
       throw new StoreArgumentException("cannot decode a null DEAD value");
     }
     if (value.length < 12) {
-      throw LayoutCorruption.value(KeyFamily.DEAD, key, value, SHAPE, "is " + value.length + " bytes");
+      throw LayoutCorruption.value(
+          KeyFamily.DEAD, key, value, SHAPE, "is " + value.length + " bytes");
     }
     long sourceLength = u32(value, 4);
     if (sourceLength > value.length - 12) {
       throw LayoutCorruption.value(
-          KeyFamily.DEAD, key, value, SHAPE, "has a source id length " + sourceLength + " past its end");
+          KeyFamily.DEAD,
+          key,
+          value,
+          SHAPE,
+          "has a source id length " + sourceLength + " past its end");
     }
     int hookLengthAt = 8 + (int) sourceLength;
     long hookLength = u32(value, hookLengthAt);
     if (hookLength != value.length - hookLengthAt - 4L) {
       throw LayoutCorruption.value(
-          KeyFamily.DEAD, key, value, SHAPE,
-          "has a hook id length " + hookLength + " but " + (value.length - hookLengthAt - 4) + " bytes follow it");
+          KeyFamily.DEAD,
+          key,
+          value,
+          SHAPE,
+          "has a hook id length "
+              + hookLength
+              + " but "
+              + (value.length - hookLengthAt - 4)
+              + " bytes follow it");
     }
     byte[] source = Arrays.copyOfRange(value, 8, hookLengthAt);
     byte[] hook = Arrays.copyOfRange(value, hookLengthAt + 4, value.length);
@@ -114,6 +126,12 @@ public record DeadValue(long ord, byte[] sourceId, byte[] hookId) {
 
   @Override
   public String toString() {
-    return "DeadValue[ord=" + ord + ", sourceId=" + Bytes.hex(sourceId) + ", hookId=" + Bytes.hex(hookId) + "]";
+    return "DeadValue[ord="
+        + ord
+        + ", sourceId="
+        + Bytes.hex(sourceId)
+        + ", hookId="
+        + Bytes.hex(hookId)
+        + "]";
   }
 }

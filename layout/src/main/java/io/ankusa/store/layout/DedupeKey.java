@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * A decoded dedupe key {@code 'u' tenant_id 0x00 key} ({@link KeyFamily#DEDUPE}); its value is
- * {@link DedupeValue}. The tenant ends at the first 0x00 (tenant ids hold no NUL); the idempotency key
- * is every byte after it. Build keys with {@link Keys#dedupe(TenantId, byte[])}.
+ * {@link DedupeValue}. The tenant ends at the first 0x00 (tenant ids hold no NUL); the idempotency
+ * key is every byte after it. Build keys with {@link Keys#dedupe(TenantId, byte[])}.
  *
  * <p>Ownership: the constructor copies {@code key}; {@link #key()} returns a fresh copy.
  *

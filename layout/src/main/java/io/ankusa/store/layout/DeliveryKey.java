@@ -22,8 +22,8 @@ public record DeliveryKey(long seq, int sink) {
   /**
    * Decodes a delivery row key; {@code key} is not retained.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 10 bytes or seq is out
-   *     of range
+   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 10 bytes or seq is
+   *     out of range
    */
   public static DeliveryKey decode(byte[] key) {
     LayoutCorruption.requireKeyShape(KeyFamily.DELIVERY, key, LENGTH);

@@ -5,8 +5,8 @@ import static io.ankusa.store.layout.UnsignedBigEndian.u32;
 import static io.ankusa.store.layout.UnsignedBigEndian.u64;
 
 /**
- * A decoded due key {@code 'D' ord:32 at:64 seq:64 sink:16} ({@link KeyFamily#DUE}). Build keys with
- * {@link Keys#due}, from {@code Deliveries} only.
+ * A decoded due key {@code 'D' ord:32 at:64 seq:64 sink:16} ({@link KeyFamily#DUE}). Build keys
+ * with {@link Keys#due}, from {@code Deliveries} only.
  *
  * @param ord the tenant's ordinal, 1..{@link Fields#MAX_ORDINAL}
  * @param at when the delivery is due, epoch milliseconds, non-negative
@@ -27,8 +27,8 @@ public record DueKey(long ord, long at, long seq, int sink) {
   /**
    * Decodes a due key; {@code key} is not retained.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 23 bytes starting with
-   *     {@code 'D'}, or a field is out of range (message: family, hex, expected shape)
+   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 23 bytes starting
+   *     with {@code 'D'}, or a field is out of range (message: family, hex, expected shape)
    */
   public static DueKey decode(byte[] key) {
     LayoutCorruption.requireKeyShape(KeyFamily.DUE, key, LENGTH);

@@ -5,7 +5,10 @@ package io.ankusa.store.layout;
  * pending} and {@code scheduled} stay exact without a clock.
  */
 public enum DueKind {
-  /** 0: a first attempt (ingest, revive, inflight recovery, expansion); counted in {@link CounterField#PENDING}. */
+  /**
+   * 0: a first attempt (ingest, revive, inflight recovery, expansion); counted in {@link
+   * CounterField#PENDING}.
+   */
   FIRST_ATTEMPT(0, CounterField.PENDING),
   /** 1: a retry waiting out its backoff; counted in {@link CounterField#SCHEDULED}. */
   RETRY(1, CounterField.SCHEDULED);

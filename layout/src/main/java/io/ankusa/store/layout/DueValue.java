@@ -36,13 +36,15 @@ public record DueValue(long size, DueKind kind) {
   /**
    * Decodes the value stored at due key {@code key} (named in errors; may be null). Not retained.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if not 5 bytes or the kind byte is not 0 or 1
+   * @throws io.ankusa.store.spi.StoreCorruptionException if not 5 bytes or the kind byte is not 0
+   *     or 1
    */
   public static DueValue decodeAt(byte[] key, byte[] value) {
     LayoutCorruption.requireValueLength(KeyFamily.DUE, key, value, SHAPE, 5);
     DueKind kind = DueKind.ofCode(value[4] & 0xff);
     if (kind == null) {
-      throw LayoutCorruption.value(KeyFamily.DUE, key, value, SHAPE, "has kind " + (value[4] & 0xff));
+      throw LayoutCorruption.value(
+          KeyFamily.DUE, key, value, SHAPE, "has kind " + (value[4] & 0xff));
     }
     return new DueValue(u32(value, 0), kind);
   }

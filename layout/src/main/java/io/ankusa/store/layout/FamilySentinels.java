@@ -5,15 +5,15 @@ import io.ankusa.store.spi.Int64Add;
 import java.util.Arrays;
 
 /**
- * The two sentinel keys of a key family, both inclusive: every real key of the family sorts strictly
- * between {@link #lo()} and {@link #hi()} (property {@code sentinelsBracketEveryRealKey}). They are
- * written, with an empty value, when the family is created, and never deleted.
+ * The two sentinel keys of a key family, both inclusive: every real key of the family sorts
+ * strictly between {@link #lo()} and {@link #hi()} (property {@code sentinelsBracketEveryRealKey}).
+ * They are written, with an empty value, when the family is created, and never deleted.
  *
- * <p>How to fold a family safely: scan {@link #foldRange()} (from {@code lo} to just past {@code hi})
- * and require that the first entry is {@code lo} and the last is {@code hi}. A scan that ends without
- * {@code hi} ended early (corruption or a broken engine read as a clean end): treat it as {@link
- * io.ankusa.store.spi.StoreCorruptionException}, never as "no more rows". Skip the two sentinels when
- * decoding ({@link #isSentinel(byte[])}).
+ * <p>How to fold a family safely: scan {@link #foldRange()} (from {@code lo} to just past {@code
+ * hi}) and require that the first entry is {@code lo} and the last is {@code hi}. A scan that ends
+ * without {@code hi} ended early (corruption or a broken engine read as a clean end): treat it as
+ * {@link io.ankusa.store.spi.StoreCorruptionException}, never as "no more rows". Skip the two
+ * sentinels when decoding ({@link #isSentinel(byte[])}).
  *
  * <p>Ownership: accessors return the record's arrays, not copies; do not modify them.
  *
@@ -24,8 +24,8 @@ import java.util.Arrays;
 public record FamilySentinels(KeyFamily family, byte[] lo, byte[] hi) {
 
   /**
-   * The value both sentinels are written with: a zero {@link Int64Add} in the counters family, whose
-   * values are all 8-byte counters, and the empty value elsewhere. A fresh array.
+   * The value both sentinels are written with: a zero {@link Int64Add} in the counters family,
+   * whose values are all 8-byte counters, and the empty value elsewhere. A fresh array.
    */
   public byte[] value() {
     return family == KeyFamily.COUNTERS ? Int64Add.encode(0) : EmptyValue.encode();
@@ -79,6 +79,13 @@ public record FamilySentinels(KeyFamily family, byte[] lo, byte[] hi) {
 
   @Override
   public String toString() {
-    return family + "[" + Bytes.hex(lo) + ", " + Bytes.hex(hi) + "] in '" + family.columnFamily() + "'";
+    return family
+        + "["
+        + Bytes.hex(lo)
+        + ", "
+        + Bytes.hex(hi)
+        + "] in '"
+        + family.columnFamily()
+        + "'";
   }
 }

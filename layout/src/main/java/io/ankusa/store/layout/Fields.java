@@ -24,33 +24,43 @@ import io.ankusa.store.spi.StoreArgumentException;
 public final class Fields {
   /** The largest real tenant ordinal: 4 294 967 294. */
   public static final long MAX_ORDINAL = 0xFFFF_FFFEL;
+
   /** Ordinal 0: the node aggregate of the counters, never a tenant. */
   public static final long NODE_AGGREGATE_ORD = 0;
+
   /** The largest unsigned 32-bit value. */
   public static final long MAX_U32 = 0xFFFF_FFFFL;
+
   /** The largest sink number. */
   public static final int MAX_SINK = 0xFFFF;
 
   private Fields() {}
 
-  /** REQUIRES: {@code 1 <= ord <= MAX_ORDINAL}: the ordinal of a real tenant. Returns {@code ord}. */
+  /**
+   * REQUIRES: {@code 1 <= ord <= MAX_ORDINAL}: the ordinal of a real tenant. Returns {@code ord}.
+   */
   public static long requireTenantOrd(long ord) {
     if (ord < 1 || ord > MAX_ORDINAL) {
       throw new StoreArgumentException(
-          "ord " + ord + " is out of range: a tenant's ordinal is 1.." + MAX_ORDINAL
+          "ord "
+              + ord
+              + " is out of range: a tenant's ordinal is 1.."
+              + MAX_ORDINAL
               + (ord == 0 ? " (ord 0 is the node aggregate, which owns no rows)" : ""));
     }
     return ord;
   }
 
   /**
-   * REQUIRES: {@code 0 <= ord <= MAX_ORDINAL}: a tenant's ordinal or the node aggregate (counter keys
-   * only). Returns {@code ord}.
+   * REQUIRES: {@code 0 <= ord <= MAX_ORDINAL}: a tenant's ordinal or the node aggregate (counter
+   * keys only). Returns {@code ord}.
    */
   public static long requireCounterOrd(long ord) {
     if (ord < 0 || ord > MAX_ORDINAL) {
       throw new StoreArgumentException(
-          "counter ord " + ord + " is out of range: 0 (the node aggregate) or a tenant's ordinal 1.."
+          "counter ord "
+              + ord
+              + " is out of range: 0 (the node aggregate) or a tenant's ordinal 1.."
               + MAX_ORDINAL);
     }
     return ord;
@@ -59,7 +69,8 @@ public final class Fields {
   /** REQUIRES: {@code 0 <= sink <= 65535}. Returns {@code sink}. */
   public static int requireSink(int sink) {
     if (sink < 0 || sink > MAX_SINK) {
-      throw new StoreArgumentException("sink " + sink + " is out of range 0.." + MAX_SINK + " (u16)");
+      throw new StoreArgumentException(
+          "sink " + sink + " is out of range 0.." + MAX_SINK + " (u16)");
     }
     return sink;
   }
@@ -73,7 +84,9 @@ public final class Fields {
     return value;
   }
 
-  /** REQUIRES: {@code value >= 0} ({@code at}, {@code seq}, {@code bucket}). Returns {@code value}. */
+  /**
+   * REQUIRES: {@code value >= 0} ({@code at}, {@code seq}, {@code bucket}). Returns {@code value}.
+   */
   public static long requireNonNegative(String field, long value) {
     if (value < 0) {
       throw new StoreArgumentException(

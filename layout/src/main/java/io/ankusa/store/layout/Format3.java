@@ -4,11 +4,11 @@ import io.ankusa.store.spi.FamilySpec;
 import java.util.List;
 
 /**
- * The column families of store format 3 (docs/storage.md) and the format number a format-3
- * store carries in its format stamp ({@link Keys#formatStamp()}, {@link FormatStampValue}).
+ * The column families of store format 3 (docs/storage.md) and the format number a format-3 store
+ * carries in its format stamp ({@link Keys#formatStamp()}, {@link FormatStampValue}).
  *
- * <p>Open a format-3 store with exactly {@link #families()}: a backend refuses a directory that holds
- * families the caller did not list, which is how a format-2 release refuses a format-3 store
+ * <p>Open a format-3 store with exactly {@link #families()}: a backend refuses a directory that
+ * holds families the caller did not list, which is how a format-2 release refuses a format-3 store
  * (its {@code tenants} and {@code counters} families are new).
  */
 public final class Format3 {
@@ -17,16 +17,24 @@ public final class Format3 {
 
   /** Hook envelopes by {@code seq}. */
   public static final String HOOKS = "hooks";
+
   /** Delivery rows by {@code seq sink}. */
   public static final String DELIVERIES = "deliveries";
+
   /** {@code 't'} ordinal → tenant id and {@code 'n'} tenant id → ordinal. New in format 3. */
   public static final String TENANTS = "tenants";
+
   /** {@code m:} metadata: next ordinal, format stamp, migration cursor. */
   public static final String DEFAULT = "default";
-  /** The queue's index keys: due, inflight, dead, archive, active markers, cleared, dedupe, expiry. */
+
+  /**
+   * The queue's index keys: due, inflight, dead, archive, active markers, cleared, dedupe, expiry.
+   */
   public static final String INDEX = "index";
+
   /** Six {@code Int64Add} counters per tenant and ord 0. New in format 3. */
   public static final String COUNTERS = "counters";
+
   /** The audit trail. */
   public static final String AUDIT = "audit";
 
@@ -39,6 +47,7 @@ public final class Format3 {
    * docs/measurements/gate.md).
    */
   public static final long COUNTERS_WRITE_BUFFER = 8L << 20;
+
   /** Write buffer of the index family: 16 MiB. */
   public static final long INDEX_WRITE_BUFFER = 16L << 20;
 

@@ -12,6 +12,7 @@ import static io.ankusa.store.layout.UnsignedBigEndian.u32;
  */
 public record FormatStampValue(int format) {
   static final String SHAPE = "format:32 (4 bytes)";
+
   /** The stamp of a format-3 store. */
   public static final FormatStampValue FORMAT_3 = new FormatStampValue(Format3.FORMAT);
 

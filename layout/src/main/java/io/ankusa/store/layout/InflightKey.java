@@ -25,8 +25,8 @@ public record InflightKey(long ord, long seq, int sink) {
   /**
    * Decodes an inflight key; {@code key} is not retained.
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 15 bytes starting with
-   *     {@code 'F'}, or a field is out of range
+   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code key} is not 15 bytes starting
+   *     with {@code 'F'}, or a field is out of range
    */
   public static InflightKey decode(byte[] key) {
     LayoutCorruption.requireKeyShape(KeyFamily.INFLIGHT, key, LENGTH);

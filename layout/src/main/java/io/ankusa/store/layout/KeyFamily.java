@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The logical key families of format 3: each lives in one column family ({@link Format3}) and,
- * except hooks, deliveries and counters, starts with its own prefix. Each has a lo and a hi sentinel
- * ({@link Keys#family(KeyFamily)}).
+ * except hooks, deliveries and counters, starts with its own prefix. Each has a lo and a hi
+ * sentinel ({@link Keys#family(KeyFamily)}).
  */
 public enum KeyFamily {
   /** Hook envelope: {@code seq:64}. */
@@ -56,7 +56,10 @@ public enum KeyFamily {
     return columnFamily;
   }
 
-  /** The prefix bytes (one byte, two for {@link #META}, none for hooks, deliveries, counters); a fresh copy. */
+  /**
+   * The prefix bytes (one byte, two for {@link #META}, none for hooks, deliveries, counters); a
+   * fresh copy.
+   */
   public byte[] prefix() {
     return prefix.clone();
   }
@@ -66,7 +69,9 @@ public enum KeyFamily {
     return prefix.length > 0;
   }
 
-  /** Whether {@code key} starts with this family's prefix (always true for an unprefixed family). */
+  /**
+   * Whether {@code key} starts with this family's prefix (always true for an unprefixed family).
+   */
   boolean startsWithPrefix(byte[] key) {
     if (key.length < prefix.length) {
       return false;
@@ -85,7 +90,10 @@ public enum KeyFamily {
     return prefix.length;
   }
 
-  /** The key shape, as error messages print it, e.g. {@code 'D' ord:32 at:64 seq:64 sink:16 (23 bytes)}. */
+  /**
+   * The key shape, as error messages print it, e.g. {@code 'D' ord:32 at:64 seq:64 sink:16 (23
+   * bytes)}.
+   */
   public String shape() {
     return shape;
   }

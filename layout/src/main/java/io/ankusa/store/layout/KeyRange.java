@@ -25,7 +25,12 @@ public record KeyRange(String columnFamily, byte[] lo, byte[] hi) {
     }
     if (Bytes.compare(lo, hi) > 0) {
       throw new StoreArgumentException(
-          "key range [" + Bytes.hex(lo) + ", " + Bytes.hex(hi) + ") in family '" + columnFamily
+          "key range ["
+              + Bytes.hex(lo)
+              + ", "
+              + Bytes.hex(hi)
+              + ") in family '"
+              + columnFamily
               + "' has lo > hi");
     }
   }

@@ -11,44 +11,46 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The one place format-3 keys are built: a static builder per key, range builders for
- * scans, and each family's sentinels. Decoding is in the key records ({@link DueKey#decode}, …).
+ * The one place format-3 keys are built: a static builder per key, range builders for scans, and
+ * each family's sentinels. Decoding is in the key records ({@link DueKey#decode}, …).
  *
- * <p><b>Encoding.</b> Integers are unsigned, big-endian, fixed width ({@link UnsignedBigEndian}), so
- * the unsigned byte order of keys is the numeric order of their fields, field by field from the left
- * (property {@code byteOrderIsNumericOrder}). Field ranges are checked first ({@link Fields}); a value
- * out of range is {@link StoreArgumentException} naming the field and the range.
+ * <p><b>Encoding.</b> Integers are unsigned, big-endian, fixed width ({@link UnsignedBigEndian}),
+ * so the unsigned byte order of keys is the numeric order of their fields, field by field from the
+ * left (property {@code byteOrderIsNumericOrder}). Field ranges are checked first ({@link Fields});
+ * a value out of range is {@link StoreArgumentException} naming the field and the range.
  *
  * <p><b>Ownership.</b> Every builder returns a fresh array, owned by the caller; arguments are not
  * retained.
  *
- * <p><b>Sentinels and safe folds.</b> Every key family has a lo and a hi sentinel key, written with an
- * empty value when the family is created ({@link #family(KeyFamily)}, {@link #sentinels()}); every
- * real key sorts strictly between them (property {@code sentinelsBracketEveryRealKey}). A reader that
- * folds a family scans {@link FamilySentinels#foldRange()}, from {@code lo} to just past {@code hi},
- * and requires to see both sentinels: the first entry must be {@code lo} and the last {@code hi}. A
- * scan that stops before {@code hi} stopped early, whatever the engine said, and is reported as
- * {@link io.ankusa.store.spi.StoreCorruptionException}. This is the second line of defence behind the
- * engine's own promise never to end a scan early on corruption. Range builders ({@link #dueOf},
- * {@link #realKeysOf}, …) never include a sentinel.
+ * <p><b>Sentinels and safe folds.</b> Every key family has a lo and a hi sentinel key, written with
+ * an empty value when the family is created ({@link #family(KeyFamily)}, {@link #sentinels()});
+ * every real key sorts strictly between them (property {@code sentinelsBracketEveryRealKey}). A
+ * reader that folds a family scans {@link FamilySentinels#foldRange()}, from {@code lo} to just
+ * past {@code hi}, and requires to see both sentinels: the first entry must be {@code lo} and the
+ * last {@code hi}. A scan that stops before {@code hi} stopped early, whatever the engine said, and
+ * is reported as {@link io.ankusa.store.spi.StoreCorruptionException}. This is the second line of
+ * defence behind the engine's own promise never to end a scan early on corruption. Range builders
+ * ({@link #dueOf}, {@link #realKeysOf}, …) never include a sentinel.
  *
  * <p>Sentinels: a prefixed family has {@code lo = prefix} and {@code hi = prefix} followed by 0xFF
- * bytes no real key reaches: four after an {@code ord:32} ({@code 'D' FF FF FF FF}; the largest real
- * ordinal is 0xFFFFFFFE), eight after an {@code at:64}, {@code seq:64} or {@code bucket:64} (those are
- * non-negative longs, top byte at most 0x7F), one after a tenant id or a meta name (UTF-8 and ASCII
- * never contain 0xFF). Hooks and deliveries: {@code lo = 00}, {@code hi = FF×8}. Counters: {@code lo =
- * 00×5}, {@code hi = FF FF FF FF FF} (real fields are 1..6, real ords 0..0xFFFFFFFE).
+ * bytes no real key reaches: four after an {@code ord:32} ({@code 'D' FF FF FF FF}; the largest
+ * real ordinal is 0xFFFFFFFE), eight after an {@code at:64}, {@code seq:64} or {@code bucket:64}
+ * (those are non-negative longs, top byte at most 0x7F), one after a tenant id or a meta name
+ * (UTF-8 and ASCII never contain 0xFF). Hooks and deliveries: {@code lo = 00}, {@code hi = FF×8}.
+ * Counters: {@code lo = 00×5}, {@code hi = FF FF FF FF FF} (real fields are 1..6, real ords
+ * 0..0xFFFFFFFE).
  *
  * <p><b>Only {@code Deliveries} builds {@code 'D' 'F' 'X' 'A'} keys.</b> {@link #due}, {@link
- * #inflight}, {@link #deadByTenant} and {@link #active} are separate methods so an ArchUnit rule can
- * restrict their callers to the queue's {@code Deliveries} op builders, which put each due row with its
- * active marker and its counter deltas in one batch.
+ * #inflight}, {@link #deadByTenant} and {@link #active} are separate methods so an ArchUnit rule
+ * can restrict their callers to the queue's {@code Deliveries} op builders, which put each due row
+ * with its active marker and its counter deltas in one batch.
  */
 public final class Keys {
   private static final byte[] NEXT_ORD = "m:next_ord".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] FORMAT_STAMP = "m:format".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] LAST_SEQ = "m:last_seq".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] AGGREGATE_SHARDS_KEY = "m:aggregate_shards".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] AGGREGATE_SHARDS_KEY =
+      "m:aggregate_shards".getBytes(StandardCharsets.US_ASCII);
   private static final String MIGRATING = "m:migrating:";
   private static final String TENANT_LIMITS = "m:tenant_limits:";
 
@@ -64,7 +66,10 @@ public final class Keys {
     return k;
   }
 
-  /** Delivery row key {@code seq:64 sink:16} in {@code deliveries}. REQUIRES: {@code seq >= 0}, sink u16. */
+  /**
+   * Delivery row key {@code seq:64 sink:16} in {@code deliveries}. REQUIRES: {@code seq >= 0}, sink
+   * u16.
+   */
   public static byte[] delivery(long seq, int sink) {
     Fields.requireNonNegative("seq", seq);
     Fields.requireSink(sink);
@@ -97,9 +102,10 @@ public final class Keys {
   }
 
   /**
-   * {@code m:last_seq} in {@code default}; value {@link LastSeqValue}: the highest seq ever assigned,
-   * written with every commit that assigns seqs, so a seq is never reused even after the newest hooks
-   * are reclaimed. (A meta key within format 3's {@code m:} range; not in the seed's table.)
+   * {@code m:last_seq} in {@code default}; value {@link LastSeqValue}: the highest seq ever
+   * assigned, written with every commit that assigns seqs, so a seq is never reused even after the
+   * newest hooks are reclaimed. (A meta key within format 3's {@code m:} range; not in the seed's
+   * table.)
    */
   public static byte[] lastSeq() {
     return LAST_SEQ.clone();
@@ -119,21 +125,24 @@ public final class Keys {
   }
 
   /**
-   * {@code m:migrating:<toFormat>} (decimal ASCII, e.g. {@code m:migrating:3}) in {@code default}: its
-   * value is the cursor of a migration to {@code toFormat} in progress. REQUIRES: {@code toFormat >= 1}.
+   * {@code m:migrating:<toFormat>} (decimal ASCII, e.g. {@code m:migrating:3}) in {@code default}:
+   * its value is the cursor of a migration to {@code toFormat} in progress. REQUIRES: {@code
+   * toFormat >= 1}.
    */
   public static byte[] migrating(int toFormat) {
     if (toFormat < 1) {
-      throw new StoreArgumentException("migration target format " + toFormat + " is out of range 1.." + Integer.MAX_VALUE);
+      throw new StoreArgumentException(
+          "migration target format " + toFormat + " is out of range 1.." + Integer.MAX_VALUE);
     }
     return (MIGRATING + toFormat).getBytes(StandardCharsets.US_ASCII);
   }
 
   /**
-   * {@code m:tenant_limits:<ord>} (the ordinal in decimal ASCII, e.g. {@code m:tenant_limits:42}) in
-   * {@code default}; value {@link TenantLimitsValue}: the tenant's dispatch weight and limits. A meta key
-   * within format 3's {@code m:} range: nothing scans that range, so a reader that does not know the key
-   * never sees it (docs/storage.md, "Tenant limits"). REQUIRES: ord 1..MAX_ORDINAL.
+   * {@code m:tenant_limits:<ord>} (the ordinal in decimal ASCII, e.g. {@code m:tenant_limits:42})
+   * in {@code default}; value {@link TenantLimitsValue}: the tenant's dispatch weight and limits. A
+   * meta key within format 3's {@code m:} range: nothing scans that range, so a reader that does
+   * not know the key never sees it (docs/storage.md, "Tenant limits"). REQUIRES: ord
+   * 1..MAX_ORDINAL.
    */
   public static byte[] tenantLimits(long ord) {
     Fields.requireTenantOrd(ord);
@@ -144,7 +153,8 @@ public final class Keys {
 
   /**
    * Due key {@code 'D' ord:32 at:64 seq:64 sink:16} in {@code index}. Only the queue's {@code
-   * Deliveries} calls this (ArchUnit). REQUIRES: ord 1..MAX_ORDINAL, at and seq non-negative, sink u16.
+   * Deliveries} calls this (ArchUnit). REQUIRES: ord 1..MAX_ORDINAL, at and seq non-negative, sink
+   * u16.
    */
   public static byte[] due(long ord, long at, long seq, int sink) {
     return dueKey(ord, at, seq, sink);
@@ -170,7 +180,10 @@ public final class Keys {
     return inflightKey(ord, seq, sink);
   }
 
-  /** {@link #inflight}, for the range builders here (the ArchUnit rule names {@code inflight} alone). */
+  /**
+   * {@link #inflight}, for the range builders here (the ArchUnit rule names {@code inflight}
+   * alone).
+   */
   private static byte[] inflightKey(long ord, long seq, int sink) {
     Fields.requireTenantOrd(ord);
     Fields.requireNonNegative("seq", seq);
@@ -181,7 +194,10 @@ public final class Keys {
     return k;
   }
 
-  /** Dead key, time order, {@code 'x' at:64 seq:64 sink:16} in {@code index}. REQUIRES: at, seq non-negative, sink u16. */
+  /**
+   * Dead key, time order, {@code 'x' at:64 seq:64 sink:16} in {@code index}. REQUIRES: at, seq
+   * non-negative, sink u16.
+   */
   public static byte[] dead(long at, long seq, int sink) {
     Fields.requireNonNegative("at", at);
     Fields.requireNonNegative("seq", seq);
@@ -194,7 +210,8 @@ public final class Keys {
 
   /**
    * Dead-by-tenant key {@code 'X' ord:32 at:64 seq:64 sink:16} in {@code index}. Only {@code
-   * Deliveries} calls this (ArchUnit). REQUIRES: ord 1..MAX_ORDINAL, at and seq non-negative, sink u16.
+   * Deliveries} calls this (ArchUnit). REQUIRES: ord 1..MAX_ORDINAL, at and seq non-negative, sink
+   * u16.
    */
   public static byte[] deadByTenant(long ord, long at, long seq, int sink) {
     Fields.requireTenantOrd(ord);
@@ -234,9 +251,10 @@ public final class Keys {
   }
 
   /**
-   * Dedupe key {@code 'u' tenant_id 0x00 key} in {@code index}. {@code key} (the idempotency key) is
-   * any bytes, copied. The whole key must fit the backend's {@code maxKeyBytes}: with a 255-byte tenant
-   * that leaves {@code maxKeyBytes - 257} bytes for the idempotency key. REQUIRES: non-null arguments.
+   * Dedupe key {@code 'u' tenant_id 0x00 key} in {@code index}. {@code key} (the idempotency key)
+   * is any bytes, copied. The whole key must fit the backend's {@code maxKeyBytes}: with a 255-byte
+   * tenant that leaves {@code maxKeyBytes - 257} bytes for the idempotency key. REQUIRES: non-null
+   * arguments.
    */
   public static byte[] dedupe(TenantId tenant, byte[] key) {
     requireTenant(tenant);
@@ -267,12 +285,14 @@ public final class Keys {
 
   /**
    * Counter key {@code ord:32 field:8} in {@code counters}; its value is {@link
-   * io.ankusa.store.spi.Int64Add}. REQUIRES: ord 0 (node aggregate) or 1..MAX_ORDINAL, non-null field.
+   * io.ankusa.store.spi.Int64Add}. REQUIRES: ord 0 (node aggregate) or 1..MAX_ORDINAL, non-null
+   * field.
    */
   public static byte[] counter(long ord, CounterField field) {
     Fields.requireCounterOrd(ord);
     if (field == null) {
-      throw new StoreArgumentException("counter field is null; use one of " + Arrays.toString(CounterField.values()));
+      throw new StoreArgumentException(
+          "counter field is null; use one of " + Arrays.toString(CounterField.values()));
     }
     byte[] k = new byte[5];
     putU32(k, 0, ord);
@@ -281,13 +301,14 @@ public final class Keys {
   }
 
   /**
-   * One shard of the node aggregate, {@code 0:32 field:8 shard:8} in {@code counters}: the
-   * sharding the layout allows for when ord 0's counters are too hot to read under merge load.
-   * A reader sums the 16 shards and the unsharded key. REQUIRES: {@code 0 <= shard <} {@link #AGGREGATE_SHARDS}.
+   * One shard of the node aggregate, {@code 0:32 field:8 shard:8} in {@code counters}: the sharding
+   * the layout allows for when ord 0's counters are too hot to read under merge load. A reader sums
+   * the 16 shards and the unsharded key. REQUIRES: {@code 0 <= shard <} {@link #AGGREGATE_SHARDS}.
    */
   public static byte[] aggregateShard(CounterField field, int shard) {
     if (shard < 0 || shard >= AGGREGATE_SHARDS) {
-      throw new StoreArgumentException("aggregate shard " + shard + " is outside 0.." + (AGGREGATE_SHARDS - 1));
+      throw new StoreArgumentException(
+          "aggregate shard " + shard + " is outside 0.." + (AGGREGATE_SHARDS - 1));
     }
     byte[] k = new byte[6];
     System.arraycopy(counter(Fields.NODE_AGGREGATE_ORD, field), 0, k, 0, 5);
@@ -319,7 +340,10 @@ public final class Keys {
     return new KeyRange(Format3.DELIVERIES, lo, hi);
   }
 
-  /** Every {@code 'D'} key of tenant {@code ord}, in {@code at, seq, sink} order. REQUIRES: ord 1..MAX_ORDINAL. */
+  /**
+   * Every {@code 'D'} key of tenant {@code ord}, in {@code at, seq, sink} order. REQUIRES: ord
+   * 1..MAX_ORDINAL.
+   */
   public static KeyRange dueOf(long ord) {
     return ordRange(KeyFamily.DUE, ord);
   }
@@ -334,8 +358,8 @@ public final class Keys {
 
   /**
    * The {@code 'D'} keys of tenant {@code ord} with {@code fromInclusive <= at <= toInclusive} (a
-   * per-tenant cursor up to now). REQUIRES: ord 1..MAX_ORDINAL, {@code 0 <= fromInclusive}; an empty
-   * range when {@code fromInclusive > toInclusive}.
+   * per-tenant cursor up to now). REQUIRES: ord 1..MAX_ORDINAL, {@code 0 <= fromInclusive}; an
+   * empty range when {@code fromInclusive > toInclusive}.
    */
   public static KeyRange dueOfBetween(long ord, long fromInclusive, long toInclusive) {
     Fields.requireTenantOrd(ord);
@@ -347,16 +371,17 @@ public final class Keys {
     if (fromInclusive > toInclusive) {
       return new KeyRange(Format3.INDEX, lo, lo.clone());
     }
-    // toInclusive + 1 wraps to Long.MIN_VALUE at the top, whose bits are the unsigned successor 2^63.
+    // toInclusive + 1 wraps to Long.MIN_VALUE at the top, whose bits are the unsigned successor
+    // 2^63.
     putU64(hi, putU32(hi, KeyFamily.DUE.putPrefix(hi), ord), toInclusive + 1);
     return new KeyRange(Format3.INDEX, lo, hi);
   }
 
   /**
-   * The {@code 'D'} keys of tenant {@code ord} from {@code (at, seq, sink)} included up to {@code at <=
-   * toInclusive}: where a dispatcher's or a purge's cursor resumes, past the rows it already moved
-   * (their tombstones are never walked again). REQUIRES: ord 1..MAX_ORDINAL, at and seq non-negative,
-   * sink u16, toInclusive non-negative; an empty range when {@code at > toInclusive}.
+   * The {@code 'D'} keys of tenant {@code ord} from {@code (at, seq, sink)} included up to {@code
+   * at <= toInclusive}: where a dispatcher's or a purge's cursor resumes, past the rows it already
+   * moved (their tombstones are never walked again). REQUIRES: ord 1..MAX_ORDINAL, at and seq
+   * non-negative, sink u16, toInclusive non-negative; an empty range when {@code at > toInclusive}.
    */
   public static KeyRange dueOfFrom(long ord, long at, long seq, int sink, long toInclusive) {
     Fields.requireNonNegative("seq", seq);
@@ -374,7 +399,8 @@ public final class Keys {
    * non-negative, sink u16.
    */
   public static KeyRange inflightFrom(long ord, long seq, int sink) {
-    return new KeyRange(Format3.INDEX, inflightKey(ord, seq, sink), realKeysOf(KeyFamily.INFLIGHT).hi());
+    return new KeyRange(
+        Format3.INDEX, inflightKey(ord, seq, sink), realKeysOf(KeyFamily.INFLIGHT).hi());
   }
 
   /** Every {@code 'F'} key of tenant {@code ord}. REQUIRES: ord 1..MAX_ORDINAL. */
@@ -387,46 +413,55 @@ public final class Keys {
     return ordRange(KeyFamily.DEAD_BY_TENANT, ord);
   }
 
-  /** The {@code 'x'} keys with {@code at <= atInclusive}, oldest first. REQUIRES: atInclusive non-negative. */
+  /**
+   * The {@code 'x'} keys with {@code at <= atInclusive}, oldest first. REQUIRES: atInclusive
+   * non-negative.
+   */
   public static KeyRange deadUpTo(long atInclusive) {
     return prefixedU64UpTo(KeyFamily.DEAD, "at", atInclusive);
   }
 
   /**
-   * The {@code 'A'} markers with {@code bucket <= bucketInclusive}, oldest first: the active tenants
-   * at {@code bucketInclusive}. REQUIRES: bucketInclusive non-negative.
+   * The {@code 'A'} markers with {@code bucket <= bucketInclusive}, oldest first: the active
+   * tenants at {@code bucketInclusive}. REQUIRES: bucketInclusive non-negative.
    */
   public static KeyRange activeUpTo(long bucketInclusive) {
     return prefixedU64UpTo(KeyFamily.ACTIVE, "bucket", bucketInclusive);
   }
 
   /**
-   * The {@code 'A'} markers with {@code fromBucket <= bucket <= bucketInclusive}: where a scan that knows
-   * no marker lies before {@code fromBucket} starts. REQUIRES: both non-negative; an empty range when
-   * {@code fromBucket > bucketInclusive}.
+   * The {@code 'A'} markers with {@code fromBucket <= bucket <= bucketInclusive}: where a scan that
+   * knows no marker lies before {@code fromBucket} starts. REQUIRES: both non-negative; an empty
+   * range when {@code fromBucket > bucketInclusive}.
    */
   public static KeyRange activeBetween(long fromBucket, long bucketInclusive) {
     KeyRange upTo = prefixedU64UpTo(KeyFamily.ACTIVE, "bucket", bucketInclusive);
     Fields.requireNonNegative("fromBucket", fromBucket);
     byte[] lo = new byte[1 + 8];
     putU64(lo, KeyFamily.ACTIVE.putPrefix(lo), fromBucket);
-    return Arrays.compareUnsigned(lo, upTo.hi()) >= 0 ? new KeyRange(upTo.columnFamily(), upTo.hi(), upTo.hi())
+    return Arrays.compareUnsigned(lo, upTo.hi()) >= 0
+        ? new KeyRange(upTo.columnFamily(), upTo.hi(), upTo.hi())
         : new KeyRange(upTo.columnFamily(), lo, upTo.hi());
   }
 
-  /** The {@code 'a'} archive obligations with {@code seq <= seqInclusive}. REQUIRES: seqInclusive non-negative. */
+  /**
+   * The {@code 'a'} archive obligations with {@code seq <= seqInclusive}. REQUIRES: seqInclusive
+   * non-negative.
+   */
   public static KeyRange archiveUpTo(long seqInclusive) {
     return prefixedU64UpTo(KeyFamily.ARCHIVE, "seq", seqInclusive);
   }
 
-  /** The {@code 'e'} expiry keys with {@code at <= atInclusive}. REQUIRES: atInclusive non-negative. */
+  /**
+   * The {@code 'e'} expiry keys with {@code at <= atInclusive}. REQUIRES: atInclusive non-negative.
+   */
   public static KeyRange expiryUpTo(long atInclusive) {
     return prefixedU64UpTo(KeyFamily.EXPIRY, "at", atInclusive);
   }
 
   /**
-   * Every dedupe key of {@code tenant}: {@code ['u' tenant 0x00, 'u' tenant 0x01)}; also what an erase
-   * of the tenant deletes. REQUIRES: non-null tenant.
+   * Every dedupe key of {@code tenant}: {@code ['u' tenant 0x00, 'u' tenant 0x01)}; also what an
+   * erase of the tenant deletes. REQUIRES: non-null tenant.
    */
   public static KeyRange dedupeOf(TenantId tenant) {
     requireTenant(tenant);
@@ -439,7 +474,8 @@ public final class Keys {
   }
 
   /**
-   * The six counter keys of {@code ord}: {@code [ord 01, ord 07)}. REQUIRES: ord 0 or 1..MAX_ORDINAL.
+   * The six counter keys of {@code ord}: {@code [ord 01, ord 07)}. REQUIRES: ord 0 or
+   * 1..MAX_ORDINAL.
    */
   public static KeyRange countersOf(long ord) {
     Fields.requireCounterOrd(ord);
@@ -460,8 +496,8 @@ public final class Keys {
   // ---------------------------------------------------------------- sentinels
 
   /**
-   * The lo and hi sentinels of {@code family}, both inclusive keys: every real key of the family sorts
-   * strictly between them (property {@code sentinelsBracketEveryRealKey}). Fresh arrays.
+   * The lo and hi sentinels of {@code family}, both inclusive keys: every real key of the family
+   * sorts strictly between them (property {@code sentinelsBracketEveryRealKey}). Fresh arrays.
    */
   public static FamilySentinels family(KeyFamily family) {
     byte[] prefix = family.prefix();
@@ -537,7 +573,8 @@ public final class Keys {
 
   private static void requireTenant(TenantId tenant) {
     if (tenant == null) {
-      throw new StoreArgumentException("tenant is null; use TenantId.of(null) for the default tenant");
+      throw new StoreArgumentException(
+          "tenant is null; use TenantId.of(null) for the default tenant");
     }
   }
 

@@ -20,17 +20,37 @@ final class LayoutCorruption {
   /** A key of {@code family} that is not well formed. */
   static StoreCorruptionException key(KeyFamily family, byte[] key, String problem) {
     return new StoreCorruptionException(
-        family + " key " + Bytes.hex(key) + " in family '" + family.columnFamily() + "' "
-            + problem + "; expected " + family.shape() + "." + ADVICE);
+        family
+            + " key "
+            + Bytes.hex(key)
+            + " in family '"
+            + family.columnFamily()
+            + "' "
+            + problem
+            + "; expected "
+            + family.shape()
+            + "."
+            + ADVICE);
   }
 
-  /** A value stored under a key of {@code family} that is not well formed; {@code key} may be null. */
+  /**
+   * A value stored under a key of {@code family} that is not well formed; {@code key} may be null.
+   */
   static StoreCorruptionException value(
       KeyFamily family, byte[] key, byte[] value, String valueShape, String problem) {
     return new StoreCorruptionException(
-        family + " value " + Bytes.hex(value) + (key == null ? "" : " at key " + Bytes.hex(key))
-            + " in family '" + family.columnFamily() + "' " + problem + "; expected " + valueShape
-            + "." + ADVICE);
+        family
+            + " value "
+            + Bytes.hex(value)
+            + (key == null ? "" : " at key " + Bytes.hex(key))
+            + " in family '"
+            + family.columnFamily()
+            + "' "
+            + problem
+            + "; expected "
+            + valueShape
+            + "."
+            + ADVICE);
   }
 
   /** Checks {@code key} has the family's prefix and exactly {@code length} bytes. */
@@ -88,7 +108,8 @@ final class LayoutCorruption {
     try {
       return build.get();
     } catch (StoreArgumentException e) {
-      throw value(family, key, value, valueShape, "holds a field out of range (" + e.getMessage() + ")");
+      throw value(
+          family, key, value, valueShape, "holds a field out of range (" + e.getMessage() + ")");
     }
   }
 }

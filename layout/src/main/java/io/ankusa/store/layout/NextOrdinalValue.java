@@ -11,6 +11,7 @@ import static io.ankusa.store.layout.UnsignedBigEndian.u32;
  */
 public record NextOrdinalValue(long next) {
   static final String SHAPE = "next:32 (4 bytes, 1..4294967295)";
+
   /** The value of a store with no tenant yet. */
   public static final NextOrdinalValue FIRST = new NextOrdinalValue(1);
 

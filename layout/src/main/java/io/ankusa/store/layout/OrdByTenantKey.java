@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * A decoded ordinal-by-tenant key {@code 'n' tenant_id} ({@link KeyFamily#ORD_BY_TENANT}); its value
- * is {@link OrdinalValue}. Build keys with {@link Keys#ordByTenant(TenantId)}.
+ * A decoded ordinal-by-tenant key {@code 'n' tenant_id} ({@link KeyFamily#ORD_BY_TENANT}); its
+ * value is {@link OrdinalValue}. Build keys with {@link Keys#ordByTenant(TenantId)}.
  *
  * @param tenantId the tenant
  */

@@ -12,12 +12,14 @@ import io.ankusa.store.spi.StoreArgumentException;
 public record TenantByOrdValue(TenantId tenant) {
   /** The tombstone of an erased tenant. */
   public static final TenantByOrdValue ERASED = new TenantByOrdValue(null);
+
   static final String SHAPE = "tenant id (1..255 bytes of UTF-8 without NUL) or empty (erased)";
 
   /** The value naming {@code tenant}. REQUIRES: non-null. */
   public static TenantByOrdValue of(TenantId tenant) {
     if (tenant == null) {
-      throw new StoreArgumentException("tenant is null; use TenantByOrdValue.ERASED for a tombstone");
+      throw new StoreArgumentException(
+          "tenant is null; use TenantByOrdValue.ERASED for a tombstone");
     }
     return new TenantByOrdValue(tenant);
   }
@@ -50,6 +52,10 @@ public record TenantByOrdValue(TenantId tenant) {
       return ERASED;
     }
     return LayoutCorruption.decodedValue(
-        KeyFamily.TENANT_BY_ORD, key, value, SHAPE, () -> new TenantByOrdValue(TenantId.fromUtf8(value)));
+        KeyFamily.TENANT_BY_ORD,
+        key,
+        value,
+        SHAPE,
+        () -> new TenantByOrdValue(TenantId.fromUtf8(value)));
   }
 }

@@ -10,21 +10,25 @@ import java.nio.charset.StandardCharsets;
 /**
  * A tenant id: 1..255 bytes of UTF-8 without NUL, whose string round-trips through UTF-8 (no
  * unpaired surrogates). The NUL rule is what lets dedupe and expiry keys end the tenant with a 0x00
- * byte; the 0xFF-free UTF-8 is what lets {@code 'n' 0xFF} be the hi sentinel of the ordinal-by-tenant
- * family.
+ * byte; the 0xFF-free UTF-8 is what lets {@code 'n' 0xFF} be the hi sentinel of the
+ * ordinal-by-tenant family.
  *
- * <p>A hook without a tenant belongs to {@link #DEFAULT} ({@code "default"}). Immutable; equal when the
- * strings are equal.
+ * <p>A hook without a tenant belongs to {@link #DEFAULT} ({@code "default"}). Immutable; equal when
+ * the strings are equal.
  */
 public final class TenantId implements Comparable<TenantId> {
   /** The name of the tenant of hooks that name none. */
   public static final String DEFAULT_NAME = "default";
+
   /** The tenant of hooks that name none. */
-  public static final TenantId DEFAULT = new TenantId(DEFAULT_NAME, DEFAULT_NAME.getBytes(StandardCharsets.UTF_8));
+  public static final TenantId DEFAULT =
+      new TenantId(DEFAULT_NAME, DEFAULT_NAME.getBytes(StandardCharsets.UTF_8));
+
   /** The most bytes of UTF-8 a tenant id may have. */
   public static final int MAX_BYTES = 255;
 
-  private static final String RULE = "tenant ids are 1.." + MAX_BYTES + " bytes of UTF-8 without NUL";
+  private static final String RULE =
+      "tenant ids are 1.." + MAX_BYTES + " bytes of UTF-8 without NUL";
 
   private final String value;
   private final byte[] utf8;
@@ -37,8 +41,8 @@ public final class TenantId implements Comparable<TenantId> {
   /**
    * The tenant named {@code value}, or {@link #DEFAULT} when {@code value} is null.
    *
-   * @throws StoreArgumentException if {@code value} is empty, longer than 255 bytes of UTF-8, holds a
-   *     NUL or an unpaired surrogate
+   * @throws StoreArgumentException if {@code value} is empty, longer than 255 bytes of UTF-8, holds
+   *     a NUL or an unpaired surrogate
    */
   public static TenantId of(String value) {
     if (value == null) {
@@ -108,11 +112,17 @@ public final class TenantId implements Comparable<TenantId> {
 
   private static StoreArgumentException unpaired(String value, int index) {
     return new StoreArgumentException(
-        "tenant id " + quote(value) + " has an unpaired surrogate at index " + index
-            + " and cannot be encoded as UTF-8; " + RULE);
+        "tenant id "
+            + quote(value)
+            + " has an unpaired surrogate at index "
+            + index
+            + " and cannot be encoded as UTF-8; "
+            + RULE);
   }
 
-  /** The id as quoted in messages: escapes control characters and surrogates, cuts after 48 chars. */
+  /**
+   * The id as quoted in messages: escapes control characters and surrogates, cuts after 48 chars.
+   */
   private static String quote(String value) {
     StringBuilder sb = new StringBuilder("'");
     int n = Math.min(value.length(), 48);

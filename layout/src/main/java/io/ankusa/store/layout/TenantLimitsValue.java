@@ -8,9 +8,9 @@ import static io.ankusa.store.layout.UnsignedBigEndian.u32;
 import io.ankusa.store.spi.StoreArgumentException;
 
 /**
- * The value of {@code m:tenant_limits:<ord>} ({@link Keys#tenantLimits}): how the dispatcher treats one
- * tenant, {@code weight:16 max_inflight:32 rows_per_tick:32} (10 bytes). A tenant without the key has
- * {@link #DEFAULTS}.
+ * The value of {@code m:tenant_limits:<ord>} ({@link Keys#tenantLimits}): how the dispatcher treats
+ * one tenant, {@code weight:16 max_inflight:32 rows_per_tick:32} (10 bytes). A tenant without the
+ * key has {@link #DEFAULTS}.
  *
  * @param weight the tenant's share of each dispatch round, in quanta: 1 .. 65 535
  * @param maxInflight most rows the tenant may have inflight at once; 0 = no limit
@@ -18,13 +18,15 @@ import io.ankusa.store.spi.StoreArgumentException;
  */
 public record TenantLimitsValue(int weight, long maxInflight, long rowsPerTick) {
   static final String SHAPE = "weight:16 max_inflight:32 rows_per_tick:32 (10 bytes)";
+
   /** Weight 1, no inflight limit, no per-tick limit: what a tenant without the key gets. */
   public static final TenantLimitsValue DEFAULTS = new TenantLimitsValue(1, 0, 0);
 
   /** REQUIRES: weight 1..65 535; maxInflight and rowsPerTick 0 .. 2³²−1. */
   public TenantLimitsValue {
     if (weight < 1 || weight > Fields.MAX_SINK) {
-      throw new StoreArgumentException("tenant weight " + weight + " is outside 1.." + Fields.MAX_SINK);
+      throw new StoreArgumentException(
+          "tenant weight " + weight + " is outside 1.." + Fields.MAX_SINK);
     }
     Fields.requireU32("max inflight", maxInflight);
     Fields.requireU32("rows per tick", rowsPerTick);
@@ -55,6 +57,10 @@ public record TenantLimitsValue(int weight, long maxInflight, long rowsPerTick) 
   public static TenantLimitsValue decodeAt(byte[] key, byte[] value) {
     LayoutCorruption.requireValueLength(KeyFamily.META, key, value, SHAPE, 10);
     return LayoutCorruption.decodedValue(
-        KeyFamily.META, key, value, SHAPE, () -> new TenantLimitsValue(u16(value, 0), u32(value, 2), u32(value, 6)));
+        KeyFamily.META,
+        key,
+        value,
+        SHAPE,
+        () -> new TenantLimitsValue(u16(value, 0), u32(value, 2), u32(value, 6)));
   }
 }

@@ -11,14 +11,18 @@ package io.ankusa.store.layout;
 public final class UnsignedBigEndian {
   private UnsignedBigEndian() {}
 
-  /** Writes the low 16 bits of {@code value} at {@code out[off..off+2)}; returns {@code off + 2}. */
+  /**
+   * Writes the low 16 bits of {@code value} at {@code out[off..off+2)}; returns {@code off + 2}.
+   */
   public static int putU16(byte[] out, int off, int value) {
     out[off] = (byte) (value >>> 8);
     out[off + 1] = (byte) value;
     return off + 2;
   }
 
-  /** Writes the low 32 bits of {@code value} at {@code out[off..off+4)}; returns {@code off + 4}. */
+  /**
+   * Writes the low 32 bits of {@code value} at {@code out[off..off+4)}; returns {@code off + 4}.
+   */
   public static int putU32(byte[] out, int off, long value) {
     out[off] = (byte) (value >>> 24);
     out[off + 1] = (byte) (value >>> 16);

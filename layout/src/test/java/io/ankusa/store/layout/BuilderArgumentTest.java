@@ -17,7 +17,8 @@ class BuilderArgumentTest {
         .hasMessageContaining("ord 0")
         .hasMessageContaining("1..4294967294")
         .hasMessageContaining("node aggregate");
-    assertThatThrownBy(() -> Keys.inflight(0xFFFF_FFFFL, 1, 1)).hasMessageContaining("ord 4294967295");
+    assertThatThrownBy(() -> Keys.inflight(0xFFFF_FFFFL, 1, 1))
+        .hasMessageContaining("ord 4294967295");
     assertThatThrownBy(() -> Keys.active(1, -1)).isInstanceOf(StoreArgumentException.class);
     assertThatThrownBy(() -> Keys.dueOf(0)).isInstanceOf(StoreArgumentException.class);
     assertThatThrownBy(() -> Keys.counter(0xFFFF_FFFFL, CounterField.DEAD))
@@ -27,15 +28,19 @@ class BuilderArgumentTest {
 
   @Test
   void otherFieldsOutOfRange() {
-    assertThatThrownBy(() -> Keys.due(1, -1, 1, 1)).hasMessageContaining("at -1 is out of range 0..");
+    assertThatThrownBy(() -> Keys.due(1, -1, 1, 1))
+        .hasMessageContaining("at -1 is out of range 0..");
     assertThatThrownBy(() -> Keys.hook(-5)).hasMessageContaining("seq -5");
-    assertThatThrownBy(() -> Keys.delivery(1, 65_536)).hasMessageContaining("sink 65536 is out of range 0..65535");
+    assertThatThrownBy(() -> Keys.delivery(1, 65_536))
+        .hasMessageContaining("sink 65536 is out of range 0..65535");
     assertThatThrownBy(() -> Keys.delivery(1, -1)).hasMessageContaining("sink -1");
     assertThatThrownBy(() -> Keys.active(-1, 1)).hasMessageContaining("bucket -1");
-    assertThatThrownBy(() -> new DueValue(1L << 32, DueKind.RETRY)).hasMessageContaining("size 4294967296 is out of range 0..4294967295");
+    assertThatThrownBy(() -> new DueValue(1L << 32, DueKind.RETRY))
+        .hasMessageContaining("size 4294967296 is out of range 0..4294967295");
     assertThatThrownBy(() -> new NextOrdinalValue(0)).hasMessageContaining("1..4294967295");
     assertThatThrownBy(() -> Keys.migrating(0)).isInstanceOf(StoreArgumentException.class);
-    assertThatThrownBy(() -> Keys.dedupe(null, new byte[0])).isInstanceOf(StoreArgumentException.class);
+    assertThatThrownBy(() -> Keys.dedupe(null, new byte[0]))
+        .isInstanceOf(StoreArgumentException.class);
     assertThatThrownBy(() -> ActiveKey.bucketOf(-1)).isInstanceOf(StoreArgumentException.class);
   }
 
@@ -80,7 +85,9 @@ class BuilderArgumentTest {
     assertThat(DueKind.FIRST_ATTEMPT.counter()).isEqualTo(CounterField.PENDING);
     assertThat(DueKind.RETRY.code()).isEqualTo(1);
     assertThat(DueKind.RETRY.counter()).isEqualTo(CounterField.SCHEDULED);
-    assertThat(CounterField.values()).extracting(CounterField::code).containsExactly(1, 2, 3, 4, 5, 6);
+    assertThat(CounterField.values())
+        .extracting(CounterField::code)
+        .containsExactly(1, 2, 3, 4, 5, 6);
     assertThat(CounterField.ofCode(0)).isNull();
     assertThat(CounterField.ofCode(7)).isNull();
   }

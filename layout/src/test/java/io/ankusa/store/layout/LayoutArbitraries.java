@@ -47,12 +47,14 @@ final class LayoutArbitraries {
 
   static Arbitrary<Long> u32() {
     return Arbitraries.oneOf(
-        Arbitraries.longs().between(0, Fields.MAX_U32), Arbitraries.of(0L, 255L, 256L, Fields.MAX_U32));
+        Arbitraries.longs().between(0, Fields.MAX_U32),
+        Arbitraries.of(0L, 255L, 256L, Fields.MAX_U32));
   }
 
   /** Valid tenant ids: ASCII, any non-surrogate code points except NUL, and 255-byte ones. */
   static Arbitrary<TenantId> tenants() {
-    Arbitrary<String> ascii = Arbitraries.strings().withCharRange('!', '~').ofMinLength(1).ofMaxLength(20);
+    Arbitrary<String> ascii =
+        Arbitraries.strings().withCharRange('!', '~').ofMinLength(1).ofMaxLength(20);
     Arbitrary<String> unicode =
         Arbitraries.integers()
             .between(1, Character.MAX_CODE_POINT)
@@ -86,7 +88,8 @@ final class LayoutArbitraries {
                 .as((s, k) -> new FamilyKey(KeyFamily.DELIVERY, Keys.delivery(s, k))),
             ords().map(o -> new FamilyKey(KeyFamily.TENANT_BY_ORD, Keys.tenantByOrd(o))),
             tenants().map(t -> new FamilyKey(KeyFamily.ORD_BY_TENANT, Keys.ordByTenant(t))),
-            Arbitraries.of(Keys.nextOrd(), Keys.formatStamp(), Keys.migrating(3), Keys.migrating(12))
+            Arbitraries.of(
+                    Keys.nextOrd(), Keys.formatStamp(), Keys.migrating(3), Keys.migrating(12))
                 .map(k -> new FamilyKey(KeyFamily.META, k)),
             Combinators.combine(ords(), u63(), u63(), sinks())
                 .as((o, a, s, k) -> new FamilyKey(KeyFamily.DUE, Keys.due(o, a, s, k))),
@@ -95,7 +98,9 @@ final class LayoutArbitraries {
             Combinators.combine(u63(), u63(), sinks())
                 .as((a, s, k) -> new FamilyKey(KeyFamily.DEAD, Keys.dead(a, s, k))),
             Combinators.combine(ords(), u63(), u63(), sinks())
-                .as((o, a, s, k) -> new FamilyKey(KeyFamily.DEAD_BY_TENANT, Keys.deadByTenant(o, a, s, k))),
+                .as(
+                    (o, a, s, k) ->
+                        new FamilyKey(KeyFamily.DEAD_BY_TENANT, Keys.deadByTenant(o, a, s, k))),
             u63().map(s -> new FamilyKey(KeyFamily.ARCHIVE, Keys.archive(s))),
             Combinators.combine(u63(), ords())
                 .as((b, o) -> new FamilyKey(KeyFamily.ACTIVE, Keys.active(b, o))),

@@ -13,21 +13,53 @@ import net.jqwik.api.Provide;
 /** Range builders contain exactly the keys they promise. */
 class RangeTest {
 
-  @Provide Arbitrary<Long> ord() { return LayoutArbitraries.ords(); }
-  @Provide Arbitrary<Long> counterOrd() { return LayoutArbitraries.counterOrds(); }
-  @Provide Arbitrary<Long> u63() { return LayoutArbitraries.u63(); }
-  @Provide Arbitrary<Integer> sink() { return LayoutArbitraries.sinks(); }
-  @Provide Arbitrary<TenantId> tenant() { return LayoutArbitraries.tenants(); }
-  @Provide Arbitrary<byte[]> idem() { return LayoutArbitraries.idempotencyKeys(); }
-  @Provide Arbitrary<FamilyKey> realKey() { return LayoutArbitraries.realKeys(); }
+  @Provide
+  Arbitrary<Long> ord() {
+    return LayoutArbitraries.ords();
+  }
+
+  @Provide
+  Arbitrary<Long> counterOrd() {
+    return LayoutArbitraries.counterOrds();
+  }
+
+  @Provide
+  Arbitrary<Long> u63() {
+    return LayoutArbitraries.u63();
+  }
+
+  @Provide
+  Arbitrary<Integer> sink() {
+    return LayoutArbitraries.sinks();
+  }
+
+  @Provide
+  Arbitrary<TenantId> tenant() {
+    return LayoutArbitraries.tenants();
+  }
+
+  @Provide
+  Arbitrary<byte[]> idem() {
+    return LayoutArbitraries.idempotencyKeys();
+  }
+
+  @Provide
+  Arbitrary<FamilyKey> realKey() {
+    return LayoutArbitraries.realKeys();
+  }
 
   @Property
   void perTenantRangesHoldExactlyThatTenant(
-      @ForAll("ord") long ord, @ForAll("ord") long other, @ForAll("u63") long at, @ForAll("u63") long seq,
+      @ForAll("ord") long ord,
+      @ForAll("ord") long other,
+      @ForAll("u63") long at,
+      @ForAll("u63") long seq,
       @ForAll("sink") int sink) {
     assertThat(Keys.dueOf(ord).contains(Keys.due(other, at, seq, sink))).isEqualTo(ord == other);
-    assertThat(Keys.inflightOf(ord).contains(Keys.inflight(other, seq, sink))).isEqualTo(ord == other);
-    assertThat(Keys.deadByTenantOf(ord).contains(Keys.deadByTenant(other, at, seq, sink))).isEqualTo(ord == other);
+    assertThat(Keys.inflightOf(ord).contains(Keys.inflight(other, seq, sink)))
+        .isEqualTo(ord == other);
+    assertThat(Keys.deadByTenantOf(ord).contains(Keys.deadByTenant(other, at, seq, sink)))
+        .isEqualTo(ord == other);
     // never a key of a neighbouring family in the same column family
     assertThat(Keys.dueOf(ord).contains(Keys.deadByTenant(ord, at, seq, sink))).isFalse();
     assertThat(Keys.inflightOf(ord).contains(Keys.due(ord, at, seq, sink))).isFalse();
@@ -35,8 +67,12 @@ class RangeTest {
 
   @Property
   void dueOfUpToIncludesTheBoundAndNothingLater(
-      @ForAll("ord") long ord, @ForAll("ord") long other, @ForAll("u63") long bound, @ForAll("u63") long at,
-      @ForAll("u63") long seq, @ForAll("sink") int sink) {
+      @ForAll("ord") long ord,
+      @ForAll("ord") long other,
+      @ForAll("u63") long bound,
+      @ForAll("u63") long at,
+      @ForAll("u63") long seq,
+      @ForAll("sink") int sink) {
     KeyRange r = Keys.dueOfUpTo(ord, bound);
     assertThat(r.contains(Keys.due(ord, bound, seq, sink))).isTrue();
     assertThat(r.contains(Keys.due(ord, at, seq, sink))).isEqualTo(at <= bound);
@@ -50,16 +86,26 @@ class RangeTest {
 
   @Property
   void dueOfBetweenIsInclusiveOnBothEnds(
-      @ForAll("ord") long ord, @ForAll("u63") long from, @ForAll("u63") long to, @ForAll("u63") long at,
-      @ForAll("u63") long seq, @ForAll("sink") int sink) {
+      @ForAll("ord") long ord,
+      @ForAll("u63") long from,
+      @ForAll("u63") long to,
+      @ForAll("u63") long at,
+      @ForAll("u63") long seq,
+      @ForAll("sink") int sink) {
     KeyRange r = Keys.dueOfBetween(ord, from, to);
     assertThat(r.contains(Keys.due(ord, at, seq, sink))).isEqualTo(from <= at && at <= to);
     assertThat(r.isEmpty()).isEqualTo(from > to);
   }
 
   @Property
-  void timeRangesIncludeTheBound(@ForAll("u63") long bound, @ForAll("u63") long x, @ForAll("ord") long ord,
-      @ForAll("u63") long seq, @ForAll("sink") int sink, @ForAll("tenant") TenantId tenant, @ForAll("idem") byte[] idem) {
+  void timeRangesIncludeTheBound(
+      @ForAll("u63") long bound,
+      @ForAll("u63") long x,
+      @ForAll("ord") long ord,
+      @ForAll("u63") long seq,
+      @ForAll("sink") int sink,
+      @ForAll("tenant") TenantId tenant,
+      @ForAll("idem") byte[] idem) {
     assertThat(Keys.activeUpTo(bound).contains(Keys.active(x, ord))).isEqualTo(x <= bound);
     assertThat(Keys.activeUpTo(bound).contains(Keys.active(bound, ord))).isTrue();
     assertThat(Keys.deadUpTo(bound).contains(Keys.dead(x, seq, sink))).isEqualTo(x <= bound);
@@ -69,20 +115,27 @@ class RangeTest {
 
   @Property
   void dedupeOfHoldsExactlyThatTenant(
-      @ForAll("tenant") TenantId tenant, @ForAll("tenant") TenantId other, @ForAll("idem") byte[] idem) {
-    assertThat(Keys.dedupeOf(tenant).contains(Keys.dedupe(other, idem))).isEqualTo(tenant.equals(other));
+      @ForAll("tenant") TenantId tenant,
+      @ForAll("tenant") TenantId other,
+      @ForAll("idem") byte[] idem) {
+    assertThat(Keys.dedupeOf(tenant).contains(Keys.dedupe(other, idem)))
+        .isEqualTo(tenant.equals(other));
   }
 
   @Example
   void dedupeOfATenantExcludesATenantItPrefixes() {
     TenantId acme = TenantId.of("acme");
-    assertThat(Keys.dedupeOf(acme).contains(Keys.dedupe(TenantId.of("acme2"), new byte[] {1}))).isFalse();
-    assertThat(Keys.dedupeOf(TenantId.of("acme2")).contains(Keys.dedupe(acme, new byte[] {'2'}))).isFalse();
+    assertThat(Keys.dedupeOf(acme).contains(Keys.dedupe(TenantId.of("acme2"), new byte[] {1})))
+        .isFalse();
+    assertThat(Keys.dedupeOf(TenantId.of("acme2")).contains(Keys.dedupe(acme, new byte[] {'2'})))
+        .isFalse();
   }
 
   @Property
   void countersOfHoldsTheSixFieldsOfThatOrd(
-      @ForAll("counterOrd") long ord, @ForAll("counterOrd") long other, @ForAll CounterField field) {
+      @ForAll("counterOrd") long ord,
+      @ForAll("counterOrd") long other,
+      @ForAll CounterField field) {
     assertThat(Keys.countersOf(ord).contains(Keys.counter(other, field))).isEqualTo(ord == other);
     assertThat(Keys.countersOf(ord).contains(Keys.family(KeyFamily.COUNTERS).lo())).isFalse();
     assertThat(Keys.countersOf(ord).contains(Keys.family(KeyFamily.COUNTERS).hi())).isFalse();

@@ -81,7 +81,8 @@ class SentinelTest {
     Keys.sentinels().forEach(s -> seen.add(s.family()));
     assertThat(seen).containsExactlyInAnyOrder(KeyFamily.values());
     for (FamilySentinels s : Keys.sentinels()) {
-      assertThat(s.value()).as("value of %s", s.family())
+      assertThat(s.value())
+          .as("value of %s", s.family())
           .isEqualTo(s.family() == KeyFamily.COUNTERS ? Int64Add.encode(0) : new byte[0]);
     }
   }
@@ -89,11 +90,17 @@ class SentinelTest {
   @Example
   void extremeRealKeysStayInside() {
     FamilySentinels due = Keys.family(KeyFamily.DUE);
-    assertThat(due.bracketsStrictly(Keys.due(Fields.MAX_ORDINAL, Long.MAX_VALUE, Long.MAX_VALUE, 0xFFFF))).isTrue();
+    assertThat(
+            due.bracketsStrictly(
+                Keys.due(Fields.MAX_ORDINAL, Long.MAX_VALUE, Long.MAX_VALUE, 0xFFFF)))
+        .isTrue();
     assertThat(due.bracketsStrictly(Keys.due(1, 0, 0, 0))).isTrue();
     FamilySentinels counters = Keys.family(KeyFamily.COUNTERS);
     assertThat(counters.bracketsStrictly(Keys.counter(0, CounterField.PENDING))).isTrue();
-    assertThat(counters.bracketsStrictly(Keys.counter(Fields.MAX_ORDINAL, CounterField.ARCHIVE_PENDING))).isTrue();
+    assertThat(
+            counters.bracketsStrictly(
+                Keys.counter(Fields.MAX_ORDINAL, CounterField.ARCHIVE_PENDING)))
+        .isTrue();
     assertThat(Keys.family(KeyFamily.HOOK).bracketsStrictly(Keys.hook(0))).isTrue();
     assertThat(Keys.family(KeyFamily.HOOK).bracketsStrictly(Keys.hook(Long.MAX_VALUE))).isTrue();
   }

@@ -3,9 +3,9 @@ package io.ankusa.store.queue;
 import io.ankusa.store.queue.internal.record.DeadRow;
 
 /**
- * One delivery in the dead-letter queue, as {@link DeadLetterQueue#newest(int)} reads it. Pass it back to
- * {@link DeadLetterQueue#revive} or {@link DeadLetterQueue#purge(DeadLetter)}; those act on it only while
- * it is still dead as read (another revive or purge that got there first wins).
+ * One delivery in the dead-letter queue, as {@link DeadLetterQueue#newest(int)} reads it. Pass it
+ * back to {@link DeadLetterQueue#revive} or {@link DeadLetterQueue#purge(DeadLetter)}; those act on
+ * it only while it is still dead as read (another revive or purge that got there first wins).
  */
 public final class DeadLetter {
   private final DeadRow row;
@@ -74,7 +74,21 @@ public final class DeadLetter {
 
   @Override
   public String toString() {
-    return "dead letter of hook seq " + seq() + " (" + sourceId() + "/" + hookId() + ", tenant " + tenantId + ") to sink "
-        + sink() + " at " + deadAt() + " after " + attempts + " attempts: " + lastError;
+    return "dead letter of hook seq "
+        + seq()
+        + " ("
+        + sourceId()
+        + "/"
+        + hookId()
+        + ", tenant "
+        + tenantId
+        + ") to sink "
+        + sink()
+        + " at "
+        + deadAt()
+        + " after "
+        + attempts
+        + " attempts: "
+        + lastError;
   }
 }

@@ -1,6 +1,5 @@
 package io.ankusa.store.queue;
 
-
 /**
  * The answer to one {@link WebhookQueue#ingest} call.
  *
@@ -9,21 +8,21 @@ package io.ankusa.store.queue;
  * <ul>
  *   <li>{@link Outcome#CREATED}: the hook is stored under {@link #seq()} and durable — the WAL sync
  *       covering it returned before this result was completed. It survives a kill -9 of the process
- *       (on a backend with {@code durableAfterProcessKill}) and is visible to dispatch ({@code seq <=
- *       durableSeq}).
+ *       (on a backend with {@code durableAfterProcessKill}) and is visible to dispatch ({@code seq
+ *       <= durableSeq}).
  *   <li>{@link Outcome#DUPLICATE}: the idempotency key was already used; {@link #seq()} is the hook
- *       first stored under it, and that hook is durable (a duplicate of a key whose group is still in
- *       the pipeline waits for that group's sync). Nothing was written; no counter moved.
- *   <li>{@link Outcome#TENANT_LIMIT}: the request would create tenant {@code tenants.max + 1}; nothing
- *       was written and no ordinal was created. HTTP mapping for embedders: 503, {@code Retry-After:
- *       300}.
- *   <li>{@link Outcome#REJECTED}: the request breaks a rule ({@link #reason()} starts with one of the
- *       {@code REJECT_…} codes); retrying it unchanged will not help. HTTP: 400 (413 for an oversized
- *       payload).
- *   <li>{@link Outcome#UNAVAILABLE}: not stored — {@link #FENCED} (a write or WAL sync failed and the
- *       writer is repairing; whatever this request wrote is deleted before anything of it becomes
- *       visible), {@link #OVERLOADED} (the bounded queue is full) or {@link #CLOSED}. A retry is safe:
- *       the hook is stored once, by the retry. HTTP: 503.
+ *       first stored under it, and that hook is durable (a duplicate of a key whose group is still
+ *       in the pipeline waits for that group's sync). Nothing was written; no counter moved.
+ *   <li>{@link Outcome#TENANT_LIMIT}: the request would create tenant {@code tenants.max + 1};
+ *       nothing was written and no ordinal was created. HTTP mapping for embedders: 503, {@code
+ *       Retry-After: 300}.
+ *   <li>{@link Outcome#REJECTED}: the request breaks a rule ({@link #reason()} starts with one of
+ *       the {@code REJECT_…} codes); retrying it unchanged will not help. HTTP: 400 (413 for an
+ *       oversized payload).
+ *   <li>{@link Outcome#UNAVAILABLE}: not stored — {@link #FENCED} (a write or WAL sync failed and
+ *       the writer is repairing; whatever this request wrote is deleted before anything of it
+ *       becomes visible), {@link #OVERLOADED} (the bounded queue is full) or {@link #CLOSED}. A
+ *       retry is safe: the hook is stored once, by the retry. HTTP: 503.
  * </ul>
  *
  * @param outcome what happened
@@ -41,33 +40,51 @@ public record IngestResult(Outcome outcome, long seq, String reason) {
     UNAVAILABLE
   }
 
-  /** UNAVAILABLE: a write or sync failed; the queue is fenced until the unacknowledged rows are deleted. */
+  /**
+   * UNAVAILABLE: a write or sync failed; the queue is fenced until the unacknowledged rows are
+   * deleted.
+   */
   public static final String FENCED = "fenced";
+
   /** UNAVAILABLE: the writer's bounded queue is full. */
   public static final String OVERLOADED = "overloaded";
+
   /** UNAVAILABLE: the writer is closing or closed. */
   public static final String CLOSED = "closed";
 
   /** REJECTED: the tenant id is not 1..255 bytes of UTF-8 without NUL. */
   public static final String REJECT_BAD_TENANT = "bad tenant id";
+
   /** REJECTED: no source id. */
   public static final String REJECT_MISSING_SOURCE = "missing source id";
+
   /** REJECTED: no hook id. */
   public static final String REJECT_MISSING_HOOK_ID = "missing hook id";
+
   /** REJECTED: no sinks. */
   public static final String REJECT_EMPTY_SINKS = "empty sinks";
+
   /** REJECTED: a sink is null or outside 0..65535, or there are more than 65535. */
   public static final String REJECT_BAD_SINK = "bad sink";
+
   /** REJECTED: a sink is listed twice. */
   public static final String REJECT_DUPLICATE_SINK = "duplicate sink";
+
   /** REJECTED: no payload (use an empty array for an empty body). */
   public static final String REJECT_MISSING_PAYLOAD = "missing payload";
-  /** REJECTED: the payload is larger than {@link io.ankusa.store.queue.config.WriterConfig#maxPayloadBytes()}. */
+
+  /**
+   * REJECTED: the payload is larger than {@link
+   * io.ankusa.store.queue.config.WriterConfig#maxPayloadBytes()}.
+   */
   public static final String REJECT_OVERSIZED_PAYLOAD = "oversized payload";
+
   /** REJECTED: receivedAt is negative. */
   public static final String REJECT_BAD_RECEIVED_AT = "bad receivedAt";
+
   /** REJECTED: the idempotency key is empty or its dedupe key is longer than the backend allows. */
   public static final String REJECT_BAD_IDEMPOTENCY_KEY = "bad idempotency key";
+
   /** REJECTED: the encoded hook is larger than the backend's largest value. */
   public static final String REJECT_OVERSIZED_HOOK = "oversized hook";
 

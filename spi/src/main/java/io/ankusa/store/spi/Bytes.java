@@ -8,7 +8,9 @@ public final class Bytes {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
   private static final int HEX_LIMIT = 64;
 
-  /** Unsigned lexicographic order, the order of every key in every backend: 0x80 sorts after 0x7f. */
+  /**
+   * Unsigned lexicographic order, the order of every key in every backend: 0x80 sorts after 0x7f.
+   */
   public static final Comparator<byte[]> UNSIGNED = Arrays::compareUnsigned;
 
   private Bytes() {}

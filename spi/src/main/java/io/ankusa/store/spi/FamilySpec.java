@@ -3,7 +3,8 @@ package io.ankusa.store.spi;
 import java.util.regex.Pattern;
 
 /**
- * One family (a RocksDB column family, an LMDB named database, a sorted map) a store is opened with.
+ * One family (a RocksDB column family, an LMDB named database, a sorted map) a store is opened
+ * with.
  *
  * @param name lower-case letters, digits, {@code _} and {@code -}, 1..64 characters; {@code
  *     "default"} is a family like any other
@@ -23,7 +24,11 @@ public record FamilySpec(String name, boolean counters, long writeBufferHint, bo
     }
     if (writeBufferHint < 0) {
       throw new StoreArgumentException(
-          "family '" + name + "': writeBufferHint " + writeBufferHint + " is negative; use 0 for the default");
+          "family '"
+              + name
+              + "': writeBufferHint "
+              + writeBufferHint
+              + " is negative; use 0 for the default");
     }
   }
 

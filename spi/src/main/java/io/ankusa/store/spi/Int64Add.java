@@ -5,12 +5,12 @@ package io.ankusa.store.spi;
  *
  * <p>A counters value is a signed 64-bit integer stored as exactly 8 bytes, little-endian: the
  * encoding of RocksDB's built-in {@code uint64add} operator, identical on every backend (property
- * {@code mergeBytesIdenticalOnEveryBackend}). {@code merge(f, k, delta)} replaces the value {@code v}
- * (0 when absent) with {@code v + delta}, two's-complement, wrapping on overflow (property
+ * {@code mergeBytesIdenticalOnEveryBackend}). {@code merge(f, k, delta)} replaces the value {@code
+ * v} (0 when absent) with {@code v + delta}, two's-complement, wrapping on overflow (property
  * {@code mergeIsSigned64BitAdditionWithWrapAround}).
  *
- * <p>Pitfall this class exists for: RocksDB silently ignores an operand that is not exactly 8 bytes,
- * and big-endian operands give wrong sums. Encode counters here and nowhere else.
+ * <p>Pitfall this class exists for: RocksDB silently ignores an operand that is not exactly 8
+ * bytes, and big-endian operands give wrong sums. Encode counters here and nowhere else.
  */
 public final class Int64Add {
   /** Width of an encoded counter value and of every merge operand. */
@@ -30,14 +30,19 @@ public final class Int64Add {
   /**
    * Decodes an 8-byte little-endian value.
    *
-   * @throws StoreCorruptionException if {@code bytes} is not exactly 8 bytes long: a counters family
-   *     holds nothing else, so another length means the data is damaged
+   * @throws StoreCorruptionException if {@code bytes} is not exactly 8 bytes long: a counters
+   *     family holds nothing else, so another length means the data is damaged
    */
   public static long decode(String family, byte[] key, byte[] bytes) {
     if (bytes.length != WIDTH) {
       throw new StoreCorruptionException(
-          "counter value in family '" + family + "' at key " + Bytes.hex(key) + " is "
-              + bytes.length + " bytes, expected 8 (little-endian int64): the counters family is"
+          "counter value in family '"
+              + family
+              + "' at key "
+              + Bytes.hex(key)
+              + " is "
+              + bytes.length
+              + " bytes, expected 8 (little-endian int64): the counters family is"
               + " damaged; restore it from a backup or rebuild the counters from a fold");
     }
     long v = 0;

@@ -4,8 +4,8 @@ package io.ankusa.store.spi;
  * One operation of a {@link Batch}. Ops apply in the order they were added; the records are the
  * whole vocabulary a backend must implement.
  *
- * <p>Ownership: the arrays are the caller's arrays, not copies. REQUIRES: the caller does not modify
- * them until the {@link Store#write} that carries the batch has returned.
+ * <p>Ownership: the arrays are the caller's arrays, not copies. REQUIRES: the caller does not
+ * modify them until the {@link Store#write} that carries the batch has returned.
  */
 public sealed interface Op permits Op.Put, Op.Delete, Op.DeleteRange, Op.Merge {
 
@@ -19,9 +19,10 @@ public sealed interface Op permits Op.Put, Op.Delete, Op.DeleteRange, Op.Merge {
   byte[] pointKey();
 
   /**
-   * Calls the one method of {@code visitor} that matches this op's kind and returns its result. Every
-   * kind has its own abstract method, so a new kind of op does not compile until every visitor (each
-   * backend's write path among them) says what it does with it: nothing is silently dropped.
+   * Calls the one method of {@code visitor} that matches this op's kind and returns its result.
+   * Every kind has its own abstract method, so a new kind of op does not compile until every
+   * visitor (each backend's write path among them) says what it does with it: nothing is silently
+   * dropped.
    */
   <R> R accept(Visitor<R> visitor);
 

@@ -16,12 +16,13 @@ import java.util.TreeMap;
  *     createIfMissingFalseRefusesANewFamily})
  * @param readOnly open the existing store without changing any file under its directory (no WAL
  *     replay written back, no new manifest, no lock file created); every write through the returned
- *     store is refused with {@link StoreArgumentException} (the backend kit's {@code ReadOnlyStore}).
- *     Implies {@code createIfMissing = false}.
- *     For offline readers: verify, inspect, dry runs, archive readers
+ *     store is refused with {@link StoreArgumentException} (the backend kit's {@code
+ *     ReadOnlyStore}). Implies {@code createIfMissing = false}. For offline readers: verify,
+ *     inspect, dry runs, archive readers
  * @param properties backend settings; copied, never null
  */
-public record StoreOptions(boolean createIfMissing, boolean readOnly, Map<String, String> properties) {
+public record StoreOptions(
+    boolean createIfMissing, boolean readOnly, Map<String, String> properties) {
 
   public StoreOptions {
     properties = Map.copyOf(properties == null ? Map.of() : properties);
@@ -88,9 +89,18 @@ public record StoreOptions(boolean createIfMissing, boolean readOnly, Map<String
     String prefix = backend + ".";
     for (Map.Entry<String, String> e : new TreeMap<>(properties).entrySet()) {
       if (e.getKey().startsWith(prefix) && !known.contains(e.getKey())) {
-        throw new StoreArgumentException("unknown " + backend + " option " + e.getKey() + "='" + e.getValue()
-            + "'; the " + backend + " backend knows " + (known.isEmpty() ? "no options" : known.toString())
-            + " (a typo must not fall back to a default silently)");
+        throw new StoreArgumentException(
+            "unknown "
+                + backend
+                + " option "
+                + e.getKey()
+                + "='"
+                + e.getValue()
+                + "'; the "
+                + backend
+                + " backend knows "
+                + (known.isEmpty() ? "no options" : known.toString())
+                + " (a typo must not fall back to a default silently)");
       }
     }
   }

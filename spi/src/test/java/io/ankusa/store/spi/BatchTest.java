@@ -29,27 +29,28 @@ class BatchTest {
 
   /** Key and value lengths, plus 8 per merge. */
   private static long bytes(Op op) {
-    return op.accept(new Op.Visitor<Long>() {
-      @Override
-      public Long put(Op.Put p) {
-        return (long) p.key().length + p.value().length;
-      }
+    return op.accept(
+        new Op.Visitor<Long>() {
+          @Override
+          public Long put(Op.Put p) {
+            return (long) p.key().length + p.value().length;
+          }
 
-      @Override
-      public Long delete(Op.Delete d) {
-        return (long) d.key().length;
-      }
+          @Override
+          public Long delete(Op.Delete d) {
+            return (long) d.key().length;
+          }
 
-      @Override
-      public Long deleteRange(Op.DeleteRange r) {
-        return (long) r.lo().length + r.hi().length;
-      }
+          @Override
+          public Long deleteRange(Op.DeleteRange r) {
+            return (long) r.lo().length + r.hi().length;
+          }
 
-      @Override
-      public Long merge(Op.Merge m) {
-        return m.key().length + 8L;
-      }
-    });
+          @Override
+          public Long merge(Op.Merge m) {
+            return m.key().length + 8L;
+          }
+        });
   }
 
   @Property
@@ -68,27 +69,28 @@ class BatchTest {
     assertThat(batch.isEmpty()).isEqualTo(n == 0);
     assertThat(batch.approximateBytes()).isEqualTo(expectedBytes);
     List<Op> walked = new ArrayList<>();
-    batch.forEach(new OpHandler<RuntimeException>() {
-      @Override
-      public void put(Op.Put p) {
-        walked.add(p);
-      }
+    batch.forEach(
+        new OpHandler<RuntimeException>() {
+          @Override
+          public void put(Op.Put p) {
+            walked.add(p);
+          }
 
-      @Override
-      public void delete(Op.Delete d) {
-        walked.add(d);
-      }
+          @Override
+          public void delete(Op.Delete d) {
+            walked.add(d);
+          }
 
-      @Override
-      public void deleteRange(Op.DeleteRange r) {
-        walked.add(r);
-      }
+          @Override
+          public void deleteRange(Op.DeleteRange r) {
+            walked.add(r);
+          }
 
-      @Override
-      public void merge(Op.Merge m) {
-        walked.add(m);
-      }
-    });
+          @Override
+          public void merge(Op.Merge m) {
+            walked.add(m);
+          }
+        });
     assertThat(walked).containsExactlyElementsOf(added);
   }
 
@@ -98,7 +100,8 @@ class BatchTest {
     List<Op> view = batch.ops();
     batch.delete("f", new byte[] {3}).merge("counters", new byte[] {4}, 5);
     assertThat(view).hasSize(3);
-    assertThat(view.get(2)).isInstanceOfSatisfying(Op.Merge.class, m -> assertThat(m.delta()).isEqualTo(5));
+    assertThat(view.get(2))
+        .isInstanceOfSatisfying(Op.Merge.class, m -> assertThat(m.delta()).isEqualTo(5));
     assertThatThrownBy(() -> view.add(op(0))).isInstanceOf(UnsupportedOperationException.class);
     assertThatThrownBy(() -> view.set(0, op(0))).isInstanceOf(UnsupportedOperationException.class);
     assertThatThrownBy(() -> view.remove(0)).isInstanceOf(UnsupportedOperationException.class);
@@ -124,7 +127,9 @@ class BatchTest {
         .isInstanceOf(StoreArgumentException.class)
         .hasMessageContaining("null value")
         .hasMessageContaining("'f'");
-    assertThatThrownBy(() -> batch.add(null)).isInstanceOf(StoreArgumentException.class).hasMessageContaining("null op");
+    assertThatThrownBy(() -> batch.add(null))
+        .isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("null op");
     assertThatThrownBy(() -> batch.delete(null, new byte[] {1}))
         .isInstanceOf(StoreArgumentException.class)
         .hasMessageContaining("null family");
@@ -134,7 +139,8 @@ class BatchTest {
 
   @Test
   void toStringListsTheOpsInOrder() {
-    Batch batch = new Batch().put("f", new byte[] {0x0a}, new byte[] {0x0b}).delete("g", new byte[] {0x0c});
+    Batch batch =
+        new Batch().put("f", new byte[] {0x0a}, new byte[] {0x0b}).delete("g", new byte[] {0x0c});
     assertThat(batch.toString()).isEqualTo("Batch[put(f, 0a, 0b), delete(g, 0c)]");
   }
 }

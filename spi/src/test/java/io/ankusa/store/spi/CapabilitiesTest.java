@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 /**
- * The builder of {@link Capabilities}: nothing set gives the defaults its javadoc documents, and each
- * setter changes its own claim and no other.
+ * The builder of {@link Capabilities}: nothing set gives the defaults its javadoc documents, and
+ * each setter changes its own claim and no other.
  */
 class CapabilitiesTest {
   /** The defaults as the class javadoc states them, spelled out by position on purpose. */
@@ -74,13 +74,22 @@ class CapabilitiesTest {
 
   @Test
   void aSetterCanTakeAClaimBack() {
-    assertThat(Capabilities.builder().snapshots(true).snapshots(false).build()).isEqualTo(DOCUMENTED_DEFAULTS);
+    assertThat(Capabilities.builder().snapshots(true).snapshots(false).build())
+        .isEqualTo(DOCUMENTED_DEFAULTS);
   }
 
   @Test
   void toBuilderCopiesEveryClaim() {
-    Capabilities all = Capabilities.builder().concurrentWriters(true).snapshots(true).durableAfterProcessKill(true)
-        .detectsDamage(true).filesInDirectory(true).maxKeyBytes(511).maxValueBytes(64 << 20).build();
+    Capabilities all =
+        Capabilities.builder()
+            .concurrentWriters(true)
+            .snapshots(true)
+            .durableAfterProcessKill(true)
+            .detectsDamage(true)
+            .filesInDirectory(true)
+            .maxKeyBytes(511)
+            .maxValueBytes(64 << 20)
+            .build();
     assertThat(all.toBuilder().build()).isEqualTo(all);
     assertThat(all.toBuilder().detectsDamage(false).build().detectsDamage()).isFalse();
   }
@@ -88,16 +97,25 @@ class CapabilitiesTest {
   @Test
   void sizesBelow32BytesAreRefusedByTheBuilderToo() {
     assertThatThrownBy(() -> Capabilities.builder().maxKeyBytes(31).build())
-        .isInstanceOf(StoreArgumentException.class).hasMessageContaining("at least 32 bytes");
+        .isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("at least 32 bytes");
     assertThatThrownBy(() -> Capabilities.builder().maxValueBytes(31).build())
-        .isInstanceOf(StoreArgumentException.class).hasMessageContaining("at least 32 bytes");
+        .isInstanceOf(StoreArgumentException.class)
+        .hasMessageContaining("at least 32 bytes");
   }
 
   @Test
   @SuppressWarnings("deprecation")
   void theConstructorOfTheEightFlagReleaseStillBuildsTheSevenClaims() {
     assertThat(new Capabilities(true, true, true, false, true, 4096, 1 << 20, true))
-        .isEqualTo(Capabilities.builder().concurrentWriters(true).snapshots(true).durableAfterProcessKill(true)
-            .filesInDirectory(true).maxKeyBytes(4096).maxValueBytes(1 << 20).build());
+        .isEqualTo(
+            Capabilities.builder()
+                .concurrentWriters(true)
+                .snapshots(true)
+                .durableAfterProcessKill(true)
+                .filesInDirectory(true)
+                .maxKeyBytes(4096)
+                .maxValueBytes(1 << 20)
+                .build());
   }
 }

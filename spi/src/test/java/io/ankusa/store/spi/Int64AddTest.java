@@ -14,8 +14,9 @@ class Int64AddTest {
   @Property
   void encodingIsLittleEndianAndRoundTrips(@ForAll long value) {
     byte[] bytes = Int64Add.encode(value);
-    assertThat(bytes).containsExactly(
-        ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array());
+    assertThat(bytes)
+        .containsExactly(
+            ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array());
     assertThat(Int64Add.decode("counters", new byte[] {1}, bytes)).isEqualTo(value);
   }
 
@@ -27,7 +28,8 @@ class Int64AddTest {
 
   @Test
   void wrongWidthIsCorruptionNamingFamilyAndKey() {
-    assertThatThrownBy(() -> Int64Add.decode("counters", new byte[] {0x0a, (byte) 0xff}, new byte[3]))
+    assertThatThrownBy(
+            () -> Int64Add.decode("counters", new byte[] {0x0a, (byte) 0xff}, new byte[3]))
         .isInstanceOf(StoreCorruptionException.class)
         .hasMessageContaining("counters")
         .hasMessageContaining("0aff")

@@ -17,8 +17,8 @@ import java.util.stream.Stream;
  * directory of garbage {@code .cq4} files as empty or as an internal error).
  *
  * <p>An archive directory holds Chronicle's table store {@code metadata.cq4t} (its header names
- * {@value #TABLE_STORE}) and cycle files {@code *.cq4} (each header names {@value #CYCLE_STORE}), and
- * nothing else. Reads only the first bytes of each file; never writes.
+ * {@value #TABLE_STORE}) and cycle files {@code *.cq4} (each header names {@value #CYCLE_STORE}),
+ * and nothing else. Reads only the first bytes of each file; never writes.
  */
 public final class ArchiveDirectory {
   static final String METADATA = "metadata.cq4t";
@@ -37,23 +37,42 @@ public final class ArchiveDirectory {
   public static void requireArchive(Path dir) {
     Path absolute = dir.toAbsolutePath();
     if (!Files.isDirectory(absolute)) {
-      throw new StoreArgumentException("archive directory " + absolute + (Files.exists(absolute)
-          ? " is not a directory" : " does not exist") + "; pass the directory a ChronicleArchiveSink wrote to");
+      throw new StoreArgumentException(
+          "archive directory "
+              + absolute
+              + (Files.exists(absolute) ? " is not a directory" : " does not exist")
+              + "; pass the directory a ChronicleArchiveSink wrote to");
     }
     List<Path> entries = list(absolute);
     if (entries.stream().noneMatch(p -> p.getFileName().toString().equals(METADATA))) {
-      throw new StoreFormatException("archive directory " + absolute + " is not an archive: it has no " + METADATA
-          + (entries.isEmpty() ? " (it is empty)" : " (it holds " + entries.size() + " entries, such as "
-          + entries.get(0).getFileName() + ")")
-          + "; pass the directory a ChronicleArchiveSink wrote to");
+      throw new StoreFormatException(
+          "archive directory "
+              + absolute
+              + " is not an archive: it has no "
+              + METADATA
+              + (entries.isEmpty()
+                  ? " (it is empty)"
+                  : " (it holds "
+                      + entries.size()
+                      + " entries, such as "
+                      + entries.get(0).getFileName()
+                      + ")")
+              + "; pass the directory a ChronicleArchiveSink wrote to");
     }
     for (Path p : entries) {
       String name = p.getFileName().toString();
-      String expected = name.equals(METADATA) ? TABLE_STORE : name.endsWith(".cq4") ? CYCLE_STORE : null;
+      String expected =
+          name.equals(METADATA) ? TABLE_STORE : name.endsWith(".cq4") ? CYCLE_STORE : null;
       if (expected == null || !Files.isRegularFile(p) || !headerNames(p, expected)) {
-        throw new StoreFormatException("archive directory " + absolute + " is not an archive of this format: " + name
-            + (expected == null ? " is not a Chronicle archive file" : " has no Chronicle " + expected + " header")
-            + "; pass the directory a ChronicleArchiveSink wrote to; nothing was written");
+        throw new StoreFormatException(
+            "archive directory "
+                + absolute
+                + " is not an archive of this format: "
+                + name
+                + (expected == null
+                    ? " is not a Chronicle archive file"
+                    : " has no Chronicle " + expected + " header")
+                + "; pass the directory a ChronicleArchiveSink wrote to; nothing was written");
       }
     }
   }
@@ -69,8 +88,13 @@ public final class ArchiveDirectory {
     Path absolute = dir.toAbsolutePath();
     for (Path p = absolute; p != null; p = p.getParent()) {
       if (Files.exists(p) && !Files.isDirectory(p)) {
-        throw new StoreArgumentException("archive directory " + absolute + ": " + p + " is a file, not a directory;"
-            + " pass a directory for the archive (it is created if missing)");
+        throw new StoreArgumentException(
+            "archive directory "
+                + absolute
+                + ": "
+                + p
+                + " is a file, not a directory;"
+                + " pass a directory for the archive (it is created if missing)");
       }
       if (Files.isDirectory(p)) {
         break;

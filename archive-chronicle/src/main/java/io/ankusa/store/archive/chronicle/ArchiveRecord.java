@@ -12,12 +12,13 @@ import net.openhft.chronicle.bytes.Bytes;
  *   format:8 = 1 | seq:64 | length:32 | envelope bytes (length of them)
  * </pre>
  *
- * An excerpt is exactly {@value #HEADER_BYTES} + {@code length} bytes long; anything else (a shorter
- * excerpt, another format byte, a length that does not match, a seq &lt;= 0) is corruption.
+ * An excerpt is exactly {@value #HEADER_BYTES} + {@code length} bytes long; anything else (a
+ * shorter excerpt, another format byte, a length that does not match, a seq &lt;= 0) is corruption.
  */
 final class ArchiveRecord {
   /** The format byte of every record this code writes and the only one it reads. */
   static final byte FORMAT_1 = 1;
+
   /** format + seq + length. */
   static final int HEADER_BYTES = 1 + Long.BYTES + Integer.BYTES;
 
@@ -32,9 +33,9 @@ final class ArchiveRecord {
   }
 
   /**
-   * Checks the header of the excerpt in {@code in} (its whole readable part) and returns the record's
-   * seq, leaving {@code in} at the first envelope byte; {@link #readEnvelope} then copies the envelope,
-   * or the caller skips it.
+   * Checks the header of the excerpt in {@code in} (its whole readable part) and returns the
+   * record's seq, leaving {@code in} at the first envelope byte; {@link #readEnvelope} then copies
+   * the envelope, or the caller skips it.
    *
    * @param dir the archive directory, for the message
    * @param excerptIndex the Chronicle index of the excerpt, for the message
@@ -43,15 +44,27 @@ final class ArchiveRecord {
   static long readSeq(Bytes<?> in, byte[] headerScratch, Path dir, long excerptIndex) {
     long remaining = in.readRemaining();
     if (remaining < HEADER_BYTES) {
-      throw corrupt(dir, excerptIndex, "the excerpt is " + remaining + " bytes long, shorter than the "
-          + HEADER_BYTES + "-byte record header");
+      throw corrupt(
+          dir,
+          excerptIndex,
+          "the excerpt is "
+              + remaining
+              + " bytes long, shorter than the "
+              + HEADER_BYTES
+              + "-byte record header");
     }
     in.read(headerScratch, 0, HEADER_BYTES);
     ByteBuffer h = ByteBuffer.wrap(headerScratch, 0, HEADER_BYTES);
     byte format = h.get();
     if (format != FORMAT_1) {
-      throw corrupt(dir, excerptIndex, "unknown record format byte " + format + " (this code reads format "
-          + FORMAT_1 + " only; a newer release may have written it)");
+      throw corrupt(
+          dir,
+          excerptIndex,
+          "unknown record format byte "
+              + format
+              + " (this code reads format "
+              + FORMAT_1
+              + " only; a newer release may have written it)");
     }
     long seq = h.getLong();
     int length = h.getInt();
@@ -60,8 +73,16 @@ final class ArchiveRecord {
     }
     long body = remaining - HEADER_BYTES;
     if (length < 0 || length != body) {
-      throw corrupt(dir, excerptIndex, "record of seq " + seq + " says its envelope is " + length
-          + " bytes but the excerpt holds " + body + " after the header");
+      throw corrupt(
+          dir,
+          excerptIndex,
+          "record of seq "
+              + seq
+              + " says its envelope is "
+              + length
+              + " bytes but the excerpt holds "
+              + body
+              + " after the header");
     }
     return seq;
   }
@@ -74,8 +95,14 @@ final class ArchiveRecord {
   }
 
   static StoreCorruptionException corrupt(Path dir, long excerptIndex, String what) {
-    return new StoreCorruptionException("archive " + dir + ": excerpt index 0x" + Long.toHexString(excerptIndex)
-        + " is not a valid archive record: " + what + ". Records before it are readable (replay a range that"
-        + " ends below it); restore the archive directory from a copy, or move the damaged cycle file aside.");
+    return new StoreCorruptionException(
+        "archive "
+            + dir
+            + ": excerpt index 0x"
+            + Long.toHexString(excerptIndex)
+            + " is not a valid archive record: "
+            + what
+            + ". Records before it are readable (replay a range that"
+            + " ends below it); restore the archive directory from a copy, or move the damaged cycle file aside.");
   }
 }

@@ -4,10 +4,10 @@ import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.RollCycles;
 
 /**
- * How often the archive starts a new cycle file ({@code yyyyMMddF.cq4} or {@code yyyyMMdd-HHF.cq4}):
- * the unit in which old archive files can be moved away or deleted. Only the two cycles known to work
- * with Chronicle Queue 2026.4 are offered; its weekly cycle is broken (a tailer reads nothing, see
- * docs/archive.md, 'The Chronicle sink'), so it is deliberately absent.
+ * How often the archive starts a new cycle file ({@code yyyyMMddF.cq4} or {@code
+ * yyyyMMdd-HHF.cq4}): the unit in which old archive files can be moved away or deleted. Only the
+ * two cycles known to work with Chronicle Queue 2026.4 are offered; its weekly cycle is broken (a
+ * tailer reads nothing, see docs/archive.md, 'The Chronicle sink'), so it is deliberately absent.
  *
  * <p>The cycle is fixed when the archive directory is created: opening an existing archive with
  * another cycle keeps the stored one (Chronicle reads it from {@code metadata.cq4t}) and logs a

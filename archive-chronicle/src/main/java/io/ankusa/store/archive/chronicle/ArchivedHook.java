@@ -4,12 +4,12 @@ import io.ankusa.store.queue.internal.record.HookEnvelope;
 import java.util.Arrays;
 
 /**
- * One hook as the archive holds it: its seq and its envelope, the exact bytes of its {@code 'h'} row
- * when it was archived.
+ * One hook as the archive holds it: its seq and its envelope, the exact bytes of its {@code 'h'}
+ * row when it was archived.
  *
  * @param seq the hook's seq (&gt; 0)
- * @param envelope the envelope bytes; owned by this record — a fresh array per record, do not change
- *     it
+ * @param envelope the envelope bytes; owned by this record — a fresh array per record, do not
+ *     change it
  */
 public record ArchivedHook(long seq, byte[] envelope) {
 
@@ -24,7 +24,8 @@ public record ArchivedHook(long seq, byte[] envelope) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ArchivedHook && ((ArchivedHook) o).seq == seq
+    return o instanceof ArchivedHook
+        && ((ArchivedHook) o).seq == seq
         && Arrays.equals(((ArchivedHook) o).envelope, envelope);
   }
 

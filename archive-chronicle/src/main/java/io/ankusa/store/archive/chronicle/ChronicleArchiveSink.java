@@ -24,26 +24,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An {@link ArchiveSink} that appends to a Chronicle Queue in one directory: one excerpt per record,
- * in the format of {@link ArchiveRecord} ({@code format:8 seq:64 length:32 envelope}). Read it back
- * with {@link ChronicleArchiveReader}, which drops the repeats an at-least-once archiver leaves.
+ * An {@link ArchiveSink} that appends to a Chronicle Queue in one directory: one excerpt per
+ * record, in the format of {@link ArchiveRecord} ({@code format:8 seq:64 length:32 envelope}). Read
+ * it back with {@link ChronicleArchiveReader}, which drops the repeats an at-least-once archiver
+ * leaves.
  *
- * <p><b>Durability.</b> {@link #append} writes into Chronicle's memory-mapped cycle file: the record
- * survives a kill of this process from the moment {@code append} returns (the OS holds the page), but
- * not a power loss. {@link #sync} returns only when every record appended before it is on disk: it
- * runs Chronicle's {@code ExcerptAppender.sync()} (an {@code msync(MS_SYNC)} of the current mapping,
- * the queue being opened with {@code SyncMode.SYNC}) and then {@code fsync}s every cycle file appended
- * to since the last sync through a file descriptor held since that file was first appended to. The
- * second step exists because Chronicle only logs a failed {@code msync} and only covers its current
- * mapped chunk; the {@code fsync} covers the whole file and reports a write-back error as an {@link
- * ArchiveSinkException}. The first sync after a new cycle file appears also fsyncs {@code
- * metadata.cq4t} and the directory, so the file's name is durable too.
+ * <p><b>Durability.</b> {@link #append} writes into Chronicle's memory-mapped cycle file: the
+ * record survives a kill of this process from the moment {@code append} returns (the OS holds the
+ * page), but not a power loss. {@link #sync} returns only when every record appended before it is
+ * on disk: it runs Chronicle's {@code ExcerptAppender.sync()} (an {@code msync(MS_SYNC)} of the
+ * current mapping, the queue being opened with {@code SyncMode.SYNC}) and then {@code fsync}s every
+ * cycle file appended to since the last sync through a file descriptor held since that file was
+ * first appended to. The second step exists because Chronicle only logs a failed {@code msync} and
+ * only covers its current mapped chunk; the {@code fsync} covers the whole file and reports a
+ * write-back error as an {@link ArchiveSinkException}. The first sync after a new cycle file
+ * appears also fsyncs {@code metadata.cq4t} and the directory, so the file's name is durable too.
  *
  * <p><b>One writer at a time.</b> Chronicle would let several appenders interleave; the archive's
  * order argument (appends in seq order apart from restarts) needs one archiver, hence one sink, per
- * archive directory. After a process kill Chronicle frees the write lock of the dead process when the
- * next appender takes it (it checks the owner's pid; otherwise it waits for its timeout, 10 s by
- * default, and forces it) and overwrites the excerpt the kill left unfinished.
+ * archive directory. After a process kill Chronicle frees the write lock of the dead process when
+ * the next appender takes it (it checks the owner's pid; otherwise it waits for its timeout, 10 s
+ * by default, and forces it) and overwrites the excerpt the kill left unfinished.
  *
  * <p>Not thread-safe; it may be handed from one thread to another between calls (Chronicle's
  * single-thread check is turned off for its appender). Every method throws {@link
@@ -61,12 +62,19 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
   private final ChronicleQueue queue;
   private final ExcerptAppender appender;
   private final ByteBuffer header = ByteBuffer.allocate(ArchiveRecord.HEADER_BYTES);
-  /** Cycle files appended to by this sink, with a descriptor opened when first seen; insertion order. */
+
+  /**
+   * Cycle files appended to by this sink, with a descriptor opened when first seen; insertion
+   * order.
+   */
   private final Map<File, FileChannel> cycleFiles = new LinkedHashMap<>();
+
   /** Cycle files appended to since the last sync. */
   private final List<File> unsynced = new ArrayList<>();
+
   /** Whether a cycle file appeared since the last sync (its name is not durable yet). */
   private boolean newCycleFile;
+
   private File currentFile;
   private boolean closed;
 
@@ -82,38 +90,57 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
    *
    * <p>REQUIRES: no other sink (in any process) appends to {@code dir} while this one is open.
    *
-   * @throws StoreArgumentException if {@code dir} or {@code cycle} is null, or {@code dir} or a parent is a file
-   * @throws io.ankusa.store.spi.StoreFormatException if {@code dir} is a non-empty directory that is not an archive ({@link
-   *     ArchiveDirectory#requireArchiveOrNew}); nothing is written
+   * @throws StoreArgumentException if {@code dir} or {@code cycle} is null, or {@code dir} or a
+   *     parent is a file
+   * @throws io.ankusa.store.spi.StoreFormatException if {@code dir} is a non-empty directory that
+   *     is not an archive ({@link ArchiveDirectory#requireArchiveOrNew}); nothing is written
    * @throws ArchiveSinkException if the directory cannot be created or the queue cannot be opened
    */
   public static ChronicleArchiveSink open(Path dir, ArchiveRollCycle cycle) {
     if (dir == null || cycle == null) {
-      throw new StoreArgumentException("ChronicleArchiveSink.open needs an archive directory and a roll cycle;"
-          + " got dir=" + dir + ", cycle=" + cycle);
+      throw new StoreArgumentException(
+          "ChronicleArchiveSink.open needs an archive directory and a roll cycle;"
+              + " got dir="
+              + dir
+              + ", cycle="
+              + cycle);
     }
     Path absolute = dir.toAbsolutePath();
     ArchiveDirectory.requireArchiveOrNew(absolute);
     try {
       Files.createDirectories(absolute);
     } catch (IOException e) {
-      throw new ArchiveSinkException("cannot create the archive directory " + absolute + ": " + e
-          + ". Fix its parent's permissions or free disk space, then open the sink again.", e);
+      throw new ArchiveSinkException(
+          "cannot create the archive directory "
+              + absolute
+              + ": "
+              + e
+              + ". Fix its parent's permissions or free disk space, then open the sink again.",
+          e);
     }
     ChronicleQueue queue;
     try {
-      queue = SingleChronicleQueueBuilder.binary(absolute)
-          .rollCycle(cycle.chronicleCycle())
-          .syncMode(SyncMode.SYNC)
-          .build();
+      queue =
+          SingleChronicleQueueBuilder.binary(absolute)
+              .rollCycle(cycle.chronicleCycle())
+              .syncMode(SyncMode.SYNC)
+              .build();
     } catch (RuntimeException e) {
-      throw new ArchiveSinkException("cannot open the archive queue in " + absolute + ": " + e
-          + ". Check that the directory holds a Chronicle archive (or nothing), is writable, and that the JVM runs"
-          + " with the flags in the archive-chronicle package doc.", e);
+      throw new ArchiveSinkException(
+          "cannot open the archive queue in "
+              + absolute
+              + ": "
+              + e
+              + ". Check that the directory holds a Chronicle archive (or nothing), is writable, and that the JVM runs"
+              + " with the flags in the archive-chronicle package doc.",
+          e);
     }
     try {
       if (!cycle.chronicleCycle().equals(queue.rollCycle())) {
-        LOG.warn("archive {} was created with roll cycle {}; keeping it (asked for {})", absolute, queue.rollCycle(),
+        LOG.warn(
+            "archive {} was created with roll cycle {}; keeping it (asked for {})",
+            absolute,
+            queue.rollCycle(),
             cycle);
       }
       ExcerptAppender appender = queue.createAppender();
@@ -121,8 +148,13 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
       return new ChronicleArchiveSink(absolute, queue, appender);
     } catch (RuntimeException e) {
       queue.close();
-      throw new ArchiveSinkException("cannot create an appender on the archive queue in " + absolute + ": " + e
-          + ". Check that the directory is writable and not damaged.", e);
+      throw new ArchiveSinkException(
+          "cannot create an appender on the archive queue in "
+              + absolute
+              + ": "
+              + e
+              + ". Check that the directory is writable and not damaged.",
+          e);
     }
   }
 
@@ -136,19 +168,30 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
    *
    * <p>Survives a process kill once this returns; durable against power loss after {@link #sync}.
    *
-   * @throws StoreArgumentException if {@code seq <= 0} or {@code envelope} is null (nothing written)
+   * @throws StoreArgumentException if {@code seq <= 0} or {@code envelope} is null (nothing
+   *     written)
    * @throws StoreClosedException after {@link #close}
    */
   @Override
   public void append(long seq, byte[] envelope) {
     ensureOpen("append");
     if (seq <= 0) {
-      throw new StoreArgumentException("archive " + dir + ": hook seq " + seq + " is not positive; seqs start at 1"
-          + " (pass the seq of the hook's 'h' row)");
+      throw new StoreArgumentException(
+          "archive "
+              + dir
+              + ": hook seq "
+              + seq
+              + " is not positive; seqs start at 1"
+              + " (pass the seq of the hook's 'h' row)");
     }
     if (envelope == null) {
-      throw new StoreArgumentException("archive " + dir + ": envelope of hook seq " + seq + " is null; pass the"
-          + " value of its 'h' row");
+      throw new StoreArgumentException(
+          "archive "
+              + dir
+              + ": envelope of hook seq "
+              + seq
+              + " is null; pass the"
+              + " value of its 'h' row");
     }
     try (DocumentContext dc = appender.writingDocument()) {
       try {
@@ -158,9 +201,20 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
         throw e;
       }
     } catch (RuntimeException e) {
-      throw new ArchiveSinkException("archive " + dir + ": could not append hook seq " + seq + " (" + envelope.length
-          + " bytes): " + e + ". Free disk space or fix the permissions of " + dir + ", then let the archiver run"
-          + " again; its obligation stays in the queue.", e);
+      throw new ArchiveSinkException(
+          "archive "
+              + dir
+              + ": could not append hook seq "
+              + seq
+              + " ("
+              + envelope.length
+              + " bytes): "
+              + e
+              + ". Free disk space or fix the permissions of "
+              + dir
+              + ", then let the archiver run"
+              + " again; its obligation stays in the queue.",
+          e);
     }
     noteCycleFile(seq);
   }
@@ -168,8 +222,8 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
   /**
    * {@inheritDoc}
    *
-   * <p>msync through Chronicle, then fsync of each cycle file appended to since the last sync (and of
-   * the directory and {@code metadata.cq4t} after a roll). See the class doc.
+   * <p>msync through Chronicle, then fsync of each cycle file appended to since the last sync (and
+   * of the directory and {@code metadata.cq4t} after a roll). See the class doc.
    *
    * @throws ArchiveSinkException if the records cannot be made durable; nothing may be settled
    * @throws StoreClosedException after {@link #close}
@@ -199,13 +253,16 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
     }
     unsynced.clear();
     // Keep only the current file's descriptor: older cycles are complete and synced.
-    cycleFiles.entrySet().removeIf(e -> {
-      if (e.getKey().equals(currentFile)) {
-        return false;
-      }
-      closeQuietly(e.getValue());
-      return true;
-    });
+    cycleFiles
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (e.getKey().equals(currentFile)) {
+                return false;
+              }
+              closeQuietly(e.getValue());
+              return true;
+            });
   }
 
   /**
@@ -231,9 +288,14 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
   private void noteCycleFile(long seq) {
     File f = appender.currentFile();
     if (f == null) {
-      throw new ArchiveSinkException("archive " + dir + ": hook seq " + seq + " was appended but Chronicle does not"
-          + " say to which cycle file, so it cannot be synced. Reopen the sink and let the archiver run again; its"
-          + " obligation stays in the queue.");
+      throw new ArchiveSinkException(
+          "archive "
+              + dir
+              + ": hook seq "
+              + seq
+              + " was appended but Chronicle does not"
+              + " say to which cycle file, so it cannot be synced. Reopen the sink and let the archiver run again; its"
+              + " obligation stays in the queue.");
     }
     if (!f.equals(currentFile)) {
       currentFile = f;
@@ -241,9 +303,19 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
         try {
           cycleFiles.put(f, FileChannel.open(f.toPath(), StandardOpenOption.READ));
         } catch (IOException e) {
-          throw new ArchiveSinkException("archive " + dir + ": hook seq " + seq + " was appended to " + f
-              + " but the file cannot be opened to sync it later: " + e + ". Fix the permissions of " + dir
-              + ", then let the archiver run again; its obligation stays in the queue.", e);
+          throw new ArchiveSinkException(
+              "archive "
+                  + dir
+                  + ": hook seq "
+                  + seq
+                  + " was appended to "
+                  + f
+                  + " but the file cannot be opened to sync it later: "
+                  + e
+                  + ". Fix the permissions of "
+                  + dir
+                  + ", then let the archiver run again; its obligation stays in the queue.",
+              e);
         }
         newCycleFile = true;
       }
@@ -262,15 +334,28 @@ public final class ChronicleArchiveSink implements ArchiveSink, AutoCloseable {
   }
 
   private ArchiveSinkException syncFailed(String what, Exception e) {
-    return new ArchiveSinkException("archive " + dir + ": could not make the records appended since the last sync"
-        + " durable (" + what + "): " + e + ". Nothing of this chunk may be settled; check the disk (dmesg), free"
-        + " space, then let the archiver run again — it appends the same hooks again and readers skip repeats.", e);
+    return new ArchiveSinkException(
+        "archive "
+            + dir
+            + ": could not make the records appended since the last sync"
+            + " durable ("
+            + what
+            + "): "
+            + e
+            + ". Nothing of this chunk may be settled; check the disk (dmesg), free"
+            + " space, then let the archiver run again — it appends the same hooks again and readers skip repeats.",
+        e);
   }
 
   private void ensureOpen(String call) {
     if (closed) {
-      throw new StoreClosedException("archive sink " + dir + " is closed; " + call + " needs an open sink."
-          + " Open it again with ChronicleArchiveSink.open.");
+      throw new StoreClosedException(
+          "archive sink "
+              + dir
+              + " is closed; "
+              + call
+              + " needs an open sink."
+              + " Open it again with ChronicleArchiveSink.open.");
     }
   }
 

@@ -3,10 +3,10 @@ package io.ankusa.store.archive.chronicle;
 /**
  * What must happen before the first Chronicle class of this JVM loads. Chronicle Queue sends usage
  * analytics over the network and writes files under the home directory unless the system property
- * {@value #ANALYTICS_PROPERTY} is true. A storage library must not phone home, so
- * when the property is not set at all this sets it to {@code true}; an operator who sets it (to
- * anything) keeps their choice. The same goes for {@value #ANNOUNCER_PROPERTY}: unless told not to,
- * Chronicle logs a banner asking for an e-mail address, which is surprise output in a service's log.
+ * {@value #ANALYTICS_PROPERTY} is true. A storage library must not phone home, so when the property
+ * is not set at all this sets it to {@code true}; an operator who sets it (to anything) keeps their
+ * choice. The same goes for {@value #ANNOUNCER_PROPERTY}: unless told not to, Chronicle logs a
+ * banner asking for an e-mail address, which is surprise output in a service's log.
  *
  * <p>Called from the static initializers of {@link ChronicleArchiveSink} and {@link
  * ChronicleArchiveReader}, which run before either class touches a Chronicle class. Code that loads

@@ -1,11 +1,11 @@
 package io.ankusa.store.archive.chronicle;
 
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.internal.archive.Archiver;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.archive.Archiver;
 import io.ankusa.store.queue.internal.ingest.DirectIngest;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
-import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.rocksdb.RocksDbStoreProvider;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
@@ -20,14 +20,15 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The process {@link ArchiverKillTest} kills. It opens a RocksDB store and a Chronicle archive, ingests
- * hooks of about 1 KiB with the archive on in SYNC batches of 1..8 ({@link DirectIngest}) on the main
- * thread, and runs {@link Archiver} chunks of {@value #CHUNK_HOOKS} hooks in a loop on another thread,
- * until it is killed. After each batch it appends the batch's seqs, one a line, to the ack file and
- * fsyncs it; after each chunk that did something it appends {@code lastSeq} to the progress file.
+ * The process {@link ArchiverKillTest} kills. It opens a RocksDB store and a Chronicle archive,
+ * ingests hooks of about 1 KiB with the archive on in SYNC batches of 1..8 ({@link DirectIngest})
+ * on the main thread, and runs {@link Archiver} chunks of {@value #CHUNK_HOOKS} hooks in a loop on
+ * another thread, until it is killed. After each batch it appends the batch's seqs, one a line, to
+ * the ack file and fsyncs it; after each chunk that did something it appends {@code lastSeq} to the
+ * progress file.
  *
- * <p>Arguments: {@code storeDir archiveDir ackFile progressFile cycle}. Any failure prints a stack trace
- * to stderr and halts with status 2, so the parent sees the child dead before its kill.
+ * <p>Arguments: {@code storeDir archiveDir ackFile progressFile cycle}. Any failure prints a stack
+ * trace to stderr and halts with status 2, so the parent sees the child dead before its kill.
  */
 public final class ArchiverKillChild {
   static final QueueConfig CONFIG = QueueConfig.defaults().withArchive(true);
@@ -36,21 +37,24 @@ public final class ArchiverKillChild {
   private ArchiverKillChild() {}
 
   public static void main(String[] args) throws Exception {
-    Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
-      e.printStackTrace();
-      Runtime.getRuntime().halt(2);
-    });
+    Thread.setDefaultUncaughtExceptionHandler(
+        (t, e) -> {
+          e.printStackTrace();
+          Runtime.getRuntime().halt(2);
+        });
     Path storeDir = Path.of(args[0]);
     Path archiveDir = Path.of(args[1]);
     Path ackFile = Path.of(args[2]);
     Path progressFile = Path.of(args[3]);
     int cycle = Integer.parseInt(args[4]);
-    Store store = new RocksDbStoreProvider().open(storeDir, StoreOptions.defaults(), Format3.families());
+    Store store =
+        new RocksDbStoreProvider().open(storeDir, StoreOptions.defaults(), Format3.families());
     DeliveryQueue queue = DeliveryQueue.open(store, CONFIG);
     DirectIngest ingest = new DirectIngest(queue);
     ChronicleArchiveSink sink = ChronicleArchiveSink.open(archiveDir, ArchiveRollCycle.DAILY);
     Archiver archiver = new Archiver(queue, () -> Long.MAX_VALUE, sink, CHUNK_HOOKS);
-    try (FileChannel acks = append(ackFile); FileChannel progress = append(progressFile)) {
+    try (FileChannel acks = append(ackFile);
+        FileChannel progress = append(progressFile)) {
       Thread archiving = new Thread(() -> archiveForever(archiver, progress), "child-archiver");
       archiving.start();
       SplittableRandom random = new SplittableRandom(cycle);
@@ -60,8 +64,16 @@ public final class ArchiverKillChild {
         for (int i = 0; i < size; i++) {
           byte[] payload = new byte[512 + random.nextInt(1024)];
           random.nextBytes(payload);
-          batch.add(new HookEnvelope(0, random.nextInt(4) == 0 ? null : "tenant-" + random.nextInt(5), "kill",
-              "c" + cycle + "-" + n + "-" + i, null, System.currentTimeMillis(), List.of(1), payload));
+          batch.add(
+              new HookEnvelope(
+                  0,
+                  random.nextInt(4) == 0 ? null : "tenant-" + random.nextInt(5),
+                  "kill",
+                  "c" + cycle + "-" + n + "-" + i,
+                  null,
+                  System.currentTimeMillis(),
+                  List.of(1),
+                  payload));
         }
         List<Long> seqs = ingest.ingest(batch);
         StringBuilder lines = new StringBuilder();
@@ -87,7 +99,8 @@ public final class ArchiverKillChild {
   }
 
   private static FileChannel append(Path file) throws IOException {
-    return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    return FileChannel.open(
+        file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
   }
 
   private static void write(FileChannel ch, String text) {

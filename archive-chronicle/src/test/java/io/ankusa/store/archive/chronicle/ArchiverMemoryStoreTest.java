@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.memory.MemoryStoreProvider;
-import io.ankusa.store.queue.internal.archive.Archiver;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.archive.Archiver;
 import io.ankusa.store.queue.internal.ingest.DirectIngest;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
-import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreOptions;
 import java.nio.file.Path;
@@ -32,7 +32,8 @@ class ArchiverMemoryStoreTest {
   void drainArchivesEveryHookWithItsExactBytes() {
     Path storeDir = tmp.resolve("store");
     Path archiveDir = tmp.resolve("archive");
-    try (Store store = new MemoryStoreProvider().open(storeDir, StoreOptions.defaults(), Format3.families());
+    try (Store store =
+            new MemoryStoreProvider().open(storeDir, StoreOptions.defaults(), Format3.families());
         ChronicleArchiveSink sink = ChronicleArchiveSink.open(archiveDir, ArchiveRollCycle.DAILY)) {
       DeliveryQueue queue = DeliveryQueue.open(store, CONFIG);
       DirectIngest ingest = new DirectIngest(queue);
@@ -45,14 +46,24 @@ class ArchiverMemoryStoreTest {
           byte[] payload = new byte[random.nextInt(1500)];
           random.nextBytes(payload);
           made++;
-          hooks.add(new HookEnvelope(0, tenants[random.nextInt(3)], "src", "hook-" + made, null,
-              1_700_000_000_000L + made, List.of(1 + random.nextInt(3)), payload));
+          hooks.add(
+              new HookEnvelope(
+                  0,
+                  tenants[random.nextInt(3)],
+                  "src",
+                  "hook-" + made,
+                  null,
+                  1_700_000_000_000L + made,
+                  List.of(1 + random.nextInt(3)),
+                  payload));
         }
         ingest.ingest(hooks);
       }
       TreeMap<Long, byte[]> stored = QueueRows.hooks(store);
       assertThat(stored).hasSize(made);
-      assertThat(QueueRows.obligations(store)).as("one obligation per hook").isEqualTo(stored.keySet());
+      assertThat(QueueRows.obligations(store))
+          .as("one obligation per hook")
+          .isEqualTo(stored.keySet());
       assertThat(QueueRows.archivePending(store, CONFIG)).isEqualTo(made);
 
       Archiver archiver = new Archiver(queue, () -> Long.MAX_VALUE, sink, 32);

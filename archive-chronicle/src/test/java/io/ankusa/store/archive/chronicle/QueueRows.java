@@ -5,8 +5,8 @@ import io.ankusa.store.layout.HookKey;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.internal.counter.Counters;
 import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.counter.Counters;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.Scan;
@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** What the tests read back from a queue's store: hooks, archive obligations, the archive_pending counter. */
+/**
+ * What the tests read back from a queue's store: hooks, archive obligations, the archive_pending
+ * counter.
+ */
 final class QueueRows {
   private QueueRows() {}
 

@@ -19,13 +19,13 @@ import java.util.function.Predicate;
  *
  * <ol>
  *   <li>a missing directory is created only for a read-write open with {@code createIfMissing};
- *   <li>{@link StoreMarker#inspect} refuses, before anything is written, a directory holding another
- *       backend's store, a marker file that is not one, or files without a marker that the backend does
- *       not recognise as its own store made before markers existed;
+ *   <li>{@link StoreMarker#inspect} refuses, before anything is written, a directory holding
+ *       another backend's store, a marker file that is not one, or files without a marker that the
+ *       backend does not recognise as its own store made before markers existed;
  *   <li>an empty directory without {@code createIfMissing} (or read-only) is refused;
  *   <li>the directory is locked ({@link DirectoryLock}) and inspected again under the lock;
- *   <li>an empty directory gets the marker at once (before the engine creates its files), so a crash
- *       half-way through creation leaves a directory that is still this backend's.
+ *   <li>an empty directory gets the marker at once (before the engine creates its files), so a
+ *       crash half-way through creation leaves a directory that is still this backend's.
  * </ol>
  *
  * <p>A store without a marker (made before markers existed) gets one from {@link #markOpened()},
@@ -41,7 +41,12 @@ public final class DirectoryClaim implements AutoCloseable {
   private final DirectoryLock lock;
   private StoreMarker.Content content;
 
-  private DirectoryClaim(Path dir, StoreMarker marker, boolean readOnly, DirectoryLock lock, StoreMarker.Content content) {
+  private DirectoryClaim(
+      Path dir,
+      StoreMarker marker,
+      boolean readOnly,
+      DirectoryLock lock,
+      StoreMarker.Content content) {
     this.dir = dir;
     this.marker = marker;
     this.readOnly = readOnly;
@@ -54,22 +59,32 @@ public final class DirectoryClaim implements AutoCloseable {
    *
    * @param unmarkedStore recognises, by the engine's own files, a store of this backend made before
    *     markers existed (see {@link StoreMarker#inspect}); it must only read
-   * @throws StoreFormatException if the directory holds no store of this backend and one may not, or
-   *     cannot, be created there; nothing was created or changed
+   * @throws StoreFormatException if the directory holds no store of this backend and one may not,
+   *     or cannot, be created there; nothing was created or changed
    * @throws StoreException if the directory is open elsewhere (this JVM or another process) or
    *     cannot be read or created
    */
-  public static DirectoryClaim open(Path dir, StoreOptions options, StoreMarker marker, Predicate<Path> unmarkedStore) {
+  public static DirectoryClaim open(
+      Path dir, StoreOptions options, StoreMarker marker, Predicate<Path> unmarkedStore) {
     if (dir == null || options == null || marker == null || unmarkedStore == null) {
-      throw new StoreArgumentException("null argument opening a store: dir=" + dir + ", options=" + options);
+      throw new StoreArgumentException(
+          "null argument opening a store: dir=" + dir + ", options=" + options);
     }
     Path abs = dir.toAbsolutePath().normalize();
     boolean create = options.createIfMissing() && !options.readOnly();
     if (!Files.exists(abs)) {
       if (!create) {
-        throw new StoreFormatException("no '" + marker.backend() + "' store in " + abs + ": the directory does not"
-            + " exist" + (options.readOnly() ? " (a read-only open creates nothing)" : " and createIfMissing is false")
-            + "; check the path");
+        throw new StoreFormatException(
+            "no '"
+                + marker.backend()
+                + "' store in "
+                + abs
+                + ": the directory does not"
+                + " exist"
+                + (options.readOnly()
+                    ? " (a read-only open creates nothing)"
+                    : " and createIfMissing is false")
+                + "; check the path");
       }
       try {
         Files.createDirectories(abs);
@@ -77,17 +92,27 @@ public final class DirectoryClaim implements AutoCloseable {
         throw new StoreException("cannot create the store directory " + abs + ": " + e, e);
       }
       if (abs.getParent() != null) {
-        StoreMarker.syncDirectory(abs.getParent()); // the new directory's entry, or a power cut may take it
+        StoreMarker.syncDirectory(
+            abs.getParent()); // the new directory's entry, or a power cut may take it
       }
     } else if (!Files.isDirectory(abs)) {
-      throw new StoreFormatException(abs + " is not a directory, so it holds no store; nothing was changed:"
-          + " check the path");
+      throw new StoreFormatException(
+          abs
+              + " is not a directory, so it holds no store; nothing was changed:"
+              + " check the path");
     }
     StoreMarker.Content before = StoreMarker.inspect(abs, marker, unmarkedStore);
     if (before == StoreMarker.Content.EMPTY && !create) {
-      throw new StoreFormatException("no '" + marker.backend() + "' store in " + abs + ": the directory is empty"
-          + (options.readOnly() ? " (a read-only open creates nothing)" : " and createIfMissing is false")
-          + "; check the path, or open it with createIfMissing to create a store");
+      throw new StoreFormatException(
+          "no '"
+              + marker.backend()
+              + "' store in "
+              + abs
+              + ": the directory is empty"
+              + (options.readOnly()
+                  ? " (a read-only open creates nothing)"
+                  : " and createIfMissing is false")
+              + "; check the path, or open it with createIfMissing to create a store");
     }
     DirectoryLock lock = DirectoryLock.acquire(abs, marker.backend(), options.readOnly());
     try {
@@ -95,7 +120,8 @@ public final class DirectoryClaim implements AutoCloseable {
       StoreMarker.Content content = StoreMarker.inspect(abs, marker, unmarkedStore);
       if (content == StoreMarker.Content.EMPTY) {
         if (!create) {
-          throw new StoreFormatException("no '" + marker.backend() + "' store in " + abs + ": the directory is empty");
+          throw new StoreFormatException(
+              "no '" + marker.backend() + "' store in " + abs + ": the directory is empty");
         }
         marker.write(abs);
         content = StoreMarker.Content.MARKED;
@@ -114,7 +140,11 @@ public final class DirectoryClaim implements AutoCloseable {
    * open ({@link #markOpened()}), and for a read-only open returns the store behind {@link
    * ReadOnlyStore}. If anything fails, the claim (or the store) is closed and the failure thrown.
    */
-  public static Store openStore(Path dir, StoreOptions options, StoreMarker marker, Predicate<Path> unmarkedStore,
+  public static Store openStore(
+      Path dir,
+      StoreOptions options,
+      StoreMarker marker,
+      Predicate<Path> unmarkedStore,
       Function<DirectoryClaim, Store> openOnClaim) {
     DirectoryClaim claim = open(dir, options, marker, unmarkedStore);
     Store store;
@@ -143,7 +173,10 @@ public final class DirectoryClaim implements AutoCloseable {
     return lock.realDirectory();
   }
 
-  /** What the directory held once claimed: {@code MARKED} (perhaps just now) or {@code UNMARKED_STORE}. */
+  /**
+   * What the directory held once claimed: {@code MARKED} (perhaps just now) or {@code
+   * UNMARKED_STORE}.
+   */
   public StoreMarker.Content content() {
     return content;
   }
@@ -153,8 +186,8 @@ public final class DirectoryClaim implements AutoCloseable {
   }
 
   /**
-   * Called by the backend once its engine opened: on a read-write open of a store made before markers
-   * existed, writes the marker. Does nothing otherwise.
+   * Called by the backend once its engine opened: on a read-write open of a store made before
+   * markers existed, writes the marker. Does nothing otherwise.
    *
    * @throws StoreException if the marker cannot be written
    */
@@ -166,10 +199,11 @@ public final class DirectoryClaim implements AutoCloseable {
   }
 
   /**
-   * Makes the entries of the store directory durable: what the engine created there (its data and lock
-   * files) outlives a power cut only once the directory itself is synced. A backend whose engine does not
-   * sync its directory after creating its files (LMDB) calls this once the engine opened read-write.
-   * A file system that refuses to sync a directory makes its entries as durable as it can.
+   * Makes the entries of the store directory durable: what the engine created there (its data and
+   * lock files) outlives a power cut only once the directory itself is synced. A backend whose
+   * engine does not sync its directory after creating its files (LMDB) calls this once the engine
+   * opened read-write. A file system that refuses to sync a directory makes its entries as durable
+   * as it can.
    */
   public void syncDirectory() {
     StoreMarker.syncDirectory(dir);
@@ -183,6 +217,13 @@ public final class DirectoryClaim implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "DirectoryClaim[" + dir + ", " + marker.backend() + ", " + content + (readOnly ? ", read-only" : "") + "]";
+    return "DirectoryClaim["
+        + dir
+        + ", "
+        + marker.backend()
+        + ", "
+        + content
+        + (readOnly ? ", read-only" : "")
+        + "]";
   }
 }

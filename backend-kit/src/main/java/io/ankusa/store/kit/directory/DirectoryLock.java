@@ -26,8 +26,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * process holds on a file when <em>any</em> descriptor of that file is closed, so a refused second
  * open must never open the lock file at all — and with the registry it never does.
  *
- * <p>The OS releases the lock when the process dies, so a killed process never leaves a store locked.
- * Thread-safe.
+ * <p>The OS releases the lock when the process dies, so a killed process never leaves a store
+ * locked. Thread-safe.
  */
 public final class DirectoryLock implements AutoCloseable {
   /** The lock file in a store directory. Empty; never read. */
@@ -35,6 +35,7 @@ public final class DirectoryLock implements AutoCloseable {
 
   /** Every directory locked by this JVM, by real path. */
   private static final Map<Path, DirectoryLock> HELD = new ConcurrentHashMap<>();
+
   /**
    * Channels on a lock file this JVM already locks through another path the registry could not tell
    * apart (a bind mount): kept open for the JVM's life, since closing one would drop that lock.
@@ -68,16 +69,30 @@ public final class DirectoryLock implements AutoCloseable {
     try {
       real = dir.toRealPath();
     } catch (IOException e) {
-      throw new StoreException("cannot resolve the store directory " + dir + " to its real path: " + e
-          + "; check that it exists and that you may read it", e);
+      throw new StoreException(
+          "cannot resolve the store directory "
+              + dir
+              + " to its real path: "
+              + e
+              + "; check that it exists and that you may read it",
+          e);
     }
-    DirectoryLock candidate = new DirectoryLock(real, dir.toAbsolutePath().normalize(), backend, readOnly);
+    DirectoryLock candidate =
+        new DirectoryLock(real, dir.toAbsolutePath().normalize(), backend, readOnly);
     DirectoryLock holder = HELD.putIfAbsent(real, candidate);
     if (holder != null) {
-      throw new StoreException("the store in " + dir + (real.equals(candidate.openedAs) ? "" : " (really " + real + ")")
-          + " is locked: it is already open in this JVM, opened as " + holder.openedAs + " by the '" + holder.backend + "' backend"
-          + (holder.readOnly ? " read-only" : "") + "; close that store before opening it again (one open store"
-          + " per directory: a symlink or another spelling of the path is the same directory)");
+      throw new StoreException(
+          "the store in "
+              + dir
+              + (real.equals(candidate.openedAs) ? "" : " (really " + real + ")")
+              + " is locked: it is already open in this JVM, opened as "
+              + holder.openedAs
+              + " by the '"
+              + holder.backend
+              + "' backend"
+              + (holder.readOnly ? " read-only" : "")
+              + "; close that store before opening it again (one open store"
+              + " per directory: a symlink or another spelling of the path is the same directory)");
     }
     try {
       candidate.lockFile();
@@ -91,32 +106,51 @@ public final class DirectoryLock implements AutoCloseable {
   private void lockFile() {
     Path file = realDir.resolve(FILE);
     if (readOnly && !Files.exists(file)) {
-      return; // no read-write open of this release ever ran here, and a read-only open creates nothing
+      return; // no read-write open of this release ever ran here, and a read-only open creates
+      // nothing
     }
     try {
-      channel = readOnly
-          ? FileChannel.open(file, StandardOpenOption.READ)
-          : FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      channel =
+          readOnly
+              ? FileChannel.open(file, StandardOpenOption.READ)
+              : FileChannel.open(
+                  file,
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.READ,
+                  StandardOpenOption.WRITE);
     } catch (IOException e) {
-      throw new StoreException("cannot open the lock file " + file + ": " + e
-          + "; check the directory's permissions", e);
+      throw new StoreException(
+          "cannot open the lock file " + file + ": " + e + "; check the directory's permissions",
+          e);
     }
     try {
       lock = channel.tryLock(0, Long.MAX_VALUE, readOnly);
     } catch (OverlappingFileLockException e) {
-      KEPT_OPEN.add(channel); // closing it would release the lock this JVM holds through the other path
+      KEPT_OPEN.add(
+          channel); // closing it would release the lock this JVM holds through the other path
       channel = null;
-      throw new StoreException("the store in " + openedAs + " is already open in this JVM under a path that"
-          + " resolves elsewhere (a bind mount?); close that store before opening it again", e);
+      throw new StoreException(
+          "the store in "
+              + openedAs
+              + " is already open in this JVM under a path that"
+              + " resolves elsewhere (a bind mount?); close that store before opening it again",
+          e);
     } catch (IOException e) {
       closeChannel();
       throw new StoreException("cannot lock " + file + ": " + e, e);
     }
     if (lock == null) {
-      // Safe to close: the registry guarantees no other descriptor of this JVM holds a lock on the file.
+      // Safe to close: the registry guarantees no other descriptor of this JVM holds a lock on the
+      // file.
       closeChannel();
-      throw new StoreException("the store in " + openedAs + " is locked: it is open "
-          + (readOnly ? "read-write " : "") + "in another process (it holds " + file + "); close it there first");
+      throw new StoreException(
+          "the store in "
+              + openedAs
+              + " is locked: it is open "
+              + (readOnly ? "read-write " : "")
+              + "in another process (it holds "
+              + file
+              + "); close it there first");
     }
   }
 

@@ -22,10 +22,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The store marker: the file {@value #FILE} a backend writes into a directory when it creates a store
- * there, naming the backend and the backend's own storage format. Every backend checks it at open
- * ({@link DirectoryClaim}), so a directory of another backend, of garbage, or of anything but a
- * store is refused with {@link StoreFormatException} before any file is written.
+ * The store marker: the file {@value #FILE} a backend writes into a directory when it creates a
+ * store there, naming the backend and the backend's own storage format. Every backend checks it at
+ * open ({@link DirectoryClaim}), so a directory of another backend, of garbage, or of anything but
+ * a store is refused with {@link StoreFormatException} before any file is written.
  *
  * <p>The file is a few lines of UTF-8 text:
  *
@@ -35,21 +35,25 @@ import java.util.stream.Stream;
  * format=1
  * </pre>
  *
- * <p>{@code format} is the backend's storage format, a positive whole number the backend raises when
- * a release changes its files incompatibly; a marker with a format above the backend's is a store of
- * a newer release. It is written once, atomically (a temporary file, fsync, rename, fsync of the
- * directory), and never rewritten.
+ * <p>{@code format} is the backend's storage format, a positive whole number the backend raises
+ * when a release changes its files incompatibly; a marker with a format above the backend's is a
+ * store of a newer release. It is written once, atomically (a temporary file, fsync, rename, fsync
+ * of the directory), and never rewritten.
  *
- * @param backend the name of the backend that owns the store ({@link io.ankusa.store.spi.StoreProvider#name()})
+ * @param backend the name of the backend that owns the store ({@link
+ *     io.ankusa.store.spi.StoreProvider#name()})
  * @param format the backend's storage format, at least 1
  */
 public record StoreMarker(String backend, int format) {
   /** The marker file's name in a store directory. */
   public static final String FILE = "ankusa-store.marker";
+
   /** The temporary file a marker is written to before it is renamed into place. */
   static final String TEMPORARY = FILE + ".tmp";
+
   /** Markers are tiny; a larger file is not one. */
   private static final int MAX_BYTES = 4096;
+
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{0,63}");
   private static final String HEADER =
       "# ankusa-store marker: this directory holds a store. Do not edit, move or delete this file.";
@@ -70,19 +74,23 @@ public record StoreMarker(String backend, int format) {
    */
   public StoreMarker {
     if (backend == null || !NAME.matcher(backend).matches()) {
-      throw new StoreArgumentException("'" + backend + "' is not a backend name for a store marker:"
-          + " use lower-case letters, digits, '.' and '-', at most 64");
+      throw new StoreArgumentException(
+          "'"
+              + backend
+              + "' is not a backend name for a store marker:"
+              + " use lower-case letters, digits, '.' and '-', at most 64");
     }
     if (format < 1) {
-      throw new StoreArgumentException("store format " + format + " of backend '" + backend + "' is below 1");
+      throw new StoreArgumentException(
+          "store format " + format + " of backend '" + backend + "' is below 1");
     }
   }
 
   /**
    * The marker in {@code dir}, or empty when there is none. Reads only.
    *
-   * @throws StoreFormatException if {@value #FILE} exists but is not a marker (garbage, too large, a
-   *     directory, a missing line); the message shows what it holds
+   * @throws StoreFormatException if {@value #FILE} exists but is not a marker (garbage, too large,
+   *     a directory, a missing line); the message shows what it holds
    * @throws StoreException if it cannot be read
    */
   public static Optional<StoreMarker> read(Path dir) {
@@ -91,8 +99,10 @@ public record StoreMarker(String backend, int format) {
       return Optional.empty();
     }
     if (!Files.isRegularFile(file)) {
-      throw new StoreFormatException(file + " is not a regular file, so it is not a store marker; this directory"
-          + " does not hold a store this release can open: check the path");
+      throw new StoreFormatException(
+          file
+              + " is not a regular file, so it is not a store marker; this directory"
+              + " does not hold a store this release can open: check the path");
     }
     byte[] bytes;
     try {
@@ -113,7 +123,11 @@ public record StoreMarker(String backend, int format) {
     try {
       text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
     } catch (CharacterCodingException e) {
-      throw garbage(file, "is not UTF-8 text (first bytes " + Bytes.hex(java.util.Arrays.copyOf(bytes, Math.min(16, bytes.length))) + ")");
+      throw garbage(
+          file,
+          "is not UTF-8 text (first bytes "
+              + Bytes.hex(java.util.Arrays.copyOf(bytes, Math.min(16, bytes.length)))
+              + ")");
     }
     String backend = null;
     String format = null;
@@ -131,21 +145,36 @@ public record StoreMarker(String backend, int format) {
       }
     }
     if (backend == null || format == null) {
-      throw garbage(file, "lacks its " + (backend == null ? "backend=" : "format=") + " line (it holds '"
-          + abbreviate(text.strip()) + "')");
+      throw garbage(
+          file,
+          "lacks its "
+              + (backend == null ? "backend=" : "format=")
+              + " line (it holds '"
+              + abbreviate(text.strip())
+              + "')");
     }
     try {
       return new StoreMarker(backend, Integer.parseInt(format));
     } catch (NumberFormatException | StoreArgumentException e) {
-      throw garbage(file, "names backend '" + abbreviate(backend) + "' format '" + abbreviate(format)
-          + "', which is not a backend name and a whole number");
+      throw garbage(
+          file,
+          "names backend '"
+              + abbreviate(backend)
+              + "' format '"
+              + abbreviate(format)
+              + "', which is not a backend name and a whole number");
     }
   }
 
   private static StoreFormatException garbage(Path file, String what) {
-    return new StoreFormatException("the store marker " + file + " " + what + ": it is not a store marker, so"
-        + " this directory does not hold a store this release can open; nothing was changed. Check the path,"
-        + " or restore the directory from a backup");
+    return new StoreFormatException(
+        "the store marker "
+            + file
+            + " "
+            + what
+            + ": it is not a store marker, so"
+            + " this directory does not hold a store this release can open; nothing was changed. Check the path,"
+            + " or restore the directory from a backup");
   }
 
   private static String abbreviate(String s) {
@@ -158,8 +187,9 @@ public record StoreMarker(String backend, int format) {
   }
 
   /**
-   * Writes this marker into {@code dir} atomically and durably: a temporary file, fsync, rename, fsync
-   * of the directory. REQUIRES: the caller holds the directory's {@link DirectoryLock} read-write.
+   * Writes this marker into {@code dir} atomically and durably: a temporary file, fsync, rename,
+   * fsync of the directory. REQUIRES: the caller holds the directory's {@link DirectoryLock}
+   * read-write.
    *
    * @throws StoreException if it cannot be written
    */
@@ -167,8 +197,12 @@ public record StoreMarker(String backend, int format) {
     Path tmp = dir.resolve(TEMPORARY);
     Path file = dir.resolve(FILE);
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-          StandardOpenOption.WRITE)) {
+      try (FileChannel ch =
+          FileChannel.open(
+              tmp,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING,
+              StandardOpenOption.WRITE)) {
         ByteBuffer buf = ByteBuffer.wrap(text().getBytes(StandardCharsets.UTF_8));
         while (buf.hasRemaining()) {
           ch.write(buf);
@@ -178,8 +212,13 @@ public record StoreMarker(String backend, int format) {
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       syncDirectory(dir);
     } catch (IOException e) {
-      throw new StoreException("cannot write the store marker " + file + ": " + e
-          + "; check the directory's permissions and free space", e);
+      throw new StoreException(
+          "cannot write the store marker "
+              + file
+              + ": "
+              + e
+              + "; check the directory's permissions and free space",
+          e);
     }
   }
 
@@ -187,7 +226,8 @@ public record StoreMarker(String backend, int format) {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       ch.force(true);
     } catch (IOException e) {
-      // Some file systems refuse to open or sync a directory; the rename is then as durable as they make it.
+      // Some file systems refuse to open or sync a directory; the rename is then as durable as they
+      // make it.
     }
   }
 
@@ -199,21 +239,37 @@ public record StoreMarker(String backend, int format) {
    *     markers existed; called only when the directory has no marker and is not empty
    * @throws StoreFormatException naming what was found: a marker of another backend, a marker of a
    *     newer format, a file that is not a marker, or a non-empty directory with no marker that
-   *     {@code unmarkedStore} does not recognise (a new store is created only in an empty directory)
+   *     {@code unmarkedStore} does not recognise (a new store is created only in an empty
+   *     directory)
    */
   public static Content inspect(Path dir, StoreMarker expected, Predicate<Path> unmarkedStore) {
     Optional<StoreMarker> found = read(dir);
     if (found.isPresent()) {
       StoreMarker m = found.get();
       if (!m.backend.equals(expected.backend)) {
-        throw new StoreFormatException(dir + " holds a store of the '" + m.backend + "' backend (its " + FILE
-            + " says so), not a '" + expected.backend + "' store; nothing was changed: open it with the '"
-            + m.backend + "' backend");
+        throw new StoreFormatException(
+            dir
+                + " holds a store of the '"
+                + m.backend
+                + "' backend (its "
+                + FILE
+                + " says so), not a '"
+                + expected.backend
+                + "' store; nothing was changed: open it with the '"
+                + m.backend
+                + "' backend");
       }
       if (m.format > expected.format) {
-        throw new StoreFormatException(dir + " holds a '" + m.backend + "' store of format " + m.format
-            + ", newer than format " + expected.format + " this release reads; nothing was changed: open it"
-            + " with the release that wrote it");
+        throw new StoreFormatException(
+            dir
+                + " holds a '"
+                + m.backend
+                + "' store of format "
+                + m.format
+                + ", newer than format "
+                + expected.format
+                + " this release reads; nothing was changed: open it"
+                + " with the release that wrote it");
       }
       return Content.MARKED;
     }
@@ -225,11 +281,20 @@ public record StoreMarker(String backend, int format) {
       return Content.UNMARKED_STORE;
     }
     int shown = Math.min(entries.size(), 8);
-    throw new StoreFormatException(dir + " is not empty and holds no store marker (" + FILE + "): it holds "
-        + entries.size() + (entries.size() == 1 ? " entry " : " entries ") + entries.subList(0, shown)
-        + (shown < entries.size() ? " and more" : "") + ", which are not a '" + expected.backend + "' store;"
-        + " nothing was changed. A new store is created only in an empty directory: choose an empty or"
-        + " missing directory, or open this one with the backend that wrote it");
+    throw new StoreFormatException(
+        dir
+            + " is not empty and holds no store marker ("
+            + FILE
+            + "): it holds "
+            + entries.size()
+            + (entries.size() == 1 ? " entry " : " entries ")
+            + entries.subList(0, shown)
+            + (shown < entries.size() ? " and more" : "")
+            + ", which are not a '"
+            + expected.backend
+            + "' store;"
+            + " nothing was changed. A new store is created only in an empty directory: choose an empty or"
+            + " missing directory, or open this one with the backend that wrote it");
   }
 
   /**
@@ -251,8 +316,13 @@ public record StoreMarker(String backend, int format) {
           .sorted()
           .forEach(names::add);
     } catch (IOException e) {
-      throw new StoreException("cannot list the store directory " + dir + ": " + e
-          + "; check that it is a directory you may read", e);
+      throw new StoreException(
+          "cannot list the store directory "
+              + dir
+              + ": "
+              + e
+              + "; check that it is a directory you may read",
+          e);
     }
     return names;
   }

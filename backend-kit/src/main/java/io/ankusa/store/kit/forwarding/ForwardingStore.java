@@ -14,13 +14,13 @@ import java.util.Map;
 
 /**
  * A {@link Store} that hands every call to another. Extend it to wrap a store and override only the
- * calls you change: the conformance suite's mutants break one call each, its recording store records
- * reads, the benches time calls, and a backend author can inject faults the same way. Ownership and
- * every guarantee are the delegate's. Closing it closes the delegate.
+ * calls you change: the conformance suite's mutants break one call each, its recording store
+ * records reads, the benches time calls, and a backend author can inject faults the same way.
+ * Ownership and every guarantee are the delegate's. Closing it closes the delegate.
  *
- * <p>{@link #visit} is not forwarded: the interface's default walks this store's {@link #scan}, so a
- * subclass that changes {@code scan} changes {@code visit} alike; override {@code visit} too (calling
- * the delegate's) to keep the delegate's faster visit.
+ * <p>{@link #visit} is not forwarded: the interface's default walks this store's {@link #scan}, so
+ * a subclass that changes {@code scan} changes {@code visit} alike; override {@code visit} too
+ * (calling the delegate's) to keep the delegate's faster visit.
  */
 public class ForwardingStore implements Store {
   /** The wrapped store. */

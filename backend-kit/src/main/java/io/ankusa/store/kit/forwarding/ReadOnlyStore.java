@@ -8,14 +8,15 @@ import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreException;
 
 /**
- * The store a provider returns for {@link io.ankusa.store.spi.StoreOptions#readOnly()}: reads, scans and snapshots go to
- * the backend's store (opened by the backend so that it changes no file), and every call of the write
- * family — {@link #write}, {@link #syncWal}, {@link #reportWriteFailure} — is refused with {@link
- * StoreArgumentException} before it reaches the backend (after close: {@link StoreClosedException}).
- * One wrapper for every backend, so they all refuse the same calls the same way (property {@code
- * readOnlyOpenRefusesWrites}).
+ * The store a provider returns for {@link io.ankusa.store.spi.StoreOptions#readOnly()}: reads,
+ * scans and snapshots go to the backend's store (opened by the backend so that it changes no file),
+ * and every call of the write family — {@link #write}, {@link #syncWal}, {@link
+ * #reportWriteFailure} — is refused with {@link StoreArgumentException} before it reaches the
+ * backend (after close: {@link StoreClosedException}). One wrapper for every backend, so they all
+ * refuse the same calls the same way (property {@code readOnlyOpenRefusesWrites}).
  *
- * <p>Ownership: owns the wrapped store; closing this closes it. Thread-safe as the wrapped store is.
+ * <p>Ownership: owns the wrapped store; closing this closes it. Thread-safe as the wrapped store
+ * is.
  */
 public final class ReadOnlyStore extends ForwardingStore {
   private volatile boolean closed;
@@ -26,7 +27,8 @@ public final class ReadOnlyStore extends ForwardingStore {
 
   @Override
   public void write(Batch batch, Durability durability) {
-    throw refused("write of " + (batch == null ? "a null batch" : "a batch of " + batch.size() + " ops"));
+    throw refused(
+        "write of " + (batch == null ? "a null batch" : "a batch of " + batch.size() + " ops"));
   }
 
   @Override
@@ -36,7 +38,8 @@ public final class ReadOnlyStore extends ForwardingStore {
 
   @Override
   public void reportWriteFailure(Throwable cause) {
-    throw refused("reportWriteFailure (a read-only store writes nothing, so nothing can have failed)");
+    throw refused(
+        "reportWriteFailure (a read-only store writes nothing, so nothing can have failed)");
   }
 
   @Override
@@ -47,10 +50,14 @@ public final class ReadOnlyStore extends ForwardingStore {
 
   private StoreException refused(String what) {
     if (closed) {
-      return new StoreClosedException("read-only store " + delegate.directory() + " is closed; open it again");
+      return new StoreClosedException(
+          "read-only store " + delegate.directory() + " is closed; open it again");
     }
-    return new StoreArgumentException(what + " refused: the store in " + delegate.directory()
-        + " was opened read-only (StoreOptions.readOnly); open it read-write to change it");
+    return new StoreArgumentException(
+        what
+            + " refused: the store in "
+            + delegate.directory()
+            + " was opened read-only (StoreOptions.readOnly); open it read-write to change it");
   }
 
   @Override

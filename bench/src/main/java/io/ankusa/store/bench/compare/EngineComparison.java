@@ -26,13 +26,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * RocksDB, LMDB, PostgreSQL (an embedded server, over JDBC on the loopback) and etcd (a local
- * 3-member cluster, {@link BenchStores}: every write a consensus round) side by side through the SPI,
- * in one run: point gets/s, 100-key scans/s and durable ({@code SYNC}) batches/s of 16
- * puts, over {@value #KEYS} loaded keys, one thread. Each figure is the median of {@value #ROUNDS}
- * timed rounds; the engines alternate round by round so a noisy minute on a shared machine hits
- * them all. After the figures, each engine's ratio to the first one.
+ * 3-member cluster, {@link BenchStores}: every write a consensus round) side by side through the
+ * SPI, in one run: point gets/s, 100-key scans/s and durable ({@code SYNC}) batches/s of 16 puts,
+ * over {@value #KEYS} loaded keys, one thread. Each figure is the median of {@value #ROUNDS} timed
+ * rounds; the engines alternate round by round so a noisy minute on a shared machine hits them all.
+ * After the figures, each engine's ratio to the first one.
  *
- * <pre>EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres,etcd]</pre>
+ * <pre>
+ * EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres,etcd]
+ * </pre>
  */
 public final class EngineComparison {
   private static final Logger LOG = LoggerFactory.getLogger(EngineComparison.class);
@@ -63,8 +65,10 @@ public final class EngineComparison {
           backends = Arrays.asList(args[++i].split(","));
           break;
         default:
-          throw new IllegalArgumentException("unknown argument '" + args[i]
-              + "'; usage: EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres,etcd]");
+          throw new IllegalArgumentException(
+              "unknown argument '"
+                  + args[i]
+                  + "'; usage: EngineComparison [--seconds S] [--out DIR] [--work DIR] [--backends rocksdb,lmdb,postgres,etcd]");
       }
     }
     if (work == null) {
@@ -73,8 +77,15 @@ public final class EngineComparison {
     Map<String, Map<String, Double>> figures = compare(backends, work, (long) (seconds * 1e9));
     Files.createDirectories(out);
     Map<String, Object> json = new LinkedHashMap<>();
-    json.put("note", "SPI, one thread, " + KEYS + " keys of 16 B with 100 B values; median of " + ROUNDS
-        + " rounds of " + seconds + " s; engines alternate round by round");
+    json.put(
+        "note",
+        "SPI, one thread, "
+            + KEYS
+            + " keys of 16 B with 100 B values; median of "
+            + ROUNDS
+            + " rounds of "
+            + seconds
+            + " s; engines alternate round by round");
     json.put("figures", figures);
     Path file = out.resolve("engine-comparison.json");
     Files.writeString(file, JsonText.of(json), StandardCharsets.UTF_8);
@@ -82,7 +93,8 @@ public final class EngineComparison {
   }
 
   /** Measures every backend; returns figure -> backend -> operations per second. */
-  static Map<String, Map<String, Double>> compare(List<String> backends, Path work, long roundNanos) {
+  static Map<String, Map<String, Double>> compare(
+      List<String> backends, Path work, long roundNanos) {
     byte[][] keys = BenchKeys.keys(KEYS);
     Map<String, Store> stores = new LinkedHashMap<>();
     Map<String, Map<String, List<Double>>> samples = new LinkedHashMap<>();
@@ -105,29 +117,40 @@ public final class EngineComparison {
       for (int round = 0; round < ROUNDS + 1; round++) {
         for (Map.Entry<String, Store> e : stores.entrySet()) {
           Store s = e.getValue();
-          Map<String, List<Double>> mine = samples.computeIfAbsent(e.getKey(), k -> new LinkedHashMap<>());
-          double gets = rate(roundNanos, n -> {
-            return s.get("bench", keys[random.nextInt(KEYS)]).length;
-          });
-          double scans = rate(roundNanos, n -> {
-            int from = random.nextInt(KEYS - SCAN);
-            int sum = 0;
-            try (Scan scan = s.scan("bench", keys[from], keys[from + SCAN], Direction.FORWARD)) {
-              while (scan.hasNext()) {
-                sum += scan.next().value().length;
-              }
-            }
-            return sum;
-          });
+          Map<String, List<Double>> mine =
+              samples.computeIfAbsent(e.getKey(), k -> new LinkedHashMap<>());
+          double gets =
+              rate(
+                  roundNanos,
+                  n -> {
+                    return s.get("bench", keys[random.nextInt(KEYS)]).length;
+                  });
+          double scans =
+              rate(
+                  roundNanos,
+                  n -> {
+                    int from = random.nextInt(KEYS - SCAN);
+                    int sum = 0;
+                    try (Scan scan =
+                        s.scan("bench", keys[from], keys[from + SCAN], Direction.FORWARD)) {
+                      while (scan.hasNext()) {
+                        sum += scan.next().value().length;
+                      }
+                    }
+                    return sum;
+                  });
           byte[] value = BenchKeys.value(round);
-          double syncs = rate(roundNanos, n -> {
-            Batch b = new Batch();
-            for (int i = 0; i < SYNC_BATCH; i++) {
-              b.put("bench", keys[random.nextInt(KEYS)], value);
-            }
-            s.write(b, Durability.SYNC);
-            return 1;
-          });
+          double syncs =
+              rate(
+                  roundNanos,
+                  n -> {
+                    Batch b = new Batch();
+                    for (int i = 0; i < SYNC_BATCH; i++) {
+                      b.put("bench", keys[random.nextInt(KEYS)], value);
+                    }
+                    s.write(b, Durability.SYNC);
+                    return 1;
+                  });
           if (round == 0) {
             continue; // warm-up round
           }
@@ -141,19 +164,29 @@ public final class EngineComparison {
       backends.forEach(b -> FileTrees.deleteRecursively(work.resolve(b)));
     }
     Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
-    samples.forEach((backend, byFigure) -> byFigure.forEach((figure, values) ->
-        figures.computeIfAbsent(figure, f -> new LinkedHashMap<>()).put(backend, median(values))));
+    samples.forEach(
+        (backend, byFigure) ->
+            byFigure.forEach(
+                (figure, values) ->
+                    figures
+                        .computeIfAbsent(figure, f -> new LinkedHashMap<>())
+                        .put(backend, median(values))));
     StringBuilder header = new StringBuilder(String.format("%-26s", "figure"));
     backends.forEach(b -> header.append(String.format(" %14s", b)));
-    backends.subList(1, backends.size()).forEach(b -> header.append(String.format(" %16s", b + "/" + backends.get(0))));
+    backends
+        .subList(1, backends.size())
+        .forEach(b -> header.append(String.format(" %16s", b + "/" + backends.get(0))));
     LOG.info(header.toString());
-    figures.forEach((figure, byBackend) -> {
-      StringBuilder line = new StringBuilder(String.format("%-26s", figure));
-      double first = byBackend.get(backends.get(0));
-      backends.forEach(b -> line.append(String.format(" %14.0f", byBackend.get(b))));
-      backends.subList(1, backends.size()).forEach(b -> line.append(String.format(" %16.2f", byBackend.get(b) / first)));
-      LOG.info(line.toString());
-    });
+    figures.forEach(
+        (figure, byBackend) -> {
+          StringBuilder line = new StringBuilder(String.format("%-26s", figure));
+          double first = byBackend.get(backends.get(0));
+          backends.forEach(b -> line.append(String.format(" %14.0f", byBackend.get(b))));
+          backends
+              .subList(1, backends.size())
+              .forEach(b -> line.append(String.format(" %16.2f", byBackend.get(b) / first)));
+          LOG.info(line.toString());
+        });
     return figures;
   }
 

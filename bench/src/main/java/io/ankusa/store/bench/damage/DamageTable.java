@@ -29,28 +29,28 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.TableProperties;
 
 /**
- * Measures which damage each persistent backend detects: for each backend and kind of damage, {@code
- * --trials} copies of a pristine store are damaged at random (seeded) and read in a child JVM ({@link
- * DamageTrial}), so that a crash inside a native engine is counted, not fatal. Prints a table of
- * outcomes per cell — refused at open, detected on a read (both {@code StoreCorruptionException}),
- * another error, wrong data returned silently, process crash, every read right — and writes it with
- * every trial's line under {@code --out} (default {@code bench-results/damage}). Not part of {@code
- * mvn verify}; run it from the benchmarks jar:
+ * Measures which damage each persistent backend detects: for each backend and kind of damage,
+ * {@code --trials} copies of a pristine store are damaged at random (seeded) and read in a child
+ * JVM ({@link DamageTrial}), so that a crash inside a native engine is counted, not fatal. Prints a
+ * table of outcomes per cell — refused at open, detected on a read (both {@code
+ * StoreCorruptionException}), another error, wrong data returned silently, process crash, every
+ * read right — and writes it with every trial's line under {@code --out} (default {@code
+ * bench-results/damage}). Not part of {@code mvn verify}; run it from the benchmarks jar:
  *
  * <pre>{@code
  * java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar \
  *   io.ankusa.store.bench.damage.DamageTable --trials 30 [--subjects lmdb,lmdb-nochecksums] [--kinds KIND,...]
  * }</pre>
  *
- * <p>Kinds: a truncated data file (LMDB's {@code data.mdb}, RocksDB's SST file); one flipped bit in a
- * stored value, in a stored key (one stored exactly once), in a page header (LMDB: the 16-byte header
- * of a random page past the meta pages; RocksDB: a random byte of the SST's index, filter, properties
- * and footer, after the data blocks); in the middle of the write-ahead log of an unflushed store
- * (RocksDB only), and a log tail cut short inside its last record (RocksDB only; the right answer is
- * to open with every complete batch, counted as "read right"). LMDB only: 8 bytes flipped (each XORed
- * with a random non-zero mask) anywhere in {@code data.mdb}, or in one random branch page, or in one
- * random leaf page; 256 zeroed bytes anywhere in it, or in one branch page, or in one leaf page (a page
- * is picked by its header flags in the pristine file).
+ * <p>Kinds: a truncated data file (LMDB's {@code data.mdb}, RocksDB's SST file); one flipped bit in
+ * a stored value, in a stored key (one stored exactly once), in a page header (LMDB: the 16-byte
+ * header of a random page past the meta pages; RocksDB: a random byte of the SST's index, filter,
+ * properties and footer, after the data blocks); in the middle of the write-ahead log of an
+ * unflushed store (RocksDB only), and a log tail cut short inside its last record (RocksDB only;
+ * the right answer is to open with every complete batch, counted as "read right"). LMDB only: 8
+ * bytes flipped (each XORed with a random non-zero mask) anywhere in {@code data.mdb}, or in one
+ * random branch page, or in one random leaf page; 256 zeroed bytes anywhere in it, or in one branch
+ * page, or in one leaf page (a page is picked by its header flags in the pristine file).
  */
 public final class DamageTable {
   /** A backend as measured: its id (for {@code --subjects}), a label, its name and options. */
@@ -91,15 +91,25 @@ public final class DamageTable {
   }
 
   /**
-   * A trial's outcome: refused at open or detected by a read (both {@code StoreCorruptionException}),
-   * another error, wrong data returned silently, the process crashed, every read right.
+   * A trial's outcome: refused at open or detected by a read (both {@code
+   * StoreCorruptionException}), another error, wrong data returned silently, the process crashed,
+   * every read right.
    */
-  enum Outcome { REFUSED, DETECTED, OTHER_ERROR, SILENT_WRONG, CRASH, CLEAN }
+  enum Outcome {
+    REFUSED,
+    DETECTED,
+    OTHER_ERROR,
+    SILENT_WRONG,
+    CRASH,
+    CLEAN
+  }
 
-  private static final List<Subject> SUBJECTS = List.of(
-      new Subject("rocksdb", "rocksdb", "rocksdb", "-"),
-      new Subject("lmdb", "lmdb", "lmdb", "-"),
-      new Subject("lmdb-nochecksums", "lmdb, lmdb.checksums=false", "lmdb", "lmdb.checksums=false"));
+  private static final List<Subject> SUBJECTS =
+      List.of(
+          new Subject("rocksdb", "rocksdb", "rocksdb", "-"),
+          new Subject("lmdb", "lmdb", "lmdb", "-"),
+          new Subject(
+              "lmdb-nochecksums", "lmdb, lmdb.checksums=false", "lmdb", "lmdb.checksums=false"));
   private static final int LMDB_PAGE = 4096;
   private static final int P_BRANCH = 0x01;
   private static final int P_LEAF = 0x02;
@@ -131,9 +141,16 @@ public final class DamageTable {
         case "--seed" -> seed = Long.parseLong(args[++i]);
         case "--kinds" -> kinds = Stream.of(args[++i].split(",")).map(Kind::valueOf).toList();
         case "--subjects" -> subjects = List.of(args[++i].split(","));
-        default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use --trials N --out DIR"
-            + " --seed S --kinds KIND,... (" + List.of(Kind.values()) + ") --subjects ID,... ("
-            + SUBJECTS.stream().map(Subject::id).toList() + ")");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown argument "
+                    + args[i]
+                    + "; use --trials N --out DIR"
+                    + " --seed S --kinds KIND,... ("
+                    + List.of(Kind.values())
+                    + ") --subjects ID,... ("
+                    + SUBJECTS.stream().map(Subject::id).toList()
+                    + ")");
       }
     }
     Files.createDirectories(out);
@@ -158,12 +175,16 @@ public final class DamageTable {
   private Map<Kind, EnumMap<Outcome, Integer>> measure(Subject s) throws Exception {
     Path dataStore = work.resolve(s.label().replaceAll("[^a-z0-9]+", "-") + "-data");
     Path logStore = work.resolve(s.label().replaceAll("[^a-z0-9]+", "-") + "-log");
-    try (Store store = StoreProvider.named(s.backend()).open(dataStore, DamageTrial.options(s.options(), true), DamageTrial.FAMILIES)) {
+    try (Store store =
+        StoreProvider.named(s.backend())
+            .open(dataStore, DamageTrial.options(s.options(), true), DamageTrial.FAMILIES)) {
       DamageTrial.write(store, true);
     }
     if (s.rocksdb()) {
       flushAndCompact(dataStore);
-      try (Store store = StoreProvider.named(s.backend()).open(logStore, DamageTrial.options(s.options(), true), DamageTrial.FAMILIES)) {
+      try (Store store =
+          StoreProvider.named(s.backend())
+              .open(logStore, DamageTrial.options(s.options(), true), DamageTrial.FAMILIES)) {
         DamageTrial.write(store, false);
       }
     }
@@ -222,7 +243,8 @@ public final class DamageTable {
         if (at.isEmpty()) {
           throw new IllegalStateException("value " + i + " not found in " + file);
         }
-        long offset = at.get(random.nextInt(at.size())) + random.nextInt(DamageTrial.value(i).length);
+        long offset =
+            at.get(random.nextInt(at.size())) + random.nextInt(DamageTrial.value(i).length);
         return flipRandomBit(file, offset) + " in value " + i + " (" + at.size() + " copies)";
       }
       case KEY_FLIP -> {
@@ -236,9 +258,11 @@ public final class DamageTable {
         throw new IllegalStateException("no key stored exactly once found in " + file);
       }
       case PAGE_HEADER_FLIP -> {
-        long offset = s.rocksdb()
-            ? dataEnd + (long) (random.nextDouble() * (size - dataEnd))
-            : (2 + random.nextInt((int) (size / LMDB_PAGE) - 2)) * (long) LMDB_PAGE + random.nextInt(16);
+        long offset =
+            s.rocksdb()
+                ? dataEnd + (long) (random.nextDouble() * (size - dataEnd))
+                : (2 + random.nextInt((int) (size / LMDB_PAGE) - 2)) * (long) LMDB_PAGE
+                    + random.nextInt(16);
         return flipRandomBit(file, offset);
       }
       case WAL_MID_FLIP -> {
@@ -270,19 +294,33 @@ public final class DamageTable {
       }
       case BRANCH_ZEROED_RUN, LEAF_ZEROED_RUN -> {
         long page = pageOf(bytes, kind == Kind.BRANCH_ZEROED_RUN ? P_BRANCH : P_LEAF);
-        return zero(file, page * LMDB_PAGE + random.nextInt(LMDB_PAGE - 256 + 1)) + " (page " + page + ")";
+        return zero(file, page * LMDB_PAGE + random.nextInt(LMDB_PAGE - 256 + 1))
+            + " (page "
+            + page
+            + ")";
       }
       default -> throw new IllegalStateException(kind.toString());
     }
   }
 
   private String runChild(Subject s, Path dir, int requiredBatches) throws Exception {
-    Process child = ChildJvmLauncher.start(new ProcessBuilder(ChildJvmLauncher.java(),
-        "-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
-        "-XX:-CreateCoredumpOnCrash", "-XX:ErrorFile=" + work.resolve("hs_err_%p.log"),
-        "-cp", System.getProperty("java.class.path"), DamageTrial.class.getName(), s.backend(), dir.toString(),
-        s.options(), Integer.toString(requiredBatches))
-        .redirectErrorStream(true));
+    Process child =
+        ChildJvmLauncher.start(
+            new ProcessBuilder(
+                    ChildJvmLauncher.java(),
+                    "-XX:+IgnoreUnrecognizedVMOptions",
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-Xmx256m",
+                    "-XX:-CreateCoredumpOnCrash",
+                    "-XX:ErrorFile=" + work.resolve("hs_err_%p.log"),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    DamageTrial.class.getName(),
+                    s.backend(),
+                    dir.toString(),
+                    s.options(),
+                    Integer.toString(requiredBatches))
+                .redirectErrorStream(true));
     String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!child.waitFor(120, TimeUnit.SECONDS)) {
       child.destroyForcibly();
@@ -295,7 +333,10 @@ public final class DamageTable {
     }
     String last = output.strip();
     int nl = last.lastIndexOf('\n');
-    return "CRASH exit code " + child.exitValue() + signal(child.exitValue()) + ": "
+    return "CRASH exit code "
+        + child.exitValue()
+        + signal(child.exitValue())
+        + ": "
         + (nl < 0 ? last : last.substring(nl + 1)).replace('\n', ' ');
   }
 
@@ -310,19 +351,26 @@ public final class DamageTable {
 
   private String flipRandomBit(Path file, long offset) throws IOException {
     int mask = 1 << random.nextInt(8);
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer b = ByteBuffer.allocate(1);
       ch.read(b, offset);
       b.put(0, (byte) (b.get(0) ^ mask)).rewind();
       ch.write(b, offset);
     }
-    return "flipped bit " + Integer.numberOfTrailingZeros(mask) + " at " + file.getFileName() + ":" + offset;
+    return "flipped bit "
+        + Integer.numberOfTrailingZeros(mask)
+        + " at "
+        + file.getFileName()
+        + ":"
+        + offset;
   }
 
   /** XORs each byte at {@code offsets} with a random non-zero mask. */
   private String flipBytes(Path file, long[] offsets) throws IOException {
     StringBuilder what = new StringBuilder("flipped bytes at");
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       for (long offset : offsets) {
         ByteBuffer b = ByteBuffer.allocate(1);
         ch.read(b, offset);
@@ -342,8 +390,8 @@ public final class DamageTable {
   }
 
   /**
-   * A random page of {@code data.mdb} whose header flags are exactly {@code flags} (a branch or a leaf
-   * page); the pristine store holds few stale pages, so nearly all are pages its trees reach.
+   * A random page of {@code data.mdb} whose header flags are exactly {@code flags} (a branch or a
+   * leaf page); the pristine store holds few stale pages, so nearly all are pages its trees reach.
    */
   private long pageOf(byte[] file, int flags) {
     List<Long> pages = new ArrayList<>();
@@ -354,7 +402,8 @@ public final class DamageTable {
       }
     }
     if (pages.isEmpty()) {
-      throw new IllegalStateException("no page with flags " + flags + " in the pristine LMDB store");
+      throw new IllegalStateException(
+          "no page with flags " + flags + " in the pristine LMDB store");
     }
     return pages.get(random.nextInt(pages.size()));
   }
@@ -381,7 +430,8 @@ public final class DamageTable {
 
   private static Path newest(Path dir, String suffix) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(p -> p.getFileName().toString().matches("[0-9]+\\" + suffix))
+      return files
+          .filter(p -> p.getFileName().toString().matches("[0-9]+\\" + suffix))
           .max((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()))
           .orElseThrow(() -> new IllegalStateException("no *" + suffix + " file in " + dir));
     }
@@ -401,14 +451,16 @@ public final class DamageTable {
   // ---------------------------------------------------------------- RocksDB, behind the backend
 
   private static List<ColumnFamilyDescriptor> descriptors() {
-    return List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+    return List.of(
+        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
         new ColumnFamilyDescriptor(DamageTrial.FAMILY.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** Moves the family's data from the WAL into one SST file. */
   private static void flushAndCompact(Path dir) throws RocksDBException {
     List<ColumnFamilyHandle> handles = new ArrayList<>();
-    try (DBOptions o = new DBOptions(); RocksDB db = RocksDB.open(o, dir.toString(), descriptors(), handles);
+    try (DBOptions o = new DBOptions();
+        RocksDB db = RocksDB.open(o, dir.toString(), descriptors(), handles);
         FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
       db.flush(fo, handles.get(1));
       db.compactRange(handles.get(1));
@@ -416,15 +468,20 @@ public final class DamageTable {
     }
   }
 
-  /** Bytes of data blocks at the start of the family's SST file (the rest is index, filter, footer). */
+  /**
+   * Bytes of data blocks at the start of the family's SST file (the rest is index, filter, footer).
+   */
   private static long sstDataBytes(Path dir) throws RocksDBException {
     List<ColumnFamilyHandle> handles = new ArrayList<>();
-    try (DBOptions o = new DBOptions(); RocksDB db = RocksDB.openReadOnly(o, dir.toString(), descriptors(), handles)) {
+    try (DBOptions o = new DBOptions();
+        RocksDB db = RocksDB.openReadOnly(o, dir.toString(), descriptors(), handles)) {
       try {
         Map<String, TableProperties> props = db.getPropertiesOfAllTables(handles.get(1));
         long data = 0;
         for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
-          if (f.columnFamilyName() != null && new String(f.columnFamilyName(), StandardCharsets.UTF_8).equals(DamageTrial.FAMILY)) {
+          if (f.columnFamilyName() != null
+              && new String(f.columnFamilyName(), StandardCharsets.UTF_8)
+                  .equals(DamageTrial.FAMILY)) {
             for (Map.Entry<String, TableProperties> e : props.entrySet()) {
               if (e.getKey().endsWith(f.fileName())) {
                 data = e.getValue().getDataSize();
@@ -441,19 +498,28 @@ public final class DamageTable {
 
   // ---------------------------------------------------------------- the table
 
-  private static String render(Map<Subject, Map<Kind, EnumMap<Outcome, Integer>>> results, int trials, long seed) {
+  private static String render(
+      Map<Subject, Map<Kind, EnumMap<Outcome, Integer>>> results, int trials, long seed) {
     StringBuilder b = new StringBuilder();
-    b.append("Damage detection, ").append(trials).append(" trials per cell (seed ").append(seed).append(")\n\n");
-    b.append("| backend | damage | refused at open | detected on a read | other error | wrong data, silently |"
-        + " process crash | read right |\n");
+    b.append("Damage detection, ")
+        .append(trials)
+        .append(" trials per cell (seed ")
+        .append(seed)
+        .append(")\n\n");
+    b.append(
+        "| backend | damage | refused at open | detected on a read | other error | wrong data, silently |"
+            + " process crash | read right |\n");
     b.append("|---|---|---|---|---|---|---|---|\n");
-    results.forEach((s, byKind) -> byKind.forEach((kind, c) -> {
-      b.append("| ").append(s.label()).append(" | ").append(kind.label);
-      for (Outcome o : Outcome.values()) {
-        b.append(" | ").append(c.get(o));
-      }
-      b.append(" |\n");
-    }));
+    results.forEach(
+        (s, byKind) ->
+            byKind.forEach(
+                (kind, c) -> {
+                  b.append("| ").append(s.label()).append(" | ").append(kind.label);
+                  for (Outcome o : Outcome.values()) {
+                    b.append(" | ").append(c.get(o));
+                  }
+                  b.append(" |\n");
+                }));
     return b.toString();
   }
 }

@@ -18,21 +18,21 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * One trial of {@link DamageTable}, in a child JVM so that a process crash inside a native engine is
- * counted instead of ending the run: opens the damaged store in {@code args[1]} with backend {@code
- * args[0]} (options {@code args[2]}, "-" for none), reads it every way the SPI offers (get of every
- * key, one multiGet, forward and reverse scans) and prints one line, {@code OUTCOME <outcome>
- * <detail>}:
+ * One trial of {@link DamageTable}, in a child JVM so that a process crash inside a native engine
+ * is counted instead of ending the run: opens the damaged store in {@code args[1]} with backend
+ * {@code args[0]} (options {@code args[2]}, "-" for none), reads it every way the SPI offers (get
+ * of every key, one multiGet, forward and reverse scans) and prints one line, {@code OUTCOME
+ * <outcome> <detail>}:
  *
  * <ul>
  *   <li>{@code REFUSED} — a {@link StoreCorruptionException} at open: the store was not opened;
  *   <li>{@code DETECTED} — a {@link StoreCorruptionException} on a read;
- *   <li>{@code OTHER_ERROR} — another exception (a {@link io.ankusa.store.spi.StoreException} or worse): reported, but
- *       not as corruption;
+ *   <li>{@code OTHER_ERROR} — another exception (a {@link io.ankusa.store.spi.StoreException} or
+ *       worse): reported, but not as corruption;
  *   <li>{@code SILENT_WRONG} — no exception, but a read returned a wrong value, null for a present
  *       key, or an entry never written;
- *   <li>{@code CLEAN} — every read right: the damage had no visible effect (it hit unused bytes, or,
- *       for a torn log tail, recovery kept every complete batch, as it should).
+ *   <li>{@code CLEAN} — every read right: the damage had no visible effect (it hit unused bytes,
+ *       or, for a torn log tail, recovery kept every complete batch, as it should).
  * </ul>
  *
  * <p>The first {@code args[3]} batches must be present; later batches may be missing (a torn log
@@ -41,8 +41,10 @@ import java.util.Random;
  */
 public final class DamageTrial {
   static final String FAMILY = "rows";
+
   /** Uncompressed, so the harness can find keys and values in the data files. */
   static final List<FamilySpec> FAMILIES = List.of(new FamilySpec(FAMILY, false, 0, false));
+
   static final int KEYS = 2000;
   static final int BATCH = 10;
   static final int BATCHES = KEYS / BATCH;
@@ -138,7 +140,9 @@ public final class DamageTrial {
         wrong.add(d + " scan missed " + (required - seen) + " keys");
       }
     }
-    return wrong.isEmpty() ? "CLEAN" : "SILENT_WRONG " + wrong.size() + " wrong reads, first: " + wrong.get(0);
+    return wrong.isEmpty()
+        ? "CLEAN"
+        : "SILENT_WRONG " + wrong.size() + " wrong reads, first: " + wrong.get(0);
   }
 
   private static void expect(List<String> wrong, String read, int i, int required, byte[] v) {

@@ -4,15 +4,15 @@ import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.ingest.WriterIngestBench;
 import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.ingest.DirectIngest;
+import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.queue.internal.dispatch.DispatchPolicy;
 import io.ankusa.store.queue.internal.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.ingest.DirectIngest;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.record.InflightRow;
-import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
@@ -34,22 +34,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Does one tenant's flood delay everybody else? One tenant ("flood") has {@code --flood} rows due
- * (received over the ten minutes before the run starts, so they are the oldest), and {@code --light}
- * tenants each receive one hook per second, spread over the second. A dispatcher ticks every {@code
- * --tick-ms} of a simulated clock ({@code --rows} rows per tick); after each tick every claimed row is
- * delivered. Light hooks stop arriving when the flood has drained; the run ends when nothing is due.
- * Both claim orders run on the same population in the same run, oldest first (the dispatcher before
- * fair dispatch) and deficit round-robin, on each backend.
+ * (received over the ten minutes before the run starts, so they are the oldest), and {@code
+ * --light} tenants each receive one hook per second, spread over the second. A dispatcher ticks
+ * every {@code --tick-ms} of a simulated clock ({@code --rows} rows per tick); after each tick
+ * every claimed row is delivered. Light hooks stop arriving when the flood has drained; the run
+ * ends when nothing is due. Both claim orders run on the same population in the same run, oldest
+ * first (the dispatcher before fair dispatch) and deficit round-robin, on each backend.
  *
- * <p>Reported per backend and order: each light hook's wait from due (received) to claimed, p50 / p99 /
- * max in milliseconds of the simulated clock and in ticks; the flood's drain rate in rows per tick and
- * in rows per second of the wall time the ticks and deliveries took (ingest excluded); and the ratio of
- * the fair order's drain rate to oldest-first's. Targets (read, not asserted): light p99 wait ≤ 2 ticks
- * under deficit round-robin, flood drain rate ≥ 90 % of oldest-first's. A PNG of the waits. Nothing is
- * asserted; read the figures with the load average printed beside them.
+ * <p>Reported per backend and order: each light hook's wait from due (received) to claimed, p50 /
+ * p99 / max in milliseconds of the simulated clock and in ticks; the flood's drain rate in rows per
+ * tick and in rows per second of the wall time the ticks and deliveries took (ingest excluded); and
+ * the ratio of the fair order's drain rate to oldest-first's. Targets (read, not asserted): light
+ * p99 wait ≤ 2 ticks under deficit round-robin, flood drain rate ≥ 90 % of oldest-first's. A PNG of
+ * the waits. Nothing is asserted; read the figures with the load average printed beside them.
  *
- * <p>Usage: {@code FairnessBench [--backend rocksdb,lmdb] [--flood 1000000] [--light 1000] [--rows 512]
- * [--tick-ms 20] [--payload 64] [--out DIR]}.
+ * <p>Usage: {@code FairnessBench [--backend rocksdb,lmdb] [--flood 1000000] [--light 1000] [--rows
+ * 512] [--tick-ms 20] [--payload 64] [--out DIR]}.
  */
 public final class FairnessBench {
   private static final Logger LOG = LoggerFactory.getLogger(FairnessBench.class);
@@ -59,8 +59,17 @@ public final class FairnessBench {
   private FairnessBench() {}
 
   /** What one backend and order measured. */
-  record Outcome(String backend, DispatchPolicy.ClaimOrder order, long lightHooks, double p50Ms, double p99Ms,
-      double maxMs, long floodTicks, double floodRowsPerTick, double floodRowsPerWallSecond, double tickMsMean) {}
+  record Outcome(
+      String backend,
+      DispatchPolicy.ClaimOrder order,
+      long lightHooks,
+      double p50Ms,
+      double p99Ms,
+      double maxMs,
+      long floodTicks,
+      double floodRowsPerTick,
+      double floodRowsPerWallSecond,
+      double tickMsMean) {}
 
   public static void main(String[] args) {
     System.exit(run(args));
@@ -91,36 +100,69 @@ public final class FairnessBench {
       }
       backends.forEach(BenchStores::requireBackend);
       if (flood < 1 || light < 1 || rows < 1 || tickMs < 1 || tickMs > 1_000 || payload < 0) {
-        throw new IllegalArgumentException("--flood, --light, --rows must be at least 1, --tick-ms 1..1000,"
-            + " --payload at least 0");
+        throw new IllegalArgumentException(
+            "--flood, --light, --rows must be at least 1, --tick-ms 1..1000,"
+                + " --payload at least 0");
       }
     } catch (RuntimeException e) {
-      LOG.error("{}; usage: FairnessBench [--backend rocksdb,lmdb] [--flood 1000000] [--light 1000] [--rows 512]"
-          + " [--tick-ms 20] [--payload 64] [--out DIR]", e.getMessage());
+      LOG.error(
+          "{}; usage: FairnessBench [--backend rocksdb,lmdb] [--flood 1000000] [--light 1000] [--rows 512]"
+              + " [--tick-ms 20] [--payload 64] [--out DIR]",
+          e.getMessage());
       return 2;
     }
     StringBuilder report = new StringBuilder();
-    report.append(String.format("fairness bench: flood %d rows, %d light tenants at 1 hook/s, %d rows per tick,"
-        + " a tick every %d ms (simulated clock), payload %d B; load average %.2f at start%n", flood, light, rows,
-        tickMs, payload, WriterIngestBench.loadAverage()));
-    report.append(String.format("%-8s %-20s %8s %10s %10s %10s %8s %12s %14s %9s%n", "backend", "order", "light",
-        "p50 ms", "p99 ms", "max ms", "ticks", "flood/tick", "flood/wall s", "tick ms"));
+    report.append(
+        String.format(
+            "fairness bench: flood %d rows, %d light tenants at 1 hook/s, %d rows per tick,"
+                + " a tick every %d ms (simulated clock), payload %d B; load average %.2f at start%n",
+            flood, light, rows, tickMs, payload, WriterIngestBench.loadAverage()));
+    report.append(
+        String.format(
+            "%-8s %-20s %8s %10s %10s %10s %8s %12s %14s %9s%n",
+            "backend",
+            "order",
+            "light",
+            "p50 ms",
+            "p99 ms",
+            "max ms",
+            "ticks",
+            "flood/tick",
+            "flood/wall s",
+            "tick ms"));
     List<Outcome> outcomes = new ArrayList<>();
     for (String backend : backends) {
       Outcome fifo = null;
-      for (DispatchPolicy policy : List.of(DispatchPolicy.oldestFirst(), DispatchPolicy.defaults())) {
-        Outcome o = runOne(backend, policy, flood, light, rows, tickMs, payload, out.resolve("work"));
+      for (DispatchPolicy policy :
+          List.of(DispatchPolicy.oldestFirst(), DispatchPolicy.defaults())) {
+        Outcome o =
+            runOne(backend, policy, flood, light, rows, tickMs, payload, out.resolve("work"));
         outcomes.add(o);
-        report.append(String.format("%-8s %-20s %8d %10.1f %10.1f %10.1f %8d %12.1f %14.0f %9.2f%n", o.backend(),
-            o.order(), o.lightHooks(), o.p50Ms(), o.p99Ms(), o.maxMs(), o.floodTicks(), o.floodRowsPerTick(),
-            o.floodRowsPerWallSecond(), o.tickMsMean()));
+        report.append(
+            String.format(
+                "%-8s %-20s %8d %10.1f %10.1f %10.1f %8d %12.1f %14.0f %9.2f%n",
+                o.backend(),
+                o.order(),
+                o.lightHooks(),
+                o.p50Ms(),
+                o.p99Ms(),
+                o.maxMs(),
+                o.floodTicks(),
+                o.floodRowsPerTick(),
+                o.floodRowsPerWallSecond(),
+                o.tickMsMean()));
         if (policy.order() == DispatchPolicy.ClaimOrder.OLDEST_FIRST) {
           fifo = o;
         } else if (fifo != null) {
-          report.append(String.format("%-8s fair/oldest-first: flood drain %.2f per tick, %.2f per wall second;"
-              + " light p99 wait %.2f ticks (fair) vs %.0f ticks (oldest first)%n", backend,
-              o.floodRowsPerTick() / fifo.floodRowsPerTick(), o.floodRowsPerWallSecond() / fifo.floodRowsPerWallSecond(),
-              o.p99Ms() / tickMs, fifo.p99Ms() / tickMs));
+          report.append(
+              String.format(
+                  "%-8s fair/oldest-first: flood drain %.2f per tick, %.2f per wall second;"
+                      + " light p99 wait %.2f ticks (fair) vs %.0f ticks (oldest first)%n",
+                  backend,
+                  o.floodRowsPerTick() / fifo.floodRowsPerTick(),
+                  o.floodRowsPerWallSecond() / fifo.floodRowsPerWallSecond(),
+                  o.p99Ms() / tickMs,
+                  fifo.p99Ms() / tickMs));
         }
       }
     }
@@ -136,8 +178,15 @@ public final class FairnessBench {
     return 0;
   }
 
-  private static Outcome runOne(String backend, DispatchPolicy policy, int flood, int light, int rows, int tickMs,
-      int payload, Path work) {
+  private static Outcome runOne(
+      String backend,
+      DispatchPolicy policy,
+      int flood,
+      int light,
+      int rows,
+      int tickMs,
+      int payload,
+      Path work) {
     Path dir = work.resolve(backend + "-" + policy.order());
     FileTrees.deleteRecursively(dir);
     try (Store store = BenchStores.open(backend, dir, Format3.families())) {
@@ -162,8 +211,16 @@ public final class FairnessBench {
           List<HookEnvelope> hooks = new ArrayList<>();
           while (arrivalAt(nextArrival, light) <= now) {
             long at = arrivalAt(nextArrival, light);
-            hooks.add(new HookEnvelope(0, "light-" + (nextArrival % light), "bench", "l" + nextArrival, null, at,
-                List.of(0), body));
+            hooks.add(
+                new HookEnvelope(
+                    0,
+                    "light-" + (nextArrival % light),
+                    "bench",
+                    "l" + nextArrival,
+                    null,
+                    at,
+                    List.of(0),
+                    body));
             nextArrival++;
           }
           if (!hooks.isEmpty()) {
@@ -197,16 +254,28 @@ public final class FairnessBench {
           break;
         }
       }
-      LOG.info("{} {}: {} ticks, flood drained after {}", backend, policy.order(), ticks, floodTicks);
-      return new Outcome(backend, policy.order(), lightHooks, waits.getValueAtPercentile(50),
-          waits.getValueAtPercentile(99), waits.getMaxValue(), floodTicks, (double) flood / floodTicks,
-          flood / (floodNanos / 1e9), tickNanos / 1e6 / ticks);
+      LOG.info(
+          "{} {}: {} ticks, flood drained after {}", backend, policy.order(), ticks, floodTicks);
+      return new Outcome(
+          backend,
+          policy.order(),
+          lightHooks,
+          waits.getValueAtPercentile(50),
+          waits.getValueAtPercentile(99),
+          waits.getMaxValue(),
+          floodTicks,
+          (double) flood / floodTicks,
+          flood / (floodNanos / 1e9),
+          tickNanos / 1e6 / ticks);
     } finally {
       FileTrees.deleteRecursively(dir);
     }
   }
 
-  /** Light arrival {@code i}: tenant {@code i mod light}, in second {@code i / light}, spread over the second. */
+  /**
+   * Light arrival {@code i}: tenant {@code i mod light}, in second {@code i / light}, spread over
+   * the second.
+   */
   private static long arrivalAt(long i, int light) {
     long second = i / light;
     long tenant = i % light;
@@ -220,7 +289,16 @@ public final class FairnessBench {
     for (int from = 0; from < flood; from += FLOOD_BATCH) {
       List<HookEnvelope> batch = new ArrayList<>(FLOOD_BATCH);
       for (int i = from; i < Math.min(flood, from + FLOOD_BATCH); i++) {
-        batch.add(new HookEnvelope(0, "flood", "bench", "f" + i, null, T0 - span + i * span / flood, List.of(0), body));
+        batch.add(
+            new HookEnvelope(
+                0,
+                "flood",
+                "bench",
+                "f" + i,
+                null,
+                T0 - span + i * span / flood,
+                List.of(0),
+                body));
       }
       List<Long> seqs = ingest.ingest(batch);
       last = seqs.get(seqs.size() - 1);
@@ -229,14 +307,20 @@ public final class FairnessBench {
   }
 
   private static void chart(List<Outcome> outcomes, int tickMs, Path png) throws IOException {
-    XYChart chart = new XYChartBuilder().width(900).height(560)
-        .title("Light tenants' wait (due to claimed) beside one flooding tenant")
-        .xAxisTitle("percentile (100 = max)")
-        .yAxisTitle("wait, ms of the simulated clock (a tick every " + tickMs + " ms)").build();
+    XYChart chart =
+        new XYChartBuilder()
+            .width(900)
+            .height(560)
+            .title("Light tenants' wait (due to claimed) beside one flooding tenant")
+            .xAxisTitle("percentile (100 = max)")
+            .yAxisTitle("wait, ms of the simulated clock (a tick every " + tickMs + " ms)")
+            .build();
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
     for (Outcome o : outcomes) {
-      chart.addSeries(o.backend() + " " + o.order(), new double[] {50, 99, 100},
+      chart.addSeries(
+          o.backend() + " " + o.order(),
+          new double[] {50, 99, 100},
           new double[] {Math.max(o.p50Ms(), 1), Math.max(o.p99Ms(), 1), Math.max(o.maxMs(), 1)});
     }
     BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);

@@ -8,28 +8,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gate benches in one command (what {@code ankusa-store bench gate} runs): the gauge
- * tick ({@code gauges_bench}) and the dispatch tick ({@code dispatch_tick_bench}) over the mode's
- * cells, with the fold of the due family measured beside them. Exit status 0 iff every bench passes
- * {@link GateRule#STANDARD} on every backend; 1 if one fails; 2 on bad arguments.
+ * The gate benches in one command (what {@code ankusa-store bench gate} runs): the gauge tick
+ * ({@code gauges_bench}) and the dispatch tick ({@code dispatch_tick_bench}) over the mode's cells,
+ * with the fold of the due family measured beside them. Exit status 0 iff every bench passes {@link
+ * GateRule#STANDARD} on every backend; 1 if one fails; 2 on bad arguments.
  *
  * <pre>
  * BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR] [--work DIR]
  *           [--bench gauges|dispatch|all] [--aggregate single|sharded] [--ingest-rate HOOKS_PER_S]
  * </pre>
  *
- * {@code --ingest-rate} (default {@link GateMode#DEFAULT_INGEST_PER_SECOND}) is the writer's rate in the
- * dispatch bench's ingest cell, where a real writer ingests while the tick claims ({@link RaceRound}); 0
- * leaves that cell out.
+ * {@code --ingest-rate} (default {@link GateMode#DEFAULT_INGEST_PER_SECOND}) is the writer's rate
+ * in the dispatch bench's ingest cell, where a real writer ingests while the tick claims ({@link
+ * RaceRound}); 0 leaves that cell out.
  *
- * {@code --out} (default {@code bench-results/gate-MODE}) receives {@code <bench>.json} and {@code
- * <bench>.png}; {@code --work} (default {@code OUT/work}) holds each cell's store while it is measured.
+ * <p>{@code --out} (default {@code bench-results/gate-MODE}) receives {@code <bench>.json} and
+ * {@code <bench>.png}; {@code --work} (default {@code OUT/work}) holds each cell's store while it
+ * is measured.
  */
 public final class BenchGate {
   private static final Logger LOG = LoggerFactory.getLogger(BenchGate.class);
 
-  private static final String USAGE = "BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR]"
-      + " [--work DIR] [--bench gauges|dispatch|all] [--aggregate single|sharded] [--ingest-rate HOOKS_PER_S]";
+  private static final String USAGE =
+      "BenchGate [--mode quick|full] [--backend rocksdb[,lmdb,memory]] [--out DIR]"
+          + " [--work DIR] [--bench gauges|dispatch|all] [--aggregate single|sharded] [--ingest-rate HOOKS_PER_S]";
 
   private BenchGate() {}
 
@@ -62,12 +64,18 @@ public final class BenchGate {
    * @param probes the benches
    * @param out where the JSON and PNG go
    * @param work where each cell's store lives while it is measured
-   * @param shardedAggregate whether the measured stores shard the node aggregate (the
-   *     {@code counters.sharded_aggregate} setting)
+   * @param shardedAggregate whether the measured stores shard the node aggregate (the {@code
+   *     counters.sharded_aggregate} setting)
    * @param ingestPerSecond the writer's rate in the ingest cell, hooks a second; 0: no ingest cell
    */
-  public record Request(GateMode mode, List<String> backends, List<TickProbe> probes, Path out, Path work,
-      boolean shardedAggregate, int ingestPerSecond) {
+  public record Request(
+      GateMode mode,
+      List<String> backends,
+      List<TickProbe> probes,
+      Path out,
+      Path work,
+      boolean shardedAggregate,
+      int ingestPerSecond) {
 
     /** The cells this request measures: the mode's, and the ingest cell unless its rate is 0. */
     public List<GateCell> cells() {
@@ -111,11 +119,14 @@ public final class BenchGate {
             bench = value(args, ++i, a);
             break;
           case "--aggregate":
-            shardedAggregate = switch (value(args, ++i, a)) {
-              case "single" -> false;
-              case "sharded" -> true;
-              default -> throw new IllegalArgumentException("--aggregate must be single or sharded (counters.sharded_aggregate)");
-            };
+            shardedAggregate =
+                switch (value(args, ++i, a)) {
+                  case "single" -> false;
+                  case "sharded" -> true;
+                  default ->
+                      throw new IllegalArgumentException(
+                          "--aggregate must be single or sharded (counters.sharded_aggregate)");
+                };
             break;
           case "--ingest-rate":
             ingestPerSecond = ingestRate(value(args, ++i, a));
@@ -135,7 +146,8 @@ public final class BenchGate {
       probes.add(TickProbe.DispatchTick.DEFAULT);
     }
     if (probes.isEmpty()) {
-      throw new IllegalArgumentException("--bench must be gauges, dispatch or all, not '" + bench + "'");
+      throw new IllegalArgumentException(
+          "--bench must be gauges, dispatch or all, not '" + bench + "'");
     }
     if (out == null) {
       out = Path.of("bench-results", "gate-" + mode.label());
@@ -143,19 +155,42 @@ public final class BenchGate {
     if (work == null) {
       work = out.resolve("work");
     }
-    return new Request(mode, List.copyOf(backends), List.copyOf(probes), out, work, shardedAggregate, ingestPerSecond);
+    return new Request(
+        mode,
+        List.copyOf(backends),
+        List.copyOf(probes),
+        out,
+        work,
+        shardedAggregate,
+        ingestPerSecond);
   }
 
-  /** Runs the gate as {@code request} asks, writes and logs the results; returns them and the files written. */
+  /**
+   * Runs the gate as {@code request} asks, writes and logs the results; returns them and the files
+   * written.
+   */
   public static Outcome run(Request request) {
-    LOG.info("gate {} on {}: {} cells, benches {}, {} aggregate, ingest cell {}; results in {}", request.mode().label(),
-        request.backends(), request.cells().size(), request.probes().stream().map(TickProbe::bench).toList(),
+    LOG.info(
+        "gate {} on {}: {} cells, benches {}, {} aggregate, ingest cell {}; results in {}",
+        request.mode().label(),
+        request.backends(),
+        request.cells().size(),
+        request.probes().stream().map(TickProbe::bench).toList(),
         request.shardedAggregate() ? "sharded" : "single",
-        request.ingestPerSecond() == 0 ? "off" : "writer at " + request.ingestPerSecond() + " hooks/s",
+        request.ingestPerSecond() == 0
+            ? "off"
+            : "writer at " + request.ingestPerSecond() + " hooks/s",
         request.out().toAbsolutePath());
     GateSettings settings = GateSettings.STANDARD.withShardedAggregate(request.shardedAggregate());
-    GateResults results = new GateRun(request.mode(), request.cells(), request.backends(), request.probes(),
-        request.work(), settings).run();
+    GateResults results =
+        new GateRun(
+                request.mode(),
+                request.cells(),
+                request.backends(),
+                request.probes(),
+                request.work(),
+                settings)
+            .run();
     List<Path> files = GateReport.write(results, request.out());
     GateReport.log(results);
     files.forEach(f -> LOG.info("wrote {}", f.toAbsolutePath()));
@@ -181,10 +216,12 @@ public final class BenchGate {
     try {
       rate = Integer.parseInt(v.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--ingest-rate takes hooks a second (0 leaves the ingest cell out), not '" + v + "'");
+      throw new IllegalArgumentException(
+          "--ingest-rate takes hooks a second (0 leaves the ingest cell out), not '" + v + "'");
     }
     if (rate < 0) {
-      throw new IllegalArgumentException("--ingest-rate takes hooks a second (0 leaves the ingest cell out), not " + rate);
+      throw new IllegalArgumentException(
+          "--ingest-rate takes hooks a second (0 leaves the ingest cell out), not " + rate);
     }
     return rate;
   }

@@ -8,9 +8,11 @@ import java.util.List;
  * @param bench the bench ({@link TickProbe#bench()})
  * @param backend the SPI backend
  * @param cell the queue's shape
- * @param rounds every counted round, in order (beside a writer, its ticks that claimed a row: {@link RaceRound})
+ * @param rounds every counted round, in order (beside a writer, its ticks that claimed a row:
+ *     {@link RaceRound})
  * @param valueMs the cell's value: the lowest p10 of the rounds
- * @param foldMs the fastest fold of the due family at the same size, under the same load (not gated)
+ * @param foldMs the fastest fold of the due family at the same size, under the same load (not
+ *     gated)
  * @param loadPerSecond merging batches per second the background load achieved while the rounds ran
  * @param loadTargetPerSecond what it was asked for
  * @param loadWriteMicros mean wall-clock time of one load batch's write meanwhile
@@ -44,7 +46,9 @@ public record CellResult(
 
   /** The conditions the rule checks of the writer's race; null without a writer. */
   public GateRule.WriterConditions writerConditions() {
-    return writer == null ? null : new GateRule.WriterConditions(writer.hooksFraction(), writer.claimedFraction());
+    return writer == null
+        ? null
+        : new GateRule.WriterConditions(writer.hooksFraction(), writer.claimedFraction());
   }
 
   /**
@@ -57,8 +61,13 @@ public record CellResult(
    * @param refused hooks the writer refused (overloaded, fenced) meanwhile
    * @param emptyTicks per counted round, the ticks that claimed nothing (not gated)
    */
-  public record WriterRace(int targetHooksPerSecond, double hooksPerSecond, double rowsPerSecond,
-      double claimedRowsPerSecond, long refused, List<RoundStats> emptyTicks) {
+  public record WriterRace(
+      int targetHooksPerSecond,
+      double hooksPerSecond,
+      double rowsPerSecond,
+      double claimedRowsPerSecond,
+      long refused,
+      List<RoundStats> emptyTicks) {
 
     /** The writer's achieved rate over its target. */
     public double hooksFraction() {

@@ -3,14 +3,14 @@ package io.ankusa.store.bench.gate;
 /**
  * One cell of a gate: a queue shape the tick is measured against.
  *
- * @param axis which axis the cell belongs to: {@code "rows"} (queued rows grow, tenants fixed), {@code
- *     "tenants"} (tenants grow, rows fixed) or {@code "ingest"} (a {@link WriterLoad} ingests beside the
- *     tick: see {@link TickProbe.DispatchTick#besideWriter})
+ * @param axis which axis the cell belongs to: {@code "rows"} (queued rows grow, tenants fixed),
+ *     {@code "tenants"} (tenants grow, rows fixed) or {@code "ingest"} (a {@link WriterLoad}
+ *     ingests beside the tick: see {@link TickProbe.DispatchTick#besideWriter})
  * @param rows queued delivery rows (due, scheduled far ahead, or dead) before the cell starts
  * @param tenants tenants owning them; the writer's hooks go to the same tenants
  * @param active tenants with rows due now; the others' rows are scheduled a day ahead or dead
- * @param ingestPerSecond hooks a second the writer ingests during the cell: at least 1 on the {@code ingest}
- *     axis, 0 on the others
+ * @param ingestPerSecond hooks a second the writer ingests during the cell: at least 1 on the
+ *     {@code ingest} axis, 0 on the others
  */
 public record GateCell(String axis, long rows, int tenants, int active, int ingestPerSecond) {
   /** The {@code ingest} axis. */
@@ -22,11 +22,19 @@ public record GateCell(String axis, long rows, int tenants, int active, int inge
     }
     if (tenants < 1 || active < 1 || active > tenants || rows < tenants) {
       throw new IllegalArgumentException(
-          "a cell needs 1 <= active <= tenants <= rows; got rows " + rows + ", tenants " + tenants + ", active " + active);
+          "a cell needs 1 <= active <= tenants <= rows; got rows "
+              + rows
+              + ", tenants "
+              + tenants
+              + ", active "
+              + active);
     }
     if (axis.equals(INGEST) ? ingestPerSecond < 1 : ingestPerSecond != 0) {
-      throw new IllegalArgumentException("a cell has a writer (ingestPerSecond >= 1) iff its axis is ingest; got axis "
-          + axis + ", ingestPerSecond " + ingestPerSecond);
+      throw new IllegalArgumentException(
+          "a cell has a writer (ingestPerSecond >= 1) iff its axis is ingest; got axis "
+              + axis
+              + ", ingestPerSecond "
+              + ingestPerSecond);
     }
   }
 
@@ -35,7 +43,10 @@ public record GateCell(String axis, long rows, int tenants, int active, int inge
     this(axis, rows, tenants, active, 0);
   }
 
-  /** A cell on the {@code ingest} axis: {@code rows} queued first, the writer at {@code ingestPerSecond} throughout. */
+  /**
+   * A cell on the {@code ingest} axis: {@code rows} queued first, the writer at {@code
+   * ingestPerSecond} throughout.
+   */
   public static GateCell ingest(long rows, int tenants, int active, int ingestPerSecond) {
     return new GateCell(INGEST, rows, tenants, active, ingestPerSecond);
   }
@@ -45,7 +56,10 @@ public record GateCell(String axis, long rows, int tenants, int active, int inge
     return ingestPerSecond > 0;
   }
 
-  /** The value the cell sits at on its axis (for the ingest axis, the writer's target in hooks a second). */
+  /**
+   * The value the cell sits at on its axis (for the ingest axis, the writer's target in hooks a
+   * second).
+   */
   public long axisValue() {
     return switch (axis) {
       case "rows" -> rows;
@@ -54,14 +68,31 @@ public record GateCell(String axis, long rows, int tenants, int active, int inge
     };
   }
 
-  /** A short name: {@code rows=100000 tenants=100 active=8}, with {@code writer=5000/s} on the ingest axis. */
+  /**
+   * A short name: {@code rows=100000 tenants=100 active=8}, with {@code writer=5000/s} on the
+   * ingest axis.
+   */
   public String label() {
-    return "rows=" + rows + " tenants=" + tenants + " active=" + active
+    return "rows="
+        + rows
+        + " tenants="
+        + tenants
+        + " active="
+        + active
         + (besideWriter() ? " writer=" + ingestPerSecond + "/s" : "");
   }
 
-  /** The cell in the verdict table: {@code rows: 10000 rows, 100 tenants}, {@code ingest: 10000 rows, 200 tenants, writer at 5000/s}. */
+  /**
+   * The cell in the verdict table: {@code rows: 10000 rows, 100 tenants}, {@code ingest: 10000
+   * rows, 200 tenants, writer at 5000/s}.
+   */
   public String tableName() {
-    return axis + ": " + rows + " rows, " + tenants + " tenants" + (besideWriter() ? ", writer at " + ingestPerSecond + "/s" : "");
+    return axis
+        + ": "
+        + rows
+        + " rows, "
+        + tenants
+        + " tenants"
+        + (besideWriter() ? ", writer at " + ingestPerSecond + "/s" : "");
   }
 }

@@ -4,9 +4,9 @@ import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
-import io.ankusa.store.queue.internal.counter.CounterFold;
-import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.counter.CounterFold;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs gate benches: for each backend and each cell of the mode, fills a new store once, starts the
  * {@link MergeLoad}, and measures every probe on it (a warm-up round, then the counted rounds of
- * paced ticks; in a backend's first cell, a back-to-back burst of a read-only tick before its warm-up
- * round), then the fold of the due family at the same size; the store is deleted before the next
- * cell. Sharing the store between probes keeps a full run's population to one per cell.
+ * paced ticks; in a backend's first cell, a back-to-back burst of a read-only tick before its
+ * warm-up round), then the fold of the due family at the same size; the store is deleted before the
+ * next cell. Sharing the store between probes keeps a full run's population to one per cell.
  *
  * <p>An ingest cell ({@link GateCell#besideWriter()}) also starts a {@link WriterLoad} after the
  * population, which ingests for the whole cell, and measures only the probes that race it ({@link
@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class GateRun {
   private static final Logger LOG = LoggerFactory.getLogger(GateRun.class);
+
   /** A load write slower than this on average is worth a warning: the tick slows writers down. */
   private static final double SLOW_LOAD_WRITE_MICROS = 200;
 
@@ -41,12 +42,22 @@ public final class GateRun {
   /**
    * @param workDir where the cells' stores live while measured (each deleted after its cell)
    */
-  public GateRun(GateMode mode, List<String> backends, List<TickProbe> probes, Path workDir, GateSettings settings) {
+  public GateRun(
+      GateMode mode,
+      List<String> backends,
+      List<TickProbe> probes,
+      Path workDir,
+      GateSettings settings) {
     this(mode, mode.cells(), backends, probes, workDir, settings);
   }
 
   /** A run over explicit {@code cells} (tests use tiny ones). */
-  public GateRun(GateMode mode, List<GateCell> cells, List<String> backends, List<TickProbe> probes, Path workDir,
+  public GateRun(
+      GateMode mode,
+      List<GateCell> cells,
+      List<String> backends,
+      List<TickProbe> probes,
+      Path workDir,
       GateSettings settings) {
     this.mode = mode;
     this.cells = List.copyOf(cells);
@@ -64,7 +75,10 @@ public final class GateRun {
       for (int i = 0; i < cells.size(); i++) {
         GateCell cell = cells.get(i);
         if (cell.besideWriter() && probes.stream().noneMatch(GateRun::measuredBesideWriter)) {
-          LOG.info("{} {}: no bench of this run is measured beside a writer; cell skipped", backend, cell.label());
+          LOG.info(
+              "{} {}: no bench of this run is measured beside a writer; cell skipped",
+              backend,
+              cell.label());
           continue;
         }
         Path dir = workDir.resolve(backend + "-" + i + "-" + cell.axis() + "-" + cell.axisValue());
@@ -85,16 +99,22 @@ public final class GateRun {
   }
 
   /**
-   * @param firstOfBackend whether this is the backend's first cell: each probe whose tick only reads
-   *     ({@link TickProbe#readsOnly()}) then first ticks back to back for {@link
+   * @param firstOfBackend whether this is the backend's first cell: each probe whose tick only
+   *     reads ({@link TickProbe#readsOnly()}) then first ticks back to back for {@link
    *     GateSettings#jitWarmupMillis()}, untimed
    */
-  private List<CellResult> measureCell(String backend, GateCell cell, Path dir, boolean firstOfBackend) {
+  private List<CellResult> measureCell(
+      String backend, GateCell cell, Path dir, boolean firstOfBackend) {
     List<CellResult> out = new ArrayList<>();
     try (Store store = BenchStores.open(backend, dir, Format3.families())) {
-      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults().withTenantsMax(Math.max(cell.tenants(), 1_000_000))
-          .withShardedAggregate(settings.shardedAggregate()));
-      QueuePopulation.Population pop = QueuePopulation.populate(queue, cell, System.currentTimeMillis());
+      DeliveryQueue queue =
+          DeliveryQueue.open(
+              store,
+              QueueConfig.defaults()
+                  .withTenantsMax(Math.max(cell.tenants(), 1_000_000))
+                  .withShardedAggregate(settings.shardedAggregate()));
+      QueuePopulation.Population pop =
+          QueuePopulation.populate(queue, cell, System.currentTimeMillis());
       LOG.info("{} {}: populated in {} ms", backend, cell.label(), pop.millis());
       MergeLoad load = MergeLoad.forCell(queue, cell, pop, settings.loadPerSecond());
       load.start();
@@ -120,13 +140,43 @@ public final class GateRun {
           TickProbe probe = m.probe();
           List<RoundStats> rounds = m.rounds();
           double value = RoundStats.lowestP10(rounds);
-          CellResult result = new CellResult(probe.bench(), backend, cell, List.copyOf(rounds), value, foldMs,
-              m.loadPerSecond(), settings.loadPerSecond(), m.loadWriteMicros(), pop.millis(), m.rowsPerTick(), m.writer());
-          LOG.info(String.format("%-20s %-8s %-7s %9d rows %7d tenants  p10 %8.3f ms (rounds %s)  fold %9.3f ms  load %5.0f/s (write %.0f us)  %.1f rows/tick%s",
-              probe.bench(), backend, cell.axis(), cell.rows(), cell.tenants(), value, p10s(rounds), foldMs, m.loadPerSecond(), m.loadWriteMicros(), m.rowsPerTick(),
-              m.writer() == null ? "" : String.format("  writer %.0f/%d hooks/s, claimed %.0f of %.0f rows/s, %d refused",
-                  m.writer().hooksPerSecond(), m.writer().targetHooksPerSecond(), m.writer().claimedRowsPerSecond(),
-                  m.writer().rowsPerSecond(), m.writer().refused())));
+          CellResult result =
+              new CellResult(
+                  probe.bench(),
+                  backend,
+                  cell,
+                  List.copyOf(rounds),
+                  value,
+                  foldMs,
+                  m.loadPerSecond(),
+                  settings.loadPerSecond(),
+                  m.loadWriteMicros(),
+                  pop.millis(),
+                  m.rowsPerTick(),
+                  m.writer());
+          LOG.info(
+              String.format(
+                  "%-20s %-8s %-7s %9d rows %7d tenants  p10 %8.3f ms (rounds %s)  fold %9.3f ms  load %5.0f/s (write %.0f us)  %.1f rows/tick%s",
+                  probe.bench(),
+                  backend,
+                  cell.axis(),
+                  cell.rows(),
+                  cell.tenants(),
+                  value,
+                  p10s(rounds),
+                  foldMs,
+                  m.loadPerSecond(),
+                  m.loadWriteMicros(),
+                  m.rowsPerTick(),
+                  m.writer() == null
+                      ? ""
+                      : String.format(
+                          "  writer %.0f/%d hooks/s, claimed %.0f of %.0f rows/s, %d refused",
+                          m.writer().hooksPerSecond(),
+                          m.writer().targetHooksPerSecond(),
+                          m.writer().claimedRowsPerSecond(),
+                          m.writer().rowsPerSecond(),
+                          m.writer().refused())));
           warnOnSlowLoadWrites(m, backend, cell);
           out.add(result);
         }
@@ -144,13 +194,23 @@ public final class GateRun {
   }
 
   /** A probe's warm-up and counted rounds in a cell without a writer. */
-  private ProbeRounds measureQuiet(TickProbe probe, DeliveryQueue queue, MergeLoad load, String backend,
+  private ProbeRounds measureQuiet(
+      TickProbe probe,
+      DeliveryQueue queue,
+      MergeLoad load,
+      String backend,
       boolean firstOfBackend) {
     if (firstOfBackend && probe.readsOnly() && settings.jitWarmupMillis() > 0) {
-      long ticks = TickRound.burst(settings.jitWarmupMillis(), now -> probe.tick(queue, now),
-          now -> probe.settle(queue, now));
-      LOG.info("{} {}: {} ticks back to back before the first round (JIT warm-up, not counted)", probe.bench(),
-          backend, ticks);
+      long ticks =
+          TickRound.burst(
+              settings.jitWarmupMillis(),
+              now -> probe.tick(queue, now),
+              now -> probe.settle(queue, now));
+      LOG.info(
+          "{} {}: {} ticks back to back before the first round (JIT warm-up, not counted)",
+          probe.bench(),
+          backend,
+          ticks);
     }
     round(probe, queue); // warm-up, not counted
     probe.resetRows();
@@ -159,15 +219,18 @@ public final class GateRun {
     for (int r = 0; r < settings.rounds(); r++) {
       rounds.add(round(probe, queue));
     }
-    double rowsPerTick = (double) probe.rowsClaimed() / ((long) settings.rounds() * settings.ticksPerRound());
+    double rowsPerTick =
+        (double) probe.rowsClaimed() / ((long) settings.rounds() * settings.ticksPerRound());
     return new ProbeRounds(probe, rounds, mark.perSecond(), mark.writeMicros(), rowsPerTick, null);
   }
 
   /**
-   * A probe's warm-up and counted rounds racing {@code writer} ({@link RaceRound}): the rounds' stats are
-   * its ticks that claimed a row; the writer's achieved rate and the rows claimed per second go beside them.
+   * A probe's warm-up and counted rounds racing {@code writer} ({@link RaceRound}): the rounds'
+   * stats are its ticks that claimed a row; the writer's achieved rate and the rows claimed per
+   * second go beside them.
    */
-  private ProbeRounds measureRace(TickProbe probe, DeliveryQueue queue, MergeLoad load, WriterLoad writer) {
+  private ProbeRounds measureRace(
+      TickProbe probe, DeliveryQueue queue, MergeLoad load, WriterLoad writer) {
     raceRound(probe, queue); // warm-up, not counted: drains what the population left due
     probe.resetRows();
     LoadMark mark = new LoadMark(load);
@@ -184,16 +247,26 @@ public final class GateRun {
     double seconds = mark.seconds();
     long ticks = claiming.stream().mapToLong(RoundStats::ticks).sum();
     double rowsPerTick = ticks == 0 ? 0 : (double) probe.rowsClaimed() / ticks;
-    CellResult.WriterRace race = new CellResult.WriterRace(writer.targetPerSecond(), (writer.created() - hooks0) / seconds,
-        (writer.rowsCreated() - rows0) / seconds, probe.rowsClaimed() / seconds, writer.refused() - refused0,
-        List.copyOf(empty));
-    return new ProbeRounds(probe, claiming, mark.perSecond(), mark.writeMicros(), rowsPerTick, race);
+    CellResult.WriterRace race =
+        new CellResult.WriterRace(
+            writer.targetPerSecond(),
+            (writer.created() - hooks0) / seconds,
+            (writer.rowsCreated() - rows0) / seconds,
+            probe.rowsClaimed() / seconds,
+            writer.refused() - refused0,
+            List.copyOf(empty));
+    return new ProbeRounds(
+        probe, claiming, mark.perSecond(), mark.writeMicros(), rowsPerTick, race);
   }
 
   private void warnOnSlowLoadWrites(ProbeRounds m, String backend, GateCell cell) {
     if (m.loadWriteMicros() > SLOW_LOAD_WRITE_MICROS) {
-      LOG.warn("{} {} {}: the load's writes averaged {} us while this tick ran (not gated; see loadWriteMicros)",
-          m.probe().bench(), backend, cell.label(), Math.round(m.loadWriteMicros()));
+      LOG.warn(
+          "{} {} {}: the load's writes averaged {} us while this tick ran (not gated; see loadWriteMicros)",
+          m.probe().bench(),
+          backend,
+          cell.label(),
+          Math.round(m.loadWriteMicros()));
     }
   }
 
@@ -230,20 +303,30 @@ public final class GateRun {
    *
    * @param writer beside a writer, how it and the ticks kept up; null otherwise
    */
-  private record ProbeRounds(TickProbe probe, List<RoundStats> rounds, double loadPerSecond, double loadWriteMicros,
-      double rowsPerTick, CellResult.WriterRace writer) {}
+  private record ProbeRounds(
+      TickProbe probe,
+      List<RoundStats> rounds,
+      double loadPerSecond,
+      double loadWriteMicros,
+      double rowsPerTick,
+      CellResult.WriterRace writer) {}
 
   /** One round of {@code probe} racing the cell's writer (see {@link RaceRound}). */
   private RaceRound raceRound(TickProbe probe, DeliveryQueue queue) {
     return RaceRound.run(settings, now -> probe.tick(queue, now), now -> probe.settle(queue, now));
   }
 
-  /** One round of {@code probe} on {@code queue}, settled after each tick (see {@link TickRound}). */
+  /**
+   * One round of {@code probe} on {@code queue}, settled after each tick (see {@link TickRound}).
+   */
   private RoundStats round(TickProbe probe, DeliveryQueue queue) {
     return TickRound.run(settings, now -> probe.tick(queue, now), now -> probe.settle(queue, now));
   }
 
-  /** The fastest of {@code foldRuns} folds of the due family (every {@code 'D'} row, between sentinels). */
+  /**
+   * The fastest of {@code foldRuns} folds of the due family (every {@code 'D'} row, between
+   * sentinels).
+   */
   private double foldDue(DeliveryQueue queue) {
     double best = Double.POSITIVE_INFINITY;
     for (int i = 0; i < settings.foldRuns(); i++) {

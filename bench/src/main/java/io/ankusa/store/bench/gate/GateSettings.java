@@ -18,40 +18,84 @@ package io.ankusa.store.bench.gate;
  * @param shardedAggregate each cell's queue has {@code counters.sharded_aggregate} on: the load's
  *     aggregate merges spread over 16 shard keys, and the gauge tick reads all of them
  */
-public record GateSettings(int ticksPerRound, int rounds, long tickIntervalMicros, int loadPerSecond, int foldRuns,
-    long loadWarmupMillis, long jitWarmupMillis, boolean shardedAggregate) {
+public record GateSettings(
+    int ticksPerRound,
+    int rounds,
+    long tickIntervalMicros,
+    int loadPerSecond,
+    int foldRuns,
+    long loadWarmupMillis,
+    long jitWarmupMillis,
+    boolean shardedAggregate) {
 
   /** The gate's settings (one aggregate key per field). */
-  public static final GateSettings STANDARD = new GateSettings(1_000, 3, 1_000, 3_000, 3, 500, 2_000, false);
+  public static final GateSettings STANDARD =
+      new GateSettings(1_000, 3, 1_000, 3_000, 3, 500, 2_000, false);
 
   public GateSettings {
-    if (ticksPerRound < 10 || rounds < 1 || tickIntervalMicros < 0 || loadPerSecond < 1 || foldRuns < 1
-        || loadWarmupMillis < 0 || jitWarmupMillis < 0) {
+    if (ticksPerRound < 10
+        || rounds < 1
+        || tickIntervalMicros < 0
+        || loadPerSecond < 1
+        || foldRuns < 1
+        || loadWarmupMillis < 0
+        || jitWarmupMillis < 0) {
       throw new IllegalArgumentException("gate settings out of range: " + this);
     }
   }
 
   /** These settings with ticks started every {@code micros} (0: back to back). */
   public GateSettings withTickIntervalMicros(long micros) {
-    return new GateSettings(ticksPerRound, rounds, micros, loadPerSecond, foldRuns,
-        loadWarmupMillis, jitWarmupMillis, shardedAggregate);
+    return new GateSettings(
+        ticksPerRound,
+        rounds,
+        micros,
+        loadPerSecond,
+        foldRuns,
+        loadWarmupMillis,
+        jitWarmupMillis,
+        shardedAggregate);
   }
 
   /** These settings with a merge load of {@code perSecond} batches a second. */
   public GateSettings withLoadPerSecond(int perSecond) {
-    return new GateSettings(ticksPerRound, rounds, tickIntervalMicros, perSecond, foldRuns,
-        loadWarmupMillis, jitWarmupMillis, shardedAggregate);
+    return new GateSettings(
+        ticksPerRound,
+        rounds,
+        tickIntervalMicros,
+        perSecond,
+        foldRuns,
+        loadWarmupMillis,
+        jitWarmupMillis,
+        shardedAggregate);
   }
 
-  /** These settings with a back-to-back burst of {@code millis} before a backend's first cell (0: none). */
+  /**
+   * These settings with a back-to-back burst of {@code millis} before a backend's first cell (0:
+   * none).
+   */
   public GateSettings withJitWarmupMillis(long millis) {
-    return new GateSettings(ticksPerRound, rounds, tickIntervalMicros, loadPerSecond, foldRuns,
-        loadWarmupMillis, millis, shardedAggregate);
+    return new GateSettings(
+        ticksPerRound,
+        rounds,
+        tickIntervalMicros,
+        loadPerSecond,
+        foldRuns,
+        loadWarmupMillis,
+        millis,
+        shardedAggregate);
   }
 
   /** These settings with the sharded aggregate on or off. */
   public GateSettings withShardedAggregate(boolean sharded) {
-    return new GateSettings(ticksPerRound, rounds, tickIntervalMicros, loadPerSecond, foldRuns,
-        loadWarmupMillis, jitWarmupMillis, sharded);
+    return new GateSettings(
+        ticksPerRound,
+        rounds,
+        tickIntervalMicros,
+        loadPerSecond,
+        foldRuns,
+        loadWarmupMillis,
+        jitWarmupMillis,
+        sharded);
   }
 }

@@ -4,8 +4,8 @@ import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.JsonText;
 import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,27 +21,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gauge tick against its raw baseline, on rocksdb, in one run: for each cell of the gate's mode,
- * one store is populated as the gate populates it and put under the gate's merge load; then rounds of
- * the SPI tick ({@code new QueueGauges(queue).measure(now)}) and rounds of the same reads written by
- * hand against RocksJava on the same database ({@link RawGaugeReads}) alternate, so both see the same
- * data, load and machine. It reports per cell the lowest round p10 and the median round p50 of each,
- * and SPI/raw of both: how much of the tick is the SPI's and how much is RocksDB's own. It does not
- * judge (the gate does: {@link BenchGate}).
+ * The gauge tick against its raw baseline, on rocksdb, in one run: for each cell of the gate's
+ * mode, one store is populated as the gate populates it and put under the gate's merge load; then
+ * rounds of the SPI tick ({@code new QueueGauges(queue).measure(now)}) and rounds of the same reads
+ * written by hand against RocksJava on the same database ({@link RawGaugeReads}) alternate, so both
+ * see the same data, load and machine. It reports per cell the lowest round p10 and the median
+ * round p50 of each, and SPI/raw of both: how much of the tick is the SPI's and how much is
+ * RocksDB's own. It does not judge (the gate does: {@link BenchGate}).
  *
  * <pre>
  * GaugeTickBaseline [--mode quick|full] [--rounds 6] [--aggregate single|sharded] [--interval-us 1000]
  *     [--load 3000] [--out DIR] [--work DIR]
  * </pre>
  *
- * <p>{@code --interval-us} is the schedule the ticks start on (the gate's: one per millisecond; 0 runs
- * them back to back), {@code --load} the merge load's batches per second (the gate's: 3 000; at least
- * 1). Neither changes the gate. Together they tell what the tick costs from what the machine adds: a
- * thread that slept a millisecond between ticks, a load writing beside it.
+ * <p>{@code --interval-us} is the schedule the ticks start on (the gate's: one per millisecond; 0
+ * runs them back to back), {@code --load} the merge load's batches per second (the gate's: 3 000;
+ * at least 1). Neither changes the gate. Together they tell what the tick costs from what the
+ * machine adds: a thread that slept a millisecond between ticks, a load writing beside it.
  *
  * <p>Output: a table in the log, {@code OUT/gauge-baseline.json} (default {@code
  * bench-results/gauge-baseline}); each cell's store lives under {@code --work} (default {@code
- * OUT/work}) while it is measured and is deleted after. Exit status 0 when it ran, 2 on bad arguments.
+ * OUT/work}) while it is measured and is deleted after. Exit status 0 when it ran, 2 on bad
+ * arguments.
  */
 public final class GaugeTickBaseline {
   private static final Logger LOG = LoggerFactory.getLogger(GaugeTickBaseline.class);
@@ -49,9 +50,17 @@ public final class GaugeTickBaseline {
       "GaugeTickBaseline [--mode quick|full] [--rounds 6] [--aggregate single|sharded] [--interval-us 1000]"
           + " [--load 3000] [--out DIR] [--work DIR]";
 
-  /** One cell's figures: per side, the lowest round p10 and the median round p50, in microseconds. */
-  record CellFigures(GateCell cell, double spiP10, double spiP50, double rawP10, double rawP50,
-      List<RoundStats> spiRounds, List<RoundStats> rawRounds) {}
+  /**
+   * One cell's figures: per side, the lowest round p10 and the median round p50, in microseconds.
+   */
+  record CellFigures(
+      GateCell cell,
+      double spiP10,
+      double spiP50,
+      double rawP10,
+      double rawP50,
+      List<RoundStats> spiRounds,
+      List<RoundStats> rawRounds) {}
 
   private GaugeTickBaseline() {}
 
@@ -78,11 +87,14 @@ public final class GaugeTickBaseline {
         switch (a) {
           case "--mode" -> mode = GateMode.parse(v);
           case "--rounds" -> rounds = whole(a, v);
-          case "--aggregate" -> sharded = switch (v) {
-            case "single" -> false;
-            case "sharded" -> true;
-            default -> throw new IllegalArgumentException("--aggregate must be single or sharded");
-          };
+          case "--aggregate" ->
+              sharded =
+                  switch (v) {
+                    case "single" -> false;
+                    case "sharded" -> true;
+                    default ->
+                        throw new IllegalArgumentException("--aggregate must be single or sharded");
+                  };
           case "--interval-us" -> intervalMicros = whole(a, v);
           case "--load" -> load = whole(a, v);
           case "--out" -> out = Path.of(v);
@@ -103,8 +115,11 @@ public final class GaugeTickBaseline {
       LOG.error("{}; usage: {}", e.getMessage(), USAGE);
       return 2;
     }
-    GateSettings settings = GateSettings.STANDARD.withShardedAggregate(sharded).withTickIntervalMicros(intervalMicros)
-        .withLoadPerSecond(load);
+    GateSettings settings =
+        GateSettings.STANDARD
+            .withShardedAggregate(sharded)
+            .withTickIntervalMicros(intervalMicros)
+            .withLoadPerSecond(load);
     Path workDir = work == null ? out.resolve("work") : work;
     List<CellFigures> cells = new ArrayList<>();
     for (int i = 0; i < mode.cells().size(); i++) {
@@ -132,24 +147,38 @@ public final class GaugeTickBaseline {
   }
 
   /**
-   * One cell: populate, load, then {@code rounds} rounds of each side, alternating which goes first;
-   * in the {@code first} cell each side first ticks back to back for {@link
+   * One cell: populate, load, then {@code rounds} rounds of each side, alternating which goes
+   * first; in the {@code first} cell each side first ticks back to back for {@link
    * GateSettings#jitWarmupMillis()}, untimed, as the gate does.
    */
-  static CellFigures measure(GateCell cell, Path dir, GateSettings settings, int rounds, boolean first) {
+  static CellFigures measure(
+      GateCell cell, Path dir, GateSettings settings, int rounds, boolean first) {
     try (Store store = BenchStores.open("rocksdb", dir, Format3.families())) {
-      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults()
-          .withTenantsMax(Math.max(cell.tenants(), 1_000_000)).withShardedAggregate(settings.shardedAggregate()));
-      QueuePopulation.Population pop = QueuePopulation.populate(queue, cell, System.currentTimeMillis());
+      DeliveryQueue queue =
+          DeliveryQueue.open(
+              store,
+              QueueConfig.defaults()
+                  .withTenantsMax(Math.max(cell.tenants(), 1_000_000))
+                  .withShardedAggregate(settings.shardedAggregate()));
+      QueuePopulation.Population pop =
+          QueuePopulation.populate(queue, cell, System.currentTimeMillis());
       RawGaugeReads raw = new RawGaugeReads(store, settings.shardedAggregate());
-      TickProbe gauge = new TickProbe.GaugeTick(); // the gate's gauge tick, as gauges_bench times it
+      TickProbe gauge =
+          new TickProbe.GaugeTick(); // the gate's gauge tick, as gauges_bench times it
       LongUnaryOperator spiTick = now -> gauge.tick(queue, now);
-      LongUnaryOperator rawTick = now -> {
-        RawGaugeReads.Reading r = raw.measure(now);
-        return r.aggregate()[0] + r.oldestDueAgeMs() + r.tenants();
-      };
-      MergeLoad load = new MergeLoad(queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), pop.lastSeq(),
-          settings.loadPerSecond());
+      LongUnaryOperator rawTick =
+          now -> {
+            RawGaugeReads.Reading r = raw.measure(now);
+            return r.aggregate()[0] + r.oldestDueAgeMs() + r.tenants();
+          };
+      MergeLoad load =
+          new MergeLoad(
+              queue,
+              pop.activeOrds(),
+              pop.activeTenants(),
+              pop.aheadBaseAt(),
+              pop.lastSeq(),
+              settings.loadPerSecond());
       load.start();
       try {
         sleepMillis(settings.loadWarmupMillis());
@@ -170,15 +199,23 @@ public final class GaugeTickBaseline {
             spi.add(round(spiTick, settings));
           }
         }
-        return new CellFigures(cell, lowestP10(spi), medianP50(spi), lowestP10(rawRounds), medianP50(rawRounds),
-            List.copyOf(spi), List.copyOf(rawRounds));
+        return new CellFigures(
+            cell,
+            lowestP10(spi),
+            medianP50(spi),
+            lowestP10(rawRounds),
+            medianP50(rawRounds),
+            List.copyOf(spi),
+            List.copyOf(rawRounds));
       } finally {
         load.stop();
       }
     }
   }
 
-  /** One round of {@code tick} on the gate's schedule, nothing to settle (see {@link TickRound}). */
+  /**
+   * One round of {@code tick} on the gate's schedule, nothing to settle (see {@link TickRound}).
+   */
   private static RoundStats round(LongUnaryOperator tick, GateSettings settings) {
     return TickRound.run(settings, tick, now -> {});
   }
@@ -194,18 +231,40 @@ public final class GaugeTickBaseline {
   }
 
   private static void log(List<CellFigures> cells) {
-    StringBuilder sb = new StringBuilder("\ngauge tick on rocksdb, SPI vs hand-written RocksJava, same cells and load (µs)\n");
-    sb.append(String.format("%-8s %8s %8s | %8s %8s | %8s %8s | %9s %9s%n", "axis", "rows", "tenants", "SPI p10",
-        "raw p10", "SPI p50", "raw p50", "p10 ratio", "p50 ratio"));
+    StringBuilder sb =
+        new StringBuilder(
+            "\ngauge tick on rocksdb, SPI vs hand-written RocksJava, same cells and load (µs)\n");
+    sb.append(
+        String.format(
+            "%-8s %8s %8s | %8s %8s | %8s %8s | %9s %9s%n",
+            "axis",
+            "rows",
+            "tenants",
+            "SPI p10",
+            "raw p10",
+            "SPI p50",
+            "raw p50",
+            "p10 ratio",
+            "p50 ratio"));
     for (CellFigures c : cells) {
-      sb.append(String.format("%-8s %8d %8d | %8.1f %8.1f | %8.1f %8.1f | %9.2f %9.2f%n", c.cell().axis(), c.cell().rows(),
-          c.cell().tenants(), c.spiP10(), c.rawP10(), c.spiP50(), c.rawP50(), c.spiP10() / c.rawP10(),
-          c.spiP50() / c.rawP50()));
+      sb.append(
+          String.format(
+              "%-8s %8d %8d | %8.1f %8.1f | %8.1f %8.1f | %9.2f %9.2f%n",
+              c.cell().axis(),
+              c.cell().rows(),
+              c.cell().tenants(),
+              c.spiP10(),
+              c.rawP10(),
+              c.spiP50(),
+              c.rawP50(),
+              c.spiP10() / c.rawP10(),
+              c.spiP50() / c.rawP50()));
     }
     LOG.info("{}", sb);
   }
 
-  private static void write(List<CellFigures> cells, GateMode mode, GateSettings settings, int rounds, Path out) {
+  private static void write(
+      List<CellFigures> cells, GateMode mode, GateSettings settings, int rounds, Path out) {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("bench", "gauge_tick_baseline");
     root.put("backend", "rocksdb");

@@ -6,8 +6,8 @@ import io.ankusa.store.layout.DueValue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.record.DueRow;
 import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.internal.record.DueRow;
 import io.ankusa.store.spi.Durability;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,11 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The merge load a gate cell is measured under: {@code targetPerSecond} small
- * {@code NO_SYNC} batches per second (gate: 3 000), paced on a fixed schedule. Batches alternate
- * between an ingest of one hook for an active tenant and the purge of that same row: each batch
- * carries a due-row op and four counter merges (the tenant's and the aggregate's pending and bytes)
- * into the very counters the gauge reads, and the queue's size stays where population left it.
+ * The merge load a gate cell is measured under: {@code targetPerSecond} small {@code NO_SYNC}
+ * batches per second (gate: 3 000), paced on a fixed schedule. Batches alternate between an ingest
+ * of one hook for an active tenant and the purge of that same row: each batch carries a due-row op
+ * and four counter merges (the tenant's and the aggregate's pending and bytes) into the very
+ * counters the gauge reads, and the queue's size stays where population left it.
  *
  * <p>The load's rows are due a day ahead, in one second (one marker per tenant, overwritten): the
  * purges' tombstones then lie beyond {@code now}, outside every range a tick scans. Rows due now
@@ -37,15 +37,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class MergeLoad implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MergeLoad.class);
+
   /** Writer threads sharing the rate. */
   public static final int THREADS = 2;
+
   /**
-   * Where the load's seqs start in a cell where a {@link WriterLoad} runs: the writer assigns seqs after
-   * {@code m:last_seq}, the load's must not meet them (a hook row of the writer's overwritten by the load's).
-   * Apart from {@link TickProbe.DispatchTick}'s refill seqs as well.
+   * Where the load's seqs start in a cell where a {@link WriterLoad} runs: the writer assigns seqs
+   * after {@code m:last_seq}, the load's must not meet them (a hook row of the writer's overwritten
+   * by the load's). Apart from {@link TickProbe.DispatchTick}'s refill seqs as well.
    */
   public static final long BESIDE_WRITER_SEQ_BASE = 1L << 51;
-  /** Behind schedule by less than this (a descheduled thread on a busy machine), the load catches up; further behind, it restarts from now instead of bursting. */
+
+  /**
+   * Behind schedule by less than this (a descheduled thread on a busy machine), the load catches
+   * up; further behind, it restarts from now instead of bursting.
+   */
   private static final long MAX_LAG_NANOS = 1_000_000_000L;
 
   private final DeliveryQueue queue;
@@ -68,7 +74,13 @@ public final class MergeLoad implements AutoCloseable {
    *     #BESIDE_WRITER_SEQ_BASE} beside a writer)
    * @param dueAt when the load's rows are due; REQUIRES: after every tick's {@code now}
    */
-  public MergeLoad(DeliveryQueue queue, List<Long> activeOrds, List<TenantId> activeTenants, long dueAt, long firstSeq, int targetPerSecond) {
+  public MergeLoad(
+      DeliveryQueue queue,
+      List<Long> activeOrds,
+      List<TenantId> activeTenants,
+      long dueAt,
+      long firstSeq,
+      int targetPerSecond) {
     this.queue = queue;
     this.activeOrds = List.copyOf(activeOrds);
     this.activeTenants = List.copyOf(activeTenants);
@@ -78,12 +90,15 @@ public final class MergeLoad implements AutoCloseable {
   }
 
   /**
-   * The load of {@code cell} on {@code queue}, which {@code pop} filled: its seqs follow the population's,
-   * or, in a cell with a writer ({@link GateCell#besideWriter()}), start at {@link #BESIDE_WRITER_SEQ_BASE}.
+   * The load of {@code cell} on {@code queue}, which {@code pop} filled: its seqs follow the
+   * population's, or, in a cell with a writer ({@link GateCell#besideWriter()}), start at {@link
+   * #BESIDE_WRITER_SEQ_BASE}.
    */
-  public static MergeLoad forCell(DeliveryQueue queue, GateCell cell, QueuePopulation.Population pop, int targetPerSecond) {
+  public static MergeLoad forCell(
+      DeliveryQueue queue, GateCell cell, QueuePopulation.Population pop, int targetPerSecond) {
     long firstSeq = cell.besideWriter() ? BESIDE_WRITER_SEQ_BASE : pop.lastSeq();
-    return new MergeLoad(queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), firstSeq, targetPerSecond);
+    return new MergeLoad(
+        queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), firstSeq, targetPerSecond);
   }
 
   public void start() {
@@ -123,8 +138,12 @@ public final class MergeLoad implements AutoCloseable {
           int n = k++ % activeOrds.size();
           long ord = activeOrds.get(n);
           long s = seq.incrementAndGet();
-          Deliveries.ingest(t, QueuePopulation.hook(s, activeTenants.get(n), dueAt, payload), ord, false);
-          pendingPurge = new DueRow(new DueKey(ord, dueAt, s, 0), new DueValue(payload.length, DueKind.FIRST_ATTEMPT));
+          Deliveries.ingest(
+              t, QueuePopulation.hook(s, activeTenants.get(n), dueAt, payload), ord, false);
+          pendingPurge =
+              new DueRow(
+                  new DueKey(ord, dueAt, s, 0),
+                  new DueValue(payload.length, DueKind.FIRST_ATTEMPT));
         } else {
           Deliveries.purgeDue(t, pendingPurge);
           pendingPurge = null;

@@ -11,12 +11,12 @@ import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.queue.internal.record.DeliveryRow;
 import io.ankusa.store.queue.internal.record.DueRow;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.record.InflightRow;
 import io.ankusa.store.queue.internal.tenant.TenantAllocator;
-import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import java.util.ArrayList;
@@ -34,17 +34,21 @@ import java.util.Set;
  * active, their rows due now, spread over ten seconds that ended ten seconds ago (ten markers per
  * active tenant). Every other tenant's rows alternate between scheduled a day ahead and dead (each
  * dead row is ingested, claimed and dead-lettered in one batch, so its counts are exact and its one
- * marker lies a day ahead). Counters equal a fold afterwards (checked by {@code QueuePopulationTest}).
+ * marker lies a day ahead). Counters equal a fold afterwards (checked by {@code
+ * QueuePopulationTest}).
  *
  * <p>REQUIRES: the queue is new and nothing else writes to it while this runs.
  */
 public final class QueuePopulation {
   /** Hooks per batch. */
   public static final int BATCH = 1_000;
+
   /** Payload bytes of every bench hook. */
   public static final int PAYLOAD_BYTES = 64;
+
   /** Seconds the active tenants' due rows are spread over. */
   public static final int DUE_SECONDS = 10;
+
   private static final long DAY_MS = 86_400_000L;
 
   private QueuePopulation() {}
@@ -59,7 +63,13 @@ public final class QueuePopulation {
    * @param lastSeq the highest seq written ({@code m:last_seq})
    * @param millis how long population took, sync included
    */
-  public record Population(List<Long> activeOrds, List<TenantId> activeTenants, long dueBaseAt, long aheadBaseAt, long lastSeq, long millis) {}
+  public record Population(
+      List<Long> activeOrds,
+      List<TenantId> activeTenants,
+      long dueBaseAt,
+      long aheadBaseAt,
+      long lastSeq,
+      long millis) {}
 
   /** Populates {@code queue} with {@code cell}'s rows, relative to wall-clock time {@code now}. */
   public static Population populate(DeliveryQueue queue, GateCell cell, long now) {
@@ -110,7 +120,13 @@ public final class QueuePopulation {
       allocation.committed();
     }
     queue.store().syncWal();
-    return new Population(List.of(activeOrds), List.copyOf(tenantIds.subList(0, cell.active())), dueBase, aheadBase, seq, (System.nanoTime() - started) / 1_000_000);
+    return new Population(
+        List.of(activeOrds),
+        List.copyOf(tenantIds.subList(0, cell.active())),
+        dueBase,
+        aheadBase,
+        seq,
+        (System.nanoTime() - started) / 1_000_000);
   }
 
   /** The tenant id of tenant number {@code n}. */
@@ -120,16 +136,30 @@ public final class QueuePopulation {
 
   /** A bench hook: one sink (0), {@link #PAYLOAD_BYTES} of payload. */
   public static HookEnvelope hook(long seq, TenantId tenant, long receivedAt, byte[] payload) {
-    return new HookEnvelope(seq, tenant.value(), "bench", "h" + seq, null, receivedAt, List.of(0), payload);
+    return new HookEnvelope(
+        seq, tenant.value(), "bench", "h" + seq, null, receivedAt, List.of(0), payload);
   }
 
-  /** Ingest, claim and dead-letter of {@code hook} in one transition: a dead row with exact counts. */
+  /**
+   * Ingest, claim and dead-letter of {@code hook} in one transition: a dead row with exact counts.
+   */
   private static void deadRow(Transition t, HookEnvelope hook, long ord, long deadAt) {
     long size = hook.payload().length;
     Deliveries.ingest(t, hook, ord, false);
-    Deliveries.claim(t, new DueRow(new DueKey(ord, hook.receivedAt(), hook.seq(), 0), new DueValue(size, DueKind.FIRST_ATTEMPT)));
-    InflightRow inflight = new InflightRow(new InflightKey(ord, hook.seq(), 0), new InflightValue(size));
-    Deliveries.deadLetter(t, inflight, DeliveryRow.first(hook.receivedAt(), size), deadAt, hook.sourceId(), hook.hookId(),
+    Deliveries.claim(
+        t,
+        new DueRow(
+            new DueKey(ord, hook.receivedAt(), hook.seq(), 0),
+            new DueValue(size, DueKind.FIRST_ATTEMPT)));
+    InflightRow inflight =
+        new InflightRow(new InflightKey(ord, hook.seq(), 0), new InflightValue(size));
+    Deliveries.deadLetter(
+        t,
+        inflight,
+        DeliveryRow.first(hook.receivedAt(), size),
+        deadAt,
+        hook.sourceId(),
+        hook.hookId(),
         "bench: gave up");
   }
 }

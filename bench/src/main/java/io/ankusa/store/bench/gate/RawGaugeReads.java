@@ -24,22 +24,23 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
 
 /**
- * The reads of one gauge tick ({@code QueueGauges.measure}) written by hand against RocksJava, on the
- * database of an open rocksdb-backend {@link Store}: what a RocksJava user would write for the same
- * numbers, with nothing of the SPI between. The six aggregate counters (and the shards when the
- * aggregate is sharded) in one {@code multiGetAsList} with no snapshot (the native multiGet reads
- * one implicit state); the first marker up to now's second through an iterator with an upper bound,
- * verified against its tenant's first due row through a second such iterator (skipping at most
- * {@value ActiveIndex#STALE_MARKER_SKIP} stale markers, as the queue does); {@code m:next_ord}.
+ * The reads of one gauge tick ({@code QueueGauges.measure}) written by hand against RocksJava, on
+ * the database of an open rocksdb-backend {@link Store}: what a RocksJava user would write for the
+ * same numbers, with nothing of the SPI between. The six aggregate counters (and the shards when
+ * the aggregate is sharded) in one {@code multiGetAsList} with no snapshot (the native multiGet
+ * reads one implicit state); the first marker up to now's second through an iterator with an upper
+ * bound, verified against its tenant's first due row through a second such iterator (skipping at
+ * most {@value ActiveIndex#STALE_MARKER_SKIP} stale markers, as the queue does); {@code
+ * m:next_ord}.
  *
  * <p>Differences from the SPI tick, each one a thing the SPI must do and a hand-written read may
  * skip: no snapshot around the counter reads, and {@code multiGetAsList} returns null both for an
- * absent key and for a failed read (the backend tells them apart); no store lock, no argument checks,
- * no tracking of open iterators.
+ * absent key and for a failed read (the backend tells them apart); no store lock, no argument
+ * checks, no tracking of open iterators.
  *
- * <p>The database handle is taken from the store's fields by reflection: bench code only, the backend
- * does not hand it out. The store stays the owner; this reads while the store is open. Used by one
- * thread at a time.
+ * <p>The database handle is taken from the store's fields by reflection: bench code only, the
+ * backend does not hand it out. The store stays the owner; this reads while the store is open. Used
+ * by one thread at a time.
  */
 final class RawGaugeReads {
   /** One tick's numbers, as {@code QueueGauges.Gauge} has them. */
@@ -73,8 +74,12 @@ final class RawGaugeReads {
       this.index = (ColumnFamilyHandle) handle.invoke(engine, Keys.dueOf(1).columnFamily());
       this.meta = (ColumnFamilyHandle) handle.invoke(engine, Format3.DEFAULT);
     } catch (ReflectiveOperationException | ClassCastException e) {
-      throw new IllegalStateException("the raw gauge reads need an open store of the rocksdb backend, not "
-          + store.getClass().getName() + ": " + e, e);
+      throw new IllegalStateException(
+          "the raw gauge reads need an open store of the rocksdb backend, not "
+              + store.getClass().getName()
+              + ": "
+              + e,
+          e);
     }
     for (CounterField f : CounterField.values()) {
       aggregateKeys.add(Keys.counter(Fields.NODE_AGGREGATE_ORD, f));
@@ -98,7 +103,10 @@ final class RawGaugeReads {
         }
       }
       byte[] next = db.get(meta, Keys.nextOrd());
-      long tenants = (next == null ? NextOrdinalValue.FIRST : NextOrdinalValue.decodeAt(Keys.nextOrd(), next)).next() - 1;
+      long tenants =
+          (next == null ? NextOrdinalValue.FIRST : NextOrdinalValue.decodeAt(Keys.nextOrd(), next))
+                  .next()
+              - 1;
       return new Reading(aggregate, oldestDueAgeMs(now), tenants);
     } catch (RocksDBException e) {
       throw new IllegalStateException("raw gauge read failed: " + e.getMessage(), e);

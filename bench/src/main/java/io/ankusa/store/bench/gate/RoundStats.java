@@ -17,16 +17,24 @@ import org.HdrHistogram.Histogram;
 public record RoundStats(int ticks, double p10Ms, double p50Ms, double p99Ms, double maxMs) {
   /** The stats of a histogram recorded in nanoseconds. */
   public static RoundStats of(Histogram nanos) {
-    return new RoundStats((int) nanos.getTotalCount(), ms(nanos.getValueAtPercentile(10)), ms(nanos.getValueAtPercentile(50)),
-        ms(nanos.getValueAtPercentile(99)), ms(nanos.getMaxValue()));
+    return new RoundStats(
+        (int) nanos.getTotalCount(),
+        ms(nanos.getValueAtPercentile(10)),
+        ms(nanos.getValueAtPercentile(50)),
+        ms(nanos.getValueAtPercentile(99)),
+        ms(nanos.getMaxValue()));
   }
 
   /**
-   * A cell's value: the lowest p10 of the rounds that timed at least one tick (a round beside a writer
-   * may end without one: {@link RaceRound}); 0 when none did.
+   * A cell's value: the lowest p10 of the rounds that timed at least one tick (a round beside a
+   * writer may end without one: {@link RaceRound}); 0 when none did.
    */
   public static double lowestP10(List<RoundStats> rounds) {
-    return rounds.stream().filter(r -> r.ticks() > 0).mapToDouble(RoundStats::p10Ms).min().orElse(0);
+    return rounds.stream()
+        .filter(r -> r.ticks() > 0)
+        .mapToDouble(RoundStats::p10Ms)
+        .min()
+        .orElse(0);
   }
 
   /** This round for a results file: ticks, p10Ms, p50Ms, p99Ms, maxMs. */

@@ -1,14 +1,14 @@
 package io.ankusa.store.bench.gate;
 
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.internal.index.ActiveIndex;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.dispatch.Dispatcher;
-import io.ankusa.store.queue.internal.record.InflightRow;
-import io.ankusa.store.queue.internal.metrics.QueueGauges;
-import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.internal.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.index.ActiveIndex;
+import io.ankusa.store.queue.internal.metrics.QueueGauges;
+import io.ankusa.store.queue.internal.record.InflightRow;
+import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Durability;
 import java.util.HashMap;
 import java.util.List;
@@ -33,13 +33,17 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
   long tick(DeliveryQueue queue, long now);
 
   /**
-   * This probe as an ingest cell measures it ({@link GateCell#besideWriter()}): ticking beside a writer
-   * whose durable watermark is {@code durableSeq}, and leaving the refill to that writer. Empty for a
-   * probe the ingest cell does not measure. Each call returns a new probe with its own state.
+   * This probe as an ingest cell measures it ({@link GateCell#besideWriter()}): ticking beside a
+   * writer whose durable watermark is {@code durableSeq}, and leaving the refill to that writer.
+   * Empty for a probe the ingest cell does not measure. Each call returns a new probe with its own
+   * state.
    */
   Optional<TickProbe> besideWriter(LongSupplier durableSeq);
 
-  /** The gauge tick: {@code new QueueGauges(queue).measure(now)} — six counter reads and the first marker. */
+  /**
+   * The gauge tick: {@code new QueueGauges(queue).measure(now)} — six counter reads and the first
+   * marker.
+   */
   record GaugeTick() implements TickProbe {
     @Override
     public String bench() {
@@ -71,8 +75,8 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
   }
 
   /**
-   * The rows the counted ticks claimed since the last {@link #resetRows()}: 0 for a probe that claims
-   * nothing.
+   * The rows the counted ticks claimed since the last {@link #resetRows()}: 0 for a probe that
+   * claims nothing.
    */
   default long rowsClaimed() {
     return 0;
@@ -83,45 +87,51 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
 
   /**
    * Whether a tick leaves the store as it found it, so a burst of ticks before the rounds ({@link
-   * GateSettings#jitWarmupMillis()}) changes nothing the rounds then measure. A tick that writes gets
-   * no burst: thousands more claims would pile tombstones ahead of the cursors that the counted rounds
-   * would then scan past.
+   * GateSettings#jitWarmupMillis()}) changes nothing the rounds then measure. A tick that writes
+   * gets no burst: thousands more claims would pile tombstones ahead of the cursors that the
+   * counted rounds would then scan past.
    */
   default boolean readsOnly() {
     return false;
   }
 
   /**
-   * Runs after each tick, outside the timed region: what keeps the queue's shape steady for the next
-   * tick. Nothing for a probe that only reads.
+   * Runs after each tick, outside the timed region: what keeps the queue's shape steady for the
+   * next tick. Nothing for a probe that only reads.
    */
   default void settle(DeliveryQueue queue, long now) {}
 
   /**
-   * A dispatch tick as the runtime runs it: {@code Dispatcher.tick(now)} (deficit round-robin, with the
-   * queue's cursors), which claims up to {@code rowLimit} rows or {@code byteBudget} bytes. After each
-   * tick, outside the timed region ({@link #settle}), every claimed row is delivered and a new due row is
-   * put for its tenant at {@code now} (received now, due at once), so the population stays the same size
-   * and the claims' tombstones pile up ahead of the tenants' cursors as they do in production until
-   * compaction. The refill's seqs start at {@value #REFILL_SEQ_BASE}, apart from the population's and
-   * the background load's. The tick claims every row it finds: the watermark is unbounded, as no writer
-   * runs.
+   * A dispatch tick as the runtime runs it: {@code Dispatcher.tick(now)} (deficit round-robin, with
+   * the queue's cursors), which claims up to {@code rowLimit} rows or {@code byteBudget} bytes.
+   * After each tick, outside the timed region ({@link #settle}), every claimed row is delivered and
+   * a new due row is put for its tenant at {@code now} (received now, due at once), so the
+   * population stays the same size and the claims' tombstones pile up ahead of the tenants' cursors
+   * as they do in production until compaction. The refill's seqs start at {@value
+   * #REFILL_SEQ_BASE}, apart from the population's and the background load's. The tick claims every
+   * row it finds: the watermark is unbounded, as no writer runs.
    *
-   * <p>{@link #besideWriter} is the same tick racing a real writer ({@link WriterLoad}): its watermark is
-   * the writer's {@code durableSeq}, so it claims only what the writer has synced, and the settle step
-   * delivers the claimed rows without refilling — the writer's fresh rows are the refill, and the
-   * delivered rows' tombstones land among them as in production. Only its ticks that claimed a row are
-   * the cell's value ({@link RaceRound} says why).
+   * <p>{@link #besideWriter} is the same tick racing a real writer ({@link WriterLoad}): its
+   * watermark is the writer's {@code durableSeq}, so it claims only what the writer has synced, and
+   * the settle step delivers the claimed rows without refilling — the writer's fresh rows are the
+   * refill, and the delivered rows' tombstones land among them as in production. Only its ticks
+   * that claimed a row are the cell's value ({@link RaceRound} says why).
    */
   final class DispatchTick implements TickProbe {
     /** A tick of 256 rows or 4 MiB. */
     public static final DispatchTick DEFAULT = new DispatchTick(256, 4L << 20);
+
     static final long REFILL_SEQ_BASE = 1L << 50;
 
     private final int rowLimit;
     private final long byteBudget;
-    /** The writer's durable watermark beside a writer; null when the tick claims every row and refills. */
+
+    /**
+     * The writer's durable watermark beside a writer; null when the tick claims every row and
+     * refills.
+     */
     private final LongSupplier durableSeq;
+
     private final Map<Long, TenantId> tenantOf = new HashMap<>();
     private DeliveryQueue queue;
     private Dispatcher dispatcher;
@@ -143,10 +153,14 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
       this.durableSeq = durableSeq;
     }
 
-    /** The same tick with the writer's watermark, delivering what it claims and leaving the refill to the writer. */
+    /**
+     * The same tick with the writer's watermark, delivering what it claims and leaving the refill
+     * to the writer.
+     */
     @Override
     public Optional<TickProbe> besideWriter(LongSupplier durableSeq) {
-      return Optional.of(new DispatchTick(rowLimit, byteBudget, Objects.requireNonNull(durableSeq)));
+      return Optional.of(
+          new DispatchTick(rowLimit, byteBudget, Objects.requireNonNull(durableSeq)));
     }
 
     @Override
@@ -156,8 +170,12 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
 
     @Override
     public String describe() {
-      return "Dispatcher.tick(now): ActiveIndex.activeTenants(now, " + ActiveIndex.DEFAULT_LIMIT + "), deficit"
-          + " round-robin over the active tenants from their cursors, claims up to " + rowLimit + " rows (written"
+      return "Dispatcher.tick(now): ActiveIndex.activeTenants(now, "
+          + ActiveIndex.DEFAULT_LIMIT
+          + "), deficit"
+          + " round-robin over the active tenants from their cursors, claims up to "
+          + rowLimit
+          + " rows (written"
           + " NO_SYNC), marker cleanup; the claimed rows are delivered and refilled outside the timed region (in the"
           + " ingest cell: the watermark is the writer's durableSeq, the claimed rows are delivered, the writer refills,"
           + " and only the ticks that claimed a row are counted)";
@@ -168,8 +186,12 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
     public synchronized long tick(DeliveryQueue queue, long now) {
       if (queue != this.queue) {
         this.queue = queue;
-        this.dispatcher = new Dispatcher(queue, durableSeq == null ? () -> Long.MAX_VALUE : durableSeq, rowLimit,
-            byteBudget);
+        this.dispatcher =
+            new Dispatcher(
+                queue,
+                durableSeq == null ? () -> Long.MAX_VALUE : durableSeq,
+                rowLimit,
+                byteBudget);
         tenantOf.clear();
       }
       lastClaimed = dispatcher.tick(now).claimed();
@@ -190,7 +212,8 @@ public sealed interface TickProbe permits TickProbe.GaugeTick, TickProbe.Dispatc
           continue; // beside a writer, the writer refills
         }
         long ord = row.key().ord();
-        TenantId tenant = tenantOf.computeIfAbsent(ord, o -> Tenants.name(queue.store(), o).orElseThrow());
+        TenantId tenant =
+            tenantOf.computeIfAbsent(ord, o -> Tenants.name(queue.store(), o).orElseThrow());
         long seq = refillSeq++;
         Deliveries.ingest(t, QueuePopulation.hook(seq, tenant, now, payload), ord, false);
       }

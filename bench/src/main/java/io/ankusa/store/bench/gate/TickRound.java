@@ -9,12 +9,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One round of ticks as the gate benches time them: {@code ticksPerRound} ticks started on the
- * {@code tickIntervalMicros} schedule (a tick that overruns its slot moves the schedule on rather than
- * bursting), each timed alone into an HdrHistogram in nanoseconds; after each tick, untimed, the
- * settle step.
+ * {@code tickIntervalMicros} schedule (a tick that overruns its slot moves the schedule on rather
+ * than bursting), each timed alone into an HdrHistogram in nanoseconds; after each tick, untimed,
+ * the settle step.
  */
 final class TickRound {
   private static final Logger LOG = LoggerFactory.getLogger(TickRound.class);
+
   /** Longest tick the histogram tracks; slower ones are recorded at this value. */
   private static final long MAX_TRACKED_NANOS = 60_000_000_000L;
 

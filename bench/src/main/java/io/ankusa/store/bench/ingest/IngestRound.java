@@ -17,12 +17,12 @@ import org.HdrHistogram.Recorder;
 
 /**
  * One measured round of the ingest bench against one {@link IngestTarget}: {@code producers}
- * threads, each keeping up to {@code window} requests outstanding (a semaphore released by the ack),
- * send hooks of {@code payloadBytes} random bytes for one sink (sink 1) of a tenant drawn uniformly
- * from {@code tenants} ({@code "tenant-1"} …), each with a unique idempotency key. After a settle
- * period the round counts the acks (stored hooks) completed in a window of {@code seconds} and the
- * ack latency (submit to future completion) of every ack completed in it, then stops the producers
- * and waits for every outstanding answer.
+ * threads, each keeping up to {@code window} requests outstanding (a semaphore released by the
+ * ack), send hooks of {@code payloadBytes} random bytes for one sink (sink 1) of a tenant drawn
+ * uniformly from {@code tenants} ({@code "tenant-1"} …), each with a unique idempotency key. After
+ * a settle period the round counts the acks (stored hooks) completed in a window of {@code seconds}
+ * and the ack latency (submit to future completion) of every ack completed in it, then stops the
+ * producers and waits for every outstanding answer.
  *
  * @param producers producer threads
  * @param window most outstanding requests per producer
@@ -31,7 +31,13 @@ import org.HdrHistogram.Recorder;
  * @param settleMillis ingest before the measured window starts (queues fill, JIT settles)
  * @param measureMillis the measured window
  */
-record IngestRound(int producers, int window, int tenants, int payloadBytes, long settleMillis, long measureMillis) {
+record IngestRound(
+    int producers,
+    int window,
+    int tenants,
+    int payloadBytes,
+    long settleMillis,
+    long measureMillis) {
 
   /**
    * What one round measured.
@@ -48,9 +54,19 @@ record IngestRound(int producers, int window, int tenants, int payloadBytes, lon
    * @param cpuMillisByThread CPU ms in the window per thread group of the process, native threads
    *     included ({@link TaskCpu}), largest first; empty off Linux
    */
-  record Result(double hooksPerSecond, long p50Micros, long p99Micros, long groups, long syncs, long failures,
-      ThreadProbe.Reading writer, ThreadProbe.Reading syncer, ThreadProbe.Reading producers, double windowSeconds,
-      double processCpuMillis, Map<String, Long> cpuMillisByThread) {
+  record Result(
+      double hooksPerSecond,
+      long p50Micros,
+      long p99Micros,
+      long groups,
+      long syncs,
+      long failures,
+      ThreadProbe.Reading writer,
+      ThreadProbe.Reading syncer,
+      ThreadProbe.Reading producers,
+      double windowSeconds,
+      double processCpuMillis,
+      Map<String, Long> cpuMillisByThread) {
     /**
      * CPU µs per stored hook of the whole process in the window: every thread, also the compiler's,
      * the collector's and RocksDB's own; -1 where the JVM does not report process CPU. On a machine
@@ -71,7 +87,8 @@ record IngestRound(int producers, int window, int tenants, int payloadBytes, lon
     Map<String, Double> cpuMicrosPerHookByThread() {
       double hooks = hooksPerSecond * windowSeconds;
       Map<String, Double> perHook = new LinkedHashMap<>();
-      cpuMillisByThread.forEach((group, ms) -> perHook.put(group, hooks == 0 ? 0 : ms * 1000 / hooks));
+      cpuMillisByThread.forEach(
+          (group, ms) -> perHook.put(group, hooks == 0 ? 0 : ms * 1000 / hooks));
       return perHook;
     }
 
@@ -101,8 +118,10 @@ record IngestRound(int producers, int window, int tenants, int payloadBytes, lon
       Semaphore w = new Semaphore(window);
       windows.add(w);
       int id = p;
-      Thread t = new Thread(() -> produce(target, runTag, id, w, producing, latency, acked, failures),
-          "ingest-producer-" + p);
+      Thread t =
+          new Thread(
+              () -> produce(target, runTag, id, w, producing, latency, acked, failures),
+              "ingest-producer-" + p);
       t.setDaemon(true);
       threads.add(t);
     }
@@ -135,23 +154,43 @@ record IngestRound(int producers, int window, int tenants, int payloadBytes, lon
     }
     for (Semaphore w : windows) {
       if (!w.tryAcquire(window, 60, TimeUnit.SECONDS)) {
-        throw new IllegalStateException(target.name() + ": answers still missing 60 s after the round ended");
+        throw new IllegalStateException(
+            target.name() + ": answers still missing 60 s after the round ended");
       }
     }
     double secs = (t1 - t0) / 1e9;
-    return new Result((a1 - a0) / secs, h.getValueAtPercentile(50), h.getValueAtPercentile(99), g1 - g0, s1 - s0,
-        failures.sum(), writerReading, syncerReading, producerReading, secs,
-        cpu0 < 0 || cpu1 < 0 ? -1 : (cpu1 - cpu0) / 1e6, tasks1.millisSince(tasks0));
+    return new Result(
+        (a1 - a0) / secs,
+        h.getValueAtPercentile(50),
+        h.getValueAtPercentile(99),
+        g1 - g0,
+        s1 - s0,
+        failures.sum(),
+        writerReading,
+        syncerReading,
+        producerReading,
+        secs,
+        cpu0 < 0 || cpu1 < 0 ? -1 : (cpu1 - cpu0) / 1e6,
+        tasks1.millisSince(tasks0));
   }
 
   /** CPU time of this process so far, in ns; -1 where the JVM does not report it. */
   static long processCpuNanos() {
-    return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-        ? os.getProcessCpuTime() : -1;
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : -1;
   }
 
-  private void produce(IngestTarget target, String runTag, int id, Semaphore window,
-      AtomicBoolean producing, Recorder latency, LongAdder acked, LongAdder failures) {
+  private void produce(
+      IngestTarget target,
+      String runTag,
+      int id,
+      Semaphore window,
+      AtomicBoolean producing,
+      Recorder latency,
+      LongAdder acked,
+      LongAdder failures) {
     SplittableRandom random = new SplittableRandom(runTag.hashCode() * 31L + id);
     byte[][] payloads = new byte[16][payloadBytes];
     for (byte[] payload : payloads) {
@@ -171,20 +210,28 @@ record IngestRound(int producers, int window, int tenants, int payloadBytes, lon
       }
       String key = prefix + n;
       String tenant = "tenant-" + (1 + random.nextInt(tenants));
-      IngestRequest request = new IngestRequest(tenant, "bench", key, key, System.currentTimeMillis(), sinks,
-          payloads[(int) (n & 15)]);
+      IngestRequest request =
+          new IngestRequest(
+              tenant,
+              "bench",
+              key,
+              key,
+              System.currentTimeMillis(),
+              sinks,
+              payloads[(int) (n & 15)]);
       n++;
       long sent = System.nanoTime();
       CompletableFuture<?> f = target.submit(request);
-      f.whenComplete((answer, error) -> {
-        if (error == null && IngestTarget.stored(answer)) {
-          latency.recordValue(Math.max(0, (System.nanoTime() - sent) / 1_000));
-          acked.increment();
-        } else {
-          failures.increment();
-        }
-        window.release();
-      });
+      f.whenComplete(
+          (answer, error) -> {
+            if (error == null && IngestTarget.stored(answer)) {
+              latency.recordValue(Math.max(0, (System.nanoTime() - sent) / 1_000));
+              acked.increment();
+            } else {
+              failures.increment();
+            }
+            window.release();
+          });
     }
   }
 }

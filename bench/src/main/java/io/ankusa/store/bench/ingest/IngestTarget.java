@@ -5,11 +5,11 @@ import io.ankusa.store.queue.IngestResult;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What {@link WriterIngestBench} drives: the queue's {@link io.ankusa.store.queue.internal.ingest.QueueWriter} on the
- * rocksdb backend ({@link WriterTarget}) or the hand-written RocksJava group commit ({@link
- * RawGroupCommit}). Both take the same requests from the same producers and complete the returned
- * future only once the hook is durable (after the {@code syncWal()} covering its group), on their
- * syncer thread.
+ * What {@link WriterIngestBench} drives: the queue's {@link
+ * io.ankusa.store.queue.internal.ingest.QueueWriter} on the rocksdb backend ({@link WriterTarget})
+ * or the hand-written RocksJava group commit ({@link RawGroupCommit}). Both take the same requests
+ * from the same producers and complete the returned future only once the hook is durable (after the
+ * {@code syncWal()} covering its group), on their syncer thread.
  */
 sealed interface IngestTarget extends AutoCloseable permits WriterTarget, RawGroupCommit {
   /** The name in the table and the JSON: {@code writer} or {@code raw}. */
@@ -24,7 +24,9 @@ sealed interface IngestTarget extends AutoCloseable permits WriterTarget, RawGro
    */
   CompletableFuture<?> submit(IngestRequest request);
 
-  /** Whether {@code answer} (what a {@link #submit} future completed with) says the hook was stored. */
+  /**
+   * Whether {@code answer} (what a {@link #submit} future completed with) says the hook was stored.
+   */
   static boolean stored(Object answer) {
     if (answer instanceof IngestResult r) {
       return r.outcome() == IngestResult.Outcome.CREATED;

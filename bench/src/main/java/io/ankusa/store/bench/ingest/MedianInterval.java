@@ -6,10 +6,10 @@ import java.util.Arrays;
  * A distribution-free confidence interval for the median of some samples, from their order
  * statistics: with {@code n} independent samples, the median lies between the {@code k}-th smallest
  * and the {@code k}-th largest with probability {@code 1 − 2·P(Binomial(n, ½) < k)}, whatever the
- * samples' distribution. The interval picked is the narrowest whose coverage is at least
- * {@value #TARGET_COVERAGE}, or, when no interval of {@code n} samples reaches it, the widest (lowest
- * to highest), with its coverage stated: five samples give 93.75 % at best, eleven give 98.8 %
- * between the second smallest and the second largest.
+ * samples' distribution. The interval picked is the narrowest whose coverage is at least {@value
+ * #TARGET_COVERAGE}, or, when no interval of {@code n} samples reaches it, the widest (lowest to
+ * highest), with its coverage stated: five samples give 93.75 % at best, eleven give 98.8 % between
+ * the second smallest and the second largest.
  *
  * <p>Read it as: a target such as {@code ≥ 0.95} is met when {@code low ≥ 0.95}, missed when {@code
  * high < 0.95}, and not settled by this run otherwise (run more rounds).
@@ -34,7 +34,8 @@ record MedianInterval(double low, double high, double coverage) {
     }
     double[] sorted = samples.clone();
     Arrays.sort(sorted);
-    // k = 1 is the whole range; narrow it while the coverage of [x(k+1), x(n-k)] stays at the target.
+    // k = 1 is the whole range; narrow it while the coverage of [x(k+1), x(n-k)] stays at the
+    // target.
     int k = 1;
     while (k + 1 <= (n + 1) / 2 && coverage(n, k + 1) >= TARGET_COVERAGE) {
       k++;

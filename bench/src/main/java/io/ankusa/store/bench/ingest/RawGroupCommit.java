@@ -17,9 +17,9 @@ import io.ankusa.store.layout.NextOrdinalValue;
 import io.ankusa.store.layout.OrdinalValue;
 import io.ankusa.store.layout.TenantByOrdValue;
 import io.ankusa.store.layout.TenantId;
+import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.internal.record.DeliveryRow;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
-import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import java.nio.charset.StandardCharsets;
@@ -55,25 +55,26 @@ import org.rocksdb.WriteOptions;
  * Transition}, no watermark, no fencing).
  *
  * <p>The same work per hook as the writer, format-3 keys and values byte for byte: the envelope
- * ({@code hooks}), one delivery row ({@code deliveries}), one due row of kind 0 ({@code index}), the
- * active marker (once per tenant and second per group), the dedupe {@code 'u'} and expiry {@code 'e'}
- * keys, and per group one {@code m:last_seq} put and one int64-add merge per (tenant, field) plus the
- * node aggregate's (pending, bytes), coalesced in the group. New tenants get {@code 't'}, {@code
- * 'n'} and {@code m:next_ord} in the same batch, as the writer does. The idempotency keys are looked
- * up with one multiGet per group (the writer's dedupe read; the bench's keys are unique, so it
- * always misses). A new database gets the sentinel keys of every key family first, as a new format-3
- * store does ({@link #layOutSentinels}).
+ * ({@code hooks}), one delivery row ({@code deliveries}), one due row of kind 0 ({@code index}),
+ * the active marker (once per tenant and second per group), the dedupe {@code 'u'} and expiry
+ * {@code 'e'} keys, and per group one {@code m:last_seq} put and one int64-add merge per (tenant,
+ * field) plus the node aggregate's (pending, bytes), coalesced in the group. New tenants get {@code
+ * 't'}, {@code 'n'} and {@code m:next_ord} in the same batch, as the writer does. The idempotency
+ * keys are looked up with one multiGet per group (the writer's dedupe read; the bench's keys are
+ * unique, so it always misses). A new database gets the sentinel keys of every key family first, as
+ * a new format-3 store does ({@link #layOutSentinels}).
  *
- * <p>Threads: callers append to an unbounded {@link LinkedBlockingQueue}; one writer thread takes up
- * to {@value #MAX_GROUP} requests, builds ONE {@link WriteBatch} and writes it {@code sync=false},
- * then hands the group to one sync thread, which takes every group handed to it before it starts,
- * calls {@code db.syncWal()} once and then completes their futures (with the seq) — so a future
- * completes only after a sync that started after its group's write returned.
+ * <p>Threads: callers append to an unbounded {@link LinkedBlockingQueue}; one writer thread takes
+ * up to {@value #MAX_GROUP} requests, builds ONE {@link WriteBatch} and writes it {@code
+ * sync=false}, then hands the group to one sync thread, which takes every group handed to it before
+ * it starts, calls {@code db.syncWal()} once and then completes their futures (with the seq) — so a
+ * future completes only after a sync that started after its group's write returned.
  *
  * <p>The database is opened with the rocksdb backend's settings (bytes_per_sync 1 MiB, 2 background
  * jobs, 4 KiB blocks, LZ4 on compressed plain families, uint64add and no compression on counters,
  * the families' write buffer hints, max_successive_merges 16 with strict_max_successive_merges on
- * counters, and Bloom filters (10 bits per key in SST files, whole keys in the memtable) on every family).
+ * counters, and Bloom filters (10 bits per key in SST files, whole keys in the memtable) on every
+ * family).
  */
 final class RawGroupCommit implements IngestTarget {
   static {
@@ -82,20 +83,27 @@ final class RawGroupCommit implements IngestTarget {
 
   static final String WRITER_THREAD = "raw-writer";
   static final String SYNCER_THREAD = "raw-syncer";
+
   /**
    * {@code -Dbench.raw.readLikeBackend=true}: read the idempotency keys as the rocksdb backend's
-   * multiGet does when no write overlaps its reads, as none does here (one point read per key, which
-   * tells an absent key from a failed read) — to attribute the writer's cost, not for the headline
-   * ratio.
+   * multiGet does when no write overlaps its reads, as none does here (one point read per key,
+   * which tells an absent key from a failed read) — to attribute the writer's cost, not for the
+   * headline ratio.
    */
   static final boolean READ_LIKE_BACKEND = Boolean.getBoolean("bench.raw.readLikeBackend");
+
   /** Most hooks per group, as the writer's default {@code maxGroupHooks}. */
   static final int MAX_GROUP = 256;
+
   /** The writer's default dedupe TTL (expiry keys are stamped now + this). */
   private static final long DEDUPE_TTL_MS = 24L * 3600 * 1000;
 
   /** One request on its way: validated on the caller's thread like the writer does. */
-  private record Pending(IngestRequest request, TenantId tenant, byte[] dedupeKey, byte[] idem,
+  private record Pending(
+      IngestRequest request,
+      TenantId tenant,
+      byte[] dedupeKey,
+      byte[] idem,
       CompletableFuture<Long> future) {}
 
   /** A written group waiting for its sync. */
@@ -114,17 +122,27 @@ final class RawGroupCommit implements IngestTarget {
   private volatile long groups;
   private volatile long syncs;
   private volatile Throwable failure;
-  /** Whether the idempotency keys are read as the backend reads them ({@link #READ_LIKE_BACKEND}). */
+
+  /**
+   * Whether the idempotency keys are read as the backend reads them ({@link #READ_LIKE_BACKEND}).
+   */
   private final boolean readLikeBackend;
+
   /** Writer thread only. */
   private long lastSeq;
+
   private long nextOrd = 1;
 
   private RawGroupCommit(Path dir, boolean readLikeBackend) throws RocksDBException {
     this.readLikeBackend = readLikeBackend;
     UInt64AddOperator merge = new UInt64AddOperator();
-    DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-        .setBytesPerSync(1L << 20).setMaxBackgroundJobs(2).setKeepLogFileNum(10);
+    DBOptions dbOptions =
+        new DBOptions()
+            .setCreateIfMissing(true)
+            .setCreateMissingColumnFamilies(true)
+            .setBytesPerSync(1L << 20)
+            .setMaxBackgroundJobs(2)
+            .setKeepLogFileNum(10);
     BloomFilter filter = RawRocksOptions.newFilter();
     var deletions = RawRocksOptions.newDeletionCollector();
     owned.add(merge);
@@ -136,21 +154,28 @@ final class RawGroupCommit implements IngestTarget {
     for (FamilySpec f : Format3.families()) {
       // The backend's counter fold: 16 operands, reading the base value from disk when not cached.
       ColumnFamilyOptions o =
-          f.counters() ? RawRocksOptions.foldingOptions() : RawRocksOptions.deletionCompacted(deletions);
+          f.counters()
+              ? RawRocksOptions.foldingOptions()
+              : RawRocksOptions.deletionCompacted(deletions);
       BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(4096);
       RawRocksOptions.filter(o, table, filter);
       o.setTableFormatConfig(table);
       if (f.counters()) {
         o.setMergeOperator(merge).setCompressionType(CompressionType.NO_COMPRESSION);
       } else {
-        o.setCompressionType(f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
+        o.setCompressionType(
+            f.compress() ? CompressionType.LZ4_COMPRESSION : CompressionType.NO_COMPRESSION);
       }
       if (f.writeBufferHint() > 0) {
         o.setWriteBufferSize(f.writeBufferHint());
       }
       owned.add(o);
-      descriptors.add(new ColumnFamilyDescriptor(f.name().equals(Format3.DEFAULT)
-          ? RocksDB.DEFAULT_COLUMN_FAMILY : f.name().getBytes(StandardCharsets.UTF_8), o));
+      descriptors.add(
+          new ColumnFamilyDescriptor(
+              f.name().equals(Format3.DEFAULT)
+                  ? RocksDB.DEFAULT_COLUMN_FAMILY
+                  : f.name().getBytes(StandardCharsets.UTF_8),
+              o));
     }
     List<ColumnFamilyHandle> all = new ArrayList<>();
     db = RocksDB.open(dbOptions, dir.toString(), descriptors, all);
@@ -182,8 +207,11 @@ final class RawGroupCommit implements IngestTarget {
     syncThread.setDaemon(true);
   }
 
-  private static final FamilySentinels ORD_BY_TENANT_SENTINELS = Keys.sentinels().stream()
-      .filter(f -> f.family() == KeyFamily.ORD_BY_TENANT).findFirst().orElseThrow();
+  private static final FamilySentinels ORD_BY_TENANT_SENTINELS =
+      Keys.sentinels().stream()
+          .filter(f -> f.family() == KeyFamily.ORD_BY_TENANT)
+          .findFirst()
+          .orElseThrow();
 
   /**
    * A new store gets the sentinel keys of every key family, as a format-3 store does when it is
@@ -193,7 +221,8 @@ final class RawGroupCommit implements IngestTarget {
    * would be spared compaction work the writer's store does.
    */
   private void layOutSentinels() throws RocksDBException {
-    try (WriteBatch wb = new WriteBatch(); WriteOptions sync = new WriteOptions().setSync(true)) {
+    try (WriteBatch wb = new WriteBatch();
+        WriteOptions sync = new WriteOptions().setSync(true)) {
       for (FamilySentinels s : Keys.sentinels()) {
         ColumnFamilyHandle h = handles.get(s.family().columnFamily());
         byte[] value = s.value();
@@ -204,12 +233,18 @@ final class RawGroupCommit implements IngestTarget {
     }
   }
 
-  /** Opens (or creates) the raw database in {@code dir} and starts its two threads; reads as {@link #READ_LIKE_BACKEND} says. */
+  /**
+   * Opens (or creates) the raw database in {@code dir} and starts its two threads; reads as {@link
+   * #READ_LIKE_BACKEND} says.
+   */
   static RawGroupCommit open(Path dir) {
     return open(dir, READ_LIKE_BACKEND);
   }
 
-  /** {@link #open(Path)} reading the idempotency keys as the backend does when {@code readLikeBackend}. */
+  /**
+   * {@link #open(Path)} reading the idempotency keys as the backend does when {@code
+   * readLikeBackend}.
+   */
   static RawGroupCommit open(Path dir, boolean readLikeBackend) {
     try {
       dir.toFile().mkdirs();
@@ -218,7 +253,8 @@ final class RawGroupCommit implements IngestTarget {
       raw.writerThread.start();
       return raw;
     } catch (RocksDBException e) {
-      throw new IllegalStateException("raw RocksDB ingest baseline: cannot open " + dir + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "raw RocksDB ingest baseline: cannot open " + dir + ": " + e.getMessage(), e);
     }
   }
 
@@ -315,9 +351,10 @@ final class RawGroupCommit implements IngestTarget {
     for (Pending p : group) {
       keys.add(p.dedupeKey());
     }
-    List<byte[]> found = readLikeBackend
-        ? readKeysLikeBackend(keys)
-        : db.multiGetAsList(Collections.nCopies(keys.size(), indexCf), keys);
+    List<byte[]> found =
+        readLikeBackend
+            ? readKeysLikeBackend(keys)
+            : db.multiGetAsList(Collections.nCopies(keys.size(), indexCf), keys);
     try (WriteBatch wb = new WriteBatch()) {
       Map<TenantId, Long> created = new LinkedHashMap<>();
       Map<Long, long[]> deltas = new HashMap<>();
@@ -326,7 +363,8 @@ final class RawGroupCommit implements IngestTarget {
       for (int i = 0; i < group.size(); i++) {
         Pending p = group.get(i);
         if (found.get(i) != null) {
-          throw new IllegalStateException("raw baseline: idempotency key written twice: " + p.request().idempotencyKey());
+          throw new IllegalStateException(
+              "raw baseline: idempotency key written twice: " + p.request().idempotencyKey());
         }
         IngestRequest r = p.request();
         Long ord = ords.get(p.tenant());
@@ -340,11 +378,25 @@ final class RawGroupCommit implements IngestTarget {
         long seq = ++lastSeq;
         long size = r.payload().length;
         int sink = r.sinks().get(0);
-        HookEnvelope hook = new HookEnvelope(seq, r.tenantId(), r.sourceId(), r.hookId(), r.idempotencyKey(),
-            r.receivedAt(), r.sinks(), r.payload());
+        HookEnvelope hook =
+            new HookEnvelope(
+                seq,
+                r.tenantId(),
+                r.sourceId(),
+                r.hookId(),
+                r.idempotencyKey(),
+                r.receivedAt(),
+                r.sinks(),
+                r.payload());
         wb.put(hooksCf, Keys.hook(seq), hook.encode());
-        wb.put(deliveriesCf, Keys.delivery(seq, sink), DeliveryRow.first(r.receivedAt(), size).encode());
-        wb.put(indexCf, Keys.due(ord, r.receivedAt(), seq, sink), new DueValue(size, DueKind.FIRST_ATTEMPT).encode());
+        wb.put(
+            deliveriesCf,
+            Keys.delivery(seq, sink),
+            DeliveryRow.first(r.receivedAt(), size).encode());
+        wb.put(
+            indexCf,
+            Keys.due(ord, r.receivedAt(), seq, sink),
+            new DueValue(size, DueKind.FIRST_ATTEMPT).encode());
         long bucket = ActiveKey.bucketOf(r.receivedAt());
         if (markers.add(bucket * 0x1_0000_0000L + ord)) {
           wb.put(indexCf, Keys.active(bucket, ord), EmptyValue.encode());
@@ -355,18 +407,31 @@ final class RawGroupCommit implements IngestTarget {
         aggregate[0] += 1;
         aggregate[1] += size;
         wb.put(indexCf, p.dedupeKey(), new DedupeValue(seq).encode());
-        wb.put(indexCf, Keys.expiry(now + DEDUPE_TTL_MS, p.tenant(), p.idem()), EmptyValue.encode());
+        wb.put(
+            indexCf, Keys.expiry(now + DEDUPE_TTL_MS, p.tenant(), p.idem()), EmptyValue.encode());
       }
       if (!created.isEmpty()) {
         wb.put(defaultCf, Keys.nextOrd(), new NextOrdinalValue(nextOrd).encode());
       }
       wb.put(defaultCf, Keys.lastSeq(), new LastSeqValue(lastSeq).encode());
       for (Map.Entry<Long, long[]> e : deltas.entrySet()) {
-        wb.merge(countersCf, Keys.counter(e.getKey(), CounterField.PENDING), Int64Add.encode(e.getValue()[0]));
-        wb.merge(countersCf, Keys.counter(e.getKey(), CounterField.BYTES), Int64Add.encode(e.getValue()[1]));
+        wb.merge(
+            countersCf,
+            Keys.counter(e.getKey(), CounterField.PENDING),
+            Int64Add.encode(e.getValue()[0]));
+        wb.merge(
+            countersCf,
+            Keys.counter(e.getKey(), CounterField.BYTES),
+            Int64Add.encode(e.getValue()[1]));
       }
-      wb.merge(countersCf, Keys.counter(Fields.NODE_AGGREGATE_ORD, CounterField.PENDING), Int64Add.encode(aggregate[0]));
-      wb.merge(countersCf, Keys.counter(Fields.NODE_AGGREGATE_ORD, CounterField.BYTES), Int64Add.encode(aggregate[1]));
+      wb.merge(
+          countersCf,
+          Keys.counter(Fields.NODE_AGGREGATE_ORD, CounterField.PENDING),
+          Int64Add.encode(aggregate[0]));
+      wb.merge(
+          countersCf,
+          Keys.counter(Fields.NODE_AGGREGATE_ORD, CounterField.BYTES),
+          Int64Add.encode(aggregate[1]));
       db.write(noSync, wb);
     }
   }
@@ -426,7 +491,8 @@ final class RawGroupCommit implements IngestTarget {
       try {
         c.close();
       } catch (Exception e) {
-        throw new IllegalStateException("raw RocksDB ingest baseline: close failed: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "raw RocksDB ingest baseline: close failed: " + e.getMessage(), e);
       }
     }
     if (interrupted) {

@@ -21,6 +21,7 @@ import java.util.Map;
 public final class TaskCpu {
   /** The kernel's clock tick, in ms: {@code USER_HZ} is 100 on every Linux this runs on. */
   static final long MILLIS_PER_TICK = 10;
+
   private static final Path TASKS = Path.of("/proc/self/task");
 
   /** CPU ticks so far per thread id, with each thread's group name. */
@@ -40,7 +41,10 @@ public final class TaskCpu {
       }
       Map<String, Long> sorted = new LinkedHashMap<>();
       byGroup.entrySet().stream()
-          .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+          .sorted(
+              Map.Entry.<String, Long>comparingByValue()
+                  .reversed()
+                  .thenComparing(Map.Entry.comparingByKey()))
           .forEach(e -> sorted.put(e.getKey(), e.getValue()));
       return sorted;
     }

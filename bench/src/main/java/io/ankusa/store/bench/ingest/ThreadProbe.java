@@ -8,8 +8,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
 /**
- * Where a target's time goes during a round, without a profiler: the CPU time the JVM charges to
- * a set of threads (chosen by name) between {@link #start} and {@link #stop}, and — sampled by a
+ * Where a target's time goes during a round, without a profiler: the CPU time the JVM charges to a
+ * set of threads (chosen by name) between {@link #start} and {@link #stop}, and — sampled by a
  * daemon thread every 0.5 ms — the share of samples in which any of them was {@code RUNNABLE} (on a
  * CPU, in a native call such as RocksDB's write or fsync, or waiting for a CPU) rather than parked.
  * A pipeline stage whose busy share is near 1 is the bottleneck; CPU time well below its busy time
@@ -22,7 +22,8 @@ final class ThreadProbe {
    * What the probe saw.
    *
    * @param cpuMillis CPU time of the threads in the window, summed
-   * @param busyShare share of samples in which a probed thread was RUNNABLE (one thread: its busy share)
+   * @param busyShare share of samples in which a probed thread was RUNNABLE (one thread: its busy
+   *     share)
    * @param threads how many threads matched
    */
   record Reading(double cpuMillis, double busyShare, int threads) {}

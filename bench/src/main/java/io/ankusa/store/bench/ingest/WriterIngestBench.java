@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The writer ingest bench (docs/testing.md): durable hooks/s and ack latency through the queue's
- * {@link io.ankusa.store.queue.internal.ingest.QueueWriter} on rocksdb, against a hand-written RocksJava group
- * commit doing the same ops ({@link RawGroupCommit}) in the same run, reported as writer/raw per
- * cell. It reports; it does not judge (the target is writer/raw ≥ 0.95 in every cell).
+ * {@link io.ankusa.store.queue.internal.ingest.QueueWriter} on rocksdb, against a hand-written
+ * RocksJava group commit doing the same ops ({@link RawGroupCommit}) in the same run, reported as
+ * writer/raw per cell. It reports; it does not judge (the target is writer/raw ≥ 0.95 in every
+ * cell).
  *
  * <pre>
  * WriterIngestBench [--producers 1,8,64] [--tenants 10,10000] [--window 16] [--payload 256]
@@ -37,14 +38,15 @@ import org.slf4j.LoggerFactory;
  * the target's store, runs {@link IngestRound}, and closes it. So a round starts from what its
  * target's earlier rounds left, compaction still owed included, as a long-lived store does. With
  * {@code --store-per-round} each round opens a new, empty store instead, so a round starts from the
- * same state as the round it is paired with (docs/measurements/ingest.md, 'A new store per round'). The cell's
- * figures are the medians of the counted rounds; the ratio is the median of the rounds' writer/raw,
- * each writer round against the raw round that ran next to it ({@link Cell#roundRatios}), with a
- * distribution-free interval of that median ({@link MedianInterval}: five rounds give lowest to
- * highest, 94 %; eleven, second lowest to second highest, 99 %). Also per target: the process's CPU
- * per hook in the window (every thread; the median of the rounds'), ack latency p50/p99 (medians of
- * the rounds'), syncs per group and hooks per group in the window. The load average is logged at
- * each cell: figures taken above 1.5 on this 2-core class of machine are noise.
+ * same state as the round it is paired with (docs/measurements/ingest.md, 'A new store per round').
+ * The cell's figures are the medians of the counted rounds; the ratio is the median of the rounds'
+ * writer/raw, each writer round against the raw round that ran next to it ({@link
+ * Cell#roundRatios}), with a distribution-free interval of that median ({@link MedianInterval}:
+ * five rounds give lowest to highest, 94 %; eleven, second lowest to second highest, 99 %). Also
+ * per target: the process's CPU per hook in the window (every thread; the median of the rounds'),
+ * ack latency p50/p99 (medians of the rounds'), syncs per group and hooks per group in the window.
+ * The load average is logged at each cell: figures taken above 1.5 on this 2-core class of machine
+ * are noise.
  *
  * <p>Output: a table in the log (and {@code OUT/ingest.txt}), {@code OUT/ingest.json}. Exit status
  * 0 when every round ran with no failed answer, 1 otherwise, 2 on bad arguments.
@@ -53,25 +55,41 @@ public final class WriterIngestBench {
   private static final Logger LOG = LoggerFactory.getLogger(WriterIngestBench.class);
 
   /** The settings of one run. */
-  record Settings(List<Integer> producers, List<Integer> tenants, int window, int payloadBytes, long measureMillis,
-      long settleMillis, int rounds, boolean storePerRound, Path out, Path work) {}
+  record Settings(
+      List<Integer> producers,
+      List<Integer> tenants,
+      int window,
+      int payloadBytes,
+      long measureMillis,
+      long settleMillis,
+      int rounds,
+      boolean storePerRound,
+      Path out,
+      Path work) {}
 
   /** The medians of one target in one cell, and its rounds. */
-  record TargetFigures(double hooksPerSecond, double p50Micros, double p99Micros, double syncsPerGroup,
-      double hooksPerGroup, List<IngestRound.Result> rounds) {}
+  record TargetFigures(
+      double hooksPerSecond,
+      double p50Micros,
+      double p99Micros,
+      double syncsPerGroup,
+      double hooksPerGroup,
+      List<IngestRound.Result> rounds) {}
 
   /** One cell's figures. */
-  record Cell(int producers, int tenants, double loadAtStart, TargetFigures writer, TargetFigures raw) {
+  record Cell(
+      int producers, int tenants, double loadAtStart, TargetFigures writer, TargetFigures raw) {
     /** The cell's ratio: the median of {@link #roundRatios()}. */
     double ratio() {
       return medianOf(roundRatios());
     }
 
     /**
-     * writer/raw hooks/s of each counted round: round {@code i} of the writer against round {@code i} of
-     * the raw target, which ran right before or after it. Pairing them keeps a drift of the machine
-     * (compaction, another process, the page cache) that spans a few rounds out of the ratio; a ratio of
-     * the two targets' medians may take its numerator and denominator from rounds far apart.
+     * writer/raw hooks/s of each counted round: round {@code i} of the writer against round {@code
+     * i} of the raw target, which ran right before or after it. Pairing them keeps a drift of the
+     * machine (compaction, another process, the page cache) that spans a few rounds out of the
+     * ratio; a ratio of the two targets' medians may take its numerator and denominator from rounds
+     * far apart.
      */
     double[] roundRatios() {
       int n = Math.min(writer.rounds().size(), raw.rounds().size());
@@ -83,12 +101,18 @@ public final class WriterIngestBench {
       return ratios;
     }
 
-    /** How far {@link #ratio()} can be trusted: the interval of the median of {@link #roundRatios()}. */
+    /**
+     * How far {@link #ratio()} can be trusted: the interval of the median of {@link
+     * #roundRatios()}.
+     */
     MedianInterval ratioInterval() {
       return MedianInterval.of(roundRatios());
     }
 
-    /** median(writer hooks/s) / median(raw hooks/s), the statistic this bench reported before it paired rounds. */
+    /**
+     * median(writer hooks/s) / median(raw hooks/s), the statistic this bench reported before it
+     * paired rounds.
+     */
     double ratioOfMedians() {
       return raw.hooksPerSecond() == 0 ? 0 : writer.hooksPerSecond() / raw.hooksPerSecond();
     }
@@ -100,14 +124,19 @@ public final class WriterIngestBench {
     System.exit(run(args));
   }
 
-  /** Runs the bench with {@code args}; returns the exit status (0 ran clean, 1 failed answers, 2 usage). */
+  /**
+   * Runs the bench with {@code args}; returns the exit status (0 ran clean, 1 failed answers, 2
+   * usage).
+   */
   public static int run(String... args) {
     Settings s;
     try {
       s = parse(args);
     } catch (RuntimeException e) {
-      LOG.error("{}; usage: WriterIngestBench [--producers 1,8,64] [--tenants 10,10000] [--window 16] [--payload 256]"
-          + " [--seconds 3] [--settle-ms 700] [--rounds 5] [--store-per-round] [--out DIR] [--work DIR]", e.getMessage());
+      LOG.error(
+          "{}; usage: WriterIngestBench [--producers 1,8,64] [--tenants 10,10000] [--window 16] [--payload 256]"
+              + " [--seconds 3] [--settle-ms 700] [--rounds 5] [--store-per-round] [--out DIR] [--work DIR]",
+          e.getMessage());
       return 2;
     }
     try {
@@ -125,9 +154,11 @@ public final class WriterIngestBench {
       Path json = s.out().resolve("ingest.json");
       Files.writeString(json, JsonText.of(json(s, cells, loadBefore)), StandardCharsets.UTF_8);
       LOG.info("wrote {}", json.toAbsolutePath());
-      long failures = cells.stream()
-          .flatMap(c -> Stream.concat(c.writer().rounds().stream(), c.raw().rounds().stream()))
-          .mapToLong(IngestRound.Result::failures).sum();
+      long failures =
+          cells.stream()
+              .flatMap(c -> Stream.concat(c.writer().rounds().stream(), c.raw().rounds().stream()))
+              .mapToLong(IngestRound.Result::failures)
+              .sum();
       if (failures > 0) {
         LOG.error("{} answers were not a stored hook; the figures are not comparable", failures);
         return 1;
@@ -149,12 +180,19 @@ public final class WriterIngestBench {
     Path rawDir = s.work().resolve("raw-" + producers + "x" + tenants);
     FileTrees.deleteRecursively(writerDir);
     FileTrees.deleteRecursively(rawDir);
-    IngestRound round = new IngestRound(producers, s.window(), tenants, s.payloadBytes(), s.settleMillis(),
-        s.measureMillis());
-    IngestRound warmup = new IngestRound(producers, s.window(), tenants, s.payloadBytes(), s.settleMillis(),
-        Math.max(500, s.measureMillis() / 2));
-    Supplier<IngestTarget> writer = () -> WriterTarget.open(emptiedIf(s.storePerRound(), writerDir),
-        WriterConfig.defaults());
+    IngestRound round =
+        new IngestRound(
+            producers, s.window(), tenants, s.payloadBytes(), s.settleMillis(), s.measureMillis());
+    IngestRound warmup =
+        new IngestRound(
+            producers,
+            s.window(),
+            tenants,
+            s.payloadBytes(),
+            s.settleMillis(),
+            Math.max(500, s.measureMillis() / 2));
+    Supplier<IngestTarget> writer =
+        () -> WriterTarget.open(emptiedIf(s.storePerRound(), writerDir), WriterConfig.defaults());
     Supplier<IngestTarget> raw = () -> RawGroupCommit.open(emptiedIf(s.storePerRound(), rawDir));
     try {
       once(warmup, writer, "w0");
@@ -171,14 +209,17 @@ public final class WriterIngestBench {
         }
       }
       double windowSeconds = s.measureMillis() / 1000.0;
-      return new Cell(producers, tenants, load, figures(w, windowSeconds), figures(r, windowSeconds));
+      return new Cell(
+          producers, tenants, load, figures(w, windowSeconds), figures(r, windowSeconds));
     } finally {
       FileTrees.deleteRecursively(writerDir);
       FileTrees.deleteRecursively(rawDir);
     }
   }
 
-  /** {@code dir}, deleted first if {@code storePerRound}: each round then opens a new, empty store. */
+  /**
+   * {@code dir}, deleted first if {@code storePerRound}: each round then opens a new, empty store.
+   */
   static Path emptiedIf(boolean storePerRound, Path dir) {
     if (storePerRound) {
       FileTrees.deleteRecursively(dir);
@@ -194,17 +235,32 @@ public final class WriterIngestBench {
   }
 
   private static IngestRound.Result logged(IngestRound.Result r, String target, int round) {
-    LOG.info(String.format("  %-6s round %d: %,10.0f hooks/s  p50 %7.2f ms  p99 %7.2f ms  syncs/group %.2f  groups %d"
-            + "  failures %d | cpu us/hook writer %.1f syncer %.1f producers %.1f process %.1f | busy writer %.2f syncer %.2f",
-        target, round, r.hooksPerSecond(), r.p50Micros() / 1000.0, r.p99Micros() / 1000.0,
-        r.syncsPerGroup(), r.groups(), r.failures(), r.cpuMicrosPerHook(r.writer()), r.cpuMicrosPerHook(r.syncer()),
-        r.cpuMicrosPerHook(r.producers()), r.processCpuMicrosPerHook(), r.writer().busyShare(), r.syncer().busyShare()));
+    LOG.info(
+        String.format(
+            "  %-6s round %d: %,10.0f hooks/s  p50 %7.2f ms  p99 %7.2f ms  syncs/group %.2f  groups %d"
+                + "  failures %d | cpu us/hook writer %.1f syncer %.1f producers %.1f process %.1f | busy writer %.2f syncer %.2f",
+            target,
+            round,
+            r.hooksPerSecond(),
+            r.p50Micros() / 1000.0,
+            r.p99Micros() / 1000.0,
+            r.syncsPerGroup(),
+            r.groups(),
+            r.failures(),
+            r.cpuMicrosPerHook(r.writer()),
+            r.cpuMicrosPerHook(r.syncer()),
+            r.cpuMicrosPerHook(r.producers()),
+            r.processCpuMicrosPerHook(),
+            r.writer().busyShare(),
+            r.syncer().busyShare()));
     StringBuilder threads = new StringBuilder();
-    r.cpuMicrosPerHookByThread().forEach((group, us) -> {
-      if (us >= 0.05) {
-        threads.append(String.format(" %s %.1f", group, us));
-      }
-    });
+    r.cpuMicrosPerHookByThread()
+        .forEach(
+            (group, us) -> {
+              if (us >= 0.05) {
+                threads.append(String.format(" %s %.1f", group, us));
+              }
+            });
     LOG.info("           cpu us/hook by thread:{}", threads);
     return r;
   }
@@ -235,24 +291,58 @@ public final class WriterIngestBench {
 
   static String table(Settings s, List<Cell> cells) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format("writer ingest bench: rocksdb, %d-byte payloads, 1 sink, window %d per producer,"
-        + " median of %d rounds of %.1f s, %s;%nratio: the median of the rounds' writer/raw, each round's writer against the raw"
-        + " round next to it [interval of that median, its coverage]%n", s.payloadBytes(), s.window(), s.rounds(),
-        s.measureMillis() / 1000.0, s.storePerRound() ? "each on a new store" : "one store per target kept from round to round"));
-    sb.append(String.format("%5s %7s | %10s %10s %6s %-18s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
-        "prod", "tenants", "writer/s", "raw/s", "ratio", "interval", "writer p50/p99 ms", "raw p50/p99 ms",
-        "syncs/group", "hooks/group", "cpu us/hook", "load"));
-    sb.append(String.format("%5s %7s | %10s %10s %6s %-18s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
-        "", "", "", "", "", "", "", "", "writer raw", "writer raw", "writer raw", ""));
+    sb.append(
+        String.format(
+            "writer ingest bench: rocksdb, %d-byte payloads, 1 sink, window %d per producer,"
+                + " median of %d rounds of %.1f s, %s;%nratio: the median of the rounds' writer/raw, each round's writer against the raw"
+                + " round next to it [interval of that median, its coverage]%n",
+            s.payloadBytes(),
+            s.window(),
+            s.rounds(),
+            s.measureMillis() / 1000.0,
+            s.storePerRound()
+                ? "each on a new store"
+                : "one store per target kept from round to round"));
+    sb.append(
+        String.format(
+            "%5s %7s | %10s %10s %6s %-18s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
+            "prod",
+            "tenants",
+            "writer/s",
+            "raw/s",
+            "ratio",
+            "interval",
+            "writer p50/p99 ms",
+            "raw p50/p99 ms",
+            "syncs/group",
+            "hooks/group",
+            "cpu us/hook",
+            "load"));
+    sb.append(
+        String.format(
+            "%5s %7s | %10s %10s %6s %-18s | %-17s %-17s | %-11s %-11s | %-11s | %5s%n",
+            "", "", "", "", "", "", "", "", "writer raw", "writer raw", "writer raw", ""));
     for (Cell c : cells) {
-      sb.append(String.format("%5d %7d | %10.0f %10.0f %6.2f %-18s | %7.2f / %7.2f %7.2f / %7.2f | %5.2f %5.2f %5.0f %5.0f | %5.1f %5.1f | %5.2f%n",
-          c.producers(), c.tenants(), c.writer().hooksPerSecond(), c.raw().hooksPerSecond(), c.ratio(),
-          c.ratioInterval(),
-          c.writer().p50Micros() / 1000, c.writer().p99Micros() / 1000, c.raw().p50Micros() / 1000,
-          c.raw().p99Micros() / 1000, c.writer().syncsPerGroup(), c.raw().syncsPerGroup(),
-          c.writer().hooksPerGroup(), c.raw().hooksPerGroup(),
-          median(c.writer().rounds(), IngestRound.Result::processCpuMicrosPerHook),
-          median(c.raw().rounds(), IngestRound.Result::processCpuMicrosPerHook), c.loadAtStart()));
+      sb.append(
+          String.format(
+              "%5d %7d | %10.0f %10.0f %6.2f %-18s | %7.2f / %7.2f %7.2f / %7.2f | %5.2f %5.2f %5.0f %5.0f | %5.1f %5.1f | %5.2f%n",
+              c.producers(),
+              c.tenants(),
+              c.writer().hooksPerSecond(),
+              c.raw().hooksPerSecond(),
+              c.ratio(),
+              c.ratioInterval(),
+              c.writer().p50Micros() / 1000,
+              c.writer().p99Micros() / 1000,
+              c.raw().p50Micros() / 1000,
+              c.raw().p99Micros() / 1000,
+              c.writer().syncsPerGroup(),
+              c.raw().syncsPerGroup(),
+              c.writer().hooksPerGroup(),
+              c.raw().hooksPerGroup(),
+              median(c.writer().rounds(), IngestRound.Result::processCpuMicrosPerHook),
+              median(c.raw().rounds(), IngestRound.Result::processCpuMicrosPerHook),
+              c.loadAtStart()));
     }
     return sb.toString();
   }
@@ -388,7 +478,16 @@ public final class WriterIngestBench {
           throw new IllegalArgumentException("unknown argument '" + a + "'");
       }
     }
-    return new Settings(producers, tenants, window, payload, seconds, settle, rounds, storePerRound, out,
+    return new Settings(
+        producers,
+        tenants,
+        window,
+        payload,
+        seconds,
+        settle,
+        rounds,
+        storePerRound,
+        out,
         work == null ? out.resolve("work") : work);
   }
 

@@ -2,12 +2,12 @@ package io.ankusa.store.bench.ingest;
 
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.queue.config.WriterConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;

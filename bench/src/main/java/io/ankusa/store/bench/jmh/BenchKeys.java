@@ -2,7 +2,10 @@ package io.ankusa.store.bench.jmh;
 
 import java.nio.ByteBuffer;
 
-/** The keys and values the engine benches use: 16-byte keys whose byte order is their number's order. */
+/**
+ * The keys and values the engine benches use: 16-byte keys whose byte order is their number's
+ * order.
+ */
 public final class BenchKeys {
   /** Bytes of every value. */
   public static final int VALUE_BYTES = 100;

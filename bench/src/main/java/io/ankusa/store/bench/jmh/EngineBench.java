@@ -23,12 +23,12 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Point get, unsynced put, a 100-key scan (as a {@code Scan} and as a visit), and a read-mostly mix run by 2 and by 8 threads sharing the
- * one store ({@value #RMW_PERCENT} % read-modify-write puts, the rest gets) over {@value #KEYS} loaded
- * keys, through the SPI
- * ({@code memory}, {@code rocksdb}, {@code lmdb}) and through the raw baselines ({@code
- * raw-rocksdb}, {@code raw-lmdb}) in the same run. Average time per operation; {@link
- * SpiOverheadReport} divides each SPI backend's time by its raw baseline's.
+ * Point get, unsynced put, a 100-key scan (as a {@code Scan} and as a visit), and a read-mostly mix
+ * run by 2 and by 8 threads sharing the one store ({@value #RMW_PERCENT} % read-modify-write puts,
+ * the rest gets) over {@value #KEYS} loaded keys, through the SPI ({@code memory}, {@code rocksdb},
+ * {@code lmdb}) and through the raw baselines ({@code raw-rocksdb}, {@code raw-lmdb}) in the same
+ * run. Average time per operation; {@link SpiOverheadReport} divides each SPI backend's time by its
+ * raw baseline's.
  *
  * <p>Each fork runs on a fixed heap touched at start ({@code -Xms2g -Xmx2g -XX:+AlwaysPreTouch}, as
  * {@code jvmArgs}, so a {@code -jvmArgsAppend} on the command line keeps it). A fresh JVM grows its
@@ -40,15 +40,19 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"},
+@Fork(
+    value = 1,
+    jvmArgs = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"},
     jvmArgsAppend = {"-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class EngineBench {
   /** Keys loaded before measuring. */
   public static final int KEYS = 100_000;
+
   /** Keys per scan. */
   public static final int SCAN = 100;
+
   /** Share of the mixed operations that read a value and put it back changed; the rest are gets. */
   public static final int RMW_PERCENT = 5;
 
@@ -91,7 +95,10 @@ public class EngineBench {
     return target.scan(keys[from], keys[from + SCAN], SCAN);
   }
 
-  /** {@link #scan100} through the visitor read path ({@code ReadView.visit}); raw targets scan as in scan100. */
+  /**
+   * {@link #scan100} through the visitor read path ({@code ReadView.visit}); raw targets scan as in
+   * scan100.
+   */
   @Benchmark
   public long visit100() {
     int from = ThreadLocalRandom.current().nextInt(KEYS - SCAN);
@@ -112,7 +119,10 @@ public class EngineBench {
     return mixedReadMostly();
   }
 
-  /** A get of a random key; {@value #RMW_PERCENT} % of the time followed by a put of the value with its first byte changed. */
+  /**
+   * A get of a random key; {@value #RMW_PERCENT} % of the time followed by a put of the value with
+   * its first byte changed.
+   */
   private byte[] mixedReadMostly() {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     byte[] key = keys[random.nextInt(KEYS)];

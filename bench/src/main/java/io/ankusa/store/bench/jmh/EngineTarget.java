@@ -4,16 +4,17 @@ import io.ankusa.store.bench.BenchStores;
 import java.nio.file.Path;
 
 /**
- * What the engine benches drive: a store through the SPI, or a hand-written raw baseline on the same
- * engine with the same settings, so {@code SPI / raw} is the SPI's overhead measured in one JMH run.
- * Keys and values handed in are owned by the caller and not changed; returned arrays belong to the
- * caller.
+ * What the engine benches drive: a store through the SPI, or a hand-written raw baseline on the
+ * same engine with the same settings, so {@code SPI / raw} is the SPI's overhead measured in one
+ * JMH run. Keys and values handed in are owned by the caller and not changed; returned arrays
+ * belong to the caller.
  */
 public sealed interface EngineTarget extends AutoCloseable
     permits SpiTarget, RawRocksTarget, RawLmdbTarget {
 
   /** The family (or column family / named DBI) holding the plain keys. */
   String PLAIN = "bench";
+
   /** The family holding counters (int64-add merge, 8-byte little-endian values). */
   String COUNTERS = "counters";
 
@@ -48,7 +49,10 @@ public sealed interface EngineTarget extends AutoCloseable
   /** The value at {@code key} in {@link #PLAIN}, or null. */
   byte[] get(byte[] key);
 
-  /** Puts {@code key -> value} in {@link #PLAIN}, not synced (RocksDB WAL without fsync; LMDB under MDB_NOSYNC). */
+  /**
+   * Puts {@code key -> value} in {@link #PLAIN}, not synced (RocksDB WAL without fsync; LMDB under
+   * MDB_NOSYNC).
+   */
   void put(byte[] key, byte[] value);
 
   /** Puts every pair in one atomic write, synced ({@code sync}) or not. */
@@ -61,8 +65,8 @@ public sealed interface EngineTarget extends AutoCloseable
   long scan(byte[] lo, byte[] hi, int n);
 
   /**
-   * The same reading as {@link #scan}, through the SPI's visitor read path ({@code ReadView.visit});
-   * a raw baseline has no other path and reads as in {@link #scan}.
+   * The same reading as {@link #scan}, through the SPI's visitor read path ({@code
+   * ReadView.visit}); a raw baseline has no other path and reads as in {@link #scan}.
    */
   default long visit(byte[] lo, byte[] hi, int n) {
     return scan(lo, hi, n);

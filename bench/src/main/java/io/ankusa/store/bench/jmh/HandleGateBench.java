@@ -19,10 +19,10 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * What guarding an engine handle costs a read, apart from the engine: the shared side of a {@link
- * ReentrantReadWriteLock} (what the RocksDB and LMDB backends took before) against the backend kit's {@link
- * HandleGate}, around {@value #WORK_TOKENS} tokens of {@link Blackhole#consumeCPU} that stand in for the
- * read, on 1, 2 and 8 threads sharing one guard. {@code guard=none} is the work alone, the baseline
- * both are read against in the same run.
+ * ReentrantReadWriteLock} (what the RocksDB and LMDB backends took before) against the backend
+ * kit's {@link HandleGate}, around {@value #WORK_TOKENS} tokens of {@link Blackhole#consumeCPU}
+ * that stand in for the read, on 1, 2 and 8 threads sharing one guard. {@code guard=none} is the
+ * work alone, the baseline both are read against in the same run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

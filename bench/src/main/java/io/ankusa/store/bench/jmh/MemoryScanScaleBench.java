@@ -22,15 +22,17 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The memory backend's scan cost as the family grows: the same 100-key scan through the SPI over a
- * family of 10³ and of 10⁶ keys. A scan that reads lazily from its start key costs about the same at
- * both sizes; one that copied the range up front would cost a thousand times more at 10⁶. The target
- * is the score at {@code keys=1000000} within 2× of the score at {@code keys=1000}, in one run:
- * {@code java -jar benchmarks.jar MemoryScanScaleBench}.
+ * family of 10³ and of 10⁶ keys. A scan that reads lazily from its start key costs about the same
+ * at both sizes; one that copied the range up front would cost a thousand times more at 10⁶. The
+ * target is the score at {@code keys=1000000} within 2× of the score at {@code keys=1000}, in one
+ * run: {@code java -jar benchmarks.jar MemoryScanScaleBench}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class MemoryScanScaleBench {

@@ -22,14 +22,16 @@ import org.slf4j.LoggerFactory;
  * transaction per write, called directly. A merge is LMDB's only way to add: read, add, put, in one
  * write transaction. A synced write is the commit plus {@code env.sync(true)}.
  *
- * <p>{@code -Dbench.raw.lmdb.valuePadBytes=N} stores every plain value it is given with N zero bytes
- * more, as the backend stores a 4-byte checksum after every value ({@code lmdb.checksums}), so the
- * raw target's data file holds as many bytes per entry as the backend's; reads return the values as
- * stored, padded (the benches use only their lengths, or their first {@code VALUE_BYTES} bytes).
- * Default 0. It separates what the checksum bytes cost in the data file from what the SPI's code costs.
+ * <p>{@code -Dbench.raw.lmdb.valuePadBytes=N} stores every plain value it is given with N zero
+ * bytes more, as the backend stores a 4-byte checksum after every value ({@code lmdb.checksums}),
+ * so the raw target's data file holds as many bytes per entry as the backend's; reads return the
+ * values as stored, padded (the benches use only their lengths, or their first {@code VALUE_BYTES}
+ * bytes). Default 0. It separates what the checksum bytes cost in the data file from what the SPI's
+ * code costs.
  */
 public final class RawLmdbTarget implements EngineTarget {
   private static final Logger LOG = LoggerFactory.getLogger(RawLmdbTarget.class);
+
   /** The system property giving the padding; see the class comment. */
   public static final String VALUE_PAD_PROPERTY = "bench.raw.lmdb.valuePadBytes";
 
@@ -40,16 +42,24 @@ public final class RawLmdbTarget implements EngineTarget {
 
   private RawLmdbTarget(Path dir) {
     dir.toFile().mkdirs();
-    env = Env.create(ByteArrayProxy.PROXY_BA).setMapSize(4L << 30).setMaxDbs(4).setMaxReaders(512)
-        .open(dir.toFile(), EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOTLS);
+    env =
+        Env.create(ByteArrayProxy.PROXY_BA)
+            .setMapSize(4L << 30)
+            .setMaxDbs(4)
+            .setMaxReaders(512)
+            .open(dir.toFile(), EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOTLS);
     plain = env.openDbi(PLAIN.getBytes(StandardCharsets.UTF_8), DbiFlags.MDB_CREATE);
     counters = env.openDbi(COUNTERS.getBytes(StandardCharsets.UTF_8), DbiFlags.MDB_CREATE);
     valuePad = Integer.getInteger(VALUE_PAD_PROPERTY, 0);
     if (valuePad < 0) {
-      throw new IllegalArgumentException(VALUE_PAD_PROPERTY + "=" + valuePad + ": give 0 or more bytes");
+      throw new IllegalArgumentException(
+          VALUE_PAD_PROPERTY + "=" + valuePad + ": give 0 or more bytes");
     }
     if (valuePad > 0) {
-      LOG.info("raw-lmdb stores every plain value with {} bytes more ({})", valuePad, VALUE_PAD_PROPERTY);
+      LOG.info(
+          "raw-lmdb stores every plain value with {} bytes more ({})",
+          valuePad,
+          VALUE_PAD_PROPERTY);
     }
   }
 
@@ -113,7 +123,10 @@ public final class RawLmdbTarget implements EngineTarget {
     try (Txn<byte[]> txn = env.txnWrite()) {
       byte[] old = counters.get(txn, key);
       long value = old == null ? 0 : ByteBuffer.wrap(old).order(ByteOrder.LITTLE_ENDIAN).getLong();
-      counters.put(txn, key, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value + delta).array());
+      counters.put(
+          txn,
+          key,
+          ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value + delta).array());
       txn.commit();
     }
   }

@@ -27,9 +27,8 @@ import org.rocksdb.WriteOptions;
 /**
  * The raw RocksJava baseline: the same engine and settings as the rocksdb backend (bytes_per_sync 1
  * MiB, 2 background jobs, 4 KiB blocks, Bloom filters on both families, LZ4 on the plain family;
- * uint64add with max_successive_merges 16, strict, and a 1 MiB write buffer on counters; files full of
- * deletions compacted on the plain family), called
- * directly, no wrapper.
+ * uint64add with max_successive_merges 16, strict, and a 1 MiB write buffer on counters; files full
+ * of deletions compacted on the plain family), called directly, no wrapper.
  */
 public final class RawRocksTarget implements EngineTarget {
   static {
@@ -40,27 +39,39 @@ public final class RawRocksTarget implements EngineTarget {
   private final RocksDB db;
   private final ColumnFamilyHandle plain;
   private final ColumnFamilyHandle counters;
-  /** How many of {@link #owned}'s first entries are column family handles, closed before the database. */
+
+  /**
+   * How many of {@link #owned}'s first entries are column family handles, closed before the
+   * database.
+   */
   private final int openHandles;
+
   private final WriteOptions noSync = new WriteOptions().setSync(false);
   private final WriteOptions sync = new WriteOptions().setSync(true);
   private final ByteBuffer operand = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
 
   private RawRocksTarget(Path dir) throws RocksDBException {
     UInt64AddOperator merge = new UInt64AddOperator();
-    DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-        .setBytesPerSync(1L << 20).setMaxBackgroundJobs(2);
+    DBOptions dbOptions =
+        new DBOptions()
+            .setCreateIfMissing(true)
+            .setCreateMissingColumnFamilies(true)
+            .setBytesPerSync(1L << 20)
+            .setMaxBackgroundJobs(2);
     ColumnFamilyOptions defaultOptions = new ColumnFamilyOptions();
     BloomFilter filter = RawRocksOptions.newFilter();
     BlockBasedTableConfig plainTable = new BlockBasedTableConfig().setBlockSize(4096);
     TablePropertiesCollectorFactory deletions = RawRocksOptions.newDeletionCollector();
     ColumnFamilyOptions plainOptions = RawRocksOptions.deletionCompacted(deletions);
     RawRocksOptions.filter(plainOptions, plainTable, filter);
-    plainOptions.setTableFormatConfig(plainTable).setCompressionType(CompressionType.LZ4_COMPRESSION);
+    plainOptions
+        .setTableFormatConfig(plainTable)
+        .setCompressionType(CompressionType.LZ4_COMPRESSION);
     BlockBasedTableConfig counterTable = new BlockBasedTableConfig().setBlockSize(4096);
     ColumnFamilyOptions counterOptions = RawRocksOptions.foldingOptions();
     RawRocksOptions.filter(counterOptions, counterTable, filter);
-    counterOptions.setTableFormatConfig(counterTable)
+    counterOptions
+        .setTableFormatConfig(counterTable)
         .setMergeOperator(merge)
         .setCompressionType(CompressionType.NO_COMPRESSION)
         .setWriteBufferSize(1L << 20);
@@ -71,10 +82,11 @@ public final class RawRocksTarget implements EngineTarget {
     owned.add(defaultOptions);
     owned.add(plainOptions);
     owned.add(counterOptions);
-    List<ColumnFamilyDescriptor> descriptors = List.of(
-        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, defaultOptions),
-        new ColumnFamilyDescriptor(PLAIN.getBytes(StandardCharsets.UTF_8), plainOptions),
-        new ColumnFamilyDescriptor(COUNTERS.getBytes(StandardCharsets.UTF_8), counterOptions));
+    List<ColumnFamilyDescriptor> descriptors =
+        List.of(
+            new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, defaultOptions),
+            new ColumnFamilyDescriptor(PLAIN.getBytes(StandardCharsets.UTF_8), plainOptions),
+            new ColumnFamilyDescriptor(COUNTERS.getBytes(StandardCharsets.UTF_8), counterOptions));
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     plain = handles.get(1);
@@ -88,7 +100,8 @@ public final class RawRocksTarget implements EngineTarget {
       dir.toFile().mkdirs();
       return new RawRocksTarget(dir);
     } catch (RocksDBException e) {
-      throw new IllegalStateException("raw RocksDB baseline: cannot open " + dir + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "raw RocksDB baseline: cannot open " + dir + ": " + e.getMessage(), e);
     }
   }
 

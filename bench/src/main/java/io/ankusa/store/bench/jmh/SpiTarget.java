@@ -10,9 +10,14 @@ import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.List;
 
-/** A store opened through {@code StoreProvider.named(...)}: one plain family and one counters family. */
+/**
+ * A store opened through {@code StoreProvider.named(...)}: one plain family and one counters
+ * family.
+ */
 public final class SpiTarget implements EngineTarget {
-  /** The families the engine benches open: plain (LZ4 on RocksDB, as a queue family), and counters. */
+  /**
+   * The families the engine benches open: plain (LZ4 on RocksDB, as a queue family), and counters.
+   */
   public static final List<FamilySpec> FAMILIES =
       List.of(FamilySpec.plain(PLAIN), FamilySpec.counters(COUNTERS, 1L << 20));
 
@@ -64,10 +69,15 @@ public final class SpiTarget implements EngineTarget {
   @Override
   public long visit(byte[] lo, byte[] hi, int n) {
     long[] sumAndCount = new long[2];
-    store.visit(PLAIN, lo, hi, Direction.FORWARD, (key, value) -> {
-      sumAndCount[0] += value.length;
-      return ++sumAndCount[1] < n;
-    });
+    store.visit(
+        PLAIN,
+        lo,
+        hi,
+        Direction.FORWARD,
+        (key, value) -> {
+          sumAndCount[0] += value.length;
+          return ++sumAndCount[1] < n;
+        });
     return sumAndCount[0];
   }
 

@@ -67,7 +67,8 @@ final class CpuProfile implements AutoCloseable {
    * What a recording found.
    *
    * @param samples per part, every part present (maybe 0)
-   * @param hotFrames the {@value #HOT_FRAMES} leaf methods ({@code Type.method}) with the most samples, most first
+   * @param hotFrames the {@value #HOT_FRAMES} leaf methods ({@code Type.method}) with the most
+   *     samples, most first
    */
   record Samples(Map<Part, Long> samples, Map<String, Long> hotFrames) {}
 
@@ -108,7 +109,9 @@ final class CpuProfile implements AutoCloseable {
   }
 
   private static String leaf(RecordedStackTrace stack) {
-    if (stack == null || stack.getFrames().isEmpty() || stack.getFrames().get(0).getMethod() == null) {
+    if (stack == null
+        || stack.getFrames().isEmpty()
+        || stack.getFrames().get(0).getMethod() == null) {
       return "(no stack)";
     }
     var m = stack.getFrames().get(0).getMethod();
@@ -152,7 +155,8 @@ final class CpuProfile implements AutoCloseable {
       return Part.STORE_READ;
     }
     if (type.startsWith("io.ankusa.store.queue.internal.migration.")
-        && (method.startsWith("decode") || simple.equals("FormatTwo$DeadValueV2")
+        && (method.startsWith("decode")
+            || simple.equals("FormatTwo$DeadValueV2")
             || (simple.equals("TenantKeys") && method.equals("read")))) {
       return Part.ROW_DECODING;
     }

@@ -8,8 +8,8 @@ import io.ankusa.store.spi.Store;
 /**
  * A {@link Store} that writes every batch {@link Durability#NO_SYNC}, whatever the caller asks for:
  * lets the bench populate a store through {@code FormatTwoWriter} (which commits {@code SYNC}) in
- * large unsynced batches. Durability: nothing written through it is durable until {@link #syncWal()}
- * returns — the populator calls it once at the end. Only for building bench inputs.
+ * large unsynced batches. Durability: nothing written through it is durable until {@link
+ * #syncWal()} returns — the populator calls it once at the end. Only for building bench inputs.
  */
 final class DeferredSyncStore extends ForwardingStore {
   DeferredSyncStore(Store delegate) {

@@ -1,8 +1,8 @@
 package io.ankusa.store.bench.migration;
 
+import io.ankusa.store.queue.internal.migration.FormatTwoWriter;
 import io.ankusa.store.queue.internal.record.DeliveryRow;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
-import io.ankusa.store.queue.internal.migration.FormatTwoWriter;
 import io.ankusa.store.spi.Store;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,12 +20,12 @@ import java.util.SplittableRandom;
  * out of {@code tenants}, skewed (the first tenants own most hooks, the last ones a few each), or
  * none for {@value #UNTENANTED_PERCENT} % of hooks (they migrate to {@code "default"}); an archive
  * obligation for {@value #ARCHIVED_PERCENT} % of hooks. Per sink, a delivery row and one index row:
- * due now (50 %), retrying — due up to an hour after {@code now}, so the migration files it as kind 1
- * (15 %) — inflight (10 %), or dead (25 %).
+ * due now (50 %), retrying — due up to an hour after {@code now}, so the migration files it as kind
+ * 1 (15 %) — inflight (10 %), or dead (25 %).
  *
  * <p>Written through a {@link DeferredSyncStore}: batches of about {@value #ROWS_PER_BATCH} rows,
- * {@code NO_SYNC}, and one {@code syncWal()} at the end, so the store is durable when {@link #write}
- * returns. Deterministic for a seed and a {@code now}.
+ * {@code NO_SYNC}, and one {@code syncWal()} at the end, so the store is durable when {@link
+ * #write} returns. Deterministic for a seed and a {@code now}.
  */
 final class FormatTwoPopulation {
   static final int UNTENANTED_PERCENT = 10;
@@ -40,8 +40,17 @@ final class FormatTwoPopulation {
    * @param tenantsUsed distinct tenants named by some hook (not counting {@code "default"})
    * @param payloadBytes sum of the hooks' payload sizes
    */
-  record Census(long rows, long hooks, long untenantedHooks, long tenantsUsed, long due, long retrying,
-      long inflight, long dead, long archive, long payloadBytes) {
+  record Census(
+      long rows,
+      long hooks,
+      long untenantedHooks,
+      long tenantsUsed,
+      long due,
+      long retrying,
+      long inflight,
+      long dead,
+      long archive,
+      long payloadBytes) {
     /** The census as an ordered map, for the JSON. */
     Map<String, Object> toMap() {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -62,12 +71,14 @@ final class FormatTwoPopulation {
   private FormatTwoPopulation() {}
 
   /**
-   * Writes a format-2 store of at least {@code rows} old rows (at most three more) into {@code store}.
+   * Writes a format-2 store of at least {@code rows} old rows (at most three more) into {@code
+   * store}.
    *
    * <p>REQUIRES: {@code store} is new and empty, opened with {@code FormatTwo.families()} or {@code
    * Format3.families()}; {@code rows >= 1}, {@code tenants >= 1}. Durable on return.
    *
-   * @param now epoch ms the migration will start around: due rows are before it, retrying rows after
+   * @param now epoch ms the migration will start around: due rows are before it, retrying rows
+   *     after
    */
   static Census write(Store store, long rows, int tenants, long seed, long now) {
     SplittableRandom random = new SplittableRandom(seed);
@@ -100,8 +111,16 @@ final class FormatTwoPopulation {
       int size = 100 + random.nextInt(1_401);
       payloadBytes += size;
       List<Integer> sinks = sinks(random);
-      HookEnvelope h = new HookEnvelope(seq, tenant, "source-" + (seq % 7), "hook-" + seq, null, receivedAt,
-          sinks, payload(random, size));
+      HookEnvelope h =
+          new HookEnvelope(
+              seq,
+              tenant,
+              "source-" + (seq % 7),
+              "hook-" + seq,
+              null,
+              receivedAt,
+              sinks,
+              payload(random, size));
       w.hook(h);
       for (int sink : sinks) {
         int state = random.nextInt(100);
@@ -110,13 +129,22 @@ final class FormatTwoPopulation {
           due++;
         } else if (state < 65) {
           long at = now + 60_000 + random.nextInt(3_600_000);
-          w.due(seq, sink, at, new DeliveryRow(1 + random.nextInt(5), at, "503 Service Unavailable", size));
+          w.due(
+              seq,
+              sink,
+              at,
+              new DeliveryRow(1 + random.nextInt(5), at, "503 Service Unavailable", size));
           retrying++;
         } else if (state < 75) {
           w.inflight(seq, sink, DeliveryRow.first(receivedAt, size));
           inflight++;
         } else {
-          w.dead(receivedAt + 30_000 + random.nextInt(30_000), seq, sink, h.sourceId(), h.hookId(),
+          w.dead(
+              receivedAt + 30_000 + random.nextInt(30_000),
+              seq,
+              sink,
+              h.sourceId(),
+              h.hookId(),
               new DeliveryRow(8, 0, "410 Gone", size));
           dead++;
         }
@@ -136,7 +164,16 @@ final class FormatTwoPopulation {
     }
     w.commit();
     store.syncWal();
-    return new Census(written, hooks, untenanted, tenantsSeen.size(), due, retrying, inflight, dead, archive,
+    return new Census(
+        written,
+        hooks,
+        untenanted,
+        tenantsSeen.size(),
+        due,
+        retrying,
+        inflight,
+        dead,
+        archive,
         payloadBytes);
   }
 

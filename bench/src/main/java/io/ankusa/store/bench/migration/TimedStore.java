@@ -18,8 +18,8 @@ import java.util.TreeMap;
  * A {@link Store} that times every call it forwards, by what the call is for the 2 → 3 migration:
  * the multiGet of hook envelopes, of delivery rows (the dead rows' sizes), of tenant ordinals, the
  * scans of the old index rows (opening, every {@code hasNext}/{@code next}, closing), other reads,
- * and writes by durability. A scan's time includes the engine's iteration; the caller's work between
- * two {@code next} calls is not counted.
+ * and writes by durability. A scan's time includes the engine's iteration; the caller's work
+ * between two {@code next} calls is not counted.
  *
  * <p>Single-threaded, like the migration: the tallies are plain fields. Byte arrays pass through
  * untouched (ownership as in {@link Store}). Not a conformance subject: it only observes.
@@ -46,7 +46,9 @@ final class TimedStore extends ForwardingStore {
     }
   }
 
-  /** Calls, items (keys asked, entries scanned, ops written) and nanoseconds of one kind of call. */
+  /**
+   * Calls, items (keys asked, entries scanned, ops written) and nanoseconds of one kind of call.
+   */
   static final class Tally {
     long calls;
     long items;
@@ -60,8 +62,10 @@ final class TimedStore extends ForwardingStore {
   }
 
   private final Map<Call, Tally> tallies = new EnumMap<>(Call.class);
+
   /** Ops of the SYNC writes by kind: "merge counters", "put index 'D'", "delete index 'd'", ... */
   private final Map<String, Long> syncOps = new TreeMap<>();
+
   private final boolean syncAsNoSync;
 
   /** A timing store that forwards every call unchanged. */
@@ -71,8 +75,8 @@ final class TimedStore extends ForwardingStore {
 
   /**
    * @param syncAsNoSync when set, a {@code SYNC} write is forwarded as {@code NO_SYNC} (and still
-   *     tallied as {@link Call#WRITE_SYNC}): a diagnostic of what the per-step fsync costs. A run made so
-   *     is not a valid migration (its steps are not durable) and is reported apart.
+   *     tallied as {@link Call#WRITE_SYNC}): a diagnostic of what the per-step fsync costs. A run
+   *     made so is not a valid migration (its steps are not durable) and is reported apart.
    */
   TimedStore(Store delegate, boolean syncAsNoSync) {
     super(delegate);
@@ -88,8 +92,9 @@ final class TimedStore extends ForwardingStore {
   }
 
   /**
-   * The ops of every {@code SYNC} write so far, by kind, family and (in {@code index}) the key's prefix
-   * letter, e.g. {@code "put index 'D'"}, {@code "merge counters"}: what the steps' batches are made of.
+   * The ops of every {@code SYNC} write so far, by kind, family and (in {@code index}) the key's
+   * prefix letter, e.g. {@code "put index 'D'"}, {@code "merge counters"}: what the steps' batches
+   * are made of.
    */
   Map<String, Long> syncOps() {
     return syncOps;
@@ -116,10 +121,12 @@ final class TimedStore extends ForwardingStore {
     try {
       return delegate.multiGet(family, keys);
     } finally {
-      Call c = Format3.HOOKS.equals(family) ? Call.MULTIGET_HOOKS
-          : Format3.DELIVERIES.equals(family) ? Call.MULTIGET_DELIVERIES
-          : Format3.TENANTS.equals(family) ? Call.MULTIGET_TENANTS
-          : Call.MULTIGET_OTHER;
+      Call c =
+          Format3.HOOKS.equals(family)
+              ? Call.MULTIGET_HOOKS
+              : Format3.DELIVERIES.equals(family)
+                  ? Call.MULTIGET_DELIVERIES
+                  : Format3.TENANTS.equals(family) ? Call.MULTIGET_TENANTS : Call.MULTIGET_OTHER;
       tallies.get(c).add(keys.size(), System.nanoTime() - t0);
     }
   }
@@ -154,7 +161,8 @@ final class TimedStore extends ForwardingStore {
     try {
       delegate.write(batch, syncAsNoSync ? Durability.NO_SYNC : durability);
     } finally {
-      tallies.get(durability == Durability.SYNC ? Call.WRITE_SYNC : Call.WRITE_NO_SYNC)
+      tallies
+          .get(durability == Durability.SYNC ? Call.WRITE_SYNC : Call.WRITE_NO_SYNC)
           .add(batch.size(), System.nanoTime() - t0);
     }
   }
@@ -172,27 +180,28 @@ final class TimedStore extends ForwardingStore {
   /** An op's kind as it reads in a tally's name, and its key (the lower bound of a range). */
   private record KindAndKey(String kind, byte[] key) {}
 
-  private static final Op.Visitor<KindAndKey> KIND_AND_KEY = new Op.Visitor<>() {
-    @Override
-    public KindAndKey put(Op.Put p) {
-      return new KindAndKey("put", p.key());
-    }
+  private static final Op.Visitor<KindAndKey> KIND_AND_KEY =
+      new Op.Visitor<>() {
+        @Override
+        public KindAndKey put(Op.Put p) {
+          return new KindAndKey("put", p.key());
+        }
 
-    @Override
-    public KindAndKey delete(Op.Delete d) {
-      return new KindAndKey("delete", d.key());
-    }
+        @Override
+        public KindAndKey delete(Op.Delete d) {
+          return new KindAndKey("delete", d.key());
+        }
 
-    @Override
-    public KindAndKey deleteRange(Op.DeleteRange r) {
-      return new KindAndKey("deleteRange", r.lo());
-    }
+        @Override
+        public KindAndKey deleteRange(Op.DeleteRange r) {
+          return new KindAndKey("deleteRange", r.lo());
+        }
 
-    @Override
-    public KindAndKey merge(Op.Merge m) {
-      return new KindAndKey("merge", m.key());
-    }
-  };
+        @Override
+        public KindAndKey merge(Op.Merge m) {
+          return new KindAndKey("merge", m.key());
+        }
+      };
 
   private static String kindOf(Op op) {
     KindAndKey kk = op.accept(KIND_AND_KEY);

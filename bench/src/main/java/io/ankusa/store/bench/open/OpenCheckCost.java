@@ -1,11 +1,11 @@
 package io.ankusa.store.bench.open;
 
 import io.ankusa.store.bench.BenchStores;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Store;
 import java.nio.ByteBuffer;
@@ -23,15 +23,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the lmdb backend's check of {@code data.mdb} at open costs: a store of {@code --keys} entries
- * (16-byte keys in random order, 100-byte random values, one family) is opened and closed through the
- * SPI, which walks every page its newest meta page reaches before LMDB maps the file, and through raw
- * lmdbjava (the same environment and databases, no check), and read once by a full scan through the
- * SPI; each {@code --rounds} times, alternating, after one first SPI open (the check's code still
- * interpreted, as in a service that opens its store once). Prints the first open, the medians, the
- * open's excess over the raw open (the check, and the backend's own small open work), and that excess
- * as a share of one full scan. The file is in the page cache (it was just written); a cold open also
- * reads every reached page from disk. Not part of {@code mvn verify}:
+ * What the lmdb backend's check of {@code data.mdb} at open costs: a store of {@code --keys}
+ * entries (16-byte keys in random order, 100-byte random values, one family) is opened and closed
+ * through the SPI, which walks every page its newest meta page reaches before LMDB maps the file,
+ * and through raw lmdbjava (the same environment and databases, no check), and read once by a full
+ * scan through the SPI; each {@code --rounds} times, alternating, after one first SPI open (the
+ * check's code still interpreted, as in a service that opens its store once). Prints the first
+ * open, the medians, the open's excess over the raw open (the check, and the backend's own small
+ * open work), and that excess as a share of one full scan. The file is in the page cache (it was
+ * just written); a cold open also reads every reached page from disk. Not part of {@code mvn
+ * verify}:
  *
  * <pre>{@code
  * java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar \
@@ -56,8 +57,12 @@ public final class OpenCheckCost {
         case "--keys" -> keys = Integer.parseInt(args[++i]);
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'; usage: OpenCheckCost"
-            + " [--keys N] [--rounds R] [--out DIR]");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown argument '"
+                    + args[i]
+                    + "'; usage: OpenCheckCost"
+                    + " [--keys N] [--rounds R] [--out DIR]");
       }
     }
     Path dir = out.resolve("store");
@@ -76,12 +81,24 @@ public final class OpenCheckCost {
     double spi = median(spiOpen) / 1e6;
     double raw = median(rawOpen) / 1e6;
     double read = median(scan) / 1e6;
-    String text = String.format(java.util.Locale.ROOT, "lmdb open with the check of data.mdb, %d keys (%d bytes of file),"
-        + " median of %d rounds%n  first SPI open + close:  %8.1f ms (the check's code not yet compiled)%n"
-        + "  SPI open + close:        %8.1f ms%n  raw lmdbjava open + close: %6.1f ms%n"
-        + "  one full scan (SPI):     %8.1f ms%n  open's excess over raw:  %8.1f ms = %.2f of one full scan%n"
-        + "  load average: %s%n", keys, fileBytes, rounds, first / 1e6, spi, raw, read, spi - raw, (spi - raw) / read,
-        Files.readString(Path.of("/proc/loadavg")).strip());
+    String text =
+        String.format(
+            java.util.Locale.ROOT,
+            "lmdb open with the check of data.mdb, %d keys (%d bytes of file),"
+                + " median of %d rounds%n  first SPI open + close:  %8.1f ms (the check's code not yet compiled)%n"
+                + "  SPI open + close:        %8.1f ms%n  raw lmdbjava open + close: %6.1f ms%n"
+                + "  one full scan (SPI):     %8.1f ms%n  open's excess over raw:  %8.1f ms = %.2f of one full scan%n"
+                + "  load average: %s%n",
+            keys,
+            fileBytes,
+            rounds,
+            first / 1e6,
+            spi,
+            raw,
+            read,
+            spi - raw,
+            (spi - raw) / read,
+            Files.readString(Path.of("/proc/loadavg")).strip());
     System.out.print(text);
     Files.createDirectories(out);
     Files.writeString(out.resolve("open-check.txt"), text, StandardCharsets.UTF_8);
@@ -120,8 +137,11 @@ public final class OpenCheckCost {
   /** The same environment and databases opened by lmdbjava alone: no check. */
   private static long rawOpen(Path dir) {
     long start = System.nanoTime();
-    try (Env<byte[]> env = Env.create(ByteArrayProxy.PROXY_BA).setMapSize(4L << 30).setMaxDbs(2)
-        .open(dir.toFile(), EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOTLS)) {
+    try (Env<byte[]> env =
+        Env.create(ByteArrayProxy.PROXY_BA)
+            .setMapSize(4L << 30)
+            .setMaxDbs(2)
+            .open(dir.toFile(), EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOTLS)) {
       Dbi<byte[]> rows = env.openDbi(FAMILY);
       Dbi<byte[]> meta = env.openDbi("ankusa.meta");
       rows.close();

@@ -7,15 +7,18 @@ import java.util.SplittableRandom;
 import java.util.function.IntFunction;
 
 /**
- * The hooks of the sustained-throughput bench, the demo's default workload without duplicates: tenant
- * {@code i} of {@code tenants} is picked with weight {@code 1/(i+1)} (named by {@link #DEMO_TENANTS}
- * unless the caller names them; the gate's writer cell files them under its population's tenants), one
- * sink in three of 1–3, and one hook in four goes to two sinks (about 1.25 delivery rows
- * a hook); payloads of 200–2 000 bytes; each hook its own idempotency key. Not thread-safe: one per
- * producer thread.
+ * The hooks of the sustained-throughput bench, the demo's default workload without duplicates:
+ * tenant {@code i} of {@code tenants} is picked with weight {@code 1/(i+1)} (named by {@link
+ * #DEMO_TENANTS} unless the caller names them; the gate's writer cell files them under its
+ * population's tenants), one sink in three of 1–3, and one hook in four goes to two sinks (about
+ * 1.25 delivery rows a hook); payloads of 200–2 000 bytes; each hook its own idempotency key. Not
+ * thread-safe: one per producer thread.
  */
 public final class HookSource {
-  /** The sustained bench's tenant names: tenant 0 files under {@code "default"}, tenant {@code i} as {@code "tenant-i"}. */
+  /**
+   * The sustained bench's tenant names: tenant 0 files under {@code "default"}, tenant {@code i} as
+   * {@code "tenant-i"}.
+   */
   public static final IntFunction<String> DEMO_TENANTS = i -> i == 0 ? null : "tenant-" + i;
 
   private final SplittableRandom random;
@@ -24,14 +27,18 @@ public final class HookSource {
   private final IntFunction<String> tenantName;
   private long n;
 
-  /** A source for producer {@code producer} over {@code tenants} tenants named by {@link #DEMO_TENANTS}. */
+  /**
+   * A source for producer {@code producer} over {@code tenants} tenants named by {@link
+   * #DEMO_TENANTS}.
+   */
   HookSource(int producer, int tenants) {
     this(producer, tenants, DEMO_TENANTS);
   }
 
   /**
-   * A source for producer {@code producer} over {@code tenants} tenants, seeded by the producer; tenant
-   * {@code i} (0 the heaviest) is filed under {@code tenantName.apply(i)} (null: the default tenant).
+   * A source for producer {@code producer} over {@code tenants} tenants, seeded by the producer;
+   * tenant {@code i} (0 the heaviest) is filed under {@code tenantName.apply(i)} (null: the default
+   * tenant).
    */
   public HookSource(int producer, int tenants, IntFunction<String> tenantName) {
     this.tenantName = tenantName;
@@ -48,12 +55,15 @@ public final class HookSource {
   /** The next hook, received at {@code now}. */
   public IngestRequest next(long now) {
     double total = cumulative[cumulative.length - 1];
-    int tenant = Math.min(Math.abs(Arrays.binarySearch(cumulative, random.nextDouble() * total) + 1),
-        cumulative.length - 1);
+    int tenant =
+        Math.min(
+            Math.abs(Arrays.binarySearch(cumulative, random.nextDouble() * total) + 1),
+            cumulative.length - 1);
     List<Integer> sinks = random.nextInt(4) == 0 ? List.of(1, 2) : List.of(1 + random.nextInt(3));
     byte[] payload = new byte[200 + random.nextInt(1_800)];
     random.nextBytes(payload);
     String key = prefix + n++;
-    return new IngestRequest(tenantName.apply(tenant), "bench-source", key, key, now, sinks, payload);
+    return new IngestRequest(
+        tenantName.apply(tenant), "bench-source", key, key, now, sinks, payload);
   }
 }

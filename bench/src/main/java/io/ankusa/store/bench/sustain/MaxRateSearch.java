@@ -7,12 +7,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The highest rate one backend sustains (see {@link SustainRun.Result#sustained()}), found by runs at
- * fixed rates. First the writer alone flat out (the writer's own rate) and the whole queue flat out;
- * the first probe is the lower of what the flat-out queue ingested and delivered (in hooks). While
- * probes sustain, the next is 20 % higher, up to the writer's own rate; after the first that does not,
- * the search halves the interval between the best sustained and the lowest failed rate. Rates are
- * rounded to 100 hooks a second.
+ * The highest rate one backend sustains (see {@link SustainRun.Result#sustained()}), found by runs
+ * at fixed rates. First the writer alone flat out (the writer's own rate) and the whole queue flat
+ * out; the first probe is the lower of what the flat-out queue ingested and delivered (in hooks).
+ * While probes sustain, the next is 20 % higher, up to the writer's own rate; after the first that
+ * does not, the search halves the interval between the best sustained and the lowest failed rate.
+ * Rates are rounded to 100 hooks a second.
  */
 final class MaxRateSearch {
   private static final Logger LOG = LoggerFactory.getLogger(MaxRateSearch.class);
@@ -25,8 +25,12 @@ final class MaxRateSearch {
    * @param probes the fixed-rate runs, in order
    * @param maxSustainedHooksPerSecond the highest probe rate that sustained; 0 if none did
    */
-  record Outcome(String backend, SustainRun.Result writerOnly, SustainRun.Result flatOut,
-      List<SustainRun.Result> probes, long maxSustainedHooksPerSecond) {
+  record Outcome(
+      String backend,
+      SustainRun.Result writerOnly,
+      SustainRun.Result flatOut,
+      List<SustainRun.Result> probes,
+      long maxSustainedHooksPerSecond) {
 
     /** The highest sustained rate over the writer's own flat-out rate. */
     double ratioToWriter() {
@@ -43,7 +47,10 @@ final class MaxRateSearch {
     SustainRun.Result flatOut = run(backend, SustainRun.Mode.DISPATCH, 0, s, work);
     long ceiling = round(writerOnly.ingestHooksPerSecond());
     double rowsPerHook = Math.max(1.0, flatOut.rowsPerHook());
-    long rate = round(Math.min(flatOut.ingestHooksPerSecond(), flatOut.deliveredRowsPerSecond() / rowsPerHook));
+    long rate =
+        round(
+            Math.min(
+                flatOut.ingestHooksPerSecond(), flatOut.deliveredRowsPerSecond() / rowsPerHook));
     rate = Math.max(100, Math.min(rate, ceiling));
     long good = 0;
     long bad = Long.MAX_VALUE;
@@ -56,7 +63,8 @@ final class MaxRateSearch {
       } else {
         bad = Math.min(bad, rate);
       }
-      long next = bad == Long.MAX_VALUE ? Math.min(ceiling, round(rate * 1.2)) : round((good + bad) / 2.0);
+      long next =
+          bad == Long.MAX_VALUE ? Math.min(ceiling, round(rate * 1.2)) : round((good + bad) / 2.0);
       if (good == 0 && bad != Long.MAX_VALUE) {
         next = Math.max(100, round(bad * 0.7));
       }
@@ -68,9 +76,16 @@ final class MaxRateSearch {
     return new Outcome(backend, writerOnly, flatOut, probes, good);
   }
 
-  private static SustainRun.Result run(String backend, SustainRun.Mode mode, long rate, SustainSettings s, Path work) {
-    LOG.info("sustain: {} {} at {} for {} s", backend, mode, rate == 0 ? "flat out" : rate + " hooks/s", s.seconds());
-    SustainRun.Result r = SustainRun.run(backend, mode, rate, s.seconds(), s.tenants(), s.producers(), work);
+  private static SustainRun.Result run(
+      String backend, SustainRun.Mode mode, long rate, SustainSettings s, Path work) {
+    LOG.info(
+        "sustain: {} {} at {} for {} s",
+        backend,
+        mode,
+        rate == 0 ? "flat out" : rate + " hooks/s",
+        s.seconds());
+    SustainRun.Result r =
+        SustainRun.run(backend, mode, rate, s.seconds(), s.tenants(), s.producers(), work);
     LOG.info("sustain: {}", SustainReport.line(r));
     return r;
   }

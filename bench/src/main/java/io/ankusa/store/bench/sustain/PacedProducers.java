@@ -17,9 +17,10 @@ import java.util.function.IntFunction;
  * Producer threads that hand hooks to the queue's ingest at a fixed total rate, or as fast as the
  * writer answers. Each of {@code producers} threads keeps its share of the rate on a schedule fixed
  * at the start (hook {@code i} is due at {@code start + i × period}), so a slow moment is made up
- * afterwards rather than lost; at most {@value #IN_FLIGHT_PER_PRODUCER} hooks per thread wait for their
- * answer, and a thread whose hooks all wait falls behind its schedule, which shows as an ingest rate
- * below the target. Counts what the writer acknowledged (created: durable) and what it refused.
+ * afterwards rather than lost; at most {@value #IN_FLIGHT_PER_PRODUCER} hooks per thread wait for
+ * their answer, and a thread whose hooks all wait falls behind its schedule, which shows as an
+ * ingest rate below the target. Counts what the writer acknowledged (created: durable) and what it
+ * refused.
  */
 public final class PacedProducers implements AutoCloseable {
   /** Hooks one producer may have waiting for an answer. */
@@ -33,34 +34,46 @@ public final class PacedProducers implements AutoCloseable {
   private final List<Semaphore> inFlight = new ArrayList<>();
 
   /**
-   * Starts {@code producers} threads feeding {@code writer} {@code hooksPerSecond} hooks a second in
-   * all, or as fast as it answers when that is 0.
+   * Starts {@code producers} threads feeding {@code writer} {@code hooksPerSecond} hooks a second
+   * in all, or as fast as it answers when that is 0.
    */
-  PacedProducers(Function<IngestRequest, CompletableFuture<IngestResult>> writer, int producers, int tenants,
+  PacedProducers(
+      Function<IngestRequest, CompletableFuture<IngestResult>> writer,
+      int producers,
+      int tenants,
       long hooksPerSecond) {
     this(writer, producers, tenants, HookSource.DEMO_TENANTS, hooksPerSecond);
   }
 
   /**
-   * {@link #PacedProducers(Function, int, int, long)} with tenant {@code i} of the workload filed under
-   * {@code tenantName.apply(i)} ({@link HookSource}).
+   * {@link #PacedProducers(Function, int, int, long)} with tenant {@code i} of the workload filed
+   * under {@code tenantName.apply(i)} ({@link HookSource}).
    */
-  public PacedProducers(Function<IngestRequest, CompletableFuture<IngestResult>> writer, int producers, int tenants,
-      IntFunction<String> tenantName, long hooksPerSecond) {
+  public PacedProducers(
+      Function<IngestRequest, CompletableFuture<IngestResult>> writer,
+      int producers,
+      int tenants,
+      IntFunction<String> tenantName,
+      long hooksPerSecond) {
     for (int p = 0; p < producers; p++) {
       Semaphore permits = new Semaphore(IN_FLIGHT_PER_PRODUCER);
       inFlight.add(permits);
       HookSource source = new HookSource(p, tenants, tenantName);
-      long periodNanos = hooksPerSecond == 0 ? 0 : TimeUnit.SECONDS.toNanos(producers) / hooksPerSecond;
-      Thread t = new Thread(() -> produce(writer, source, permits, periodNanos), "sustain-producer-" + p);
+      long periodNanos =
+          hooksPerSecond == 0 ? 0 : TimeUnit.SECONDS.toNanos(producers) / hooksPerSecond;
+      Thread t =
+          new Thread(() -> produce(writer, source, permits, periodNanos), "sustain-producer-" + p);
       t.setDaemon(true);
       threads.add(t);
     }
     threads.forEach(Thread::start);
   }
 
-  private void produce(Function<IngestRequest, CompletableFuture<IngestResult>> writer, HookSource source,
-      Semaphore permits, long periodNanos) {
+  private void produce(
+      Function<IngestRequest, CompletableFuture<IngestResult>> writer,
+      HookSource source,
+      Semaphore permits,
+      long periodNanos) {
     long next = System.nanoTime();
     while (running.get()) {
       long wait = next - System.nanoTime();
@@ -70,7 +83,8 @@ public final class PacedProducers implements AutoCloseable {
       }
       try {
         if (!permits.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-          continue; // every hook of this thread waits: it falls behind its schedule, and catches up later
+          continue; // every hook of this thread waits: it falls behind its schedule, and catches up
+          // later
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -78,15 +92,18 @@ public final class PacedProducers implements AutoCloseable {
       }
       next += periodNanos;
       IngestRequest request = source.next(System.currentTimeMillis());
-      writer.apply(request).whenComplete((r, e) -> {
-        permits.release();
-        if (e == null && r.outcome() == IngestResult.Outcome.CREATED) {
-          created.increment();
-          rowsCreated.add(request.sinks().size());
-        } else {
-          refused.increment();
-        }
-      });
+      writer
+          .apply(request)
+          .whenComplete(
+              (r, e) -> {
+                permits.release();
+                if (e == null && r.outcome() == IngestResult.Outcome.CREATED) {
+                  created.increment();
+                  rowsCreated.add(request.sinks().size());
+                } else {
+                  refused.increment();
+                }
+              });
     }
   }
 

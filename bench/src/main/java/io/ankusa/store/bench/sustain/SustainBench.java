@@ -15,20 +15,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Does the queue deliver what it ingests, for minutes? Producers feed the writer at a fixed rate, or
- * flat out, while the runtime's dispatcher claims due rows and sinks deliver every one at once, and
- * reclaim deletes finished hooks. Every second it records hooks ingested, rows delivered, hooks
+ * Does the queue deliver what it ingests, for minutes? Producers feed the writer at a fixed rate,
+ * or flat out, while the runtime's dispatcher claims due rows and sinks deliver every one at once,
+ * and reclaim deletes finished hooks. Every second it records hooks ingested, rows delivered, hooks
  * reclaimed, the due rows, the oldest-due age, and the engine's own figures (keys iterators stepped
  * over per seek, memtable bytes, level-0 files, compaction debt).
  *
- * <p>Without {@code --rate}, it searches each backend's highest sustainable rate ({@link MaxRateSearch}):
- * the highest rate at which, over the run, the p99 of the oldest-due age stays at or under 1 s and the
- * due rows stay under two seconds of ingest. It reports it beside the writer's own flat-out rate
- * measured in the same run. The targets are read, not asserted: the highest sustainable rate on
- * rocksdb is at least 0.9× the writer's own, and at least lmdb's.
+ * <p>Without {@code --rate}, it searches each backend's highest sustainable rate ({@link
+ * MaxRateSearch}): the highest rate at which, over the run, the p99 of the oldest-due age stays at
+ * or under 1 s and the due rows stay under two seconds of ingest. It reports it beside the writer's
+ * own flat-out rate measured in the same run. The targets are read, not asserted: the highest
+ * sustainable rate on rocksdb is at least 0.9× the writer's own, and at least lmdb's.
  *
- * <p>Writes {@code sustain.txt} (the table and each run's seconds), {@code sustain.json}, and {@code
- * sustain-BACKEND.png} (each run's curves over time) under {@code --out}. Usage: {@value
+ * <p>Writes {@code sustain.txt} (the table and each run's seconds), {@code sustain.json}, and
+ * {@code sustain-BACKEND.png} (each run's curves over time) under {@code --out}. Usage: {@value
  * SustainSettings#USAGE}.
  */
 public final class SustainBench {
@@ -71,21 +71,38 @@ public final class SustainBench {
         runs.add(o.flatOut());
         runs.addAll(o.probes());
       } else {
-        runs.add(SustainRun.run(backend, SustainRun.Mode.DISPATCH, s.rate(), s.seconds(), s.tenants(), s.producers(),
-            s.out().resolve("work")));
+        runs.add(
+            SustainRun.run(
+                backend,
+                SustainRun.Mode.DISPATCH,
+                s.rate(),
+                s.seconds(),
+                s.tenants(),
+                s.producers(),
+                s.out().resolve("work")));
       }
     }
     double loadAfter = WriterIngestBench.loadAverage();
     StringBuilder text = new StringBuilder();
-    text.append(String.format("sustained throughput: %s, %d s a run, %d tenants, %d producers; load average %.2f at"
-        + " start, %.2f at end%n", s.backends(), s.seconds(), s.tenants(), s.producers(), loadBefore, loadAfter));
+    text.append(
+        String.format(
+            "sustained throughput: %s, %d s a run, %d tenants, %d producers; load average %.2f at"
+                + " start, %.2f at end%n",
+            s.backends(), s.seconds(), s.tenants(), s.producers(), loadBefore, loadAfter));
     text.append(SustainReport.HEADER).append('\n');
     runs.forEach(r -> text.append(SustainReport.line(r)).append('\n'));
     if (!searches.isEmpty()) {
-      text.append(String.format("%n%-8s %16s %16s %8s%n", "backend", "writer alone/s", "max sustained/s", "ratio"));
+      text.append(
+          String.format(
+              "%n%-8s %16s %16s %8s%n", "backend", "writer alone/s", "max sustained/s", "ratio"));
       for (MaxRateSearch.Outcome o : searches) {
-        text.append(String.format("%-8s %16.0f %16d %8.2f%n", o.backend(), o.writerOnly().ingestHooksPerSecond(),
-            o.maxSustainedHooksPerSecond(), o.ratioToWriter()));
+        text.append(
+            String.format(
+                "%-8s %16.0f %16d %8.2f%n",
+                o.backend(),
+                o.writerOnly().ingestHooksPerSecond(),
+                o.maxSustainedHooksPerSecond(),
+                o.ratioToWriter()));
       }
     }
     for (SustainRun.Result r : runs) {
@@ -96,8 +113,13 @@ public final class SustainBench {
     return new Report(text.toString(), files);
   }
 
-  private static List<Path> write(SustainSettings s, String text, List<SustainRun.Result> runs,
-      List<MaxRateSearch.Outcome> searches, double loadBefore, double loadAfter) {
+  private static List<Path> write(
+      SustainSettings s,
+      String text,
+      List<SustainRun.Result> runs,
+      List<MaxRateSearch.Outcome> searches,
+      double loadBefore,
+      double loadAfter) {
     Map<String, Object> root = new LinkedHashMap<>();
     Map<String, Object> settings = new LinkedHashMap<>();
     settings.put("backends", s.backends());
@@ -131,14 +153,16 @@ public final class SustainBench {
       files.add(json);
       for (String backend : s.backends()) {
         Path png = s.out().resolve("sustain-" + backend + ".png");
-        SustainReport.charts(backend, runs.stream().filter(r -> r.backend().equals(backend)).toList(), png);
+        SustainReport.charts(
+            backend, runs.stream().filter(r -> r.backend().equals(backend)).toList(), png);
         if (Files.exists(png)) {
           files.add(png);
         }
       }
       return files;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the sustained-throughput results to " + s.out(), e);
+      throw new UncheckedIOException(
+          "cannot write the sustained-throughput results to " + s.out(), e);
     }
   }
 }

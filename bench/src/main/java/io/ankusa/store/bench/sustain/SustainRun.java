@@ -1,17 +1,17 @@
 package io.ankusa.store.bench.sustain;
 
-import io.ankusa.store.conformance.FileTrees;
-import io.ankusa.store.queue.Delivery;
-import io.ankusa.store.queue.QueueStats;
-import io.ankusa.store.queue.QueueOptions;
-import io.ankusa.store.queue.WebhookQueue;
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.bench.ingest.TaskCpu;
 import io.ankusa.store.bench.ingest.WriterIngestBench;
+import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.Delivery;
+import io.ankusa.store.queue.QueueOptions;
+import io.ankusa.store.queue.QueueStats;
+import io.ankusa.store.queue.WebhookQueue;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.config.WriterConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.queue.internal.metrics.QueueGauges;
 import io.ankusa.store.spi.Store;
@@ -24,10 +24,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One run of the sustained-throughput bench: a new store of one backend, producers at a fixed rate
- * (or flat out), and either the whole queue runtime with sinks that deliver every claimed row at once
- * ({@link Mode#DISPATCH}), or the writer alone ({@link Mode#WRITER_ONLY}, the writer's own flat-out
- * rate). Every {@value #GAUGE_MILLIS} ms it reads the queue's gauges; every second it records one
- * {@link Second}. The store is deleted afterwards.
+ * (or flat out), and either the whole queue runtime with sinks that deliver every claimed row at
+ * once ({@link Mode#DISPATCH}), or the writer alone ({@link Mode#WRITER_ONLY}, the writer's own
+ * flat-out rate). Every {@value #GAUGE_MILLIS} ms it reads the queue's gauges; every second it
+ * records one {@link Second}. The store is deleted afterwards.
  */
 final class SustainRun {
   /** How often the gauges are read. */
@@ -50,11 +50,19 @@ final class SustainRun {
    * @param pendingRows due rows (first attempts and retries) at the end of the second
    * @param inflightRows inflight rows at the end of the second
    * @param oldestDueMs the largest oldest-due age the gauges read in this second
-   * @param engine the engine's own figures at the end of the second ({@link Store#engineStatistics()}), with
-   *     running totals turned into this second's increase
+   * @param engine the engine's own figures at the end of the second ({@link
+   *     Store#engineStatistics()}), with running totals turned into this second's increase
    */
-  record Second(int second, long ingestHooks, long ingestRows, long deliveredRows, long reclaimedHooks,
-      long pendingRows, long inflightRows, long oldestDueMs, Map<String, Long> engine) {}
+  record Second(
+      int second,
+      long ingestHooks,
+      long ingestRows,
+      long deliveredRows,
+      long reclaimedHooks,
+      long pendingRows,
+      long inflightRows,
+      long oldestDueMs,
+      Map<String, Long> engine) {}
 
   /**
    * What a run measured.
@@ -64,19 +72,31 @@ final class SustainRun {
    * @param targetHooksPerSecond the producers' target; 0 for flat out
    * @param seconds each second of the run
    * @param oldestDueAges every oldest-due age the gauges read, in order
-   * @param cpuMillis CPU time each group of threads used over the run, largest first ({@link TaskCpu}:
-   *     the queue's threads, the producers, the engine's own such as RocksDB's flush and compaction
-   *     threads, the JIT compiler and the collector)
+   * @param cpuMillis CPU time each group of threads used over the run, largest first ({@link
+   *     TaskCpu}: the queue's threads, the producers, the engine's own such as RocksDB's flush and
+   *     compaction threads, the JIT compiler and the collector)
    * @param loadBefore the machine's one-minute load average before the run
    * @param loadAfter the same after it
    */
-  record Result(String backend, Mode mode, long targetHooksPerSecond, List<Second> seconds, long[] oldestDueAges,
-      Map<String, Long> cpuMillis, double loadBefore, double loadAfter) {
+  record Result(
+      String backend,
+      Mode mode,
+      long targetHooksPerSecond,
+      List<Second> seconds,
+      long[] oldestDueAges,
+      Map<String, Long> cpuMillis,
+      double loadBefore,
+      double loadAfter) {
 
-    /** CPU µs the threads whose group name starts with {@code group} used per unit of {@code count}. */
+    /**
+     * CPU µs the threads whose group name starts with {@code group} used per unit of {@code count}.
+     */
     double cpuMicrosPer(String group, long count) {
-      long ms = cpuMillis.entrySet().stream().filter(e -> e.getKey().startsWith(group))
-          .mapToLong(Map.Entry::getValue).sum();
+      long ms =
+          cpuMillis.entrySet().stream()
+              .filter(e -> e.getKey().startsWith(group))
+              .mapToLong(Map.Entry::getValue)
+              .sum();
       return count == 0 ? 0 : ms * 1000.0 / count;
     }
 
@@ -92,7 +112,8 @@ final class SustainRun {
 
     /** Hooks acknowledged per second over the run. */
     double ingestHooksPerSecond() {
-      return seconds.stream().mapToLong(Second::ingestHooks).sum() / (double) Math.max(1, seconds.size());
+      return seconds.stream().mapToLong(Second::ingestHooks).sum()
+          / (double) Math.max(1, seconds.size());
     }
 
     /** Delivery rows per hook acknowledged. */
@@ -103,12 +124,14 @@ final class SustainRun {
 
     /** Rows delivered per second over the run. */
     double deliveredRowsPerSecond() {
-      return seconds.stream().mapToLong(Second::deliveredRows).sum() / (double) Math.max(1, seconds.size());
+      return seconds.stream().mapToLong(Second::deliveredRows).sum()
+          / (double) Math.max(1, seconds.size());
     }
 
     /** Hooks reclaimed per second over the run. */
     double reclaimedHooksPerSecond() {
-      return seconds.stream().mapToLong(Second::reclaimedHooks).sum() / (double) Math.max(1, seconds.size());
+      return seconds.stream().mapToLong(Second::reclaimedHooks).sum()
+          / (double) Math.max(1, seconds.size());
     }
 
     /** The 99th percentile of the oldest-due ages the gauges read (nearest rank). */
@@ -127,16 +150,17 @@ final class SustainRun {
     }
 
     /**
-     * Whether the run sustained its rate: the producers reached at least 97 % of the target, the p99 of
-     * the oldest-due age stayed at or under 1 s, and the due rows stayed under two seconds of ingest.
-     * A flat-out or writer-only run is never "sustained": it has no target.
+     * Whether the run sustained its rate: the producers reached at least 97 % of the target, the
+     * p99 of the oldest-due age stayed at or under 1 s, and the due rows stayed under two seconds
+     * of ingest. A flat-out or writer-only run is never "sustained": it has no target.
      */
     boolean sustained() {
       if (mode != Mode.DISPATCH || targetHooksPerSecond == 0) {
         return false;
       }
       double rowsPerSecond = targetHooksPerSecond * Math.max(1.0, rowsPerHook());
-      return ingestHooksPerSecond() >= 0.97 * targetHooksPerSecond && p99OldestDueMs() <= 1_000
+      return ingestHooksPerSecond() >= 0.97 * targetHooksPerSecond
+          && p99OldestDueMs() <= 1_000
           && maxPendingRows() < 2 * rowsPerSecond;
     }
   }
@@ -145,11 +169,18 @@ final class SustainRun {
 
   /**
    * Runs backend {@code backend} for {@code seconds} seconds in {@code work} (emptied first and
-   * deleted after), {@code producers} threads over {@code tenants} tenants at {@code hooksPerSecond}
-   * (0: flat out). Dispatching, the queue runs through its front door ({@link WebhookQueue}) with a
-   * synchronous handler that delivers everything it is handed, as a service would run it.
+   * deleted after), {@code producers} threads over {@code tenants} tenants at {@code
+   * hooksPerSecond} (0: flat out). Dispatching, the queue runs through its front door ({@link
+   * WebhookQueue}) with a synchronous handler that delivers everything it is handed, as a service
+   * would run it.
    */
-  static Result run(String backend, Mode mode, long hooksPerSecond, int seconds, int tenants, int producers,
+  static Result run(
+      String backend,
+      Mode mode,
+      long hooksPerSecond,
+      int seconds,
+      int tenants,
+      int producers,
       Path work) {
     FileTrees.deleteRecursively(work);
     double loadBefore = WriterIngestBench.loadAverage();
@@ -158,13 +189,22 @@ final class SustainRun {
     try {
       Sampler sampler;
       if (mode == Mode.DISPATCH) {
-        try (WebhookQueue queue = WebhookQueue.open(store, QueueOptions.defaults(),
-            deliveries -> deliveries.forEach(Delivery::delivered))) {
-          try (PacedProducers producing = new PacedProducers(queue::ingest, producers, tenants, hooksPerSecond)) {
-            sampler = new Sampler(store, producing, () -> {
-              QueueStats q = queue.stats();
-              return new Reading(q.due(), q.inflight(), q.oldestDueAgeMs(), q.delivered(), q.reclaimed());
-            });
+        try (WebhookQueue queue =
+            WebhookQueue.open(
+                store,
+                QueueOptions.defaults(),
+                deliveries -> deliveries.forEach(Delivery::delivered))) {
+          try (PacedProducers producing =
+              new PacedProducers(queue::ingest, producers, tenants, hooksPerSecond)) {
+            sampler =
+                new Sampler(
+                    store,
+                    producing,
+                    () -> {
+                      QueueStats q = queue.stats();
+                      return new Reading(
+                          q.due(), q.inflight(), q.oldestDueAgeMs(), q.delivered(), q.reclaimed());
+                    });
             sampler.runFor(seconds);
           }
         }
@@ -172,15 +212,28 @@ final class SustainRun {
         DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
         QueueGauges gauges = new QueueGauges(queue);
         try (QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults());
-            PacedProducers producing = new PacedProducers(writer::ingest, producers, tenants, hooksPerSecond)) {
-          sampler = new Sampler(store, producing, () -> {
-            QueueGauges.Gauge g = gauges.measure(System.currentTimeMillis());
-            return new Reading(g.aggregate().due(), g.aggregate().inflight(), g.oldestDueAgeMs(), 0, 0);
-          });
+            PacedProducers producing =
+                new PacedProducers(writer::ingest, producers, tenants, hooksPerSecond)) {
+          sampler =
+              new Sampler(
+                  store,
+                  producing,
+                  () -> {
+                    QueueGauges.Gauge g = gauges.measure(System.currentTimeMillis());
+                    return new Reading(
+                        g.aggregate().due(), g.aggregate().inflight(), g.oldestDueAgeMs(), 0, 0);
+                  });
           sampler.runFor(seconds);
         }
       }
-      return new Result(backend, mode, hooksPerSecond, sampler.seconds, sampler.ages(), sampler.cpu, loadBefore,
+      return new Result(
+          backend,
+          mode,
+          hooksPerSecond,
+          sampler.seconds,
+          sampler.ages(),
+          sampler.cpu,
+          loadBefore,
           WriterIngestBench.loadAverage());
     } finally {
       store.close();
@@ -189,7 +242,8 @@ final class SustainRun {
   }
 
   /** One reading of the queue: its backlog and what it delivered and reclaimed so far. */
-  record Reading(long dueRows, long inflightRows, long oldestDueMs, long delivered, long reclaimed) {}
+  record Reading(
+      long dueRows, long inflightRows, long oldestDueMs, long delivered, long reclaimed) {}
 
   /** Reads the queue and the counts on the bench's main thread. */
   private static final class Sampler {
@@ -198,6 +252,7 @@ final class SustainRun {
     private final java.util.function.Supplier<Reading> reading;
     final List<Second> seconds = new ArrayList<>();
     private final List<Long> ages = new ArrayList<>();
+
     /** CPU ms by thread group over the sampled seconds, read before any thread of the run ends. */
     Map<String, Long> cpu = Map.of();
 
@@ -235,8 +290,17 @@ final class SustainRun {
         long d = last.delivered();
         long rc = last.reclaimed();
         Map<String, Long> engine = store.engineStatistics();
-        seconds.add(new Second(s, h - hooks, r - rows, d - deliveredRows, rc - reclaimedHooks, last.dueRows(),
-            last.inflightRows(), secondMaxAge, increase(engineBefore, engine)));
+        seconds.add(
+            new Second(
+                s,
+                h - hooks,
+                r - rows,
+                d - deliveredRows,
+                rc - reclaimedHooks,
+                last.dueRows(),
+                last.inflightRows(),
+                secondMaxAge,
+                increase(engineBefore, engine)));
         hooks = h;
         rows = r;
         deliveredRows = d;
@@ -261,17 +325,25 @@ final class SustainRun {
   }
 
   /**
-   * The engine's figures at the end of a second: the running totals (names in {@link #RUNNING_TOTALS})
-   * as their increase since {@code before}, the others as read.
+   * The engine's figures at the end of a second: the running totals (names in {@link
+   * #RUNNING_TOTALS}) as their increase since {@code before}, the others as read.
    */
   static Map<String, Long> increase(Map<String, Long> before, Map<String, Long> after) {
     Map<String, Long> out = new HashMap<>();
-    after.forEach((name, value) -> out.put(name,
-        RUNNING_TOTALS.contains(name) ? value - before.getOrDefault(name, 0L) : value));
+    after.forEach(
+        (name, value) ->
+            out.put(
+                name,
+                RUNNING_TOTALS.contains(name) ? value - before.getOrDefault(name, 0L) : value));
     return out;
   }
 
   /** The engine figures that are running totals since the open. */
-  static final List<String> RUNNING_TOTALS = List.of("iteratorSeeks", "iteratorSteps", "iteratorKeysSkipped",
-      "compactionReadBytes", "compactionWriteBytes");
+  static final List<String> RUNNING_TOTALS =
+      List.of(
+          "iteratorSeeks",
+          "iteratorSteps",
+          "iteratorKeysSkipped",
+          "compactionReadBytes",
+          "compactionWriteBytes");
 }

@@ -16,20 +16,34 @@ import java.util.List;
  * @param probes runs at a fixed rate the search may make per backend
  * @param out where the table, the JSON and the charts go
  */
-public record SustainSettings(List<String> backends, Long rate, int seconds, int tenants, int producers, int probes,
+public record SustainSettings(
+    List<String> backends,
+    Long rate,
+    int seconds,
+    int tenants,
+    int producers,
+    int probes,
     Path out) {
-  public static final String USAGE = "bench sustain [--backend rocksdb,lmdb,memory] [--rate HOOKS_PER_S|max] [--seconds 60]"
-      + " [--tenants 200] [--producers 4] [--probes 4] [--out bench-results/sustain]";
+  public static final String USAGE =
+      "bench sustain [--backend rocksdb,lmdb,memory] [--rate HOOKS_PER_S|max] [--seconds 60]"
+          + " [--tenants 200] [--producers 4] [--probes 4] [--out bench-results/sustain]";
 
   public SustainSettings {
     backends.forEach(BenchStores::requireBackend);
     if (rate != null && rate < 0) {
       throw new IllegalArgumentException("--rate must be at least 1 hook a second, or max");
     }
-    if (seconds < 1 || seconds > 86_400 || tenants < 1 || tenants > 1_000_000 || producers < 1 || producers > 256
-        || probes < 1 || probes > 20) {
-      throw new IllegalArgumentException("--seconds must be 1..86400, --tenants 1..1000000, --producers 1..256,"
-          + " --probes 1..20");
+    if (seconds < 1
+        || seconds > 86_400
+        || tenants < 1
+        || tenants > 1_000_000
+        || producers < 1
+        || producers > 256
+        || probes < 1
+        || probes > 20) {
+      throw new IllegalArgumentException(
+          "--seconds must be 1..86400, --tenants 1..1000000, --producers 1..256,"
+              + " --probes 1..20");
     }
   }
 

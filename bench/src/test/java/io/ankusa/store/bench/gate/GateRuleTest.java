@@ -17,7 +17,8 @@ class GateRuleTest {
   private static final GateRule RULE = GateRule.STANDARD;
 
   @Property
-  void passesExactlyWhenSlowestIsWithinTwiceTheFlooredFastestAndUnderTheLimit(@ForAll("cells") List<Double> cells) {
+  void passesExactlyWhenSlowestIsWithinTwiceTheFlooredFastestAndUnderTheLimit(
+      @ForAll("cells") List<Double> cells) {
     double fastest = Collections.min(cells);
     double slowest = Collections.max(cells);
     boolean expected = slowest <= 2 * Math.max(fastest, 1.0) && slowest < 50.0;
@@ -46,7 +47,10 @@ class GateRuleTest {
     writers.add(new GateRule.WriterConditions(low, 1.0));
     GateRule.Verdict v = RULE.judge(List.of(0.2, 0.25), List.of(1.0, 1.0), writers);
     assertThat(v.pass()).isFalse();
-    assertThat(v.reasons()).singleElement().asString().contains("cell 1's writer ingested", "--ingest-rate");
+    assertThat(v.reasons())
+        .singleElement()
+        .asString()
+        .contains("cell 1's writer ingested", "--ingest-rate");
   }
 
   @Property
@@ -56,7 +60,10 @@ class GateRuleTest {
     writers.add(null);
     GateRule.Verdict v = RULE.judge(List.of(0.2, 0.25), List.of(1.0, 1.0), writers);
     assertThat(v.pass()).isFalse();
-    assertThat(v.reasons()).singleElement().asString().contains("cell 0's ticks claimed", "did not keep up");
+    assertThat(v.reasons())
+        .singleElement()
+        .asString()
+        .contains("cell 0's ticks claimed", "did not keep up");
   }
 
   @Example
@@ -67,8 +74,15 @@ class GateRuleTest {
     assertThat(RULE.judge(List.of(0.2, 0.05), List.of(1.0, 1.0), writers).pass()).isTrue();
     writers.set(1, new GateRule.WriterConditions(Double.NaN, Double.NaN));
     assertThat(RULE.judge(List.of(0.2, 0.05), List.of(1.0, 1.0), writers).reasons()).hasSize(2);
-    assertThat(RULE.judge(List.of(0.2, 2.5), List.of(1.0, 1.0), List.of(new GateRule.WriterConditions(1, 1),
-        new GateRule.WriterConditions(1, 1))).pass()).as("compared per tick, like the others").isFalse();
+    assertThat(
+            RULE.judge(
+                    List.of(0.2, 2.5),
+                    List.of(1.0, 1.0),
+                    List.of(
+                        new GateRule.WriterConditions(1, 1), new GateRule.WriterConditions(1, 1)))
+                .pass())
+        .as("compared per tick, like the others")
+        .isFalse();
   }
 
   @Example

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.internal.index.ActiveIndex;
+import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.counter.CounterFold;
 import io.ankusa.store.queue.internal.counter.Counters;
-import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.queue.internal.counter.TenantCounts;
+import io.ankusa.store.queue.internal.index.ActiveIndex;
+import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.spi.Store;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,8 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tenants have rows due now.
  */
 class QueuePopulationTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aPopulatedQueueKeepsEveryInvariantAndHasExactlyTheActiveTenantsDue() {
@@ -66,7 +65,14 @@ class QueuePopulationTest {
       TenantCounts before = queue.counters().aggregate(store);
       List<ActiveKey> dueBefore = ActiveIndex.activeTenants(store, now, ActiveIndex.DEFAULT_LIMIT);
 
-      MergeLoad load = new MergeLoad(queue, pop.activeOrds(), pop.activeTenants(), pop.aheadBaseAt(), pop.lastSeq(), 2_000);
+      MergeLoad load =
+          new MergeLoad(
+              queue,
+              pop.activeOrds(),
+              pop.activeTenants(),
+              pop.aheadBaseAt(),
+              pop.lastSeq(),
+              2_000);
       load.start();
       Thread.sleep(300);
       load.stop();
@@ -75,7 +81,8 @@ class QueuePopulationTest {
       assertThat(QueueVerifier.verify(store)).isEmpty();
       assertThat(Counters.readAll(store)).containsAllEntriesOf(CounterFold.fold(store));
       assertThat(queue.counters().aggregate(store)).isEqualTo(before);
-      assertThat(ActiveIndex.activeTenants(store, now, ActiveIndex.DEFAULT_LIMIT)).isEqualTo(dueBefore);
+      assertThat(ActiveIndex.activeTenants(store, now, ActiveIndex.DEFAULT_LIMIT))
+          .isEqualTo(dueBefore);
     }
   }
 }

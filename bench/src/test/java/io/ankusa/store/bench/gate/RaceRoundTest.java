@@ -7,12 +7,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A round beside a writer times only the ticks that claimed a row into its value, keeps the empty ones
- * apart, settles after every tick, and ends without its claiming ticks when none come; a cell's value
- * skips a round that timed nothing.
+ * A round beside a writer times only the ticks that claimed a row into its value, keeps the empty
+ * ones apart, settles after every tick, and ends without its claiming ticks when none come; a
+ * cell's value skips a round that timed nothing.
  */
 class RaceRoundTest {
-  /** Ten ticks a round, back to back: a round without claims ends after ten nominal milliseconds each. */
+  /**
+   * Ten ticks a round, back to back: a round without claims ends after ten nominal milliseconds
+   * each.
+   */
   private static final GateSettings FAST = new GateSettings(10, 1, 0, 500, 1, 0, 0, false);
 
   @Test
@@ -21,7 +24,9 @@ class RaceRoundTest {
     List<Long> settled = new ArrayList<>();
     RaceRound round = RaceRound.run(FAST, now -> calls[0]++ % 3 == 0 ? 5 : 0, settled::add);
     assertThat(round.claiming().ticks()).isEqualTo(FAST.ticksPerRound());
-    assertThat(round.empty().ticks()).as("two empty ticks between claiming ones").isEqualTo(2 * (FAST.ticksPerRound() - 1));
+    assertThat(round.empty().ticks())
+        .as("two empty ticks between claiming ones")
+        .isEqualTo(2 * (FAST.ticksPerRound() - 1));
     assertThat(settled).hasSize((int) calls[0]);
   }
 

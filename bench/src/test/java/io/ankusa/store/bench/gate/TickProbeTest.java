@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.bench.BenchStores;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.counter.TenantCounts;
 import io.ankusa.store.queue.internal.metrics.QueueGauges;
 import io.ankusa.store.spi.Bytes;
@@ -22,13 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A probe that says its tick only reads leaves the store as it found it, so the gate may run it back
- * to back before the rounds; the dispatch tick writes, and says so. Beside a writer, the dispatch tick
- * claims only up to the writer's durable watermark and delivers without refilling.
+ * A probe that says its tick only reads leaves the store as it found it, so the gate may run it
+ * back to back before the rounds; the dispatch tick writes, and says so. Beside a writer, the
+ * dispatch tick claims only up to the writer's durable watermark and delivers without refilling.
  */
 class TickProbeTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theGaugeTickOnlyReadsAndTheDispatchTickWrites() {
@@ -65,7 +64,8 @@ class TickProbeTest {
       TenantCounts before = counts(queue, now);
 
       AtomicLong durable = new AtomicLong(0);
-      TickProbe racing = new TickProbe.DispatchTick(16, 1L << 20).besideWriter(durable::get).orElseThrow();
+      TickProbe racing =
+          new TickProbe.DispatchTick(16, 1L << 20).besideWriter(durable::get).orElseThrow();
       assertThat(racing.bench()).isEqualTo("dispatch_tick_bench");
       assertThat(racing.tick(queue, now)).as("nothing is durable yet").isZero();
       racing.settle(queue, now);
@@ -82,7 +82,9 @@ class TickProbeTest {
       TickProbe quiet = new TickProbe.DispatchTick(16, 1L << 20);
       assertThat(quiet.tick(queue, now)).isEqualTo(16);
       quiet.settle(queue, now);
-      assertThat(counts(queue, now).due()).as("the quiet tick refills what it delivered").isEqualTo(after.due());
+      assertThat(counts(queue, now).due())
+          .as("the quiet tick refills what it delivered")
+          .isEqualTo(after.due());
     }
     assertThat(new TickProbe.GaugeTick().besideWriter(() -> 0L)).isEmpty();
   }

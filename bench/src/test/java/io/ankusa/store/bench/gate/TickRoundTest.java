@@ -12,7 +12,8 @@ class TickRoundTest {
     AtomicLong ticks = new AtomicLong();
     AtomicLong settled = new AtomicLong();
     long start = System.nanoTime();
-    long ran = TickRound.burst(40, now -> ticks.incrementAndGet(), now -> settled.incrementAndGet());
+    long ran =
+        TickRound.burst(40, now -> ticks.incrementAndGet(), now -> settled.incrementAndGet());
     long tookMillis = (System.nanoTime() - start) / 1_000_000;
 
     assertThat(tookMillis).isGreaterThanOrEqualTo(40);
@@ -31,8 +32,11 @@ class TickRoundTest {
   @Test
   void aRoundTimesEveryTickAndSettlesEachOne() {
     AtomicLong settled = new AtomicLong();
-    RoundStats stats = TickRound.run(new GateSettings(25, 1, 0, 1, 1, 0, 0, false), now -> now,
-        now -> settled.incrementAndGet());
+    RoundStats stats =
+        TickRound.run(
+            new GateSettings(25, 1, 0, 1, 1, 0, 0, false),
+            now -> now,
+            now -> settled.incrementAndGet());
     assertThat(stats.ticks()).isEqualTo(25);
     assertThat(settled.get()).isEqualTo(25);
   }

@@ -15,26 +15,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The ingest cell's writer and the merge load side by side leave a store every invariant holds in: the
- * writer's hooks land on the population's tenants, and the load's seqs never meet the writer's (a hook
- * overwritten by the other's would file a due row under another tenant's ordinal).
+ * The ingest cell's writer and the merge load side by side leave a store every invariant holds in:
+ * the writer's hooks land on the population's tenants, and the load's seqs never meet the writer's
+ * (a hook overwritten by the other's would file a due row under another tenant's ordinal).
  */
 class WriterLoadTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theWriterAndTheMergeLoadBesideItKeepTheQueueConsistent() {
     GateCell cell = GateCell.ingest(400, 20, 8, 4_000);
     try (Store store = BenchStores.open("memory", dir.resolve("s"), Format3.families())) {
       DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
-      QueuePopulation.Population pop = QueuePopulation.populate(queue, cell, System.currentTimeMillis());
+      QueuePopulation.Population pop =
+          QueuePopulation.populate(queue, cell, System.currentTimeMillis());
       long tenantsBefore = tenants(queue);
       MergeLoad load = MergeLoad.forCell(queue, cell, pop, 4_000);
       load.start();
       long created;
       try (WriterLoad writer = WriterLoad.start(queue, cell.tenants(), cell.ingestPerSecond())) {
-        long giveUp = System.nanoTime() + 30_000_000_000L; // a stuck writer fails below rather than hanging
+        long giveUp =
+            System.nanoTime() + 30_000_000_000L; // a stuck writer fails below rather than hanging
         while ((writer.created() < 200 || load.batches() < 200) && System.nanoTime() - giveUp < 0) {
           LockSupport.parkNanos(1_000_000);
         }
@@ -45,7 +46,9 @@ class WriterLoadTest {
         load.stop();
       }
       assertThat(created).isGreaterThanOrEqualTo(200);
-      assertThat(tenants(queue)).as("the writer's tenants are the population's").isEqualTo(tenantsBefore);
+      assertThat(tenants(queue))
+          .as("the writer's tenants are the population's")
+          .isEqualTo(tenantsBefore);
       assertThat(QueueVerifier.verify(store)).isEmpty();
     }
   }

@@ -7,7 +7,10 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The median's order-statistic interval: the coverage arithmetic, the pick, and the coverage itself. */
+/**
+ * The median's order-statistic interval: the coverage arithmetic, the pick, and the coverage
+ * itself.
+ */
 class MedianIntervalTest {
 
   @Test
@@ -54,7 +57,8 @@ class MedianIntervalTest {
 
   @Test
   void noSamplesIsRefused() {
-    assertThatThrownBy(() -> MedianInterval.of(new double[0])).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> MedianInterval.of(new double[0]))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least one sample");
   }
 }

@@ -26,9 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The raw baseline does the writer's work: the same requests through {@link WriterTarget} and
@@ -39,14 +39,16 @@ class RawGroupCommitTest {
 
   @ParameterizedTest(name = "raw reads like the backend: {0}")
   @ValueSource(booleans = {false, true})
-  void rawBaselineWritesWhatTheWriterWrites(boolean readLikeBackend, @TempDir Path dir) throws Exception {
+  void rawBaselineWritesWhatTheWriterWrites(boolean readLikeBackend, @TempDir Path dir)
+      throws Exception {
     List<IngestRequest> requests = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       String key = "k" + i;
       byte[] payload = new byte[64 + i % 7];
       payload[0] = (byte) i;
-      requests.add(new IngestRequest("tenant-" + (i % 5), "bench", key, key, AT + (i / 40) * 1000L, List.of(1),
-          payload));
+      requests.add(
+          new IngestRequest(
+              "tenant-" + (i % 5), "bench", key, key, AT + (i / 40) * 1000L, List.of(1), payload));
     }
     Path writerDir = dir.resolve("writer");
     Path rawDir = dir.resolve("raw");
@@ -58,35 +60,49 @@ class RawGroupCommitTest {
 
     try (Store writer = BenchStores.open("rocksdb", writerDir, Format3.families());
         Store raw = BenchStores.open("rocksdb", rawDir, Format3.families())) {
-      for (KeyFamily f : List.of(KeyFamily.HOOK, KeyFamily.DELIVERY, KeyFamily.TENANT_BY_ORD, KeyFamily.ORD_BY_TENANT,
-          KeyFamily.DUE, KeyFamily.ACTIVE, KeyFamily.DEDUPE)) {
+      for (KeyFamily f :
+          List.of(
+              KeyFamily.HOOK,
+              KeyFamily.DELIVERY,
+              KeyFamily.TENANT_BY_ORD,
+              KeyFamily.ORD_BY_TENANT,
+              KeyFamily.DUE,
+              KeyFamily.ACTIVE,
+              KeyFamily.DEDUPE)) {
         Map<String, String> w = rows(writer, f);
         assertThat(rows(raw, f)).as("family %s", f).isEqualTo(w).isNotEmpty();
       }
-      assertThat(rows(raw, KeyFamily.EXPIRY)).hasSameSizeAs(rows(writer, KeyFamily.EXPIRY)).hasSize(300);
+      assertThat(rows(raw, KeyFamily.EXPIRY))
+          .hasSameSizeAs(rows(writer, KeyFamily.EXPIRY))
+          .hasSize(300);
       for (byte[] meta : List.of(Keys.lastSeq(), Keys.nextOrd())) {
-        assertThat(Bytes.hex(raw.get(Format3.DEFAULT, meta))).isEqualTo(Bytes.hex(writer.get(Format3.DEFAULT, meta)));
+        assertThat(Bytes.hex(raw.get(Format3.DEFAULT, meta)))
+            .isEqualTo(Bytes.hex(writer.get(Format3.DEFAULT, meta)));
       }
       for (long ord = 0; ord <= 5; ord++) {
         for (CounterField field : List.of(CounterField.PENDING, CounterField.BYTES)) {
           byte[] key = Keys.counter(ord, field);
-          assertThat(raw.counter(Format3.COUNTERS, key)).as("counter %d %s", ord, field)
+          assertThat(raw.counter(Format3.COUNTERS, key))
+              .as("counter %d %s", ord, field)
               .isEqualTo(writer.counter(Format3.COUNTERS, key));
         }
       }
-      assertThat(raw.counter(Format3.COUNTERS, Keys.counter(0, CounterField.PENDING))).isEqualTo(300);
+      assertThat(raw.counter(Format3.COUNTERS, Keys.counter(0, CounterField.PENDING)))
+          .isEqualTo(300);
     }
   }
 
   /**
-   * The backend-like read finds exactly the stored idempotency keys, a few or more than a hundred at a
-   * time: absent keys null, present ones their stored value.
+   * The backend-like read finds exactly the stored idempotency keys, a few or more than a hundred
+   * at a time: absent keys null, present ones their stored value.
    */
   @Test
   void theBackendLikeReadFindsExactlyTheStoredKeys(@TempDir Path dir) throws Exception {
     List<IngestRequest> requests = new ArrayList<>();
     for (int i = 0; i < 140; i++) {
-      requests.add(new IngestRequest("tenant-" + (i % 3), "bench", "k" + i, "k" + i, AT, List.of(1), new byte[16]));
+      requests.add(
+          new IngestRequest(
+              "tenant-" + (i % 3), "bench", "k" + i, "k" + i, AT, List.of(1), new byte[16]));
     }
     try (RawGroupCommit raw = RawGroupCommit.open(dir, true)) {
       List<CompletableFuture<?>> futures = new ArrayList<>();
@@ -100,10 +116,14 @@ class RawGroupCommitTest {
         List<byte[]> keys = new ArrayList<>();
         List<Boolean> present = new ArrayList<>();
         for (int i = 0; i < stored; i++) {
-          keys.add(Keys.dedupe(TenantId.of("tenant-" + (i % 3)), ("k" + i).getBytes(StandardCharsets.UTF_8)));
+          keys.add(
+              Keys.dedupe(
+                  TenantId.of("tenant-" + (i % 3)), ("k" + i).getBytes(StandardCharsets.UTF_8)));
           present.add(true);
           if (i == 1 || i == stored - 1) {
-            keys.add(Keys.dedupe(TenantId.of("tenant-0"), ("absent" + i).getBytes(StandardCharsets.UTF_8)));
+            keys.add(
+                Keys.dedupe(
+                    TenantId.of("tenant-0"), ("absent" + i).getBytes(StandardCharsets.UTF_8)));
             present.add(false);
           }
         }
@@ -157,6 +177,7 @@ class RawGroupCommitTest {
   void rawBaselineOpensRocksDbWithTheBackendsOptions(@TempDir Path dir) throws Exception {
     WriterTarget.open(dir.resolve("writer"), WriterConfig.defaults()).close();
     RawGroupCommit.open(dir.resolve("raw")).close();
-    RocksDbOptionsFile.assertOpenedAlike(dir.resolve("writer"), dir.resolve("raw"), Format3.COUNTERS);
+    RocksDbOptionsFile.assertOpenedAlike(
+        dir.resolve("writer"), dir.resolve("raw"), Format3.COUNTERS);
   }
 }

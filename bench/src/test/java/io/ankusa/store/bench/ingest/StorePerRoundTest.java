@@ -15,8 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * round, and the table says which of the two a run did.
  */
 class StorePerRoundTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @Test
   void byDefaultTheStoreOfTheRoundsBeforeIsKept() throws IOException {
@@ -27,14 +26,16 @@ class StorePerRoundTest {
 
     assertThat(WriterIngestBench.emptiedIf(s.storePerRound(), dir)).isEqualTo(dir);
     assertThat(dir.resolve("000012.sst")).hasContent("an earlier round's file");
-    assertThat(WriterIngestBench.table(s, List.of())).contains("one store per target kept from round to round");
+    assertThat(WriterIngestBench.table(s, List.of()))
+        .contains("one store per target kept from round to round");
   }
 
   @Test
   void withStorePerRoundARoundsStoreDirectoryIsEmptiedBeforeItOpens() throws IOException {
     Path dir = Files.createDirectories(tmp.resolve("writer-8x10"));
     Files.writeString(dir.resolve("000012.sst"), "an earlier round's file");
-    WriterIngestBench.Settings s = WriterIngestBench.parse(new String[] {"--store-per-round", "--rounds", "3"});
+    WriterIngestBench.Settings s =
+        WriterIngestBench.parse(new String[] {"--store-per-round", "--rounds", "3"});
     assertThat(s.storePerRound()).isTrue();
     assertThat(s.rounds()).isEqualTo(3);
 

@@ -15,8 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * call, so a ratio between two of them compares equal work.
  */
 class EngineTargetTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @ParameterizedTest
   @ValueSource(strings = {"memory", "rocksdb", "lmdb", "raw-rocksdb", "raw-lmdb"})
@@ -65,7 +64,8 @@ class EngineTargetTest {
   void rawRocksOpensRocksDbWithTheBackendsOptions() throws Exception {
     EngineTarget.open("rocksdb", dir.resolve("spi")).close();
     EngineTarget.open("raw-rocksdb", dir.resolve("raw")).close();
-    RocksDbOptionsFile.assertOpenedAlike(dir.resolve("spi"), dir.resolve("raw"), EngineTarget.COUNTERS);
+    RocksDbOptionsFile.assertOpenedAlike(
+        dir.resolve("spi"), dir.resolve("raw"), EngineTarget.COUNTERS);
   }
 
   @Test
@@ -74,9 +74,11 @@ class EngineTargetTest {
     String previous = System.setProperty(RawLmdbTarget.VALUE_PAD_PROPERTY, "4");
     try (EngineTarget t = EngineTarget.open("raw-lmdb", dir.resolve("padded"))) {
       BenchKeys.load(t, keys);
-      assertThat(t.get(keys[7])).isEqualTo(Arrays.copyOf(BenchKeys.value(7), BenchKeys.VALUE_BYTES + 4));
+      assertThat(t.get(keys[7]))
+          .isEqualTo(Arrays.copyOf(BenchKeys.value(7), BenchKeys.VALUE_BYTES + 4));
       t.put(keys[8], BenchKeys.value(-1));
-      assertThat(t.get(keys[8])).isEqualTo(Arrays.copyOf(BenchKeys.value(-1), BenchKeys.VALUE_BYTES + 4));
+      assertThat(t.get(keys[8]))
+          .isEqualTo(Arrays.copyOf(BenchKeys.value(-1), BenchKeys.VALUE_BYTES + 4));
       assertThat(t.scan(keys[10], keys[20], 10)).isEqualTo(10L * (BenchKeys.VALUE_BYTES + 4));
     } finally {
       if (previous == null) {

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
-/** The fork interval around a SPI/raw ratio: where it sits, how wide it is, and when there is none. */
+/**
+ * The fork interval around a SPI/raw ratio: where it sits, how wide it is, and when there is none.
+ */
 class RatioIntervalTest {
   @Test
   void sidesFromOneSpreadGiveAnIntervalAroundOne() {
@@ -58,7 +60,8 @@ class RatioIntervalTest {
 
   @Test
   void pairedRoundsCancelWhatTheMachineDidDuringEachRound() {
-    // The machine slows down and speeds up between rounds; within each round the SPI is 10 % slower.
+    // The machine slows down and speeds up between rounds; within each round the SPI is 10 %
+    // slower.
     double[] raw = {1000, 2000, 1500, 1200, 1800};
     double[] spi = {1100, 2200, 1650, 1320, 1980};
     RatioInterval paired = RatioInterval.paired(spi, raw);
@@ -85,7 +88,8 @@ class RatioIntervalTest {
   @Test
   void pairingNeedsOneScoreOfEachSidePerRound() {
     assertThatThrownBy(() -> RatioInterval.paired(new double[] {1, 2, 3}, new double[] {1, 2}))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one SPI and one raw score per round");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("one SPI and one raw score per round");
     assertThat(RatioInterval.paired(new double[] {1000}, new double[] {900})).isNull();
   }
 

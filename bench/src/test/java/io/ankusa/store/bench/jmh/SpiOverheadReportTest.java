@@ -8,18 +8,21 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The ratio table built from forks, whether they came from one JMH run or from one run per fork. */
+/**
+ * The ratio table built from forks, whether they came from one JMH run or from one run per fork.
+ */
 class SpiOverheadReportTest {
   private static final String CASE = "EngineBench.pointGet threads=1";
 
   @Test
   void forksOfOneCaseFromSeveralRunsArePooled() {
     // Two rounds of one fork each, as the interleaved mode produces them.
-    List<ForkScores> forks = List.of(
-        new ForkScores(CASE, "lmdb", 1, "ns/op", new double[] {1200, 1300}),
-        new ForkScores(CASE, "raw-lmdb", 1, "ns/op", new double[] {1000, 1000}),
-        new ForkScores(CASE, "lmdb", 2, "ns/op", new double[] {1100, 1200}),
-        new ForkScores(CASE, "raw-lmdb", 2, "ns/op", new double[] {1000, 1200}));
+    List<ForkScores> forks =
+        List.of(
+            new ForkScores(CASE, "lmdb", 1, "ns/op", new double[] {1200, 1300}),
+            new ForkScores(CASE, "raw-lmdb", 1, "ns/op", new double[] {1000, 1000}),
+            new ForkScores(CASE, "lmdb", 2, "ns/op", new double[] {1100, 1200}),
+            new ForkScores(CASE, "raw-lmdb", 2, "ns/op", new double[] {1000, 1200}));
 
     Map<String, Object> lmdb = row(SpiOverheadReport.report(forks), "lmdb");
     assertThat(lmdb.get("forks")).isEqualTo(2);
@@ -28,7 +31,8 @@ class SpiOverheadReportTest {
     assertThat((double) lmdb.get("spiOverRaw")).isCloseTo(1200.0 / 1050.0, within(1e-9));
     assertThat((double) lmdb.get("spiOverRawOfMedians")).isCloseTo(1200.0 / 1000.0, within(1e-9));
     // Paired by round: 1250 / 1000 in round 1, 1150 / 1100 in round 2.
-    assertThat((double) lmdb.get("spiOverRawPaired")).isCloseTo(Math.sqrt(1.25 * (1150.0 / 1100.0)), within(1e-9));
+    assertThat((double) lmdb.get("spiOverRawPaired"))
+        .isCloseTo(Math.sqrt(1.25 * (1150.0 / 1100.0)), within(1e-9));
     assertThat(lmdb.get("intervalOver")).isEqualTo("rounds");
     assertThat((double) lmdb.get("spiOverRawLow")).isCloseTo(1150.0 / 1100.0, within(1e-9));
     assertThat((double) lmdb.get("spiOverRawHigh")).isCloseTo(1.25, within(1e-9));
@@ -62,11 +66,12 @@ class SpiOverheadReportTest {
   @Test
   void forksOutsideRoundsAreNotPaired() {
     // JMH's own order: every SPI fork, then every raw fork. A round's drift cannot be told apart.
-    List<ForkScores> forks = List.of(
-        new ForkScores(CASE, "lmdb", 0, "ns/op", new double[] {1250}),
-        new ForkScores(CASE, "lmdb", 0, "ns/op", new double[] {1150}),
-        new ForkScores(CASE, "raw-lmdb", 0, "ns/op", new double[] {1000}),
-        new ForkScores(CASE, "raw-lmdb", 0, "ns/op", new double[] {1100}));
+    List<ForkScores> forks =
+        List.of(
+            new ForkScores(CASE, "lmdb", 0, "ns/op", new double[] {1250}),
+            new ForkScores(CASE, "lmdb", 0, "ns/op", new double[] {1150}),
+            new ForkScores(CASE, "raw-lmdb", 0, "ns/op", new double[] {1000}),
+            new ForkScores(CASE, "raw-lmdb", 0, "ns/op", new double[] {1100}));
     Map<String, Object> lmdb = row(SpiOverheadReport.report(forks), "lmdb");
     assertThat(lmdb.get("spiOverRawPaired")).isNull();
     assertThat(lmdb.get("intervalOver")).isEqualTo("forks");
@@ -77,11 +82,12 @@ class SpiOverheadReportTest {
 
   @Test
   void aRoundMissingOneSideIsNotPaired() {
-    List<ForkScores> forks = List.of(
-        new ForkScores(CASE, "lmdb", 1, "ns/op", new double[] {1250}),
-        new ForkScores(CASE, "lmdb", 2, "ns/op", new double[] {1150}),
-        new ForkScores(CASE, "raw-lmdb", 1, "ns/op", new double[] {1000}),
-        new ForkScores(CASE, "raw-lmdb", 3, "ns/op", new double[] {1100}));
+    List<ForkScores> forks =
+        List.of(
+            new ForkScores(CASE, "lmdb", 1, "ns/op", new double[] {1250}),
+            new ForkScores(CASE, "lmdb", 2, "ns/op", new double[] {1150}),
+            new ForkScores(CASE, "raw-lmdb", 1, "ns/op", new double[] {1000}),
+            new ForkScores(CASE, "raw-lmdb", 3, "ns/op", new double[] {1100}));
     Map<String, Object> lmdb = row(SpiOverheadReport.report(forks), "lmdb");
     assertThat(lmdb.get("spiOverRawPaired")).isNull();
     assertThat(lmdb.get("intervalOver")).isEqualTo("forks");
@@ -89,7 +95,8 @@ class SpiOverheadReportTest {
 
   @Test
   void aCaseWithoutItsBaselineHasNoRatio() {
-    List<ForkScores> forks = List.of(new ForkScores(CASE, "rocksdb", 0, "ns/op", new double[] {2000, 2100}));
+    List<ForkScores> forks =
+        List.of(new ForkScores(CASE, "rocksdb", 0, "ns/op", new double[] {2000, 2100}));
     Map<String, Object> rocksdb = row(SpiOverheadReport.report(forks), "rocksdb");
     assertThat(rocksdb.get("baseline")).isEqualTo("raw-rocksdb");
     assertThat(rocksdb.get("spiOverRaw")).isNull();
@@ -98,7 +105,7 @@ class SpiOverheadReportTest {
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> row(Map<String, Object> json, String engine) {
-    return ((List<Map<String, Object>>) json.get("results")).stream()
-        .filter(r -> r.get("engine").equals(engine)).findFirst().orElseThrow();
+    return ((List<Map<String, Object>>) json.get("results"))
+        .stream().filter(r -> r.get("engine").equals(engine)).findFirst().orElseThrow();
   }
 }

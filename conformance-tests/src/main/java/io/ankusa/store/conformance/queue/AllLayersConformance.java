@@ -2,7 +2,6 @@ package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.EngineConformance;
-import io.ankusa.store.queue.internal.Transition;
 import net.jqwik.api.Group;
 
 /**
@@ -18,12 +17,13 @@ import net.jqwik.api.Group;
  *
  * <p>Each layer is a jqwik group (a nested class extending that layer's abstract class), so jqwik
  * runs every inherited case of every layer, and a failure is reported under the layer's group and
- * the case's name ({@code Engine > modelBasedRandomBatches}). {@code -Dankusa.conformance.only=Engine}
- * runs one layer, {@code -Dankusa.conformance.only=Engine#modelBasedRandomBatches} one case
- * ({@link io.ankusa.store.conformance.CaseSelection}). The durability and migration layers recreate the fixture in a child JVM,
- * so the fixture needs a no-arg constructor ({@link ChildJvm}). A backend that needs more than a
- * fixture for a layer (another {@code QueueConfig} for the layout layer, say) extends that layer's
- * class instead, one class per layer.
+ * the case's name ({@code Engine > modelBasedRandomBatches}). {@code
+ * -Dankusa.conformance.only=Engine} runs one layer, {@code
+ * -Dankusa.conformance.only=Engine#modelBasedRandomBatches} one case ({@link
+ * io.ankusa.store.conformance.CaseSelection}). The durability and migration layers recreate the
+ * fixture in a child JVM, so the fixture needs a no-arg constructor ({@link ChildJvm}). A backend
+ * that needs more than a fixture for a layer (another {@code QueueConfig} for the layout layer,
+ * say) extends that layer's class instead, one class per layer.
  *
  * <p>Each group calls {@link #fixture()} for its own instance, as separate test classes would.
  */

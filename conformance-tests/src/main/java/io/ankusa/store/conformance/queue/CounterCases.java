@@ -12,22 +12,22 @@ import io.ankusa.store.layout.DueKind;
 import io.ankusa.store.layout.DueValue;
 import io.ankusa.store.layout.FamilySentinels;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.InflightKey;
 import io.ankusa.store.layout.InflightValue;
+import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.internal.counter.CounterFold;
-import io.ankusa.store.queue.internal.record.DeadRow;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.record.DeliveryRow;
+import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.internal.counter.CounterFold;
+import io.ankusa.store.queue.internal.counter.TenantCounts;
 import io.ankusa.store.queue.internal.index.DueIndex;
+import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
+import io.ankusa.store.queue.internal.record.DeadRow;
+import io.ankusa.store.queue.internal.record.DeliveryRow;
 import io.ankusa.store.queue.internal.record.DueRow;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.record.InflightRow;
-import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
-import io.ankusa.store.queue.internal.counter.TenantCounts;
-import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Durability;
@@ -54,15 +54,15 @@ import net.jqwik.api.Property;
  */
 public interface CounterCases extends LayoutCase {
   /**
-   * Counters equal a fold after any sequence of transitions: ingest (four tenants, the
-   * default among them, 1–3 sinks, archive on), dispatch ticks, deliver, retry, dead-letter, revive,
-   * inflight recovery, expand, purge, archive settle and drop (by hand and by archiver runs), reclaim —
-   * after every action each
-   * tenant's six counters and the node aggregate equal a fold of the rows; at the end the verifier
-   * finds no breach.
+   * Counters equal a fold after any sequence of transitions: ingest (four tenants, the default
+   * among them, 1–3 sinks, archive on), dispatch ticks, deliver, retry, dead-letter, revive,
+   * inflight recovery, expand, purge, archive settle and drop (by hand and by archiver runs),
+   * reclaim — after every action each tenant's six counters and the node aggregate equal a fold of
+   * the rows; at the end the verifier finds no breach.
    */
   @Property
-  default void countersEqualAFoldAfterAnySequenceOfTransitions(@ForAll("queueActions") List<QueueAction> actions) {
+  default void countersEqualAFoldAfterAnySequenceOfTransitions(
+      @ForAll("queueActions") List<QueueAction> actions) {
     try (TempDirStore t = openQueueStore()) {
       QueueDriver d = new QueueDriver(t.store(), queueConfig().withArchive(true));
       assertCountersEqualFold(t.store(), "on the new store, before any action");
@@ -77,15 +77,17 @@ public interface CounterCases extends LayoutCase {
   }
 
   /**
-   * Concurrent writers do not lose counts: four threads move disjoint rows of ONE tenant
-   * at once through different op builders (claim + delivered; claim + retry + claim + delivered;
-   * claim + dead-letter + revive; claim + recover + claim + delivered), one batch per transition,
-   * all merging into the same counter keys. Afterwards the tenant's counters and the aggregate equal
+   * Concurrent writers do not lose counts: four threads move disjoint rows of ONE tenant at once
+   * through different op builders (claim + delivered; claim + retry + claim + delivered; claim +
+   * dead-letter + revive; claim + recover + claim + delivered), one batch per transition, all
+   * merging into the same counter keys. Afterwards the tenant's counters and the aggregate equal
    * the fold, and the fold is the exact expected outcome.
    */
   @Example
   default void concurrentWritersDoNotLoseCounts() throws Exception {
-    requireCapability(capabilities().concurrentWriters(), "concurrentWriters",
+    requireCapability(
+        capabilities().concurrentWriters(),
+        "concurrentWriters",
         "this case writes one tenant's transitions from 4 threads at once");
     final int threads = ConcurrentWorker.values().length;
     final int hooks = 400;
@@ -116,14 +118,16 @@ public interface CounterCases extends LayoutCase {
         for (int w = 0; w < threads; w++) {
           ConcurrentWorker worker = ConcurrentWorker.values()[w];
           List<DueRow> share = shares.get(w);
-          running.add(pool.submit(() -> {
-            start.countDown();
-            start.await();
-            for (DueRow row : share) {
-              worker.drive(d.queue(), row);
-            }
-            return null;
-          }));
+          running.add(
+              pool.submit(
+                  () -> {
+                    start.countDown();
+                    start.await();
+                    for (DueRow row : share) {
+                      worker.drive(d.queue(), row);
+                    }
+                    return null;
+                  }));
         }
         for (Future<?> f : running) {
           f.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
@@ -133,23 +137,29 @@ public interface CounterCases extends LayoutCase {
         pool.awaitTermination(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
       }
       Map<Long, TenantCounts> fold = CounterFold.fold(store);
-      assertThat(d.queue().counters().read(store, ord)).as("counters of the tenant written by 4 threads vs a fold")
+      assertThat(d.queue().counters().read(store, ord))
+          .as("counters of the tenant written by 4 threads vs a fold")
           .isEqualTo(fold.getOrDefault(ord, TenantCounts.ZERO));
-      assertThat(d.queue().counters().aggregate(store)).as("the aggregate (ord 0) vs a fold")
+      assertThat(d.queue().counters().aggregate(store))
+          .as("the aggregate (ord 0) vs a fold")
           .isEqualTo(fold.get(0L));
       List<DueRow> revived = shares.get(ConcurrentWorker.CLAIM_DEAD_LETTER_REVIVE.ordinal());
       long revivedBytes = revived.stream().mapToLong(r -> r.value().size()).sum();
-      assertThat(fold.get(ord)).as("only the revived quarter is left, due as first attempts")
+      assertThat(fold.get(ord))
+          .as("only the revived quarter is left, due as first attempts")
           .isEqualTo(new TenantCounts(revived.size(), 0, 0, 0, revivedBytes, 0));
-      assertThat(QueueVerifier.verify(store)).as("verifier after the concurrent transitions").isEmpty();
+      assertThat(QueueVerifier.verify(store))
+          .as("verifier after the concurrent transitions")
+          .isEmpty();
     }
   }
 
   /**
-   * Each of a tenant's six counters is read by its field as by its name, and the node aggregate sums
-   * its tenants: acme ingests 10 hooks of 7 bytes (archive on), 8 are claimed, 3 retried a minute
-   * later and 1 dead-lettered, so it has 2 pending, 3 scheduled, 4 inflight, 1 dead, 70 bytes and 10
-   * archive obligations — six different numbers — and 5 due; globex's one hook adds to the aggregate.
+   * Each of a tenant's six counters is read by its field as by its name, and the node aggregate
+   * sums its tenants: acme ingests 10 hooks of 7 bytes (archive on), 8 are claimed, 3 retried a
+   * minute later and 1 dead-lettered, so it has 2 pending, 3 scheduled, 4 inflight, 1 dead, 70
+   * bytes and 10 archive obligations — six different numbers — and 5 due; globex's one hook adds to
+   * the aggregate.
    */
   @Example
   default void everyCounterIsReadByItsField() {
@@ -169,36 +179,55 @@ public interface CounterCases extends LayoutCase {
       d.write(claim);
       Transition settle = new Transition();
       for (int i = 0; i < 3; i++) {
-        Deliveries.retry(settle, inflight.get(i), d.deliveryRow(inflight.get(i).key().seq(), 1), START + 60_000, "503");
+        Deliveries.retry(
+            settle,
+            inflight.get(i),
+            d.deliveryRow(inflight.get(i).key().seq(), 1),
+            START + 60_000,
+            "503");
       }
-      Deliveries.deadLetter(settle, inflight.get(3), d.deliveryRow(inflight.get(3).key().seq(), 1), START, "src", "h", "410");
+      Deliveries.deadLetter(
+          settle,
+          inflight.get(3),
+          d.deliveryRow(inflight.get(3).key().seq(), 1),
+          START,
+          "src",
+          "h",
+          "410");
       d.write(settle);
       String on = backend().name();
       TenantCounts counts = d.queue().counters().read(t.store(), acme);
-      assertThat(counts).as("%s: acme's counters", on).isEqualTo(new TenantCounts(2, 3, 4, 1, 70, 10));
+      assertThat(counts)
+          .as("%s: acme's counters", on)
+          .isEqualTo(new TenantCounts(2, 3, 4, 1, 70, 10));
       assertThat(counts.due()).as("%s: acme's due rows (pending + scheduled)", on).isEqualTo(5);
       TenantCounts aggregate = d.queue().counters().aggregate(t.store());
-      assertThat(aggregate).as("%s: the node aggregate", on).isEqualTo(new TenantCounts(3, 3, 4, 1, 75, 11));
+      assertThat(aggregate)
+          .as("%s: the node aggregate", on)
+          .isEqualTo(new TenantCounts(3, 3, 4, 1, 75, 11));
       for (CounterField field : CounterField.values()) {
-        long byName = switch (field) {
-          case PENDING -> counts.pending();
-          case SCHEDULED -> counts.scheduled();
-          case INFLIGHT -> counts.inflight();
-          case DEAD -> counts.dead();
-          case BYTES -> counts.bytes();
-          case ARCHIVE_PENDING -> counts.archivePending();
-        };
-        assertThat(counts.get(field)).as("%s: acme's %s read by its field", on, field).isEqualTo(byName);
+        long byName =
+            switch (field) {
+              case PENDING -> counts.pending();
+              case SCHEDULED -> counts.scheduled();
+              case INFLIGHT -> counts.inflight();
+              case DEAD -> counts.dead();
+              case BYTES -> counts.bytes();
+              case ARCHIVE_PENDING -> counts.archivePending();
+            };
+        assertThat(counts.get(field))
+            .as("%s: acme's %s read by its field", on, field)
+            .isEqualTo(byName);
       }
       assertCountersEqualFold(t.store(), on + ": after the transitions");
     }
   }
 
   /**
-   * A fold that does not see a family's sentinels is refused, never read as low counts: with the due
-   * rows' hi sentinel deleted, and then (the first put back) the inflight rows' lo sentinel, {@link
-   * CounterFold#fold} fails with {@code StoreCorruptionException} naming the family and the missing
-   * sentinel's key; with both back it equals the counters again.
+   * A fold that does not see a family's sentinels is refused, never read as low counts: with the
+   * due rows' hi sentinel deleted, and then (the first put back) the inflight rows' lo sentinel,
+   * {@link CounterFold#fold} fails with {@code StoreCorruptionException} naming the family and the
+   * missing sentinel's key; with both back it equals the counters again.
    */
   @Example
   default void aFoldMissingASentinelIsRefused() {
@@ -240,8 +269,10 @@ public interface CounterCases extends LayoutCase {
         Transition retry = new Transition();
         Deliveries.retry(retry, inflight, stateOf(q, row), at, "503");
         q.write(retry, Durability.NO_SYNC);
-        DueRow again = new DueRow(new DueKey(row.ord(), at, row.seq(), row.key().sink()),
-            new DueValue(row.value().size(), DueKind.RETRY));
+        DueRow again =
+            new DueRow(
+                new DueKey(row.ord(), at, row.seq(), row.key().sink()),
+                new DueValue(row.value().size(), DueKind.RETRY));
         Transition delivered = new Transition();
         Deliveries.delivered(delivered, claim(q, again));
         q.write(delivered, Durability.NO_SYNC);
@@ -253,7 +284,8 @@ public interface CounterCases extends LayoutCase {
         InflightRow inflight = claim(q, row);
         long at = row.key().at() + 30_000;
         Transition dead = new Transition();
-        Deliveries.deadLetter(dead, inflight, stateOf(q, row), at, "src", "hook-" + row.seq(), "410");
+        Deliveries.deadLetter(
+            dead, inflight, stateOf(q, row), at, "src", "hook-" + row.seq(), "410");
         q.write(dead, Durability.NO_SYNC);
         byte[] deadKey = Keys.dead(at, row.seq(), row.key().sink());
         byte[] deadValue = q.store().get(Format3.INDEX, deadKey);
@@ -272,8 +304,10 @@ public interface CounterCases extends LayoutCase {
         Transition recover = new Transition();
         Deliveries.recoverInflight(recover, inflight, at);
         q.write(recover, Durability.NO_SYNC);
-        DueRow again = new DueRow(new DueKey(row.ord(), at, row.seq(), row.key().sink()),
-            new DueValue(row.value().size(), DueKind.FIRST_ATTEMPT));
+        DueRow again =
+            new DueRow(
+                new DueKey(row.ord(), at, row.seq(), row.key().sink()),
+                new DueValue(row.value().size(), DueKind.FIRST_ATTEMPT));
         Transition delivered = new Transition();
         Deliveries.delivered(delivered, claim(q, again));
         q.write(delivered, Durability.NO_SYNC);
@@ -286,7 +320,8 @@ public interface CounterCases extends LayoutCase {
       Transition t = new Transition();
       Deliveries.claim(t, row);
       q.write(t, Durability.NO_SYNC);
-      return new InflightRow(new InflightKey(row.ord(), row.seq(), row.key().sink()),
+      return new InflightRow(
+          new InflightKey(row.ord(), row.seq(), row.key().sink()),
           new InflightValue(row.value().size()));
     }
 

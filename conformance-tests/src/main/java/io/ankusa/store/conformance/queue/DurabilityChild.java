@@ -2,13 +2,13 @@ package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.layout.Format3;
-import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.queue.config.WriterConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.spi.Store;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -25,10 +25,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The process {@link DurabilityConformance} kills: it opens the store, ingests through the writer
- * from several threads (about 500 hooks/s each) until it is killed, claims (never settles) some due rows so recovery has
- * inflight rows to bring back, and appends every acknowledged hook as a line {@code seq tenant
- * hookId} to the ack file — written straight to the OS (a process kill loses nothing written) and
- * fsynced now and then.
+ * from several threads (about 500 hooks/s each) until it is killed, claims (never settles) some due
+ * rows so recovery has inflight rows to bring back, and appends every acknowledged hook as a line
+ * {@code seq tenant hookId} to the ack file — written straight to the OS (a process kill loses
+ * nothing written) and fsynced now and then.
  *
  * <p>Arguments: {@code fixture dir ackFile cycle threads}: the parent's fixture as {@link ChildJvm}
  * describes it, recreated here so the store opens through its {@link BackendFixture#open} with its
@@ -46,8 +46,12 @@ public final class DurabilityChild {
     Store store = fixture.open(dir, Format3.families());
     DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
     QueueWriter writer = QueueWriter.start(queue, WriterConfig.defaults().withMaxGroupHooks(64));
-    try (FileChannel acks = FileChannel.open(ackFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.APPEND)) {
+    try (FileChannel acks =
+        FileChannel.open(
+            ackFile,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.APPEND)) {
       Thread dispatcher = new Thread(() -> claimForever(queue, writer), "child-dispatcher");
       dispatcher.setDaemon(true);
       dispatcher.start();
@@ -84,19 +88,36 @@ public final class DurabilityChild {
       String tenant = random.nextInt(8) == 0 ? null : "tenant-" + random.nextInt(20);
       String hookId = "c" + cycle + "-t" + id + "-" + n;
       List<Integer> sinks = random.nextBoolean() ? List.of(1) : List.of(1, 2);
-      IngestRequest request = new IngestRequest(tenant, "durability", hookId, hookId, System.currentTimeMillis(),
-          sinks, new byte[16 + random.nextInt(200)]);
+      IngestRequest request =
+          new IngestRequest(
+              tenant,
+              "durability",
+              hookId,
+              hookId,
+              System.currentTimeMillis(),
+              sinks,
+              new byte[16 + random.nextInt(200)]);
       window.acquireUninterruptibly();
       // ~500 hooks/s per producer: enough groups in flight at any kill moment, while the store the
       // parent verifies after every cycle stays small (it accumulates over the cycles).
       LockSupport.parkNanos(2_000_000);
       CompletableFuture<IngestResult> f = writer.ingest(request);
-      f.whenComplete((r, e) -> {
-        window.release();
-        if (e == null && r.outcome() == IngestResult.Outcome.CREATED) {
-          ack(acks, r.seq() + " " + (tenant == null ? "-" : tenant) + " " + hookId + " " + sinks.size() + "\n");
-        }
-      });
+      f.whenComplete(
+          (r, e) -> {
+            window.release();
+            if (e == null && r.outcome() == IngestResult.Outcome.CREATED) {
+              ack(
+                  acks,
+                  r.seq()
+                      + " "
+                      + (tenant == null ? "-" : tenant)
+                      + " "
+                      + hookId
+                      + " "
+                      + sinks.size()
+                      + "\n");
+            }
+          });
     }
   }
 

@@ -1,8 +1,7 @@
 package io.ankusa.store.conformance.queue;
 
 import static io.ankusa.store.conformance.queue.LayoutAssertions.*;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.spi.Direction;
@@ -12,9 +11,10 @@ import io.ankusa.store.spi.StoreException;
 
 /** Scans of the archive obligations fail on one thread. */
 final class FailingArchiveScans extends ForwardingStore {
-  final StoreException injected = new StoreException("injected failure of a scan of 'a' by the conformance suite");
+  final StoreException injected =
+      new StoreException("injected failure of a scan of 'a' by the conformance suite");
   volatile Thread failScansOf;
-  volatile Runnable beforeFailing = () -> { };
+  volatile Runnable beforeFailing = () -> {};
 
   FailingArchiveScans(Store delegate) {
     super(delegate);
@@ -22,7 +22,10 @@ final class FailingArchiveScans extends ForwardingStore {
 
   @Override
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
-    if (Thread.currentThread() == failScansOf && family.equals(Format3.INDEX) && lo.length > 0 && lo[0] == 'a') {
+    if (Thread.currentThread() == failScansOf
+        && family.equals(Format3.INDEX)
+        && lo.length > 0
+        && lo[0] == 'a') {
       beforeFailing.run();
       throw injected;
     }

@@ -2,7 +2,7 @@ package io.ankusa.store.conformance.queue;
 
 import static io.ankusa.store.conformance.queue.LayoutAssertions.*;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreWriteFailedException;
@@ -10,13 +10,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A store whose next {@code syncWal()}, once armed, waits until released (and then fails, if asked):
- * a disk slow, or refusing, to make the writer's group durable.
+ * A store whose next {@code syncWal()}, once armed, waits until released (and then fails, if
+ * asked): a disk slow, or refusing, to make the writer's group durable.
  */
 final class HeldSyncStore extends ForwardingStore {
-  final StoreWriteFailedException injected = new StoreWriteFailedException("WAL sync refused by the conformance suite");
+  final StoreWriteFailedException injected =
+      new StoreWriteFailedException("WAL sync refused by the conformance suite");
+
   /** The gate the next sync waits at, taken by that sync. */
   private volatile CountDownLatch held;
+
   private volatile CountDownLatch gate;
   private volatile CountDownLatch entered = new CountDownLatch(1);
   private volatile boolean failHeld;
@@ -37,7 +40,9 @@ final class HeldSyncStore extends ForwardingStore {
   }
 
   void awaitHeldSync() throws InterruptedException {
-    assertThat(entered.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS)).as("the writer's sync reached the store").isTrue();
+    assertThat(entered.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS))
+        .as("the writer's sync reached the store")
+        .isTrue();
   }
 
   void release(boolean fail) {

@@ -10,16 +10,16 @@ import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.internal.index.ActiveIndex;
+import io.ankusa.store.queue.internal.Deliveries;
+import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.queue.internal.counter.CounterFold;
 import io.ankusa.store.queue.internal.counter.Counters;
-import io.ankusa.store.queue.internal.Deliveries;
+import io.ankusa.store.queue.internal.counter.TenantCounts;
+import io.ankusa.store.queue.internal.index.ActiveIndex;
 import io.ankusa.store.queue.internal.index.DueIndex;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.record.InflightRow;
-import io.ankusa.store.queue.internal.counter.TenantCounts;
 import io.ankusa.store.queue.internal.tenant.Tenants;
-import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.ReadView;
@@ -32,7 +32,10 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** What the layout layer's cases share: the counter-fold and marker checks (the transition layer uses them too), queue drivers' helpers, the read-scope assertions. */
+/**
+ * What the layout layer's cases share: the counter-fold and marker checks (the transition layer
+ * uses them too), queue drivers' helpers, the read-scope assertions.
+ */
 public final class LayoutAssertions {
   private LayoutAssertions() {}
 
@@ -44,8 +47,8 @@ public final class LayoutAssertions {
   static final long DAY_MS = 86_400_000L;
 
   /**
-   * Every tenant's counters and the aggregate equal a fold of the rows (a counter row that is missing
-   * counts as zero), else fails naming {@code when} and every difference.
+   * Every tenant's counters and the aggregate equal a fold of the rows (a counter row that is
+   * missing counts as zero), else fails naming {@code when} and every difference.
    */
   static void assertCountersEqualFold(ReadView view, String when) {
     Map<Long, TenantCounts> stored = Counters.readAll(view);
@@ -57,28 +60,47 @@ public final class LayoutAssertions {
       TenantCounts s = stored.getOrDefault(ord, TenantCounts.ZERO);
       TenantCounts f = folded.getOrDefault(ord, TenantCounts.ZERO);
       if (!s.equals(f)) {
-        differences.add((ord == 0 ? "aggregate (ord 0)" : "tenant ord " + ord) + ": counters " + s + " but the fold gives " + f);
+        differences.add(
+            (ord == 0 ? "aggregate (ord 0)" : "tenant ord " + ord)
+                + ": counters "
+                + s
+                + " but the fold gives "
+                + f);
       }
     }
     assertThat(differences).as("%s: counters equal a fold of the rows", when).isEmpty();
   }
 
-  /** Every {@code 'D'} row has its {@code 'A' (at/1000) ord} marker, else fails naming {@code when} and the rows. */
+  /**
+   * Every {@code 'D'} row has its {@code 'A' (at/1000) ord} marker, else fails naming {@code when}
+   * and the rows.
+   */
   static void assertEveryDueRowHasAMarker(ReadView view, String when) {
     Set<ActiveKey> markers = new HashSet<>(ActiveIndex.all(view));
     List<String> missing = new ArrayList<>();
-    CounterFold.foldFamily(view, KeyFamily.DUE, e -> {
-      DueKey k = DueKey.decode(e.key());
-      ActiveKey needed = new ActiveKey(ActiveKey.bucketOf(k.at()), k.ord());
-      if (!markers.contains(needed)) {
-        missing.add("due row " + k + " has no marker " + needed);
-      }
-    });
+    CounterFold.foldFamily(
+        view,
+        KeyFamily.DUE,
+        e -> {
+          DueKey k = DueKey.decode(e.key());
+          ActiveKey needed = new ActiveKey(ActiveKey.bucketOf(k.at()), k.ord());
+          if (!markers.contains(needed)) {
+            missing.add("due row " + k + " has no marker " + needed);
+          }
+        });
     assertThat(missing).as("%s: every due row has its active marker", when).isEmpty();
   }
 
   static String describe(int i, List<QueueAction> actions, String did) {
-    return "after action " + i + " (counting from 0) of " + actions.size() + ", " + actions.get(i) + " (" + did + ")";
+    return "after action "
+        + i
+        + " (counting from 0) of "
+        + actions.size()
+        + ", "
+        + actions.get(i)
+        + " ("
+        + did
+        + ")";
   }
 
   static HookEnvelope hook(QueueDriver d, String tenant) {
@@ -104,7 +126,9 @@ public final class LayoutAssertions {
     try (Scan scan = view.scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
       while (scan.hasNext()) {
         Entry e = scan.next();
-        out.add(new InflightRow(InflightKey.decode(e.key()), InflightValue.decodeAt(e.key(), e.value())));
+        out.add(
+            new InflightRow(
+                InflightKey.decode(e.key()), InflightValue.decodeAt(e.key(), e.value())));
       }
     }
     return out;

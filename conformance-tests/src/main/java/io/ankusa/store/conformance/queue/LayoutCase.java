@@ -5,7 +5,10 @@ import io.ankusa.store.conformance.TempDirStore;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.spi.Capabilities;
 
-/** What every case of the layout layer needs from the suite that runs it: the backend under test, a fresh format-3 store, the queue settings and the visible skip. */
+/**
+ * What every case of the layout layer needs from the suite that runs it: the backend under test, a
+ * fresh format-3 store, the queue settings and the visible skip.
+ */
 public interface LayoutCase {
   /** The backend under test (its fixture, made once per suite instance). */
   BackendFixture backend();
@@ -16,7 +19,10 @@ public interface LayoutCase {
   /** What the backend under test claims. */
   Capabilities capabilities();
 
-  /** A new store of the backend under test with the format-3 families, in a fresh temporary directory. */
+  /**
+   * A new store of the backend under test with the format-3 families, in a fresh temporary
+   * directory.
+   */
   TempDirStore openQueueStore();
 
   /**

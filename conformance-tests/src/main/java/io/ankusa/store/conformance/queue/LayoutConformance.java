@@ -17,17 +17,20 @@ import io.ankusa.store.spi.Capabilities;
  * }</pre>
  *
  * <p>Each case opens a format-3 store ({@link Format3#families()}) in a fresh temporary directory
- * ({@link TempDirStore}), lays out the queue with {@link io.ankusa.store.queue.internal.DeliveryQueue#open}, ingests with {@code
- * DirectIngest}, dispatches with {@link io.ankusa.store.queue.internal.dispatch.Dispatcher} (every row visible: {@code visibleSeq = MAX}) and
- * drives the other transitions through the {@link io.ankusa.store.queue.internal.Deliveries} op builders with rows read from the
- * store. Time is a logical clock; nothing waits on the wall clock.
+ * ({@link TempDirStore}), lays out the queue with {@link
+ * io.ankusa.store.queue.internal.DeliveryQueue#open}, ingests with {@code DirectIngest}, dispatches
+ * with {@link io.ankusa.store.queue.internal.dispatch.Dispatcher} (every row visible: {@code
+ * visibleSeq = MAX}) and drives the other transitions through the {@link
+ * io.ankusa.store.queue.internal.Deliveries} op builders with rows read from the store. Time is a
+ * logical clock; nothing waits on the wall clock.
  *
  * <p>The cases, one method each, named for the promise each checks:
  *
  * <ol>
  *   <li>{@link #countersEqualAFoldAfterAnySequenceOfTransitions} — generated {@link QueueAction}
- *       sequences; after every action the counters equal {@link io.ankusa.store.queue.internal.counter.CounterFold#fold}; at the end {@link
- *       QueueVerifier} finds nothing;
+ *       sequences; after every action the counters equal {@link
+ *       io.ankusa.store.queue.internal.counter.CounterFold#fold}; at the end {@link QueueVerifier}
+ *       finds nothing;
  *   <li>{@link #concurrentWritersDoNotLoseCounts} — four threads, four op builders, one tenant;
  *   <li>{@link #tenantOrdinalIsAssignedOnceAndNeverReused};
  *   <li>{@link #tenantsMaxRefusesANewTenantAndNeverAnExistingOne};
@@ -41,35 +44,38 @@ import io.ankusa.store.spi.Capabilities;
  *   <li>{@link #queueGaugesReadCounters} — through a {@link RecordingStore};
  *   <li>{@link #oldestDueAgeComesFromTheActiveIndex};
  *   <li>{@link #topTenantsByPending};
- *   <li>{@link #reclaimProgressesPastOwedHooksAtTheHead} — owing hooks at the head of {@code 'c'} never
- *       block newer ones;
+ *   <li>{@link #reclaimProgressesPastOwedHooksAtTheHead} — owing hooks at the head of {@code 'c'}
+ *       never block newer ones;
  *   <li>{@link #reclaimDeletesExactlyTheHooksNothingOwes} — owed by delivery rows (in a span dense
  *       with rows in flight) or by the archive; passes move a cursor and end laps;
  *   <li>{@link #recoveryDropsAnInflightRowWhoseHookIsGone};
- *   <li>{@link #recoveryCountsOnlyTheRowsItMoved} — a settle forced between recovery's scan and its batch;
- *   <li>{@link #verifierNamesEachBreachAndNothingOnACleanQueue} — each kind of damage, written through
- *       the store, reported exactly;
- *   <li>{@link #eraseRemovesOneTenantAndNothingOfItsNeighbours} — the store differs only in the erased
- *       tenant's keys; a returning tenant gets a new ordinal and dedupes afresh;
+ *   <li>{@link #recoveryCountsOnlyTheRowsItMoved} — a settle forced between recovery's scan and its
+ *       batch;
+ *   <li>{@link #verifierNamesEachBreachAndNothingOnACleanQueue} — each kind of damage, written
+ *       through the store, reported exactly;
+ *   <li>{@link #eraseRemovesOneTenantAndNothingOfItsNeighbours} — the store differs only in the
+ *       erased tenant's keys; a returning tenant gets a new ordinal and dedupes afresh;
  *   <li>{@link #archiveNeverGetsAHookAboveDurableSeq} — generated ingest and archiver runs under a
  *       moving watermark (the archive scan stops at the writer's {@code durableSeq});
- *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts that
- *       lose unsynced appends: every hook is always an obligation or in the synced archive;
+ *   <li>{@link #archiverSettlesOnlyWhatTheSinkSynced} — the same with refused syncs and restarts
+ *       that lose unsynced appends: every hook is always an obligation or in the synced archive;
  *   <li>{@link #archiverReportsAddUpToWhatItArchived} — chunk reports and drain totals against the
  *       appends, gone hooks, the watermark;
  *   <li>{@link #aFailingSinkOrStoreSettlesNothingOfItsChunk} — refused syncs and a failing read;
  *   <li>{@link #everyCounterIsReadByItsField} — six different counters, each read by its field;
  *   <li>{@link #aFoldMissingASentinelIsRefused};
- *   <li>{@link #dueRowsAreReadFromTheFloorToNowInclusive} — the due index's range reads at their edges;
+ *   <li>{@link #dueRowsAreReadFromTheFloorToNowInclusive} — the due index's range reads at their
+ *       edges;
  *   <li>{@link #activeTenantsHonourTheLimitAndTheOldestAgeSkipsStaleMarkers};
  *   <li>{@link #repairAndCleanupRestoreAMissingHeadMarker};
- *   <li>{@link #deadLettersPageNewestFirstAndRevivedRowsLeaveThem} — the DLQ's pages, across tenants
- *       and per tenant, and reviving;
- *   <li>{@link #everyHookFieldReadsBackAsIngested} and {@link #deliveryRowFieldsReadBackAtTheirExtremes}
- *       — the queue's records at their edges;
- *   <li>{@link #aDamagedRecordIsRefusedNamingItsFamilyAndKey} — damaged records refused, naming their
- *       family and key;
- *   <li>{@link #runtimeStartsClosesOnceAndRefusesWorkAfterClose} — a {@code QueueRuntime}'s lifecycle;
+ *   <li>{@link #deadLettersPageNewestFirstAndRevivedRowsLeaveThem} — the DLQ's pages, across
+ *       tenants and per tenant, and reviving;
+ *   <li>{@link #everyHookFieldReadsBackAsIngested} and {@link
+ *       #deliveryRowFieldsReadBackAtTheirExtremes} — the queue's records at their edges;
+ *   <li>{@link #aDamagedRecordIsRefusedNamingItsFamilyAndKey} — damaged records refused, naming
+ *       their family and key;
+ *   <li>{@link #runtimeStartsClosesOnceAndRefusesWorkAfterClose} — a {@code QueueRuntime}'s
+ *       lifecycle;
  *   <li>{@link #closeStopsInReverseStartOrderAndDrainsTheArchive};
  *   <li>{@link #startRecoversAnUncleanStopBeforeTheFirstClaim};
  *   <li>{@link #rowsAboveTheDurableSeqAreNeverClaimed} — the dispatcher on the writer's watermark;
@@ -83,16 +89,20 @@ import io.ankusa.store.spi.Capabilities;
  *   <li>{@link #theMetricsOfARuntimeEqualWhatTheRowsSay} — {@code QueueMetrics} against the rows;
  *   <li>{@link #theTenantCapIsRefusedNamingTheTenantAndTheCap};
  *   <li>{@link #ordinalsAreCachedPerTenantYetCorrectAfterAnotherQueueAllocates};
- *   <li>{@link #createdAndDuplicateAreAnsweredOnlyAfterTheSyncCoveringThem} — the writer's sync held
- *       at a gate: applied but not durable, nobody answered;
+ *   <li>{@link #createdAndDuplicateAreAnsweredOnlyAfterTheSyncCoveringThem} — the writer's sync
+ *       held at a gate: applied but not durable, nobody answered;
  *   <li>{@link #groupCommitKeepsEachProducersOrderAndAssignsEachSeqOnce} — four producers at once;
- *   <li>{@link #aGroupHoldsAtMostItsBoundsAndDedupesWithinItself} — requests queued behind a held write;
+ *   <li>{@link #aGroupHoldsAtMostItsBoundsAndDedupesWithinItself} — requests queued behind a held
+ *       write;
  *   <li>{@link #aFailedSyncOrWriteFailsExactlyTheAcksItCoversAndTheRetryStoresOnce} — faults from
- *       {@link io.ankusa.store.conformance.BackendFixture#injectFaults}: a failed sync, a failed write applied or not;
+ *       {@link io.ankusa.store.conformance.BackendFixture#injectFaults}: a failed sync, a failed
+ *       write applied or not;
  *   <li>{@link #aFailedRepairIsRetriedAndAStoreThatCannotRecoverIsRefusedUntilClosed};
  *   <li>{@link #closeAnswersEveryPendingRequestAndLeavesNoneHanging};
- *   <li>{@link #eachOutcomeIsWhatTheProducerIsPromised} — rejected, tenant limit, overloaded, duplicate;
- *   <li>{@link #anIdempotencyKeyIsRememberedForItsTtlAndForgottenAfterTheSweep} — the writer's clock;
+ *   <li>{@link #eachOutcomeIsWhatTheProducerIsPromised} — rejected, tenant limit, overloaded,
+ *       duplicate;
+ *   <li>{@link #anIdempotencyKeyIsRememberedForItsTtlAndForgottenAfterTheSweep} — the writer's
+ *       clock;
  *   <li>{@link #aWriterStartedOnAKnownStoreReadsNoKnownTenantsRowAndADamagedRowDoesNotStopIt} — the
  *       ordinals read at start, through a {@link RecordingStore};
  *   <li>{@link #writerConfigRefusesASettingOutOfBoundsNamingIt}.
@@ -101,18 +111,26 @@ import io.ankusa.store.spi.Capabilities;
  * <p>The cases live in one interface per promise, each a file of its own: {@link CounterCases},
  * {@link TenantDirectoryCases}, {@link ActiveIndexCases}, {@link ReadScopeCases}, {@link
  * MaintenanceCases}, {@link ArchiveCases}, {@link RecordCases}, {@link RuntimeCases} (its loops
- * stepped by {@link SteppedLoops}), {@link WriterCases} and {@link FrontDoorCases} (the queue through
- * {@link io.ankusa.store.queue.WebhookQueue}, its threads running); the generators are {@link LayoutGenerators}, the shared
- * checks {@link LayoutAssertions}. This class ties them to one backend, so a backend author still
- * writes one class.
+ * stepped by {@link SteppedLoops}), {@link WriterCases} and {@link FrontDoorCases} (the queue
+ * through {@link io.ankusa.store.queue.WebhookQueue}, its threads running); the generators are
+ * {@link LayoutGenerators}, the shared checks {@link LayoutAssertions}. This class ties them to one
+ * backend, so a backend author still writes one class.
  *
  * <p>Tries per property come from {@code jqwik.tries.default} (60 in the default build, 1000 with
  * {@code -Pheavy}). A case needing a capability the backend does not claim is skipped with the
  * reason ({@link org.opentest4j.TestAbortedException}).
  */
 public abstract class LayoutConformance extends LayoutGenerators
-    implements CounterCases, TenantDirectoryCases, ActiveIndexCases,
-    ReadScopeCases, MaintenanceCases, ArchiveCases, RecordCases, RuntimeCases, WriterCases, FrontDoorCases {
+    implements CounterCases,
+        TenantDirectoryCases,
+        ActiveIndexCases,
+        ReadScopeCases,
+        MaintenanceCases,
+        ArchiveCases,
+        RecordCases,
+        RuntimeCases,
+        WriterCases,
+        FrontDoorCases {
   /**
    * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant
    * cap): the defaults. Override to run the whole layer in a second configuration, as {@code
@@ -128,7 +146,10 @@ public abstract class LayoutConformance extends LayoutGenerators
     return backend().capabilities();
   }
 
-  /** A new store of the backend under test with the format-3 families, in a fresh temporary directory. */
+  /**
+   * A new store of the backend under test with the format-3 families, in a fresh temporary
+   * directory.
+   */
   @Override
   public final TempDirStore openQueueStore() {
     return TempDirStore.open(backend(), Format3.families());

@@ -23,15 +23,15 @@ import io.ankusa.store.layout.OrdinalValue;
 import io.ankusa.store.layout.TenantByOrdValue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.layout.TenantLimitsValue;
-import io.ankusa.store.queue.internal.Deliveries;
-import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.config.WriterConfig;
+import io.ankusa.store.queue.internal.Deliveries;
+import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.queue.internal.counter.TenantCounts;
 import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 import io.ankusa.store.queue.internal.dispatch.TenantLimits;
-import io.ankusa.store.queue.IngestRequest;
-import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.queue.internal.maintenance.DedupeExpiry;
 import io.ankusa.store.queue.internal.maintenance.InflightRecovery;
@@ -59,9 +59,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -75,8 +75,8 @@ import net.jqwik.api.Example;
 
 /**
  * Maintenance: reclaim progresses past hooks still owed at the head and deletes exactly the hooks
- * nothing owes, recovery drops an inflight row whose hook is gone, the verifier names each breach it
- * claims to find, and an erase removes one tenant and nothing of its neighbours.
+ * nothing owes, recovery drops an inflight row whose hook is gone, the verifier names each breach
+ * it claims to find, and an erase removes one tenant and nothing of its neighbours.
  *
  * <p>Part of the layout layer: {@link LayoutConformance} runs these cases against the backend its
  * subclass names.
@@ -86,11 +86,11 @@ public interface MaintenanceCases extends LayoutCase {
   int RECLAIM_LIMIT = 20;
 
   /**
-   * Reclaim always progresses: the first {@code 10 × limit} cleared hooks each still owe a sink that
-   * was dead-lettered (so their {@code 'c'} markers sit at the head of the range for good), and the
-   * {@code 5 × limit} newer ones owe nothing. Within {@code ceil(15 × limit / limit) = 15} passes of
-   * {@code limit} markers every newer hook is deleted and every owing one kept; once the DLQ is purged
-   * the owing ones go too, within one more lap.
+   * Reclaim always progresses: the first {@code 10 × limit} cleared hooks each still owe a sink
+   * that was dead-lettered (so their {@code 'c'} markers sit at the head of the range for good),
+   * and the {@code 5 × limit} newer ones owe nothing. Within {@code ceil(15 × limit / limit) = 15}
+   * passes of {@code limit} markers every newer hook is deleted and every owing one kept; once the
+   * DLQ is purged the owing ones go too, within one more lap.
    */
   @Example
   default void reclaimProgressesPastOwedHooksAtTheHead() {
@@ -107,8 +107,10 @@ public interface MaintenanceCases extends LayoutCase {
         hooks.add(d.newHook("acme", START + owing + i, 1, 4));
       }
       d.ingest().ingest(hooks);
-      List<InflightRow> claimed = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, owing * 2 + free, Long.MAX_VALUE)
-          .tick(START + 60_000).claimed();
+      List<InflightRow> claimed =
+          new Dispatcher(d.queue(), () -> Long.MAX_VALUE, owing * 2 + free, Long.MAX_VALUE)
+              .tick(START + 60_000)
+              .claimed();
       assertThat(claimed).hasSize(owing * 2 + free);
       Transition settle = new Transition();
       for (InflightRow row : claimed) {
@@ -123,31 +125,39 @@ public interface MaintenanceCases extends LayoutCase {
       long firstFree = owing + 1;
 
       int passes = 0;
-      while (passes < bound && storedHookSeqs(t.store()).stream().anyMatch(seq -> seq >= firstFree)) {
+      while (passes < bound
+          && storedHookSeqs(t.store()).stream().anyMatch(seq -> seq >= firstFree)) {
         Reclaim.run(d.queue(), RECLAIM_LIMIT);
         passes++;
       }
       Set<Long> left = storedHookSeqs(t.store());
-      assertThat(left).as("after %d passes of %d markers (bound %d), %d owing hooks at the head: the newer hooks"
-          + " nothing owes are all reclaimed, the owing ones all kept", passes, RECLAIM_LIMIT, bound, owing)
-          .hasSize(owing).allMatch(seq -> seq < firstFree);
+      assertThat(left)
+          .as(
+              "after %d passes of %d markers (bound %d), %d owing hooks at the head: the newer hooks"
+                  + " nothing owes are all reclaimed, the owing ones all kept",
+              passes, RECLAIM_LIMIT, bound, owing)
+          .hasSize(owing)
+          .allMatch(seq -> seq < firstFree);
 
-      assertThat(Purge.purgeTenant(d.queue(), TenantId.of("acme"), EnumSet.of(Purge.Kind.DEAD))).isEqualTo(owing);
+      assertThat(Purge.purgeTenant(d.queue(), TenantId.of("acme"), EnumSet.of(Purge.Kind.DEAD)))
+          .isEqualTo(owing);
       for (int i = 0; i <= bound && !storedHookSeqs(t.store()).isEmpty(); i++) {
         Reclaim.run(d.queue(), RECLAIM_LIMIT);
       }
-      assertThat(storedHookSeqs(t.store())).as("once the DLQ is purged, every hook is reclaimed within a lap").isEmpty();
+      assertThat(storedHookSeqs(t.store()))
+          .as("once the DLQ is purged, every hook is reclaimed within a lap")
+          .isEmpty();
       assertCountersEqualFold(t.store(), "after reclaim");
     }
   }
 
   /**
-   * A reclaim pass starts where the last one stopped, also after it reached the end of the markers (never
-   * at their head again, where the markers it deleted lie), and a marker put behind its progress while
-   * it runs is visited by the next pass: of six one-sink hooks, 3, 4 and 5 are delivered; the first pass
-   * reclaims them, and while it scans the markers (forced: when that scan is closed) hook 1 is delivered,
-   * which marks hook 1 behind the pass. The next pass starts at hook 1 and reclaims it; the one after
-   * starts just past hook 1's marker and finds nothing.
+   * A reclaim pass starts where the last one stopped, also after it reached the end of the markers
+   * (never at their head again, where the markers it deleted lie), and a marker put behind its
+   * progress while it runs is visited by the next pass: of six one-sink hooks, 3, 4 and 5 are
+   * delivered; the first pass reclaims them, and while it scans the markers (forced: when that scan
+   * is closed) hook 1 is delivered, which marks hook 1 behind the pass. The next pass starts at
+   * hook 1 and reclaims it; the one after starts just past hook 1's marker and finds nothing.
    */
   @Example
   default void reclaimResumesWhereItStoppedAndSeesMarkersPutBehindIt() {
@@ -160,7 +170,9 @@ public interface MaintenanceCases extends LayoutCase {
       }
       List<Long> seqs = d.ingest().ingest(hooks);
       Map<Long, InflightRow> claimed = new HashMap<>();
-      new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 10, Long.MAX_VALUE).tick(START + 60_000).claimed()
+      new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 10, Long.MAX_VALUE)
+          .tick(START + 60_000)
+          .claimed()
           .forEach(row -> claimed.put(row.key().seq(), row));
       Transition settle = new Transition();
       for (int i = 2; i <= 4; i++) {
@@ -168,7 +180,10 @@ public interface MaintenanceCases extends LayoutCase {
       }
       d.write(settle);
       byte[] clearedPrefix = KeyFamily.CLEARED.prefix();
-      store.afterScan(scan -> scan.family().equals(Format3.INDEX) && TransitionCase.startsWith(scan.lo(), clearedPrefix),
+      store.afterScan(
+          scan ->
+              scan.family().equals(Format3.INDEX)
+                  && TransitionCase.startsWith(scan.lo(), clearedPrefix),
           () -> {
             Transition first = new Transition();
             Deliveries.delivered(first, claimed.get(seqs.get(0)));
@@ -176,15 +191,28 @@ public interface MaintenanceCases extends LayoutCase {
           });
       store.clearReads();
 
-      assertThat(Reclaim.pass(d.queue(), 10)).as("the first pass: hooks 3, 4 and 5").isEqualTo(new Reclaim.Pass(3, 3, true));
-      assertThat(Reclaim.pass(d.queue(), 10)).as("the next pass: hook 1, delivered while the first one ran")
+      assertThat(Reclaim.pass(d.queue(), 10))
+          .as("the first pass: hooks 3, 4 and 5")
+          .isEqualTo(new Reclaim.Pass(3, 3, true));
+      assertThat(Reclaim.pass(d.queue(), 10))
+          .as("the next pass: hook 1, delivered while the first one ran")
           .isEqualTo(new Reclaim.Pass(1, 1, true));
-      assertThat(Reclaim.pass(d.queue(), 10)).as("the pass after: nothing").isEqualTo(new Reclaim.Pass(0, 0, true));
-      List<byte[]> starts = store.scans().stream()
-          .filter(scan -> scan.family().equals(Format3.INDEX) && TransitionCase.startsWith(scan.lo(), clearedPrefix))
-          .map(RecordingStore.ScanRead::lo).toList();
-      assertThat(starts).as("where the three passes' scans of the markers start: the head, hook 1, just past hook 1")
-          .containsExactly(Keys.cleared(0), Keys.cleared(seqs.get(0)), Keys.cleared(seqs.get(0) + 1));
+      assertThat(Reclaim.pass(d.queue(), 10))
+          .as("the pass after: nothing")
+          .isEqualTo(new Reclaim.Pass(0, 0, true));
+      List<byte[]> starts =
+          store.scans().stream()
+              .filter(
+                  scan ->
+                      scan.family().equals(Format3.INDEX)
+                          && TransitionCase.startsWith(scan.lo(), clearedPrefix))
+              .map(RecordingStore.ScanRead::lo)
+              .toList();
+      assertThat(starts)
+          .as(
+              "where the three passes' scans of the markers start: the head, hook 1, just past hook 1")
+          .containsExactly(
+              Keys.cleared(0), Keys.cleared(seqs.get(0)), Keys.cleared(seqs.get(0) + 1));
       assertThat(storedHookSeqs(store)).as("hooks left").containsExactly(seqs.get(1), seqs.get(5));
       assertThat(QueueVerifier.verify(store)).isEmpty();
     }
@@ -211,23 +239,38 @@ public interface MaintenanceCases extends LayoutCase {
     try (TempDirStore t = openQueueStore()) {
       Store store = t.store();
       QueueDriver d = new QueueDriver(store, queueConfig());
-      d.ingest().ingest(List.of(d.newHook("acme", START, 2, 10), d.newHook("acme", START, 1, 7),
-          d.newHook("globex", START, 1, 5)));
+      d.ingest()
+          .ingest(
+              List.of(
+                  d.newHook("acme", START, 2, 10),
+                  d.newHook("acme", START, 1, 7),
+                  d.newHook("globex", START, 1, 5)));
       d.advance(1_000);
-      assertThat(new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 100, Long.MAX_VALUE).tick(d.now()).rowsClaimed())
-          .as("every row claimed").isEqualTo(4);
+      assertThat(
+              new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 100, Long.MAX_VALUE)
+                  .tick(d.now())
+                  .rowsClaimed())
+          .as("every row claimed")
+          .isEqualTo(4);
       long orphan = d.hooks().get(0).seq();
       store.write(new Batch().delete(Format3.HOOKS, Keys.hook(orphan)), Durability.SYNC);
 
       InflightRecovery.Result result = InflightRecovery.recoverInflight(d.queue(), d.now());
-      assertThat(result.orphansDropped()).as("the two inflight rows of hook %d, whose envelope is gone", orphan).isEqualTo(2);
+      assertThat(result.orphansDropped())
+          .as("the two inflight rows of hook %d, whose envelope is gone", orphan)
+          .isEqualTo(2);
       assertThat(result.recovered()).as("the other inflight rows, due again").isEqualTo(2);
       assertThat(d.inflightRows()).as("inflight rows after recovery").isEmpty();
       KeyRange orphanRows = Keys.deliveriesOf(orphan);
-      try (Scan scan = store.scan(orphanRows.columnFamily(), orphanRows.lo(), orphanRows.hi(), Direction.FORWARD)) {
-        assertThat(scan.hasNext()).as("a delivery row of the orphaned hook %d is left", orphan).isFalse();
+      try (Scan scan =
+          store.scan(
+              orphanRows.columnFamily(), orphanRows.lo(), orphanRows.hi(), Direction.FORWARD)) {
+        assertThat(scan.hasNext())
+            .as("a delivery row of the orphaned hook %d is left", orphan)
+            .isFalse();
       }
-      assertThat(d.queue().counters().read(store, ordOf(store, "acme"))).as("acme: the one recovered row, 7 bytes")
+      assertThat(d.queue().counters().read(store, ordOf(store, "acme")))
+          .as("acme: the one recovered row, 7 bytes")
           .isEqualTo(new TenantCounts(1, 0, 0, 0, 7, 0));
       assertCountersEqualFold(store, "after recovery dropped the orphans");
       assertThat(QueueVerifier.verify(store)).isEmpty();
@@ -235,30 +278,37 @@ public interface MaintenanceCases extends LayoutCase {
   }
 
   /**
-   * The verifier names each breach it claims to find, and nothing on a clean queue: a queue with due,
-   * inflight and dead rows of two tenants verifies clean; then, one at a time and each repaired before
-   * the next, the store is damaged through the SPI (a missing format stamp or an older one, a missing
-   * sentinel, a due row without its marker, a tenant's or the aggregate's counter off by one, a
-   * negative counter, an index row without its delivery row, rows without their hook, a dead row without
-   * its {@code 'X'} key or under another ordinal's, an {@code 'X'} key without its dead row, a missing
-   * or stray {@code 't'} row, an {@code 'n'} row naming another ordinal, rows under an erased ordinal
-   * and a row under another tenant's ordinal), and the verifier reports exactly that breach, naming
-   * the row, key or counter.
+   * The verifier names each breach it claims to find, and nothing on a clean queue: a queue with
+   * due, inflight and dead rows of two tenants verifies clean; then, one at a time and each
+   * repaired before the next, the store is damaged through the SPI (a missing format stamp or an
+   * older one, a missing sentinel, a due row without its marker, a tenant's or the aggregate's
+   * counter off by one, a negative counter, an index row without its delivery row, rows without
+   * their hook, a dead row without its {@code 'X'} key or under another ordinal's, an {@code 'X'}
+   * key without its dead row, a missing or stray {@code 't'} row, an {@code 'n'} row naming another
+   * ordinal, rows under an erased ordinal and a row under another tenant's ordinal), and the
+   * verifier reports exactly that breach, naming the row, key or counter.
    */
   @Example
   default void verifierNamesEachBreachAndNothingOnACleanQueue() {
     try (TempDirStore t = openQueueStore()) {
       Store store = t.store();
       QueueDriver d = new QueueDriver(store, queueConfig());
-      d.ingest().ingest(List.of(d.newHook("acme", START, 2, 10), d.newHook("globex", START, 1, 5),
-          d.newHook("acme", START, 1, 7)));
-      List<InflightRow> claimed = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 100, Long.MAX_VALUE)
-          .tick(START + 1_000).claimed();
+      d.ingest()
+          .ingest(
+              List.of(
+                  d.newHook("acme", START, 2, 10),
+                  d.newHook("globex", START, 1, 5),
+                  d.newHook("acme", START, 1, 7)));
+      List<InflightRow> claimed =
+          new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 100, Long.MAX_VALUE)
+              .tick(START + 1_000)
+              .claimed();
       assertThat(claimed).as("every row claimed").hasSize(4);
       Transition dlq = new Transition();
       for (InflightRow row : claimed) {
         if (row.key().seq() == 1 && row.key().sink() == 2) {
-          Deliveries.deadLetter(dlq, row, d.deliveryRow(1, 2), START + 2_000, "src", "h", "410 gone");
+          Deliveries.deadLetter(
+              dlq, row, d.deliveryRow(1, 2), START + 2_000, "src", "h", "410 gone");
         }
       }
       d.write(dlq);
@@ -276,63 +326,153 @@ public interface MaintenanceCases extends LayoutCase {
       assertThat(deadValue).as("the dead row of hook 1, sink 2").isNotNull();
       FamilySentinels dueSentinels = Keys.family(KeyFamily.DUE);
 
-      assertBreaches(store, new Batch().delete(Format3.DEFAULT, Keys.formatStamp()),
+      assertBreaches(
+          store,
+          new Batch().delete(Format3.DEFAULT, Keys.formatStamp()),
           "format-stamp: m:format is missing, expected 3");
-      assertBreaches(store, new Batch().put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(2).encode()),
+      assertBreaches(
+          store,
+          new Batch().put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(2).encode()),
           "format-stamp: m:format is 2, expected 3");
-      assertBreaches(store, new Batch().delete(dueSentinels.family().columnFamily(), dueSentinels.lo()),
+      assertBreaches(
+          store,
+          new Batch().delete(dueSentinels.family().columnFamily(), dueSentinels.lo()),
           "sentinel: DUE lo sentinel " + Bytes.hex(dueSentinels.lo()) + " is missing");
-      assertBreaches(store, new Batch().delete(dueSentinels.family().columnFamily(), dueSentinels.hi()),
+      assertBreaches(
+          store,
+          new Batch().delete(dueSentinels.family().columnFamily(), dueSentinels.hi()),
           "sentinel: DUE hi sentinel " + Bytes.hex(dueSentinels.hi()) + " is missing");
-      assertBreaches(store, new Batch().delete(Format3.INDEX, Keys.active(ActiveKey.bucketOf(later), acme)),
-          "due-row-has-marker: due row " + acmeDue + " has no active marker 'A' " + ActiveKey.bucketOf(later) + " " + acme);
-      assertBreaches(store, new Batch().merge(Format3.COUNTERS, Keys.counter(acme, CounterField.PENDING), 1),
-          "counters-equal-fold: tenant ord " + acme + " PENDING counter is 2 but a fold of the rows gives 1");
-      assertBreaches(store, new Batch().merge(Format3.COUNTERS, Keys.counter(0, CounterField.INFLIGHT), -1),
+      assertBreaches(
+          store,
+          new Batch().delete(Format3.INDEX, Keys.active(ActiveKey.bucketOf(later), acme)),
+          "due-row-has-marker: due row "
+              + acmeDue
+              + " has no active marker 'A' "
+              + ActiveKey.bucketOf(later)
+              + " "
+              + acme);
+      assertBreaches(
+          store,
+          new Batch().merge(Format3.COUNTERS, Keys.counter(acme, CounterField.PENDING), 1),
+          "counters-equal-fold: tenant ord "
+              + acme
+              + " PENDING counter is 2 but a fold of the rows gives 1");
+      assertBreaches(
+          store,
+          new Batch().merge(Format3.COUNTERS, Keys.counter(0, CounterField.INFLIGHT), -1),
           "counters-equal-fold: aggregate (ord 0) INFLIGHT counter is 2 but a fold of the rows gives 3");
-      assertBreaches(store, new Batch().merge(Format3.COUNTERS, Keys.counter(globex, CounterField.DEAD), -1),
-          "counters-equal-fold: tenant ord " + globex + " DEAD counter is -1 but a fold of the rows gives 0",
+      assertBreaches(
+          store,
+          new Batch().merge(Format3.COUNTERS, Keys.counter(globex, CounterField.DEAD), -1),
+          "counters-equal-fold: tenant ord "
+              + globex
+              + " DEAD counter is -1 but a fold of the rows gives 0",
           "counter-not-negative: tenant ord " + globex + " DEAD counter is -1");
-      assertBreaches(store, new Batch().delete(Format3.DELIVERIES, Keys.delivery(2, 1)),
+      assertBreaches(
+          store,
+          new Batch().delete(Format3.DELIVERIES, Keys.delivery(2, 1)),
           "index-row-has-delivery-row: inflight row " + globexInflight + " has no delivery row");
-      assertBreaches(store, new Batch().delete(Format3.HOOKS, Keys.hook(5)),
+      assertBreaches(
+          store,
+          new Batch().delete(Format3.HOOKS, Keys.hook(5)),
           "index-row-has-hook: rows of seq 5 have no hook envelope");
-      assertBreaches(store, new Batch().delete(Format3.INDEX, Keys.deadByTenant(acme, dead.at(), 1, 2)),
+      assertBreaches(
+          store,
+          new Batch().delete(Format3.INDEX, Keys.deadByTenant(acme, dead.at(), 1, 2)),
           "dead-indexed-by-tenant: dead row " + dead + " of ord " + acme + " has no 'X' key");
-      assertBreaches(store, new Batch().delete(Format3.INDEX, Keys.deadByTenant(acme, dead.at(), 1, 2))
+      assertBreaches(
+          store,
+          new Batch()
+              .delete(Format3.INDEX, Keys.deadByTenant(acme, dead.at(), 1, 2))
               .put(Format3.INDEX, Keys.deadByTenant(globex, dead.at(), 1, 2), EmptyValue.encode()),
-          "dead-indexed-by-tenant: dead row " + dead + " of ord " + acme + " has an 'X' key under ord " + globex);
-      assertBreaches(store, new Batch().put(Format3.INDEX, Keys.deadByTenant(acme, dead.at(), 9, 1), EmptyValue.encode()),
+          "dead-indexed-by-tenant: dead row "
+              + dead
+              + " of ord "
+              + acme
+              + " has an 'X' key under ord "
+              + globex);
+      assertBreaches(
+          store,
+          new Batch()
+              .put(Format3.INDEX, Keys.deadByTenant(acme, dead.at(), 9, 1), EmptyValue.encode()),
           "dead-indexed-by-tenant: 'X' key " + acme + "/" + dead.at() + "/9/1 has no 'x' row");
-      assertBreaches(store, new Batch().put(Format3.TENANTS, Keys.tenantByOrd(3), TenantByOrdValue.of(TenantId.of("ghost")).encode()),
+      assertBreaches(
+          store,
+          new Batch()
+              .put(
+                  Format3.TENANTS,
+                  Keys.tenantByOrd(3),
+                  TenantByOrdValue.of(TenantId.of("ghost")).encode()),
           "ordinals-dense: 't' row for ordinal 3 at or above next_ord 3",
           "ordinals-unique: 't' 3 names 'ghost' but 'n' 'ghost' says null");
-      assertBreaches(store, new Batch().put(Format3.TENANTS, Keys.ordByTenant(TenantId.of("acme")), new OrdinalValue(globex).encode()),
+      assertBreaches(
+          store,
+          new Batch()
+              .put(
+                  Format3.TENANTS,
+                  Keys.ordByTenant(TenantId.of("acme")),
+                  new OrdinalValue(globex).encode()),
           "ordinals-unique: 't' " + acme + " names 'acme' but 'n' 'acme' says " + globex,
-          "ordinals-unique: 'n' 'acme' says ordinal " + globex + " but 't' " + globex + " names globex");
-      assertBreaches(store, new Batch().delete(Format3.TENANTS, Keys.tenantByOrd(globex)),
+          "ordinals-unique: 'n' 'acme' says ordinal "
+              + globex
+              + " but 't' "
+              + globex
+              + " names globex");
+      assertBreaches(
+          store,
+          new Batch().delete(Format3.TENANTS, Keys.tenantByOrd(globex)),
           "ordinals-dense: ordinal " + globex + " < next_ord 3 has no 't' row",
-          "ordinals-unique: 'n' 'globex' says ordinal " + globex + " but 't' " + globex + " names null",
-          "row-ordinal-assigned: due row " + globexDue + " is filed under ordinal " + globex
+          "ordinals-unique: 'n' 'globex' says ordinal "
+              + globex
+              + " but 't' "
+              + globex
+              + " names null",
+          "row-ordinal-assigned: due row "
+              + globexDue
+              + " is filed under ordinal "
+              + globex
               + ", which was never assigned (no 't' row)",
-          "row-ordinal-assigned: inflight row " + globexInflight + " is filed under ordinal " + globex
+          "row-ordinal-assigned: inflight row "
+              + globexInflight
+              + " is filed under ordinal "
+              + globex
               + ", which was never assigned (no 't' row)");
-      assertBreaches(store, new Batch().put(Format3.TENANTS, Keys.tenantByOrd(globex), TenantByOrdValue.ERASED.encode())
+      assertBreaches(
+          store,
+          new Batch()
+              .put(Format3.TENANTS, Keys.tenantByOrd(globex), TenantByOrdValue.ERASED.encode())
               .delete(Format3.TENANTS, Keys.ordByTenant(TenantId.of("globex"))),
-          "row-ordinal-assigned: due row " + globexDue + " is filed under ordinal " + globex
+          "row-ordinal-assigned: due row "
+              + globexDue
+              + " is filed under ordinal "
+              + globex
               + ", which is erased (its 't' row is a tombstone)",
-          "row-ordinal-assigned: inflight row " + globexInflight + " is filed under ordinal " + globex
+          "row-ordinal-assigned: inflight row "
+              + globexInflight
+              + " is filed under ordinal "
+              + globex
               + ", which is erased (its 't' row is a tombstone)");
       DueKey misfiled = new DueKey(globex, later, 4, 1);
-      assertBreaches(store, new Batch().delete(Format3.INDEX, Keys.due(acme, later, 4, 1))
-              .put(Format3.INDEX, Keys.due(globex, later, 4, 1), store.get(Format3.INDEX, Keys.due(acme, later, 4, 1)))
+      assertBreaches(
+          store,
+          new Batch()
+              .delete(Format3.INDEX, Keys.due(acme, later, 4, 1))
+              .put(
+                  Format3.INDEX,
+                  Keys.due(globex, later, 4, 1),
+                  store.get(Format3.INDEX, Keys.due(acme, later, 4, 1)))
               .merge(Format3.COUNTERS, Keys.counter(acme, CounterField.PENDING), -1)
               .merge(Format3.COUNTERS, Keys.counter(acme, CounterField.BYTES), -3)
               .merge(Format3.COUNTERS, Keys.counter(globex, CounterField.PENDING), 1)
               .merge(Format3.COUNTERS, Keys.counter(globex, CounterField.BYTES), 3),
-          "row-ordinal-matches-hook: due row " + misfiled + " is filed under ordinal " + globex
+          "row-ordinal-matches-hook: due row "
+              + misfiled
+              + " is filed under ordinal "
+              + globex
               + " (tenant 'globex') but hook seq 4 belongs to tenant 'acme'");
-      assertThat(QueueVerifier.verify(store)).as("the verifier after every damage was repaired").isEmpty();
+      assertThat(QueueVerifier.verify(store))
+          .as("the verifier after every damage was repaired")
+          .isEmpty();
     }
   }
 
@@ -344,7 +484,9 @@ public interface MaintenanceCases extends LayoutCase {
   private static void assertBreaches(Store store, Batch damage, String... breaches) {
     Batch repair = new Batch();
     List<Op> ops = new ArrayList<>(damage.ops());
-    Collections.reverse(ops); // restores read the store before the damage; order matters only for a key touched twice
+    Collections.reverse(
+        ops); // restores read the store before the damage; order matters only for a key touched
+    // twice
     for (Op op : ops) {
       if (op instanceof Op.Put p) {
         restore(store, repair, p.family(), p.key());
@@ -353,11 +495,13 @@ public interface MaintenanceCases extends LayoutCase {
       } else if (op instanceof Op.Merge m) {
         repair.merge(m.family(), m.key(), -m.delta());
       } else {
-        throw new IllegalArgumentException("a damage of the verifier case is key by key, not " + op);
+        throw new IllegalArgumentException(
+            "a damage of the verifier case is key by key, not " + op);
       }
     }
     store.write(damage, Durability.SYNC);
-    List<String> found = QueueVerifier.verify(store).stream().map(QueueVerifier.Breach::toString).toList();
+    List<String> found =
+        QueueVerifier.verify(store).stream().map(QueueVerifier.Breach::toString).toList();
     store.write(repair, Durability.SYNC);
     assertThat(found).as("breaches after %s", damage.ops()).containsExactlyInAnyOrder(breaches);
   }
@@ -372,16 +516,17 @@ public interface MaintenanceCases extends LayoutCase {
   }
 
   /**
-   * An erase removes exactly one tenant and nothing of its neighbours: {@code acme} sits between two
-   * ordinals ({@code globex} before, {@code acme-eu} after, whose name starts with {@code acme}); all
-   * three have pending, retrying, inflight and dead rows, archive obligations, dispatch limits and
-   * idempotency keys. The erase is refused while {@code acme} has rows, naming how many; once they are
-   * purged, settled and archived it succeeds, and the store differs from before only in {@code acme}'s
-   * {@code 'n'} row (gone), {@code 't'} row (a tombstone), counter rows, dispatch limits, {@code 'u'}
-   * dedupe keys and {@code 'e'} expiry keys (all gone) — every row, counter, limit and key of the
-   * neighbours is unchanged. A second erase finds nothing; {@code acme} coming back through the same
-   * queue gets a new ordinal and dedupes afresh within the TTL (its old expiry key cannot sweep the new
-   * dedupe key, so a retry is still a duplicate), and the verifier finds nothing.
+   * An erase removes exactly one tenant and nothing of its neighbours: {@code acme} sits between
+   * two ordinals ({@code globex} before, {@code acme-eu} after, whose name starts with {@code
+   * acme}); all three have pending, retrying, inflight and dead rows, archive obligations, dispatch
+   * limits and idempotency keys. The erase is refused while {@code acme} has rows, naming how many;
+   * once they are purged, settled and archived it succeeds, and the store differs from before only
+   * in {@code acme}'s {@code 'n'} row (gone), {@code 't'} row (a tombstone), counter rows, dispatch
+   * limits, {@code 'u'} dedupe keys and {@code 'e'} expiry keys (all gone) — every row, counter,
+   * limit and key of the neighbours is unchanged. A second erase finds nothing; {@code acme} coming
+   * back through the same queue gets a new ordinal and dedupes afresh within the TTL (its old
+   * expiry key cannot sweep the new dedupe key, so a retry is still a duplicate), and the verifier
+   * finds nothing.
    */
   @Example
   default void eraseRemovesOneTenantAndNothingOfItsNeighbours() throws Exception {
@@ -396,29 +541,46 @@ public interface MaintenanceCases extends LayoutCase {
       Map<String, List<Long>> seqs = new LinkedHashMap<>();
       try (QueueWriter writer = QueueWriter.start(d.queue(), writerConfig, clock::get)) {
         Map<String, List<CompletableFuture<IngestResult>>> pending = new LinkedHashMap<>();
-        for (String tenant : tenants) { // submitted at once, so the writer commits them in few groups
+        for (String tenant :
+            tenants) { // submitted at once, so the writer commits them in few groups
           for (int i = 1; i <= 5; i++) {
-            long at = i == 5 ? START + DAY_MS : START; // the fifth hook is not due at the tick: pending
-            pending.computeIfAbsent(tenant, k -> new ArrayList<>()).add(writer.ingest(new IngestRequest(tenant, "src",
-                tenant + "-h" + i, tenant + "-k" + i, at, List.of(1), new byte[i])));
+            long at =
+                i == 5 ? START + DAY_MS : START; // the fifth hook is not due at the tick: pending
+            pending
+                .computeIfAbsent(tenant, k -> new ArrayList<>())
+                .add(
+                    writer.ingest(
+                        new IngestRequest(
+                            tenant,
+                            "src",
+                            tenant + "-h" + i,
+                            tenant + "-k" + i,
+                            at,
+                            List.of(1),
+                            new byte[i])));
           }
         }
         for (Map.Entry<String, List<CompletableFuture<IngestResult>>> e : pending.entrySet()) {
           for (CompletableFuture<IngestResult> f : e.getValue()) {
             IngestResult r = f.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
-            assertThat(r.outcome()).as("ingest of a hook of %s", e.getKey()).isEqualTo(IngestResult.Outcome.CREATED);
+            assertThat(r.outcome())
+                .as("ingest of a hook of %s", e.getKey())
+                .isEqualTo(IngestResult.Outcome.CREATED);
             seqs.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(r.seq());
           }
         }
       }
       long acmeOrd = ordOf(store, "acme");
-      assertThat(List.of(ordOf(store, "globex"), acmeOrd, ordOf(store, "acme-eu"))).as("ordinals")
+      assertThat(List.of(ordOf(store, "globex"), acmeOrd, ordOf(store, "acme-eu")))
+          .as("ordinals")
           .containsExactly(acmeOrd - 1, acmeOrd, acmeOrd + 1);
       for (String tenant : tenants) {
         TenantLimits.set(d.queue(), TenantId.of(tenant), new TenantLimitsValue(2, 10, 0));
       }
-      List<InflightRow> claimed = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 100, Long.MAX_VALUE)
-          .tick(START + 1_000).claimed();
+      List<InflightRow> claimed =
+          new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 100, Long.MAX_VALUE)
+              .tick(START + 1_000)
+              .claimed();
       assertThat(claimed).as("hooks 1-4 of each tenant claimed").hasSize(12);
       Transition settle = new Transition();
       for (InflightRow row : claimed) {
@@ -428,29 +590,41 @@ public interface MaintenanceCases extends LayoutCase {
         switch (hook) {
           case 1 -> {} // stays inflight
           case 2 -> Deliveries.retry(settle, row, state, START + 2 * DAY_MS, "503");
-          case 3 -> Deliveries.deadLetter(settle, row, state, START + 2_000, "src", tenant + "-h3", "410 gone");
+          case 3 ->
+              Deliveries.deadLetter(
+                  settle, row, state, START + 2_000, "src", tenant + "-h3", "410 gone");
           default -> Deliveries.delivered(settle, row);
         }
       }
       d.write(settle);
       TenantCounts before = d.queue().counters().read(store, acmeOrd);
-      assertThat(before).as("acme: one pending, retrying, inflight and dead row each, five obligations")
+      assertThat(before)
+          .as("acme: one pending, retrying, inflight and dead row each, five obligations")
           .isEqualTo(new TenantCounts(1, 1, 1, 1, 1 + 2 + 3 + 5, 5));
-      assertThatThrownBy(() -> TenantErase.erase(d.queue(), acme)).as("erasing acme while it has rows")
+      assertThatThrownBy(() -> TenantErase.erase(d.queue(), acme))
+          .as("erasing acme while it has rows")
           .isInstanceOf(StoreArgumentException.class)
-          .hasMessageContaining("tenant 'acme' (ord " + acmeOrd + ") still has 9 rows").hasMessageContaining("purge");
+          .hasMessageContaining("tenant 'acme' (ord " + acmeOrd + ") still has 9 rows")
+          .hasMessageContaining("purge");
 
-      assertThat(Purge.purgeTenant(d.queue(), acme, EnumSet.allOf(Purge.Kind.class))).as("acme's due and dead rows")
+      assertThat(Purge.purgeTenant(d.queue(), acme, EnumSet.allOf(Purge.Kind.class)))
+          .as("acme's due and dead rows")
           .isEqualTo(3);
       Transition delivered = new Transition();
       inflightOf(store, acmeOrd).forEach(row -> Deliveries.delivered(delivered, row));
       d.write(delivered);
-      d.archiveWatermark(seqs.get("acme").get(4)); // globex's and acme's hooks; acme-eu's obligations stay
-      assertThat(d.archiver().drain().settled()).as("globex's and acme's obligations archived").isEqualTo(10);
-      assertThat(d.queue().counters().read(store, acmeOrd)).as("acme's counters before the erase")
+      d.archiveWatermark(
+          seqs.get("acme").get(4)); // globex's and acme's hooks; acme-eu's obligations stay
+      assertThat(d.archiver().drain().settled())
+          .as("globex's and acme's obligations archived")
+          .isEqualTo(10);
+      assertThat(d.queue().counters().read(store, acmeOrd))
+          .as("acme's counters before the erase")
           .isEqualTo(TenantCounts.ZERO);
       Map<String, Map<String, String>> kept = everyEntry(store);
-      assertThat(TenantErase.erase(d.queue(), acme)).as("erasing acme, which has no rows left").isTrue();
+      assertThat(TenantErase.erase(d.queue(), acme))
+          .as("erasing acme, which has no rows left")
+          .isTrue();
       Map<String, Map<String, String>> after = everyEntry(store);
 
       Map<String, Integer> erasedByKind = new TreeMap<>();
@@ -465,21 +639,35 @@ public interface MaintenanceCases extends LayoutCase {
           String now = after.get(family).get(hex);
           if (kind == null) {
             if (!Objects.equals(was, now)) {
-              wrong.add(family + " " + hex + " is not acme's but changed from " + was + " to " + now);
+              wrong.add(
+                  family + " " + hex + " is not acme's but changed from " + was + " to " + now);
             }
             continue;
           }
-          String expected = kind.equals("'t'") ? Bytes.fullHex(TenantByOrdValue.ERASED.encode()) : null;
+          String expected =
+              kind.equals("'t'") ? Bytes.fullHex(TenantByOrdValue.ERASED.encode()) : null;
           if (!Objects.equals(now, expected)) {
-            wrong.add(family + " " + hex + " (acme's " + kind + ") is " + now + " after the erase, expected " + expected);
+            wrong.add(
+                family
+                    + " "
+                    + hex
+                    + " (acme's "
+                    + kind
+                    + ") is "
+                    + now
+                    + " after the erase, expected "
+                    + expected);
           }
           if (was != null) {
             erasedByKind.merge(kind, 1, Integer::sum);
           }
         }
       }
-      assertThat(wrong).as("what the erase changed: acme's keys only, each gone or a tombstone").isEmpty();
-      assertThat(erasedByKind.keySet()).as("kinds of acme's keys the store held before the erase")
+      assertThat(wrong)
+          .as("what the erase changed: acme's keys only, each gone or a tombstone")
+          .isEmpty();
+      assertThat(erasedByKind.keySet())
+          .as("kinds of acme's keys the store held before the erase")
           .containsExactlyInAnyOrder("'n'", "'t'", "counter", "limits", "'u'", "'e'");
       assertThat(erasedByKind.get("'u'")).as("acme's dedupe keys").isEqualTo(5);
       assertThat(Tenants.ord(store, acme)).isEmpty();
@@ -489,22 +677,43 @@ public interface MaintenanceCases extends LayoutCase {
 
       clock.addAndGet(ttl / 2);
       try (QueueWriter writer = QueueWriter.start(d.queue(), writerConfig, clock::get)) {
-        IngestResult back = writer.ingest(new IngestRequest("acme", "src", "acme-again", "acme-k1", START,
-            List.of(1), new byte[1])).get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
-        assertThat(back.outcome()).as("acme back with its old idempotency key after the erase")
+        IngestResult back =
+            writer
+                .ingest(
+                    new IngestRequest(
+                        "acme", "src", "acme-again", "acme-k1", START, List.of(1), new byte[1]))
+                .get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
+        assertThat(back.outcome())
+            .as("acme back with its old idempotency key after the erase")
             .isEqualTo(IngestResult.Outcome.CREATED);
-        assertThat(Tenants.ord(store, acme)).as("acme's new ordinal: never the erased one").hasValue(acmeOrd + 2);
+        assertThat(Tenants.ord(store, acme))
+            .as("acme's new ordinal: never the erased one")
+            .hasValue(acmeOrd + 2);
         assertThat(DedupeExpiry.sweep(d.queue(), START + ttl, 1000))
-            .as("keys expiring at acme's old expiry: the neighbours' 10, none of acme's").isEqualTo(10);
-        assertThat(writer.ingest(new IngestRequest("acme", "src", "acme-again-2", "acme-k1", START,
-            List.of(1), new byte[1])).get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS))
-            .as("a retry of acme-k1 within the TTL of its new dedupe key").isEqualTo(IngestResult.duplicate(back.seq()));
+            .as("keys expiring at acme's old expiry: the neighbours' 10, none of acme's")
+            .isEqualTo(10);
+        assertThat(
+                writer
+                    .ingest(
+                        new IngestRequest(
+                            "acme",
+                            "src",
+                            "acme-again-2",
+                            "acme-k1",
+                            START,
+                            List.of(1),
+                            new byte[1]))
+                    .get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS))
+            .as("a retry of acme-k1 within the TTL of its new dedupe key")
+            .isEqualTo(IngestResult.duplicate(back.seq()));
       }
       assertThat(QueueVerifier.verify(store)).as("the verifier after acme came back").isEmpty();
     }
   }
 
-  /** Which of acme's kinds of key {@code key} of {@code family} is, or null when it is not acme's. */
+  /**
+   * Which of acme's kinds of key {@code key} of {@code family} is, or null when it is not acme's.
+   */
   private static String acmeKeyKind(String family, byte[] key, TenantId acme, long acmeOrd) {
     KeyRange dedupe = Keys.dedupeOf(acme);
     KeyRange expiry = Keys.realKeysOf(KeyFamily.EXPIRY);
@@ -519,7 +728,9 @@ public interface MaintenanceCases extends LayoutCase {
       return "counter";
     } else if (family.equals(dedupe.columnFamily()) && dedupe.contains(key)) {
       return "'u'";
-    } else if (family.equals(expiry.columnFamily()) && expiry.contains(key) && ExpiryKey.decode(key).tenant().equals(acme)) {
+    } else if (family.equals(expiry.columnFamily())
+        && expiry.contains(key)
+        && ExpiryKey.decode(key).tenant().equals(acme)) {
       return "'e'";
     }
     return null;
@@ -542,19 +753,20 @@ public interface MaintenanceCases extends LayoutCase {
   }
 
   /**
-   * Reclaim deletes exactly the hooks nothing owes, whichever way it finds what a hook owes, and its
-   * passes walk the cleared markers as a cursor that never goes back to their head: 40 hooks with the
-   * archive on, hook {@code i} (seq {@code i + 1}) with one sink delivered ({@code i % 4 == 0}: nothing
-   * owes it once archived), two sinks of which the second is still inflight ({@code i % 4 == 1}: owed,
-   * with a cleared marker) or 20 sinks all inflight (owed; 20 delivery rows each in the span of every
-   * pass, far more than a pass reads before it checks the hooks it did not reach one by one). With seqs
-   * up to 20 archived (each archive settle marks its hook), a pass of 8 markers reclaims 2 hooks, a pass
-   * of 12 from where it stopped reclaims 3, the next reaches the end of the markers (those above seq 20
-   * still owe the archive) and reclaims none, and one more finds nothing. Once everything is archived,
-   * the archive's settles lower the cursor to seq 21, and a pass from there reclaims the other 5 without
-   * visiting the owed markers below it again; delivering hook 2's second sink marks hook 2 again and
-   * lowers the cursor to it, and the next pass reclaims it. {@link Reclaim#backlog} agrees with the store
-   * before and after, and the verifier finds nothing.
+   * Reclaim deletes exactly the hooks nothing owes, whichever way it finds what a hook owes, and
+   * its passes walk the cleared markers as a cursor that never goes back to their head: 40 hooks
+   * with the archive on, hook {@code i} (seq {@code i + 1}) with one sink delivered ({@code i % 4
+   * == 0}: nothing owes it once archived), two sinks of which the second is still inflight ({@code
+   * i % 4 == 1}: owed, with a cleared marker) or 20 sinks all inflight (owed; 20 delivery rows each
+   * in the span of every pass, far more than a pass reads before it checks the hooks it did not
+   * reach one by one). With seqs up to 20 archived (each archive settle marks its hook), a pass of
+   * 8 markers reclaims 2 hooks, a pass of 12 from where it stopped reclaims 3, the next reaches the
+   * end of the markers (those above seq 20 still owe the archive) and reclaims none, and one more
+   * finds nothing. Once everything is archived, the archive's settles lower the cursor to seq 21,
+   * and a pass from there reclaims the other 5 without visiting the owed markers below it again;
+   * delivering hook 2's second sink marks hook 2 again and lowers the cursor to it, and the next
+   * pass reclaims it. {@link Reclaim#backlog} agrees with the store before and after, and the
+   * verifier finds nothing.
    */
   @Example
   default void reclaimDeletesExactlyTheHooksNothingOwes() {
@@ -565,8 +777,10 @@ public interface MaintenanceCases extends LayoutCase {
         hooks.add(d.newHook("acme", START + i, i % 4 == 0 ? 1 : i % 4 == 1 ? 2 : 20, 4));
       }
       d.ingest().ingest(hooks);
-      List<InflightRow> claimed = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 10_000, Long.MAX_VALUE)
-          .tick(START + 60_000).claimed();
+      List<InflightRow> claimed =
+          new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 10_000, Long.MAX_VALUE)
+              .tick(START + 60_000)
+              .claimed();
       assertThat(claimed).as("every row claimed").hasSize(10 + 10 * 2 + 20 * 20);
       Transition settle = new Transition();
       InflightRow hookTwoSinkTwo = null;
@@ -581,25 +795,38 @@ public interface MaintenanceCases extends LayoutCase {
       d.write(settle);
       d.archiveWatermark(20);
       d.archiver().drain();
-      assertThat(Reclaim.backlog(t.store())).as("backlog: 40 hooks, free ones above seq 20 owe the archive")
+      assertThat(Reclaim.backlog(t.store()))
+          .as("backlog: 40 hooks, free ones above seq 20 owe the archive")
           .isEqualTo(new Reclaim.Backlog(40, 35));
       assertThat(Reclaim.backlog(t.store()).unowed()).isEqualTo(5);
 
-      assertThat(Reclaim.pass(d.queue(), 8)).as("markers 1 to 8: 1 and 5 owe nothing").isEqualTo(new Reclaim.Pass(8, 2, false));
-      assertThat(Reclaim.pass(d.queue(), 12)).as("markers 9 to 20: 9, 13 and 17 owe nothing")
+      assertThat(Reclaim.pass(d.queue(), 8))
+          .as("markers 1 to 8: 1 and 5 owe nothing")
+          .isEqualTo(new Reclaim.Pass(8, 2, false));
+      assertThat(Reclaim.pass(d.queue(), 12))
+          .as("markers 9 to 20: 9, 13 and 17 owe nothing")
           .isEqualTo(new Reclaim.Pass(12, 3, false));
-      assertThat(Reclaim.pass(d.queue(), 12)).as("the ten markers above 20, all owing the archive: the end")
+      assertThat(Reclaim.pass(d.queue(), 12))
+          .as("the ten markers above 20, all owing the archive: the end")
           .isEqualTo(new Reclaim.Pass(10, 0, true));
-      assertThat(Reclaim.pass(d.queue(), 12)).as("nothing past the last marker").isEqualTo(new Reclaim.Pass(0, 0, true));
+      assertThat(Reclaim.pass(d.queue(), 12))
+          .as("nothing past the last marker")
+          .isEqualTo(new Reclaim.Pass(0, 0, true));
       d.archiveWatermark(40);
       d.archiver().drain();
-      assertThat(Reclaim.pass(d.queue(), 1_000)).as("from 21, where the archive's settles lowered the cursor: the 20"
-          + " markers from 21 up, 5 of them owing nothing").isEqualTo(new Reclaim.Pass(20, 5, true));
+      assertThat(Reclaim.pass(d.queue(), 1_000))
+          .as(
+              "from 21, where the archive's settles lowered the cursor: the 20"
+                  + " markers from 21 up, 5 of them owing nothing")
+          .isEqualTo(new Reclaim.Pass(20, 5, true));
       Transition last = new Transition();
       Deliveries.delivered(last, hookTwoSinkTwo);
       d.write(last);
-      assertThat(Reclaim.pass(d.queue(), 1_000)).as("from 2, where delivering hook 2's second sink lowered the cursor:"
-          + " the 30 markers left from 2 up, hook 2 now owing nothing").isEqualTo(new Reclaim.Pass(30, 1, true));
+      assertThat(Reclaim.pass(d.queue(), 1_000))
+          .as(
+              "from 2, where delivering hook 2's second sink lowered the cursor:"
+                  + " the 30 markers left from 2 up, hook 2 now owing nothing")
+          .isEqualTo(new Reclaim.Pass(30, 1, true));
 
       Set<Long> expected = new TreeSet<>();
       for (long seq = 3; seq <= 40; seq++) {
@@ -607,50 +834,68 @@ public interface MaintenanceCases extends LayoutCase {
           expected.add(seq);
         }
       }
-      assertThat(storedHookSeqs(t.store())).as("hooks left: every owed one, none of the free ones").isEqualTo(expected);
-      assertThat(Reclaim.backlog(t.store())).as("backlog after reclaim").isEqualTo(new Reclaim.Backlog(29, 29));
+      assertThat(storedHookSeqs(t.store()))
+          .as("hooks left: every owed one, none of the free ones")
+          .isEqualTo(expected);
+      assertThat(Reclaim.backlog(t.store()))
+          .as("backlog after reclaim")
+          .isEqualTo(new Reclaim.Backlog(29, 29));
       assertThat(QueueVerifier.verify(t.store())).isEmpty();
     }
   }
 
   /**
-   * Recovery counts only the rows it moved: three inflight rows, the third one's hook gone; a settle of
-   * the first and the third commits between recovery's scan and its batch (forced: it runs when
-   * recovery reads the hooks of its chunk). Recovery makes only the second due again, reports one row
-   * recovered and no orphan dropped, and the counters equal a fold.
+   * Recovery counts only the rows it moved: three inflight rows, the third one's hook gone; a
+   * settle of the first and the third commits between recovery's scan and its batch (forced: it
+   * runs when recovery reads the hooks of its chunk). Recovery makes only the second due again,
+   * reports one row recovered and no orphan dropped, and the counters equal a fold.
    */
   @Example
   default void recoveryCountsOnlyTheRowsItMoved() {
     try (TempDirStore t = openQueueStore()) {
       AtomicReference<Runnable> beforeHookRead = new AtomicReference<>();
-      Store store = new ForwardingStore(t.store()) {
-        @Override
-        public List<byte[]> multiGet(String family, List<byte[]> keys) {
-          Runnable race = family.equals(Format3.HOOKS) ? beforeHookRead.getAndSet(null) : null;
-          if (race != null) {
-            race.run();
-          }
-          return super.multiGet(family, keys);
-        }
-      };
+      Store store =
+          new ForwardingStore(t.store()) {
+            @Override
+            public List<byte[]> multiGet(String family, List<byte[]> keys) {
+              Runnable race = family.equals(Format3.HOOKS) ? beforeHookRead.getAndSet(null) : null;
+              if (race != null) {
+                race.run();
+              }
+              return super.multiGet(family, keys);
+            }
+          };
       QueueDriver d = new QueueDriver(store, queueConfig());
-      d.ingest().ingest(List.of(d.newHook("acme", START, 1, 3), d.newHook("acme", START, 1, 4), d.newHook("acme", START, 1, 5)));
-      List<InflightRow> claimed = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 100, Long.MAX_VALUE).tick(START + 1_000).claimed();
+      d.ingest()
+          .ingest(
+              List.of(
+                  d.newHook("acme", START, 1, 3),
+                  d.newHook("acme", START, 1, 4),
+                  d.newHook("acme", START, 1, 5)));
+      List<InflightRow> claimed =
+          new Dispatcher(d.queue(), () -> Long.MAX_VALUE, 100, Long.MAX_VALUE)
+              .tick(START + 1_000)
+              .claimed();
       assertThat(claimed).as("every row claimed").hasSize(3);
       store.write(new Batch().delete(Format3.HOOKS, Keys.hook(3)), Durability.SYNC);
-      beforeHookRead.set(() -> {
-        Transition settle = new Transition();
-        claimed.stream().filter(r -> r.key().seq() != 2).forEach(r -> Deliveries.delivered(settle, r));
-        d.write(settle);
-      });
+      beforeHookRead.set(
+          () -> {
+            Transition settle = new Transition();
+            claimed.stream()
+                .filter(r -> r.key().seq() != 2)
+                .forEach(r -> Deliveries.delivered(settle, r));
+            d.write(settle);
+          });
 
       InflightRecovery.Result result = InflightRecovery.recoverInflight(d.queue(), START + 2_000);
 
       assertThat(beforeHookRead.get()).as("the settle ran inside recovery").isNull();
-      assertThat(List.of(result.recovered(), result.orphansDropped())).as("rows recovered, orphans dropped")
+      assertThat(List.of(result.recovered(), result.orphansDropped()))
+          .as("rows recovered, orphans dropped")
           .isEqualTo(List.of(1L, 0L));
       assertThat(d.inflightRows()).as("inflight rows after recovery").isEmpty();
-      assertThat(d.queue().counters().read(store, ordOf(store, "acme"))).as("acme: hook 2's row due again, 4 bytes")
+      assertThat(d.queue().counters().read(store, ordOf(store, "acme")))
+          .as("acme: hook 2's row due again, 4 bytes")
           .isEqualTo(new TenantCounts(1, 0, 0, 0, 4, 0));
       assertCountersEqualFold(store, "after recovery raced by a settle");
     }

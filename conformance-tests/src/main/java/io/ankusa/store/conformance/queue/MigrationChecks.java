@@ -1,8 +1,7 @@
 package io.ankusa.store.conformance.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+
 import io.ankusa.store.layout.ArchiveKey;
 import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.DeadKey;
@@ -37,16 +36,21 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The checks the migration layer holds a migrated store to ({@link MigrationConformance}): the format
- * stamp, no format-2 key left, the layout invariants, and counters equal to a fold of the format-2
- * rows; and the comparison of a resumed migration with an uninterrupted one, family by family.
+ * The checks the migration layer holds a migrated store to ({@link MigrationConformance}): the
+ * format stamp, no format-2 key left, the layout invariants, and counters equal to a fold of the
+ * format-2 rows; and the comparison of a resumed migration with an uninterrupted one, family by
+ * family.
  */
 final class MigrationChecks {
   private MigrationChecks() {}
 
   static void assertUpgraded(Store store, Map<String, long[]> expected) {
-    assertThat(FormatStamp.stamp(store)).as("format stamp after the migration").isEqualTo(Format3.FORMAT);
-    assertThat(store.get(Format3.DEFAULT, Keys.migrating(3))).as("m:migrating:3 after the migration").isNull();
+    assertThat(FormatStamp.stamp(store))
+        .as("format stamp after the migration")
+        .isEqualTo(Format3.FORMAT);
+    assertThat(store.get(Format3.DEFAULT, Keys.migrating(3)))
+        .as("m:migrating:3 after the migration")
+        .isNull();
     assertThat(QueueVerifier.verify(store)).as("layout invariants after the migration").isEmpty();
     assertCountersEqualExpected(store, expected);
     KeyRange d = FormatTwo.dueWholeRange();
@@ -55,28 +59,34 @@ final class MigrationChecks {
     assertThat(count(store, f)).as("format-2 'f' keys left").isZero();
   }
 
-  /** Each tenant's counters equal the format-2 fold, the aggregate their sum, and the store's counters a format-3 fold. */
+  /**
+   * Each tenant's counters equal the format-2 fold, the aggregate their sum, and the store's
+   * counters a format-3 fold.
+   */
   static void assertCountersEqualExpected(Store store, Map<String, long[]> expected) {
     Counters counters = new Counters(QueueConfig.defaults());
     long[] total = new long[6];
     for (Map.Entry<String, long[]> e : expected.entrySet()) {
       OptionalLong ord = Tenants.ord(store, TenantId.of(e.getKey()));
       assertThat(ord).as("ordinal of tenant %s", e.getKey()).isPresent();
-      assertThat(counters.read(store, ord.getAsLong())).as("counters of tenant %s", e.getKey())
+      assertThat(counters.read(store, ord.getAsLong()))
+          .as("counters of tenant %s", e.getKey())
           .isEqualTo(counts(e.getValue()));
       for (int i = 0; i < 6; i++) {
         total[i] += e.getValue()[i];
       }
     }
     assertThat(counters.aggregate(store)).as("the node aggregate (ord 0)").isEqualTo(counts(total));
-    assertThat(Counters.readAll(store)).as("stored counters equal a fold of the format-3 rows")
+    assertThat(Counters.readAll(store))
+        .as("stored counters equal a fold of the format-3 rows")
         .isEqualTo(CounterFold.fold(store));
   }
 
   /**
-   * The counters a format-2 store should migrate to, per tenant name, in first-sight order (due rows
-   * in key order, then inflight, dead, archive): a fold of the old rows with each row's tenant read
-   * from its hook envelope (none, gone or undecodable: default). Fields in {@link CounterField} order.
+   * The counters a format-2 store should migrate to, per tenant name, in first-sight order (due
+   * rows in key order, then inflight, dead, archive): a fold of the old rows with each row's tenant
+   * read from its hook envelope (none, gone or undecodable: default). Fields in {@link
+   * CounterField} order.
    */
   static Map<String, long[]> foldV2(ReadView view, long startedAt) {
     Map<String, long[]> acc = new LinkedHashMap<>();
@@ -101,7 +111,8 @@ final class MigrationChecks {
     }
     for (Entry e : scanAll(view, Keys.realKeysOf(KeyFamily.ARCHIVE))) {
       long seq = ArchiveKey.decode(e.key()).seq();
-      acc.computeIfAbsent(tenantOf(view, seq), t -> new long[6])[CounterField.ARCHIVE_PENDING.code() - 1]++;
+      acc.computeIfAbsent(tenantOf(view, seq), t -> new long[6])[
+          CounterField.ARCHIVE_PENDING.code() - 1]++;
     }
     return acc;
   }
@@ -141,11 +152,20 @@ final class MigrationChecks {
       List<String> want = e.get(f);
       for (int i = 0; i < Math.min(got.size(), want.size()); i++) {
         if (!got.get(i).equals(want.get(i))) {
-          throw new AssertionError(what + ": family '" + f + "' differs from the uninterrupted run at entry " + i
-              + ": got " + got.get(i) + ", expected " + want.get(i));
+          throw new AssertionError(
+              what
+                  + ": family '"
+                  + f
+                  + "' differs from the uninterrupted run at entry "
+                  + i
+                  + ": got "
+                  + got.get(i)
+                  + ", expected "
+                  + want.get(i));
         }
       }
-      assertThat(got.size()).as("%s: entries in family '%s' (uninterrupted run has %s)", what, f, want.size())
+      assertThat(got.size())
+          .as("%s: entries in family '%s' (uninterrupted run has %s)", what, f, want.size())
           .isEqualTo(want.size());
     }
   }

@@ -1,13 +1,13 @@
 package io.ankusa.store.conformance.queue;
 
-import static io.ankusa.store.conformance.queue.MigrationChecks.assertUpgraded;
 import static io.ankusa.store.conformance.queue.MigrationChecks.assertCountersEqualExpected;
-import static io.ankusa.store.conformance.queue.MigrationChecks.foldV2;
-import static io.ankusa.store.conformance.queue.MigrationChecks.rowCount;
-import static io.ankusa.store.conformance.queue.MigrationChecks.counts;
 import static io.ankusa.store.conformance.queue.MigrationChecks.assertSameStore;
+import static io.ankusa.store.conformance.queue.MigrationChecks.assertUpgraded;
+import static io.ankusa.store.conformance.queue.MigrationChecks.counts;
 import static io.ankusa.store.conformance.queue.MigrationChecks.dump;
+import static io.ankusa.store.conformance.queue.MigrationChecks.foldV2;
 import static io.ankusa.store.conformance.queue.MigrationChecks.names;
+import static io.ankusa.store.conformance.queue.MigrationChecks.rowCount;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -28,8 +28,8 @@ import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.counter.CounterFold;
 import io.ankusa.store.queue.internal.counter.Counters;
 import io.ankusa.store.queue.internal.counter.TenantCounts;
@@ -65,7 +65,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The store format 2 → 3 migration (docs/deployment.md, 'Format 3, forward-only') as a conformance
- * layer: a backend's test class extends it and names its {@link io.ankusa.store.conformance.BackendFixture}:
+ * layer: a backend's test class extends it and names its {@link
+ * io.ankusa.store.conformance.BackendFixture}:
  *
  * <pre>{@code
  * class RocksDbMigrationConformanceTest extends MigrationConformance {
@@ -74,22 +75,28 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Format-2 inputs are written with {@link StoreFixtures} / {@link
- * io.ankusa.store.queue.internal.migration.FormatTwoWriter} into a store opened with the format-2 families,
- * then reopened with {@link Format3#families()} (the backend creates {@code tenants} and {@code
- * counters}). The RocksDB suite overrides {@link #openV2Fixture(Path)} and {@link
+ * io.ankusa.store.queue.internal.migration.FormatTwoWriter} into a store opened with the format-2
+ * families, then reopened with {@link Format3#families()} (the backend creates {@code tenants} and
+ * {@code counters}). The RocksDB suite overrides {@link #openV2Fixture(Path)} and {@link
  * #openV3Fixture(Path)} to unpack the packed fixtures instead ({@link #openPackedFixture}).
  *
- * <p>Expected counts never come from the code under test: they are a fold of the format-2 rows, with
- * each row's tenant read from its hook envelope ({@link #foldV2}). Migrations run with a fixed
+ * <p>Expected counts never come from the code under test: they are a fold of the format-2 rows,
+ * with each row's tenant read from its hook envelope ({@link #foldV2}). Migrations run with a fixed
  * migration start ({@link #STARTED_AT}), so stores can be compared byte for byte.
  */
 public abstract class MigrationConformance extends ConformanceSuite {
-  /** The migration start of every run in this suite: after the fixtures' past rows, before FUTURE_AT. */
+  /**
+   * The migration start of every run in this suite: after the fixtures' past rows, before
+   * FUTURE_AT.
+   */
   protected static final long STARTED_AT = 100_000_000L;
+
   /** Hooks of the large store: several 500-row steps per phase. */
   protected static final int LARGE_HOOKS = 2_400;
+
   private static final long LARGE_SEED = 20_261_130L;
   private static final long CHILD_WAIT_SECONDS = 120;
+
   /** Step size of the process-kill case: many small steps, so a kill lands part-way. */
   private static final int CHILD_ROWS_PER_STEP = 100;
 
@@ -97,8 +104,8 @@ public abstract class MigrationConformance extends ConformanceSuite {
 
   /**
    * A format-2 store with the fixture content in {@code dir} (empty), opened with {@link
-   * Format3#families()}. Default: {@link StoreFixtures#writeV2} into a store opened with the format-2
-   * families, closed, reopened with the format-3 ones.
+   * Format3#families()}. Default: {@link StoreFixtures#writeV2} into a store opened with the
+   * format-2 families, closed, reopened with the format-3 ones.
    */
   protected Store openV2Fixture(Path dir) {
     try (Store v2 = backend().open(dir, FormatTwo.families())) {
@@ -107,7 +114,10 @@ public abstract class MigrationConformance extends ConformanceSuite {
     return backend().open(dir, Format3.families());
   }
 
-  /** A format-3 store with the fixture content in {@code dir} (empty). Default: {@link StoreFixtures#writeV3}. */
+  /**
+   * A format-3 store with the fixture content in {@code dir} (empty). Default: {@link
+   * StoreFixtures#writeV3}.
+   */
   protected Store openV3Fixture(Path dir) {
     try (Store v3 = backend().open(dir, Format3.families())) {
       StoreFixtures.writeV3(v3);
@@ -115,7 +125,10 @@ public abstract class MigrationConformance extends ConformanceSuite {
     return backend().open(dir, Format3.families());
   }
 
-  /** Unpacks the packed fixture {@code resource} into {@code dir} and opens it with the format-3 families. */
+  /**
+   * Unpacks the packed fixture {@code resource} into {@code dir} and opens it with the format-3
+   * families.
+   */
   protected final Store openPackedFixture(String resource, Path dir) {
     StoreArchive.unpackResource(resource, dir);
     return backend().open(dir, Format3.families());
@@ -124,11 +137,11 @@ public abstract class MigrationConformance extends ConformanceSuite {
   // ================================================================ cases
 
   /**
-   * The v2 fixture upgrades to v3 with counters equal to a fold, in every family and for every tenant,
-   * default included: each tenant's six counters equal a fold of the format-2 rows (tenant from the
-   * envelope), the stored counters equal a fold of the format-3 rows (ord 0 included), the layout
-   * verifies clean, no {@code 'd'}/{@code 'f'} key is left, and hooks, deliveries and audit are
-   * unchanged byte for byte.
+   * The v2 fixture upgrades to v3 with counters equal to a fold, in every family and for every
+   * tenant, default included: each tenant's six counters equal a fold of the format-2 rows (tenant
+   * from the envelope), the stored counters equal a fold of the format-3 rows (ord 0 included), the
+   * layout verifies clean, no {@code 'd'}/{@code 'f'} key is left, and hooks, deliveries and audit
+   * are unchanged byte for byte.
    */
   @Example
   public void v2FixtureUpgradesToV3WithCountersEqualAFold() {
@@ -136,9 +149,15 @@ public abstract class MigrationConformance extends ConformanceSuite {
       Store store = s.hold(openV2Fixture(s.dir()));
       assertThat(FormatStamp.stamp(store)).as("the v2 fixture's stamp").isEqualTo(2);
       Map<String, long[]> expected = foldV2(store, STARTED_AT);
-      assertThat(expected).as("tenants of the v2 fixture")
-          .containsKeys(StoreFixtures.ACME, StoreFixtures.GLOBEX, StoreFixtures.INITECH, TenantId.DEFAULT_NAME);
-      Map<String, List<String>> untouched = dump(store, List.of(Format3.HOOKS, Format3.DELIVERIES, Format3.AUDIT));
+      assertThat(expected)
+          .as("tenants of the v2 fixture")
+          .containsKeys(
+              StoreFixtures.ACME,
+              StoreFixtures.GLOBEX,
+              StoreFixtures.INITECH,
+              TenantId.DEFAULT_NAME);
+      Map<String, List<String>> untouched =
+          dump(store, List.of(Format3.HOOKS, Format3.DELIVERIES, Format3.AUDIT));
 
       Migrate.Result result = migrate(500).run(store);
 
@@ -146,13 +165,18 @@ public abstract class MigrationConformance extends ConformanceSuite {
       assertThat(result.rows()).as("rows moved").isEqualTo(rowCount(expected));
       assertUpgraded(store, expected);
       assertThat(dump(store, List.of(Format3.HOOKS, Format3.DELIVERIES, Format3.AUDIT)))
-          .as("hooks, deliveries and audit are not touched by the migration").isEqualTo(untouched);
+          .as("hooks, deliveries and audit are not touched by the migration")
+          .isEqualTo(untouched);
       long initech = Tenants.ord(store, TenantId.of(StoreFixtures.INITECH)).orElseThrow();
       TenantCounts onlyDead = new Counters(QueueConfig.defaults()).read(store, initech);
       assertThat(onlyDead.dead()).as("initech's dead rows").isPositive();
-      assertThat(onlyDead.pending() + onlyDead.scheduled() + onlyDead.inflight()).as("initech has only dead rows").isZero();
+      assertThat(onlyDead.pending() + onlyDead.scheduled() + onlyDead.inflight())
+          .as("initech has only dead rows")
+          .isZero();
       s.reopen();
-      assertThat(DeliveryQueue.open(s.store(), QueueConfig.defaults()).lastSeq()).as("m:last_seq = max hook seq").isEqualTo(7);
+      assertThat(DeliveryQueue.open(s.store(), QueueConfig.defaults()).lastSeq())
+          .as("m:last_seq = max hook seq")
+          .isEqualTo(7);
     }
   }
 
@@ -163,7 +187,8 @@ public abstract class MigrationConformance extends ConformanceSuite {
    */
   @Example
   public void resumesAnInterruptedMigrationWithoutDoubleCounting() {
-    try (TempDirStore reference = scratch(); TempDirStore resumed = scratch()) {
+    try (TempDirStore reference = scratch();
+        TempDirStore resumed = scratch()) {
       Store a = reference.hold(largeV2(reference, true));
       Map<String, long[]> expected = foldV2(a, STARTED_AT);
       Migrate.Result whole = migrate(500).run(a);
@@ -178,7 +203,9 @@ public abstract class MigrationConformance extends ConformanceSuite {
         b = resumed.reopen();
         assertThat(steps).as("steps of the interrupted run").isLessThanOrEqualTo(whole.steps() + 1);
       }
-      assertThat(steps).as("one step per open, as many as the uninterrupted run").isEqualTo(whole.steps());
+      assertThat(steps)
+          .as("one step per open, as many as the uninterrupted run")
+          .isEqualTo(whole.steps());
       assertSameStore(b, a, "a migration interrupted between every pair of steps");
       assertCountersEqualExpected(b, expected);
     }
@@ -186,12 +213,14 @@ public abstract class MigrationConformance extends ConformanceSuite {
 
   /**
    * The process-kill variant: a child JVM migrates the store one committed step at a time and is
-   * killed with SIGKILL at a random moment; the next open of the queue resumes, and the store equals
-   * an uninterrupted run byte for byte. Needs {@code durableAfterProcessKill}.
+   * killed with SIGKILL at a random moment; the next open of the queue resumes, and the store
+   * equals an uninterrupted run byte for byte. Needs {@code durableAfterProcessKill}.
    */
   @Example
   public void resumesAMigrationKilledWithSigkillWithoutDoubleCounting() throws Exception {
-    requireCapability(backend().capabilities().durableAfterProcessKill(), "durableAfterProcessKill",
+    requireCapability(
+        backend().capabilities().durableAfterProcessKill(),
+        "durableAfterProcessKill",
         "a SYNC write must survive kill -9 for a killed migration to resume");
     long seed = Seeds.seed();
     Random random = new Random(seed);
@@ -204,17 +233,21 @@ public abstract class MigrationConformance extends ConformanceSuite {
           largeV2(killed, true);
           killed.closeStore();
           long killAfter = 1 + random.nextInt((int) whole.steps() - 2);
-          String what = Seeds.replay(seed) + " round " + round + ", killed after " + killAfter + " steps";
+          String what =
+              Seeds.replay(seed) + " round " + round + ", killed after " + killAfter + " steps";
           runChildAndKill(killed.dir(), killAfter, random.nextInt(3), what);
           Store b = killed.reopen();
           if (b.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) != null) {
             partWay++; // the kill landed before the last step: the open below resumes it
           }
-          DeliveryQueue.open(b, QueueConfig.defaults()); // resumes with the persisted migration start
+          DeliveryQueue.open(
+              b, QueueConfig.defaults()); // resumes with the persisted migration start
           assertSameStore(b, a, "a migration killed with SIGKILL (" + what + ")");
         }
       }
-      assertThat(partWay).as("rounds whose kill left the migration part-way (%s)", Seeds.replay(seed)).isPositive();
+      assertThat(partWay)
+          .as("rounds whose kill left the migration part-way (%s)", Seeds.replay(seed))
+          .isPositive();
     }
   }
 
@@ -233,10 +266,14 @@ public abstract class MigrationConformance extends ConformanceSuite {
       assertThat(Tenants.count(store)).as("ordinals allocated").isEqualTo(firstSight.size());
       for (int i = 0; i < firstSight.size(); i++) {
         TenantId tenant = TenantId.of(firstSight.get(i));
-        assertThat(Tenants.ord(store, tenant)).as("ordinal of %s, seen %s-th", tenant, i + 1).hasValue(i + 1);
+        assertThat(Tenants.ord(store, tenant))
+            .as("ordinal of %s, seen %s-th", tenant, i + 1)
+            .hasValue(i + 1);
         assertThat(Tenants.name(store, i + 1)).as("tenant of ordinal %s", i + 1).contains(tenant);
       }
-      assertThat(QueueVerifier.verify(store)).as("ordinals dense and unique, and every other invariant").isEmpty();
+      assertThat(QueueVerifier.verify(store))
+          .as("ordinals dense and unique, and every other invariant")
+          .isEmpty();
     }
   }
 
@@ -254,8 +291,10 @@ public abstract class MigrationConformance extends ConformanceSuite {
       w.hook(acme).due(2, 1, 1_100, DeliveryRow.first(1_100, 40));
       w.hook(noTenant).due(1, 1, 1_000, DeliveryRow.first(1_000, 10));
       w.due(3, 1, 1_200, DeliveryRow.first(1_200, 20)); // hook 3 is gone
-      w.rawHook(4, "not an envelope".getBytes(StandardCharsets.UTF_8)).inflight(4, 2, DeliveryRow.first(1_300, 30));
-      w.rawHook(5, new byte[] {1, 0, 0}).dead(9_000, 5, 1, "src", "h5", DeliveryRow.first(1_400, 50));
+      w.rawHook(4, "not an envelope".getBytes(StandardCharsets.UTF_8))
+          .inflight(4, 2, DeliveryRow.first(1_300, 30));
+      w.rawHook(5, new byte[] {1, 0, 0})
+          .dead(9_000, 5, 1, "src", "h5", DeliveryRow.first(1_400, 50));
       w.archive(3, 20);
       w.commit();
       Store store = s.reopen(Format3.families());
@@ -267,7 +306,9 @@ public abstract class MigrationConformance extends ConformanceSuite {
       assertThat(new Counters(QueueConfig.defaults()).read(store, def))
           .as("default's counters: hooks 1 (no tenant), 3 (gone), 4 and 5 (do not decode)")
           .isEqualTo(new TenantCounts(2, 0, 1, 1, 10 + 20 + 30 + 50, 1));
-      assertThat(Counters.readAll(store)).as("stored counters equal a fold").isEqualTo(CounterFold.fold(store));
+      assertThat(Counters.readAll(store))
+          .as("stored counters equal a fold")
+          .isEqualTo(CounterFold.fold(store));
       DeadValue dead = DeadValue.decode(store.get(Format3.INDEX, Keys.dead(9_000, 5, 1)));
       assertThat(dead.ord()).as("ord in the dead row of the undecodable hook").isEqualTo(def);
       assertThat(new String(dead.hookId(), StandardCharsets.UTF_8)).isEqualTo("h5");
@@ -290,53 +331,66 @@ public abstract class MigrationConformance extends ConformanceSuite {
           .isInstanceOf(StoreFormatException.class);
       Store store = s.reopen(Format3.families());
       Migrate formatTwoRunner = new Migrate(2, QueueConfig.defaults(), () -> STARTED_AT, 500);
-      assertThatThrownBy(() -> formatTwoRunner.run(store)).isInstanceOf(StoreFormatException.class)
+      assertThatThrownBy(() -> formatTwoRunner.run(store))
+          .isInstanceOf(StoreFormatException.class)
           .hasMessageContaining("store format 3 is newer than 2");
-      assertThatThrownBy(() -> formatTwoRunner.dryRun(store)).isInstanceOf(StoreFormatException.class)
+      assertThatThrownBy(() -> formatTwoRunner.dryRun(store))
+          .isInstanceOf(StoreFormatException.class)
           .hasMessageContaining("store format 3 is newer than 2");
-      assertThat(dump(store, names(Format3.families()))).as("the refused store is unchanged").isEqualTo(before);
+      assertThat(dump(store, names(Format3.families())))
+          .as("the refused store is unchanged")
+          .isEqualTo(before);
       assertThat(migrate(500).dryRun(store)).as("the format-3 runner has nothing to do").isEmpty();
     }
   }
 
   /**
-   * A restored format-2 backup migrates when the queue opens it (even with tenants.max below its tenant
-   * count: the migration allocates past the cap and logs the overage), and a migration interrupted part-way
-   * is finished by the next open with the migration start it persisted (so due rows get the same kind
-   * as in an uninterrupted run, whatever the clock says at the second open).
+   * A restored format-2 backup migrates when the queue opens it (even with tenants.max below its
+   * tenant count: the migration allocates past the cap and logs the overage), and a migration
+   * interrupted part-way is finished by the next open with the migration start it persisted (so due
+   * rows get the same kind as in an uninterrupted run, whatever the clock says at the second open).
    */
   @Example
   public void aRestoredFormat2BackupMigratesOnOpen() {
     try (TempDirStore s = scratch()) {
       Store store = s.hold(openV2Fixture(s.dir()));
       assertThat(migrate(500).dryRun(store))
-          .containsExactly("2 -> 3: re-key due/inflight/dead by tenant ordinal, seed per-tenant counters");
+          .containsExactly(
+              "2 -> 3: re-key due/inflight/dead by tenant ordinal, seed per-tenant counters");
       DeliveryQueue.open(store, QueueConfig.defaults().withTenantsMax(2));
       assertThat(FormatStamp.stamp(store)).isEqualTo(Format3.FORMAT);
-      assertThat(store.get(Format3.DEFAULT, Keys.migrating(3))).as("m:migrating:3 after the migration").isNull();
+      assertThat(store.get(Format3.DEFAULT, Keys.migrating(3)))
+          .as("m:migrating:3 after the migration")
+          .isNull();
       assertThat(QueueVerifier.verify(store)).isEmpty();
-      assertThat(Tenants.count(store)).as("tenants.max = 2 never strands rows: every tenant gets an ordinal")
+      assertThat(Tenants.count(store))
+          .as("tenants.max = 2 never strands rows: every tenant gets an ordinal")
           .isEqualTo(4);
     }
-    try (TempDirStore reference = scratch(); TempDirStore partial = scratch()) {
-      long lateStart = 1_000_000L + LARGE_HOOKS * 7L / 2; // half of the due rows are "after the start"
+    try (TempDirStore reference = scratch();
+        TempDirStore partial = scratch()) {
+      long lateStart =
+          1_000_000L + LARGE_HOOKS * 7L / 2; // half of the due rows are "after the start"
       Store a = reference.hold(largeV2(reference, false));
       new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> lateStart, 500).run(a);
       Store b = partial.hold(largeV2(partial, false));
-      Migrate.Result part = new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> lateStart, 500).run(b, 2);
+      Migrate.Result part =
+          new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> lateStart, 500).run(b, 2);
       assertThat(part.finished()).isFalse();
       assertThat(migrate(500).dryRun(b)).singleElement().asString().contains("resuming");
       b = partial.reopen();
       DeliveryQueue.open(b, QueueConfig.defaults());
-      assertSameStore(b, a, "a migration interrupted after 2 steps and finished by DeliveryQueue.open");
+      assertSameStore(
+          b, a, "a migration interrupted after 2 steps and finished by DeliveryQueue.open");
       assertThat(QueueVerifier.verify(b)).isEmpty();
     }
   }
 
   /**
-   * The v3 fixture opens as a queue and passes every layout invariant (QueueVerifier finds nothing),
-   * and holds what the fixture promises: three or more tenants including default, pending, retrying,
-   * inflight and dead rows, archive obligations, and a tenant with only dead rows.
+   * The v3 fixture opens as a queue and passes every layout invariant (QueueVerifier finds
+   * nothing), and holds what the fixture promises: three or more tenants including default,
+   * pending, retrying, inflight and dead rows, archive obligations, and a tenant with only dead
+   * rows.
    */
   @Example
   public void theV3FixtureOpensAndPassesTheLayoutInvariants() {
@@ -352,21 +406,34 @@ public abstract class MigrationConformance extends ConformanceSuite {
       assertThat(all.inflight()).as("inflight rows").isPositive();
       assertThat(all.dead()).as("dead rows").isPositive();
       assertThat(all.archivePending()).as("archive obligations").isPositive();
-      for (String t : List.of(StoreFixtures.ACME, StoreFixtures.GLOBEX, StoreFixtures.INITECH, TenantId.DEFAULT_NAME)) {
+      for (String t :
+          List.of(
+              StoreFixtures.ACME,
+              StoreFixtures.GLOBEX,
+              StoreFixtures.INITECH,
+              TenantId.DEFAULT_NAME)) {
         assertThat(Tenants.ord(store, TenantId.of(t))).as("ordinal of %s", t).isPresent();
       }
-      TenantCounts initech = queue.counters().read(store, Tenants.ord(store, TenantId.of(StoreFixtures.INITECH)).orElseThrow());
+      TenantCounts initech =
+          queue
+              .counters()
+              .read(store, Tenants.ord(store, TenantId.of(StoreFixtures.INITECH)).orElseThrow());
       assertThat(initech.dead()).isPositive();
-      assertThat(initech.pending() + initech.scheduled() + initech.inflight()).as("initech has only dead rows").isZero();
-      TenantCounts def = queue.counters().read(store, Tenants.ord(store, TenantId.DEFAULT).orElseThrow());
-      assertThat(def.pending() + def.dead()).as("default (hooks with no tenant) has rows").isPositive();
+      assertThat(initech.pending() + initech.scheduled() + initech.inflight())
+          .as("initech has only dead rows")
+          .isZero();
+      TenantCounts def =
+          queue.counters().read(store, Tenants.ord(store, TenantId.DEFAULT).orElseThrow());
+      assertThat(def.pending() + def.dead())
+          .as("default (hooks with no tenant) has rows")
+          .isPositive();
     }
   }
 
   /**
    * A large v2 store migrates in several 500-row steps per phase: the committed cursor is seen
-   * mid-phase at least twice in each of due, inflight, dead and archive, no step moves more than 500
-   * rows, every row is moved once, and the result verifies clean.
+   * mid-phase at least twice in each of due, inflight, dead and archive, no step moves more than
+   * 500 rows, every row is moved once, and the result verifies clean.
    */
   @Example
   public void aLargeV2StoreMigratesInSeveralStepsPerPhase() {
@@ -392,7 +459,8 @@ public abstract class MigrationConformance extends ConformanceSuite {
       }
       assertThat(rows).as("rows moved in all").isEqualTo(rowCount(expected));
       for (int phase = 1; phase <= 4; phase++) {
-        assertThat(midPhase[phase]).as("steps ending mid-phase in phase %s (1 due, 2 inflight, 3 dead, 4 archive)", phase)
+        assertThat(midPhase[phase])
+            .as("steps ending mid-phase in phase %s (1 due, 2 inflight, 3 dead, 4 archive)", phase)
             .isGreaterThanOrEqualTo(2);
       }
       assertUpgraded(store, expected);
@@ -400,46 +468,66 @@ public abstract class MigrationConformance extends ConformanceSuite {
   }
 
   /**
-   * Every kind of format-2 row migrates with all its fields, and a run's result counts what it moved:
-   * due rows before, exactly at and after the migration start (pending, pending, retrying: kind 0, 0,
-   * 1) under their tenant's ordinal with their size and an active marker; inflight rows with their size;
-   * dead rows keeping their source and hook ids byte for byte (also empty ones, and a source id that
-   * fills the value) with the ordinal added and an {@code 'X'} key; archive obligations with their size
-   * and ordinal. With 3 rows per step the 9 rows take 3 steps and the result says so (from 2 to 3,
-   * rows 9, finished, its nanos within the call and its rows/s their quotient); counters equal a
-   * fold of the format-2 rows. A migration of one row per step stopped after 4 steps reports 4 rows,
-   * unfinished, still at format 2, a dry run says it resumes; after a reopen a new runner does the
-   * other 5 and the store equals the uninterrupted run's byte for byte. Running again finds nothing to
-   * do.
+   * Every kind of format-2 row migrates with all its fields, and a run's result counts what it
+   * moved: due rows before, exactly at and after the migration start (pending, pending, retrying:
+   * kind 0, 0, 1) under their tenant's ordinal with their size and an active marker; inflight rows
+   * with their size; dead rows keeping their source and hook ids byte for byte (also empty ones,
+   * and a source id that fills the value) with the ordinal added and an {@code 'X'} key; archive
+   * obligations with their size and ordinal. With 3 rows per step the 9 rows take 3 steps and the
+   * result says so (from 2 to 3, rows 9, finished, its nanos within the call and its rows/s their
+   * quotient); counters equal a fold of the format-2 rows. A migration of one row per step stopped
+   * after 4 steps reports 4 rows, unfinished, still at format 2, a dry run says it resumes; after a
+   * reopen a new runner does the other 5 and the store equals the uninterrupted run's byte for
+   * byte. Running again finds nothing to do.
    */
   @Example
   public void everyRowKindMigratesWithAllItsFieldsAndTheResultCountsTheRows() {
-    try (TempDirStore reference = scratch(); TempDirStore stopped = scratch()) {
+    try (TempDirStore reference = scratch();
+        TempDirStore stopped = scratch()) {
       Store a = reference.hold(everyRowKindV2(reference));
       byte[] emptyIds = a.get(Format3.INDEX, FormatTwo.deadKey(5_000, 2, 2));
-      assertThat(FormatTwo.DeadValueV2.decodeAt(FormatTwo.deadKey(5_000, 2, 2), emptyIds)).as("a format-2 dead value read back")
-          .isEqualTo(FormatTwo.DeadValueV2.of("", "")).isNotEqualTo(FormatTwo.DeadValueV2.of("s", ""));
+      assertThat(FormatTwo.DeadValueV2.decodeAt(FormatTwo.deadKey(5_000, 2, 2), emptyIds))
+          .as("a format-2 dead value read back")
+          .isEqualTo(FormatTwo.DeadValueV2.of("", ""))
+          .isNotEqualTo(FormatTwo.DeadValueV2.of("s", ""));
       Map<String, long[]> expected = foldV2(a, STARTED_AT);
       long t0 = System.nanoTime();
       Migrate.Result whole = migrate(3).run(a);
       long elapsed = System.nanoTime() - t0;
-      assertThat(List.of(whole.fromFormat(), whole.toFormat(), whole.steps(), whole.rows(), whole.finished()))
-          .as("from, to, steps, rows, finished of the uninterrupted run").isEqualTo(List.of(2, 3, 3L, 9L, true));
+      assertThat(
+              List.of(
+                  whole.fromFormat(),
+                  whole.toFormat(),
+                  whole.steps(),
+                  whole.rows(),
+                  whole.finished()))
+          .as("from, to, steps, rows, finished of the uninterrupted run")
+          .isEqualTo(List.of(2, 3, 3L, 9L, true));
       assertThat(whole.nanos()).as("nanos of the run").isPositive().isLessThanOrEqualTo(elapsed);
-      assertThat(whole.rowsPerSecond()).as("rows/s").isCloseTo(9 * 1e9 / whole.nanos(), within(1e-6));
+      assertThat(whole.rowsPerSecond())
+          .as("rows/s")
+          .isCloseTo(9 * 1e9 / whole.nanos(), within(1e-6));
 
       long acme = Tenants.ord(a, TenantId.of(StoreFixtures.ACME)).orElseThrow();
       long globex = Tenants.ord(a, TenantId.of(StoreFixtures.GLOBEX)).orElseThrow();
-      assertThat(List.of(acme, globex)).as("ordinals in first-sight order").isEqualTo(List.of(1L, 2L));
-      assertRow(a, Keys.due(acme, STARTED_AT - 1_000, 1, 1), new DueValue(11, DueKind.FIRST_ATTEMPT).encode());
-      assertRow(a, Keys.due(globex, STARTED_AT, 2, 1), new DueValue(12, DueKind.FIRST_ATTEMPT).encode());
+      assertThat(List.of(acme, globex))
+          .as("ordinals in first-sight order")
+          .isEqualTo(List.of(1L, 2L));
+      assertRow(
+          a,
+          Keys.due(acme, STARTED_AT - 1_000, 1, 1),
+          new DueValue(11, DueKind.FIRST_ATTEMPT).encode());
+      assertRow(
+          a, Keys.due(globex, STARTED_AT, 2, 1), new DueValue(12, DueKind.FIRST_ATTEMPT).encode());
       assertRow(a, Keys.due(acme, STARTED_AT + 1, 3, 1), new DueValue(13, DueKind.RETRY).encode());
-      for (long[] marker : new long[][] {{STARTED_AT - 1_000, acme}, {STARTED_AT, globex}, {STARTED_AT + 1, acme}}) {
+      for (long[] marker :
+          new long[][] {{STARTED_AT - 1_000, acme}, {STARTED_AT, globex}, {STARTED_AT + 1, acme}}) {
         assertRow(a, Keys.active(ActiveKey.bucketOf(marker[0]), marker[1]), EmptyValue.encode());
       }
       assertRow(a, Keys.inflight(acme, 4, 1), new InflightValue(14).encode());
       assertRow(a, Keys.inflight(acme, 4, 2), new InflightValue(15).encode());
-      assertRow(a, Keys.dead(5_000, 2, 2), new DeadValue(globex, new byte[0], new byte[0]).encode());
+      assertRow(
+          a, Keys.dead(5_000, 2, 2), new DeadValue(globex, new byte[0], new byte[0]).encode());
       assertRow(a, Keys.deadByTenant(globex, 5_000, 2, 2), EmptyValue.encode());
       assertRow(a, Keys.dead(5_100, 1, 2), DeadValue.of(acme, "s", "").encode());
       assertRow(a, Keys.deadByTenant(acme, 5_100, 1, 2), EmptyValue.encode());
@@ -450,85 +538,128 @@ public abstract class MigrationConformance extends ConformanceSuite {
       Store b = stopped.hold(everyRowKindV2(stopped));
       long t1 = System.nanoTime();
       Migrate.Result part = migrate(1).run(b, 4);
-      assertThat(part.nanos()).as("nanos of the stopped run").isPositive().isLessThanOrEqualTo(System.nanoTime() - t1);
-      assertThat(List.of(part.fromFormat(), part.toFormat(), part.steps(), part.rows(), part.finished()))
-          .as("from, to, steps, rows, finished of a run stopped after 4 steps").isEqualTo(List.of(2, 2, 4L, 4L, false));
+      assertThat(part.nanos())
+          .as("nanos of the stopped run")
+          .isPositive()
+          .isLessThanOrEqualTo(System.nanoTime() - t1);
+      assertThat(
+              List.of(
+                  part.fromFormat(), part.toFormat(), part.steps(), part.rows(), part.finished()))
+          .as("from, to, steps, rows, finished of a run stopped after 4 steps")
+          .isEqualTo(List.of(2, 2, 4L, 4L, false));
       assertThat(migrate(1).needed(b)).as("needed after an interrupted run").isTrue();
       assertThat(migrate(1).dryRun(b)).singleElement().asString().contains("resuming");
       b = stopped.reopen();
       Migrate.Result rest = migrate(1).run(b);
-      assertThat(List.of(rest.fromFormat(), rest.toFormat(), rest.steps(), rest.rows(), rest.finished()))
-          .as("from, to, steps, rows, finished of the resumed run").isEqualTo(List.of(2, 3, 5L, 5L, true));
-      assertSameStore(b, a, "a migration of one row per step stopped after 4 steps and resumed after a reopen");
+      assertThat(
+              List.of(
+                  rest.fromFormat(), rest.toFormat(), rest.steps(), rest.rows(), rest.finished()))
+          .as("from, to, steps, rows, finished of the resumed run")
+          .isEqualTo(List.of(2, 3, 5L, 5L, true));
+      assertSameStore(
+          b, a, "a migration of one row per step stopped after 4 steps and resumed after a reopen");
 
       assertThat(migrate(3).needed(a)).as("needed after the migration").isFalse();
       Migrate.Result again = migrate(3).run(a);
-      assertThat(again).as("a run on a migrated store").isEqualTo(new Migrate.Result(3, 3, 0, 0, 0, true));
+      assertThat(again)
+          .as("a run on a migrated store")
+          .isEqualTo(new Migrate.Result(3, 3, 0, 0, 0, true));
       assertThat(again.rowsPerSecond()).as("rows/s of a run that moved nothing").isZero();
     }
   }
 
   /**
    * Bad input gets a clear error and loses nothing: a format-2 store opened without the format-3
-   * families is refused by the migration naming the family and the migration; a dead value that does
-   * not decode is refused naming its key, and the step that met it writes nothing; a store with hooks
-   * but no format stamp is refused on open; a release format below 1 is refused and a format-1 runner
-   * refuses a format-2 store as newer; a format-3 store opened with the other {@code
-   * counters.sharded_aggregate} setting is refused naming both, also when a stray migration cursor
-   * sends it through the migration runner. Each refused store is unchanged. An
-   * empty store needs no migration and a run on it does nothing.
+   * families is refused by the migration naming the family and the migration; a dead value that
+   * does not decode is refused naming its key, and the step that met it writes nothing; a store
+   * with hooks but no format stamp is refused on open; a release format below 1 is refused and a
+   * format-1 runner refuses a format-2 store as newer; a format-3 store opened with the other
+   * {@code counters.sharded_aggregate} setting is refused naming both, also when a stray migration
+   * cursor sends it through the migration runner. Each refused store is unchanged. An empty store
+   * needs no migration and a run on it does nothing.
    */
   @Example
   public void aMigrationRefusesBadInputAndChangesNothing() {
     try (TempDirStore s = scratch()) {
       Store v2 = s.hold(backend().open(s.dir(), FormatTwo.families()));
-      new FormatTwoWriter(v2).layout().hook(StoreFixtures.hook(1, StoreFixtures.ACME, 1_000, 1))
-          .due(1, 1, 1_000, DeliveryRow.first(1_000, 11)).commit();
+      new FormatTwoWriter(v2)
+          .layout()
+          .hook(StoreFixtures.hook(1, StoreFixtures.ACME, 1_000, 1))
+          .due(1, 1, 1_000, DeliveryRow.first(1_000, 11))
+          .commit();
       List<String> v2Families = names(FormatTwo.families());
       Map<String, List<String>> before = dump(v2, v2Families);
-      assertThatThrownBy(() -> migrate(500).run(v2)).as("migrating a store opened with the format-2 families")
-          .isInstanceOf(StoreFormatException.class).hasMessageContaining("without family")
+      assertThatThrownBy(() -> migrate(500).run(v2))
+          .as("migrating a store opened with the format-2 families")
+          .isInstanceOf(StoreFormatException.class)
+          .hasMessageContaining("without family")
           .hasMessageContaining("2 -> 3");
-      assertThat(dump(v2, v2Families)).as("the store after the refused migration").isEqualTo(before);
+      assertThat(dump(v2, v2Families))
+          .as("the store after the refused migration")
+          .isEqualTo(before);
 
       Store store = s.reopen(Format3.families());
       byte[] badKey = FormatTwo.deadKey(5_000, 1, 2);
       byte[] badValue = {0, 0, 0, 5, 's', 0, 0, 0, 0, 0};
       store.write(new Batch().put(Format3.INDEX, badKey, badValue), Durability.SYNC);
       Map<String, List<String>> damaged = dump(store, names(Format3.families()));
-      assertThatThrownBy(() -> migrate(500).run(store)).as("migrating a dead value that does not decode")
-          .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("does not decode")
+      assertThatThrownBy(() -> migrate(500).run(store))
+          .as("migrating a dead value that does not decode")
+          .isInstanceOf(StoreCorruptionException.class)
+          .hasMessageContaining("does not decode")
           .hasMessageContaining(Bytes.hex(badKey));
-      assertThat(dump(store, names(Format3.families()))).as("the store after the refused step").isEqualTo(damaged);
+      assertThat(dump(store, names(Format3.families())))
+          .as("the store after the refused step")
+          .isEqualTo(damaged);
 
       assertThatThrownBy(() -> new Migrate(0, QueueConfig.defaults(), () -> STARTED_AT, 500))
-          .isInstanceOf(StoreArgumentException.class).hasMessageContaining("release format 0");
-      assertThatThrownBy(() -> new Migrate(1, QueueConfig.defaults(), () -> STARTED_AT, 500).run(store))
-          .isInstanceOf(StoreFormatException.class).hasMessageContaining("store format 2 is newer than 1");
+          .isInstanceOf(StoreArgumentException.class)
+          .hasMessageContaining("release format 0");
+      assertThatThrownBy(
+              () -> new Migrate(1, QueueConfig.defaults(), () -> STARTED_AT, 500).run(store))
+          .isInstanceOf(StoreFormatException.class)
+          .hasMessageContaining("store format 2 is newer than 1");
     }
     try (TempDirStore s = scratch()) {
       Store store = s.hold(backend().open(s.dir(), Format3.families()));
       assertThat(migrate(500).needed(store)).as("an empty store needs a migration").isFalse();
-      assertThat(migrate(500).run(store)).as("a run on an empty store").isEqualTo(new Migrate.Result(-1, -1, 0, 0, 0, true));
-      store.write(new Batch().put(Format3.HOOKS, Keys.hook(1), StoreFixtures.hook(1, null, 1_000, 1).encode()), Durability.SYNC);
+      assertThat(migrate(500).run(store))
+          .as("a run on an empty store")
+          .isEqualTo(new Migrate.Result(-1, -1, 0, 0, 0, true));
+      store.write(
+          new Batch()
+              .put(Format3.HOOKS, Keys.hook(1), StoreFixtures.hook(1, null, 1_000, 1).encode()),
+          Durability.SYNC);
       Map<String, List<String>> stampless = dump(store, names(Format3.families()));
-      assertThatThrownBy(() -> QueueFormat.openOrCreate(store)).as("opening a store with a hook and no stamp")
-          .isInstanceOf(StoreFormatException.class).hasMessageContaining("no format stamp");
-      assertThat(dump(store, names(Format3.families()))).as("the refused stampless store").isEqualTo(stampless);
+      assertThatThrownBy(() -> QueueFormat.openOrCreate(store))
+          .as("opening a store with a hook and no stamp")
+          .isInstanceOf(StoreFormatException.class)
+          .hasMessageContaining("no format stamp");
+      assertThat(dump(store, names(Format3.families())))
+          .as("the refused stampless store")
+          .isEqualTo(stampless);
     }
     try (TempDirStore s = scratch()) {
       Store store = s.hold(openV3Fixture(s.dir()));
       boolean sharded = FormatStamp.shardedAggregate(store);
       Map<String, List<String>> v3 = dump(store, names(Format3.families()));
-      assertThatThrownBy(() -> DeliveryQueue.open(store, QueueConfig.defaults().withShardedAggregate(!sharded)))
+      assertThatThrownBy(
+              () ->
+                  DeliveryQueue.open(store, QueueConfig.defaults().withShardedAggregate(!sharded)))
           .as("opening the v3 fixture with counters.sharded_aggregate = %s", !sharded)
           .isInstanceOf(StoreFormatException.class)
           .hasMessageContaining("created with counters.sharded_aggregate = " + sharded)
           .hasMessageContaining("configured with counters.sharded_aggregate = " + !sharded);
       assertThat(dump(store, names(Format3.families()))).as("the refused v3 store").isEqualTo(v3);
-      store.write(new Batch().put(Format3.DEFAULT, Keys.migrating(Format3.FORMAT), new byte[] {5}), Durability.SYNC);
-      assertThatThrownBy(() -> DeliveryQueue.open(store, QueueConfig.defaults().withShardedAggregate(!sharded)))
-          .as("opening it, with a stray migration cursor, with counters.sharded_aggregate = %s", !sharded)
+      store.write(
+          new Batch().put(Format3.DEFAULT, Keys.migrating(Format3.FORMAT), new byte[] {5}),
+          Durability.SYNC);
+      assertThatThrownBy(
+              () ->
+                  DeliveryQueue.open(store, QueueConfig.defaults().withShardedAggregate(!sharded)))
+          .as(
+              "opening it, with a stray migration cursor, with counters.sharded_aggregate = %s",
+              !sharded)
           .isInstanceOf(StoreFormatException.class)
           .hasMessageContaining("created with counters.sharded_aggregate = " + sharded);
     }
@@ -536,12 +667,13 @@ public abstract class MigrationConformance extends ConformanceSuite {
 
   /**
    * An empty format-2 store (its layout only) migrates to exactly what a new format-3 store holds,
-   * byte for byte: sentinels, stamp, {@code m:next_ord}, {@code m:last_seq} and the aggregate layout,
-   * and no format-2 sentinel left.
+   * byte for byte: sentinels, stamp, {@code m:next_ord}, {@code m:last_seq} and the aggregate
+   * layout, and no format-2 sentinel left.
    */
   @Example
   public void anEmptyFormat2StoreMigratesToWhatANewStoreHolds() {
-    try (TempDirStore fresh = scratch(); TempDirStore migrated = scratch()) {
+    try (TempDirStore fresh = scratch();
+        TempDirStore migrated = scratch()) {
       Store created = fresh.hold(backend().open(fresh.dir(), Format3.families()));
       QueueFormat.openOrCreate(created);
       Store v2 = migrated.hold(backend().open(migrated.dir(), FormatTwo.families()));
@@ -553,13 +685,15 @@ public abstract class MigrationConformance extends ConformanceSuite {
   }
 
   /**
-   * A format-2 store with one row of every kind, opened with the format-3 families: hooks 1-4 (acme,
-   * globex, acme, acme), due rows before, at and after {@link #STARTED_AT}, two inflight rows, two
-   * dead rows (empty ids; a source id filling the value) and two archive obligations; 9 rows.
+   * A format-2 store with one row of every kind, opened with the format-3 families: hooks 1-4
+   * (acme, globex, acme, acme), due rows before, at and after {@link #STARTED_AT}, two inflight
+   * rows, two dead rows (empty ids; a source id filling the value) and two archive obligations; 9
+   * rows.
    */
   private Store everyRowKindV2(TempDirStore s) {
     Store v2 = s.hold(backend().open(s.dir(), FormatTwo.families()));
-    new FormatTwoWriter(v2).layout()
+    new FormatTwoWriter(v2)
+        .layout()
         .hook(StoreFixtures.hook(1, StoreFixtures.ACME, 1_000, 1, 2))
         .hook(StoreFixtures.hook(2, StoreFixtures.GLOBEX, 1_100, 1, 2))
         .hook(StoreFixtures.hook(3, StoreFixtures.ACME, 1_200, 1))
@@ -582,11 +716,11 @@ public abstract class MigrationConformance extends ConformanceSuite {
   }
 
   /**
-   * An interrupted migration resumes only with the aggregate layout it started with: two steps under
-   * {@code counters.sharded_aggregate = true}, then a runner and a queue with the setting off are both
-   * refused, naming both settings, and the store is unchanged; resumed with the setting on, the
-   * migration finishes and the node aggregate a sharded queue reads equals the sum of the tenants'
-   * counters and a fold of the rows.
+   * An interrupted migration resumes only with the aggregate layout it started with: two steps
+   * under {@code counters.sharded_aggregate = true}, then a runner and a queue with the setting off
+   * are both refused, naming both settings, and the store is unchanged; resumed with the setting
+   * on, the migration finishes and the node aggregate a sharded queue reads equals the sum of the
+   * tenants' counters and a fold of the rows.
    */
   @Example
   public void anInterruptedMigrationResumesOnlyWithItsAggregateLayout() {
@@ -594,26 +728,37 @@ public abstract class MigrationConformance extends ConformanceSuite {
     try (TempDirStore s = scratch()) {
       Store store = s.hold(everyRowKindV2(s));
       assertThat(new Migrate(Format3.FORMAT, sharded, () -> STARTED_AT, 2).run(store, 2).finished())
-          .as("finished after 2 steps of 2 rows").isFalse();
+          .as("finished after 2 steps of 2 rows")
+          .isFalse();
       Map<String, List<String>> part = dump(store, names(Format3.families()));
-      assertThatThrownBy(() -> new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> STARTED_AT, 2).run(store))
-          .as("resuming with counters.sharded_aggregate = false").isInstanceOf(StoreFormatException.class)
+      assertThatThrownBy(
+              () ->
+                  new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> STARTED_AT, 2)
+                      .run(store))
+          .as("resuming with counters.sharded_aggregate = false")
+          .isInstanceOf(StoreFormatException.class)
           .hasMessageContaining("started with counters.sharded_aggregate = true")
           .hasMessageContaining("configured with counters.sharded_aggregate = false");
       assertThatThrownBy(() -> DeliveryQueue.open(store, QueueConfig.defaults()))
-          .as("opening the queue with counters.sharded_aggregate = false").isInstanceOf(StoreFormatException.class);
-      assertThat(dump(store, names(Format3.families()))).as("the store after the refused resumes").isEqualTo(part);
+          .as("opening the queue with counters.sharded_aggregate = false")
+          .isInstanceOf(StoreFormatException.class);
+      assertThat(dump(store, names(Format3.families())))
+          .as("the store after the refused resumes")
+          .isEqualTo(part);
 
       DeliveryQueue queue = DeliveryQueue.open(store, sharded);
       assertThat(FormatStamp.stamp(store)).isEqualTo(Format3.FORMAT);
       Map<Long, TenantCounts> stored = Counters.readAll(store);
       long[] sum = new long[6];
-      stored.forEach((ord, c) -> {
-        for (CounterField f : CounterField.values()) {
-          sum[f.code() - 1] += ord == 0 ? 0 : c.get(f);
-        }
-      });
-      assertThat(queue.counters().aggregate(store)).as("the aggregate a sharded queue reads").isEqualTo(counts(sum));
+      stored.forEach(
+          (ord, c) -> {
+            for (CounterField f : CounterField.values()) {
+              sum[f.code() - 1] += ord == 0 ? 0 : c.get(f);
+            }
+          });
+      assertThat(queue.counters().aggregate(store))
+          .as("the aggregate a sharded queue reads")
+          .isEqualTo(counts(sum));
       assertThat(stored).as("stored counters equal a fold").isEqualTo(CounterFold.fold(store));
       assertThat(QueueVerifier.verify(store)).isEmpty();
     }
@@ -627,16 +772,23 @@ public abstract class MigrationConformance extends ConformanceSuite {
   @Example
   public void migrationRowsPerSecondAt100kRows() {
     if (!Boolean.getBoolean("ankusa.migration.bench")) {
-      throw new TestAbortedException("bench: run with -Dankusa.migration.bench=true to measure migration rows/s");
+      throw new TestAbortedException(
+          "bench: run with -Dankusa.migration.bench=true to measure migration rows/s");
     }
     try (TempDirStore s = scratch()) {
       s.reopen(FormatTwo.families());
       int rows = StoreFixtures.writeLargeV2(s.store(), 50_000, LARGE_SEED, false);
       Store store = s.reopen(Format3.families());
       Migrate.Result r = migrate(500).run(store);
-      LoggerFactory.getLogger(MigrationConformance.class).info(
-          "migration bench on {}: {} index rows written, {} moved in {} steps, {} ms, {} rows/s", backend().name(),
-          rows, r.rows(), r.steps(), TimeUnit.NANOSECONDS.toMillis(r.nanos()), Math.round(r.rowsPerSecond()));
+      LoggerFactory.getLogger(MigrationConformance.class)
+          .info(
+              "migration bench on {}: {} index rows written, {} moved in {} steps, {} ms, {} rows/s",
+              backend().name(),
+              rows,
+              r.rows(),
+              r.steps(),
+              TimeUnit.NANOSECONDS.toMillis(r.nanos()),
+              Math.round(r.rowsPerSecond()));
     }
   }
 
@@ -650,28 +802,43 @@ public abstract class MigrationConformance extends ConformanceSuite {
   /** The large v2 store in {@code s}, opened with the format-3 families. */
   private Store largeV2(TempDirStore s, boolean brokenHooks) {
     s.reopen(FormatTwo.families());
-    StoreFixtures.writeLargeV2(s.store(), LARGE_HOOKS, brokenHooks ? LARGE_SEED : LARGE_SEED + 1, brokenHooks);
+    StoreFixtures.writeLargeV2(
+        s.store(), LARGE_HOOKS, brokenHooks ? LARGE_SEED : LARGE_SEED + 1, brokenHooks);
     return s.reopen(Format3.families());
   }
 
-  /** Starts {@link MigrationChild} on {@code dir}, waits for {@code killAfter} committed steps, then SIGKILLs it. */
-  private void runChildAndKill(Path dir, long killAfter, int extraMillis, String what) throws Exception {
+  /**
+   * Starts {@link MigrationChild} on {@code dir}, waits for {@code killAfter} committed steps, then
+   * SIGKILLs it.
+   */
+  private void runChildAndKill(Path dir, long killAfter, int extraMillis, String what)
+      throws Exception {
     Path progress = Files.createTempFile("ankusa-migration-progress-", ".txt");
     try {
-      Process child = ChildJvm.start(MigrationChild.class, backend(), List.of(dir.toString(),
-          Long.toString(STARTED_AT), Integer.toString(CHILD_ROWS_PER_STEP), progress.toString()));
+      Process child =
+          ChildJvm.start(
+              MigrationChild.class,
+              backend(),
+              List.of(
+                  dir.toString(),
+                  Long.toString(STARTED_AT),
+                  Integer.toString(CHILD_ROWS_PER_STEP),
+                  progress.toString()));
       try {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CHILD_WAIT_SECONDS);
         while (steps(progress) < killAfter && child.isAlive() && System.nanoTime() < deadline) {
           Thread.sleep(1);
         }
-        assertThat(steps(progress)).as("%s: steps the child committed before the kill", what)
+        assertThat(steps(progress))
+            .as("%s: steps the child committed before the kill", what)
             .isGreaterThanOrEqualTo(killAfter);
         Thread.sleep(extraMillis);
         child.destroyForcibly(); // SIGKILL on Linux: no shutdown hooks, no clean close
       } finally {
         child.destroyForcibly();
-        assertThat(child.waitFor(CHILD_WAIT_SECONDS, TimeUnit.SECONDS)).as("%s: child exited", what).isTrue();
+        assertThat(child.waitFor(CHILD_WAIT_SECONDS, TimeUnit.SECONDS))
+            .as("%s: child exited", what)
+            .isTrue();
       }
     } finally {
       Files.deleteIfExists(progress);
@@ -679,7 +846,9 @@ public abstract class MigrationConformance extends ConformanceSuite {
   }
 
   private static long steps(Path progress) throws IOException {
-    return Files.readAllLines(progress, StandardCharsets.UTF_8).stream().filter(l -> l.startsWith("step ")).count();
+    return Files.readAllLines(progress, StandardCharsets.UTF_8).stream()
+        .filter(l -> l.startsWith("step "))
+        .count();
   }
 
   /** A fresh temporary directory this case owns, with no store open in it yet. */

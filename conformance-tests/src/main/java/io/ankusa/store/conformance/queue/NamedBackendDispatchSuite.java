@@ -2,12 +2,10 @@ package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.conformance.BackendFixture;
 
-
-
 /**
  * The dispatch layer against the backend named by the system property {@value
- * NamedBackendEngineSuite#BACKEND_PROPERTY}, for {@link ConformanceRunner}. Not a test class of this
- * module (its name does not match surefire's patterns).
+ * NamedBackendEngineSuite#BACKEND_PROPERTY}, for {@link ConformanceRunner}. Not a test class of
+ * this module (its name does not match surefire's patterns).
  */
 public class NamedBackendDispatchSuite extends DispatchConformance {
   @Override

@@ -12,19 +12,20 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * A generic fixture for any backend found by name with {@link StoreProvider#named(String)}: it opens
- * stores with the default options (plus the launcher's {@code --option}s, {@link #OPTION_PREFIX}) and reads the capabilities from a store it opens once in a
- * temporary directory. It damages no files ({@link #corrupt} says why, so the corruption case is
- * reported unverified: the backend's own fixture, with {@code --fixture}, checks damage detection) and
- * cannot damage a write-ahead log ({@link #logDamageInjection()} keeps its default, false, so the
- * log-damage cases are reported unverified); it names itself "NAME (generic fixture)" in skip reasons. Memory stores, which live in the JVM, are
- * discarded after use.
+ * A generic fixture for any backend found by name with {@link StoreProvider#named(String)}: it
+ * opens stores with the default options (plus the launcher's {@code --option}s, {@link
+ * #OPTION_PREFIX}) and reads the capabilities from a store it opens once in a temporary directory.
+ * It damages no files ({@link #corrupt} says why, so the corruption case is reported unverified:
+ * the backend's own fixture, with {@code --fixture}, checks damage detection) and cannot damage a
+ * write-ahead log ({@link #logDamageInjection()} keeps its default, false, so the log-damage cases
+ * are reported unverified); it names itself "NAME (generic fixture)" in skip reasons. Memory
+ * stores, which live in the JVM, are discarded after use.
  */
 public final class ProviderFixture implements BackendFixture {
   /**
    * System properties with this prefix become store options of the generic fixture, {@code
-   * ankusa.conformance.option.KEY=VALUE} the option {@code KEY=VALUE}: how the launcher's {@code --option}
-   * reaches it (a backend's server: {@code postgres.url}).
+   * ankusa.conformance.option.KEY=VALUE} the option {@code KEY=VALUE}: how the launcher's {@code
+   * --option} reaches it (a backend's server: {@code postgres.url}).
    */
   public static final String OPTION_PREFIX = "ankusa.conformance.option.";
 
@@ -70,15 +71,18 @@ public final class ProviderFixture implements BackendFixture {
 
   /**
    * Refuses: the launcher runs the suite in its own JVM, and random bytes in an engine's files
-   * ({@link io.ankusa.store.conformance.StoreFileDamage}) can abort that JVM when the engine trusts its files' structure — LMDB's
-   * page pointers do (a get met a damaged branch page in native code and the process died of
-   * SIGABRT). A backend's own fixture aims its damage at what its engine checks.
+   * ({@link io.ankusa.store.conformance.StoreFileDamage}) can abort that JVM when the engine trusts
+   * its files' structure — LMDB's page pointers do (a get met a damaged branch page in native code
+   * and the process died of SIGABRT). A backend's own fixture aims its damage at what its engine
+   * checks.
    */
   @Override
   public void corrupt(Path dir, List<FamilySpec> families, String family) {
-    throw new UnsupportedOperationException(name() + " does not damage files in the launcher's JVM: random bytes"
-        + " can abort an engine that trusts its files' structure (LMDB does); the backend's own fixture checks"
-        + " damage detection (its conformance test class, or --fixture for a backend loaded with --jar)");
+    throw new UnsupportedOperationException(
+        name()
+            + " does not damage files in the launcher's JVM: random bytes"
+            + " can abort an engine that trusts its files' structure (LMDB does); the backend's own fixture checks"
+            + " damage detection (its conformance test class, or --fixture for a backend loaded with --jar)");
   }
 
   @Override

@@ -2,26 +2,27 @@ package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.queue.archive.ArchiveSinkException;
-import io.ankusa.store.queue.internal.archive.Archiver;
 import io.ankusa.store.queue.internal.Deliveries;
-import io.ankusa.store.queue.internal.record.DeadRow;
-import io.ankusa.store.queue.internal.record.DeliveryRow;
+import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.internal.archive.Archiver;
 import io.ankusa.store.queue.internal.dispatch.Dispatcher;
-import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.maintenance.InflightRecovery;
-import io.ankusa.store.queue.internal.record.InflightRow;
 import io.ankusa.store.queue.internal.maintenance.Purge;
 import io.ankusa.store.queue.internal.maintenance.Reclaim;
+import io.ankusa.store.queue.internal.record.DeadRow;
+import io.ankusa.store.queue.internal.record.DeliveryRow;
+import io.ankusa.store.queue.internal.record.HookEnvelope;
+import io.ankusa.store.queue.internal.record.InflightRow;
 import io.ankusa.store.queue.internal.tenant.Tenants;
-import io.ankusa.store.queue.internal.Transition;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * One step of the layout layer's generated sequences ({@code countersEqualAFoldAfterAnySequenceOfTransitions},
- * {@code noDueRowWithoutAMarker}): a transition of the queue, applied to a {@link QueueDriver}.
+ * One step of the layout layer's generated sequences ({@code
+ * countersEqualAFoldAfterAnySequenceOfTransitions}, {@code noDueRowWithoutAMarker}): a transition
+ * of the queue, applied to a {@link QueueDriver}.
  *
  * <p>An action never names a row by key: it picks "the k-th inflight row (mod how many there are)"
  * and the like from what the store holds when it runs, and does nothing when there is nothing to
@@ -37,28 +38,44 @@ public sealed interface QueueAction {
 
   /**
    * Ingest of {@code hooks} hooks of tenant {@code tenant} ({@link QueueDriver#TENANTS} index; 0 is
-   * none, i.e. {@code "default"}), each for sinks {@code 1..sinks}, received at now + {@code delayMs}
-   * (negative: in the past), payload {@code payloadBytes}, in one batch.
+   * none, i.e. {@code "default"}), each for sinks {@code 1..sinks}, received at now + {@code
+   * delayMs} (negative: in the past), payload {@code payloadBytes}, in one batch.
    */
-  record Ingest(int tenant, int hooks, int sinks, long delayMs, int payloadBytes) implements QueueAction {
+  record Ingest(int tenant, int hooks, int sinks, long delayMs, int payloadBytes)
+      implements QueueAction {
     @Override
     public String apply(QueueDriver d) {
       List<HookEnvelope> batch = new ArrayList<>();
       for (int i = 0; i < hooks; i++) {
-        batch.add(d.newHook(QueueDriver.TENANTS.get(tenant), Math.max(0, d.now() + delayMs), sinks, payloadBytes));
+        batch.add(
+            d.newHook(
+                QueueDriver.TENANTS.get(tenant),
+                Math.max(0, d.now() + delayMs),
+                sinks,
+                payloadBytes));
       }
       return "seqs " + d.ingest().ingest(batch);
     }
   }
 
-  /** The clock moves {@code advanceMs}, then one dispatch tick claims up to {@code rowLimit} rows. */
+  /**
+   * The clock moves {@code advanceMs}, then one dispatch tick claims up to {@code rowLimit} rows.
+   */
   record Tick(long advanceMs, int rowLimit) implements QueueAction {
     @Override
     public String apply(QueueDriver d) {
       d.advance(advanceMs);
-      Dispatcher.TickReport r = new Dispatcher(d.queue(), () -> Long.MAX_VALUE, rowLimit, Long.MAX_VALUE).tick(d.now());
-      return "tick at " + d.now() + ": " + r.tenantsVisited() + " tenants visited, " + r.rowsClaimed()
-          + " rows claimed, " + r.markersDeleted() + " markers deleted";
+      Dispatcher.TickReport r =
+          new Dispatcher(d.queue(), () -> Long.MAX_VALUE, rowLimit, Long.MAX_VALUE).tick(d.now());
+      return "tick at "
+          + d.now()
+          + ": "
+          + r.tenantsVisited()
+          + " tenants visited, "
+          + r.rowsClaimed()
+          + " rows claimed, "
+          + r.markersDeleted()
+          + " markers deleted";
     }
   }
 
@@ -135,7 +152,10 @@ public sealed interface QueueAction {
     }
   }
 
-  /** The {@code pick}-th stored hook gains one sink (its largest plus one), due now; at most 6 sinks. */
+  /**
+   * The {@code pick}-th stored hook gains one sink (its largest plus one), due now; at most 6
+   * sinks.
+   */
   record Expand(int pick) implements QueueAction {
     @Override
     public String apply(QueueDriver d) {
@@ -149,12 +169,24 @@ public sealed interface QueueAction {
       int sink = hook.sinks().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
       List<Integer> sinks = new ArrayList<>(hook.sinks());
       sinks.add(sink);
-      HookEnvelope expanded = new HookEnvelope(hook.seq(), hook.tenantId(), hook.sourceId(), hook.hookId(),
-          hook.idempotencyKey(), hook.receivedAt(), sinks, hook.payload());
+      HookEnvelope expanded =
+          new HookEnvelope(
+              hook.seq(),
+              hook.tenantId(),
+              hook.sourceId(),
+              hook.hookId(),
+              hook.idempotencyKey(),
+              hook.receivedAt(),
+              sinks,
+              hook.payload());
       OptionalLong ord = Tenants.ord(d.store(), TenantId.of(hook.tenantId()));
       if (ord.isEmpty()) {
-        throw new AssertionError("hook " + hook.seq() + " of tenant " + TenantId.of(hook.tenantId()).value()
-            + " is stored but its tenant has no ordinal");
+        throw new AssertionError(
+            "hook "
+                + hook.seq()
+                + " of tenant "
+                + TenantId.of(hook.tenantId()).value()
+                + " is stored but its tenant has no ordinal");
       }
       Transition t = new Transition();
       Deliveries.expand(t, expanded, ord.getAsLong(), List.of(sink), d.now());
@@ -175,7 +207,12 @@ public sealed interface QueueAction {
         kinds.add(Purge.Kind.DEAD);
       }
       TenantId id = TenantId.of(QueueDriver.TENANTS.get(tenant));
-      return "purged " + Purge.purgeTenant(d.queue(), id, kinds) + " rows of " + id.value() + " " + kinds;
+      return "purged "
+          + Purge.purgeTenant(d.queue(), id, kinds)
+          + " rows of "
+          + id.value()
+          + " "
+          + kinds;
     }
   }
 
@@ -199,14 +236,15 @@ public sealed interface QueueAction {
   }
 
   /**
-   * The archiver runs with the durable watermark {@code lag} seqs below the newest seq: up to {@code
-   * chunks} single chunks, or with {@code drain} one {@code drain()} (which reads the next chunk on a
-   * second thread while the sink syncs). With {@code failSync} the sink refuses its first sync (nothing
-   * of that chunk may be settled); with {@code restart} a new archiver takes over first (as after a
-   * process kill, whose unsynced appends the sink forgets). Fails at once if the archive got a hook
-   * above the watermark.
+   * The archiver runs with the durable watermark {@code lag} seqs below the newest seq: up to
+   * {@code chunks} single chunks, or with {@code drain} one {@code drain()} (which reads the next
+   * chunk on a second thread while the sink syncs). With {@code failSync} the sink refuses its
+   * first sync (nothing of that chunk may be settled); with {@code restart} a new archiver takes
+   * over first (as after a process kill, whose unsynced appends the sink forgets). Fails at once if
+   * the archive got a hook above the watermark.
    */
-  record Archive(int lag, int chunks, boolean drain, boolean failSync, boolean restart) implements QueueAction {
+  record Archive(int lag, int chunks, boolean drain, boolean failSync, boolean restart)
+      implements QueueAction {
     @Override
     public String apply(QueueDriver d) {
       if (restart) {
@@ -217,7 +255,9 @@ public sealed interface QueueAction {
       d.archiveWatermark(watermark);
       int before = d.archive().appended().size();
       d.archive().failSyncs(failSync ? 1 : 0);
-      StringBuilder did = new StringBuilder("archive up to seq " + watermark + (restart ? " after a restart" : "") + ":");
+      StringBuilder did =
+          new StringBuilder(
+              "archive up to seq " + watermark + (restart ? " after a restart" : "") + ":");
       for (int c = 0; c < (drain ? 1 : chunks); c++) {
         Archiver.ChunkReport r;
         try {
@@ -226,8 +266,11 @@ public sealed interface QueueAction {
           did.append(" sync refused;");
           continue;
         }
-        did.append(drain ? " drained: settled " : " settled ").append(r.settled()).append(", dropped ")
-            .append(r.dropped()).append(';');
+        did.append(drain ? " drained: settled " : " settled ")
+            .append(r.settled())
+            .append(", dropped ")
+            .append(r.dropped())
+            .append(';');
         if (r.obligations() == 0) {
           break;
         }
@@ -235,7 +278,8 @@ public sealed interface QueueAction {
       d.archive().failSyncs(0);
       for (long seq : d.archive().appended().subList(before, d.archive().appended().size())) {
         if (seq > watermark) {
-          throw new AssertionError("the archive got hook " + seq + " above durableSeq " + watermark + " (" + did + ")");
+          throw new AssertionError(
+              "the archive got hook " + seq + " above durableSeq " + watermark + " (" + did + ")");
         }
       }
       return did.toString();

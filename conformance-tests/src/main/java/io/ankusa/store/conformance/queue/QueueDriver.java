@@ -10,15 +10,15 @@ import io.ankusa.store.layout.InflightValue;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
-import io.ankusa.store.queue.internal.record.DeadRow;
-import io.ankusa.store.queue.internal.archive.Archiver;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.record.DeliveryRow;
+import io.ankusa.store.queue.internal.Transition;
+import io.ankusa.store.queue.internal.archive.Archiver;
 import io.ankusa.store.queue.internal.ingest.DirectIngest;
+import io.ankusa.store.queue.internal.record.DeadRow;
+import io.ankusa.store.queue.internal.record.DeliveryRow;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.record.InflightRow;
-import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
@@ -38,21 +38,27 @@ import java.util.function.Function;
  * moved only by the suite), and the reads a generated {@link QueueAction} picks its target from —
  * always rows as the store holds them at that moment, so every generated sequence is valid.
  *
- * <p>Not thread-safe: one property try owns it. The store is not owned: the {@link io.ankusa.store.conformance.TempDirStore}
- * around it closes it.
+ * <p>Not thread-safe: one property try owns it. The store is not owned: the {@link
+ * io.ankusa.store.conformance.TempDirStore} around it closes it.
  */
 public final class QueueDriver {
   /** Where every logical clock starts: a recent epoch second, so buckets look like real ones. */
   public static final long START_MS = 1_700_000_000_000L;
-  /** The tenants generated actions use, by index; index 0 is no tenant at all ({@code "default"}). */
-  public static final List<String> TENANTS = Collections.unmodifiableList(Arrays.asList(null, "acme", "globex", "initech"));
+
+  /**
+   * The tenants generated actions use, by index; index 0 is no tenant at all ({@code "default"}).
+   */
+  public static final List<String> TENANTS =
+      Collections.unmodifiableList(Arrays.asList(null, "acme", "globex", "initech"));
 
   private final Store store;
   private final DeliveryQueue queue;
   private final DirectIngest ingest;
   private final RecordingArchiveSink archive = new RecordingArchiveSink();
+
   /** The durable watermark the archiver sees; {@link QueueAction.Archive} sets it. */
   private long archiveWatermark;
+
   private Archiver archiver;
   private long now = START_MS;
   private long hooksMade;
@@ -63,8 +69,8 @@ public final class QueueDriver {
   }
 
   /**
-   * A driver of {@code queue}, already open. Several drivers may share one queue, one per thread (the
-   * transition layer's concurrent case); then only one of them may use {@link #ingest()}.
+   * A driver of {@code queue}, already open. Several drivers may share one queue, one per thread
+   * (the transition layer's concurrent case); then only one of them may use {@link #ingest()}.
    */
   public QueueDriver(DeliveryQueue queue) {
     this.store = queue.store();
@@ -107,7 +113,14 @@ public final class QueueDriver {
       sinkList.add(s);
     }
     hooksMade++;
-    return new HookEnvelope(0, tenant, "src-" + (hooksMade % 3), "hook-" + hooksMade, null, at, sinkList,
+    return new HookEnvelope(
+        0,
+        tenant,
+        "src-" + (hooksMade % 3),
+        "hook-" + hooksMade,
+        null,
+        at,
+        sinkList,
         new byte[payloadBytes]);
   }
 
@@ -118,8 +131,9 @@ public final class QueueDriver {
 
   /**
    * The queue's one archiver (chunks of 3 hooks, so runs end mid-backlog), kept between actions so
-   * its start-above-the-last-chunk cursor is exercised; it sees the watermark last given to {@link #archiveWatermark(long)} as {@code
-   * durableSeq}. {@link #restartArchiver()} replaces it, as a process restart does.
+   * its start-above-the-last-chunk cursor is exercised; it sees the watermark last given to {@link
+   * #archiveWatermark(long)} as {@code durableSeq}. {@link #restartArchiver()} replaces it, as a
+   * process restart does.
    */
   public Archiver archiver() {
     if (archiver == null) {
@@ -144,13 +158,18 @@ public final class QueueDriver {
 
   /** Every inflight row, in key order (tenant, seq, sink). */
   public List<InflightRow> inflightRows() {
-    return scanFamily(KeyFamily.INFLIGHT,
-        e -> new InflightRow(InflightKey.decode(e.key()), InflightValue.decodeAt(e.key(), e.value())));
+    return scanFamily(
+        KeyFamily.INFLIGHT,
+        e ->
+            new InflightRow(
+                InflightKey.decode(e.key()), InflightValue.decodeAt(e.key(), e.value())));
   }
 
   /** Every dead row of the global time index, oldest first. */
   public List<DeadRow> deadRows() {
-    return scanFamily(KeyFamily.DEAD, e -> new DeadRow(DeadKey.decode(e.key()), DeadValue.decodeAt(e.key(), e.value())));
+    return scanFamily(
+        KeyFamily.DEAD,
+        e -> new DeadRow(DeadKey.decode(e.key()), DeadValue.decodeAt(e.key(), e.value())));
   }
 
   /** Every stored hook envelope, in seq order. */
@@ -160,8 +179,11 @@ public final class QueueDriver {
 
   /** Every archive obligation, in seq order. */
   public List<Obligation> archiveObligations() {
-    return scanFamily(KeyFamily.ARCHIVE,
-        e -> new Obligation(ArchiveKey.decode(e.key()).seq(), ArchiveValue.decodeAt(e.key(), e.value())));
+    return scanFamily(
+        KeyFamily.ARCHIVE,
+        e ->
+            new Obligation(
+                ArchiveKey.decode(e.key()).seq(), ArchiveValue.decodeAt(e.key(), e.value())));
   }
 
   /** An archive obligation {@code 'a' seq -> size ord}. */
@@ -172,8 +194,11 @@ public final class QueueDriver {
     byte[] key = Keys.delivery(seq, sink);
     byte[] row = store.get(Format3.DELIVERIES, key);
     if (row == null) {
-      throw new StoreCorruptionException("delivery row " + Bytes.hex(key) + " of an index row is missing;"
-          + " the queue lost a row the index still points to");
+      throw new StoreCorruptionException(
+          "delivery row "
+              + Bytes.hex(key)
+              + " of an index row is missing;"
+              + " the queue lost a row the index still points to");
     }
     return DeliveryRow.decode(row);
   }
@@ -183,7 +208,8 @@ public final class QueueDriver {
     byte[] key = Keys.hook(seq);
     byte[] v = store.get(Format3.HOOKS, key);
     if (v == null) {
-      throw new StoreCorruptionException("hook " + Bytes.hex(key) + " of a live delivery row is missing");
+      throw new StoreCorruptionException(
+          "hook " + Bytes.hex(key) + " of a live delivery row is missing");
     }
     return HookEnvelope.decode(v);
   }

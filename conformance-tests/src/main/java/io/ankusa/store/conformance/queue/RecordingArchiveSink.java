@@ -9,10 +9,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The archive the layout layer checks the {@link io.ankusa.store.queue.internal.archive.Archiver} against: it keeps
- * every append in order and, separately, what a {@link #sync()} made durable — the first copy of each
- * seq, as a de-duplicating reader would return it. {@link #failSyncs(int)} makes the next syncs throw (and {@link #failSyncAfter(int)} a later one)
- * {@link ArchiveSinkException}, as a full disk would; {@link #crash()} forgets the appends no sync
+ * The archive the layout layer checks the {@link io.ankusa.store.queue.internal.archive.Archiver}
+ * against: it keeps every append in order and, separately, what a {@link #sync()} made durable —
+ * the first copy of each seq, as a de-duplicating reader would return it. {@link #failSyncs(int)}
+ * makes the next syncs throw (and {@link #failSyncAfter(int)} a later one) {@link
+ * ArchiveSinkException}, as a full disk would; {@link #crash()} forgets the appends no sync
  * covered, as a process kill does. Not thread-safe; one property try owns it.
  */
 public final class RecordingArchiveSink implements ArchiveSink {
@@ -40,7 +41,8 @@ public final class RecordingArchiveSink implements ArchiveSink {
     }
     if (failingSyncs > 0) {
       failingSyncs--;
-      throw new ArchiveSinkException("recording archive: sync refused on purpose (the suite simulates a full disk)");
+      throw new ArchiveSinkException(
+          "recording archive: sync refused on purpose (the suite simulates a full disk)");
     }
     syncs++;
     for (int i = syncedUpTo; i < appended.size(); i++) {

@@ -20,10 +20,10 @@ import java.util.function.Predicate;
  * every point read ({@code get}, {@code multiGet}, {@code counter}). The layout layer uses it to
  * check which ranges a queue operation touches ({@code pendingDeadAndPurgeTouchOneTenant}, {@code
  * queueGaugesReadCounters}), and to drive one interleaving: {@link #beforeWrite} runs an action
- * just before a chosen batch is applied ({@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}), {@link
- * #afterScan} when a chosen scan is closed, {@link #afterGet} when a chosen point read returns — after a
- * transition read its rows, before it writes them ({@code purgeBesideADispatcherTickKeepsCountersExact},
- * {@code aReviveAfterPurgeAndReclaimWritesNothing}).
+ * just before a chosen batch is applied ({@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}),
+ * {@link #afterScan} when a chosen scan is closed, {@link #afterGet} when a chosen point read
+ * returns — after a transition read its rows, before it writes them ({@code
+ * purgeBesideADispatcherTickKeepsCountersExact}, {@code aReviveAfterPurgeAndReclaimWritesNothing}).
  *
  * <p>Reads through {@link #snapshot()} are not recorded. Recorded keys are copies, owned by the
  * record. Thread-safe: records are kept in synchronized lists; {@link #reads()} returns a copy.
@@ -51,7 +51,8 @@ public final class RecordingStore extends ForwardingStore {
    * A scan of {@code [lo, hi)} ({@code hi} null: to the end) in {@code direction}; {@link
    * #entriesConsumed()} counts the entries the caller took with {@code next()}, as they are taken.
    */
-  public record ScanRead(String family, byte[] lo, byte[] hi, Direction direction, AtomicInteger consumed)
+  public record ScanRead(
+      String family, byte[] lo, byte[] hi, Direction direction, AtomicInteger consumed)
       implements Read {
     /** Entries taken from the scan so far. */
     public int entriesConsumed() {
@@ -60,12 +61,24 @@ public final class RecordingStore extends ForwardingStore {
 
     @Override
     public String toString() {
-      return "scan(" + family + ", [" + Bytes.hex(lo) + ", " + (hi == null ? "end" : Bytes.hex(hi)) + "), "
-          + direction + ", " + consumed.get() + " entries consumed)";
+      return "scan("
+          + family
+          + ", ["
+          + Bytes.hex(lo)
+          + ", "
+          + (hi == null ? "end" : Bytes.hex(hi))
+          + "), "
+          + direction
+          + ", "
+          + consumed.get()
+          + " entries consumed)";
     }
   }
 
-  /** A point read of {@code keys}: one key for {@code get} and {@code counter}, any number for {@code multiGet}. */
+  /**
+   * A point read of {@code keys}: one key for {@code get} and {@code counter}, any number for
+   * {@code multiGet}.
+   */
   public record PointRead(String family, String call, List<byte[]> keys) implements Read {
     @Override
     public String toString() {
@@ -171,7 +184,8 @@ public final class RecordingStore extends ForwardingStore {
   @Override
   public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
     AtomicInteger consumed = new AtomicInteger();
-    ScanRead read = new ScanRead(family, lo.clone(), hi == null ? null : hi.clone(), direction, consumed);
+    ScanRead read =
+        new ScanRead(family, lo.clone(), hi == null ? null : hi.clone(), direction, consumed);
     reads.add(read);
     Scan inner = delegate.scan(family, lo, hi, direction);
     Runnable onClose;

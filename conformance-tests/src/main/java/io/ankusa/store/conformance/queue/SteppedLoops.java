@@ -8,17 +8,19 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link LoopPacer} that holds every loop of a {@link io.ankusa.store.queue.internal.runtime.QueueRuntime} at the end of each lap (a lap:
- * steps until one finds no work) until the case lets it run one more: {@link #lap}. So a runtime case
- * knows exactly what each loop has done, and never waits on the wall clock. A loop the runtime stops
- * (a close, or another loop's failure) is let go at once.
+ * A {@link LoopPacer} that holds every loop of a {@link
+ * io.ankusa.store.queue.internal.runtime.QueueRuntime} at the end of each lap (a lap: steps until
+ * one finds no work) until the case lets it run one more: {@link #lap}. So a runtime case knows
+ * exactly what each loop has done, and never waits on the wall clock. A loop the runtime stops (a
+ * close, or another loop's failure) is let go at once.
  *
- * <p>Each loop runs its first lap as the runtime starts; {@link #lap} waits for it first. Thread-safe:
- * one monitor.
+ * <p>Each loop runs its first lap as the runtime starts; {@link #lap} waits for it first.
+ * Thread-safe: one monitor.
  */
 final class SteppedLoops implements LoopPacer {
   /** Longest wait for a lap; a loop that never ends its lap fails the case, not the build. */
-  private static final long WAIT_MS = TimeUnit.SECONDS.toMillis(LayoutAssertions.THREAD_WAIT_SECONDS);
+  private static final long WAIT_MS =
+      TimeUnit.SECONDS.toMillis(LayoutAssertions.THREAD_WAIT_SECONDS);
 
   private final Map<String, Long> lapsEnded = new HashMap<>();
   private final Map<String, Integer> permits = new HashMap<>();
@@ -66,8 +68,8 @@ final class SteppedLoops implements LoopPacer {
   }
 
   /**
-   * Lets {@code loop} run one more lap and waits until it ended (or the runtime stopped the loop, e.g.
-   * because a step failed). Returns how many steps' worth of laps have ended in all.
+   * Lets {@code loop} run one more lap and waits until it ended (or the runtime stopped the loop,
+   * e.g. because a step failed). Returns how many steps' worth of laps have ended in all.
    */
   synchronized long lap(String loop) {
     awaitLaps(loop, 1);
@@ -83,8 +85,14 @@ final class SteppedLoops implements LoopPacer {
     while (lapsEnded(loop) < laps && !woken.contains(loop)) {
       long left = deadline - System.currentTimeMillis();
       if (left <= 0) {
-        throw new AssertionError("the runtime's " + loop + " loop did not end lap " + laps + " within "
-            + LayoutAssertions.THREAD_WAIT_SECONDS + " s: it never found itself without work");
+        throw new AssertionError(
+            "the runtime's "
+                + loop
+                + " loop did not end lap "
+                + laps
+                + " within "
+                + LayoutAssertions.THREAD_WAIT_SECONDS
+                + " s: it never found itself without work");
       }
       try {
         wait(left);

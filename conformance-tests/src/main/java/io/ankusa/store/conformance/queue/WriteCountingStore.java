@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class WriteCountingStore extends ForwardingStore {
   /** Writes that put an inflight row. */
   final AtomicInteger claimWrites = new AtomicInteger();
+
   /** Every write. */
   final AtomicInteger anyWrites = new AtomicInteger();
 
@@ -25,8 +26,13 @@ final class WriteCountingStore extends ForwardingStore {
 
   /** Whether {@code batch} puts an inflight row: a dispatcher's claim write. */
   static boolean writesClaims(Batch batch) {
-    return batch.ops().stream().anyMatch(op -> op instanceof Op.Put p && op.family().equals(Format3.INDEX)
-        && p.key().length > 0 && p.key()[0] == 'F');
+    return batch.ops().stream()
+        .anyMatch(
+            op ->
+                op instanceof Op.Put p
+                    && op.family().equals(Format3.INDEX)
+                    && p.key().length > 0
+                    && p.key()[0] == 'F');
   }
 
   @Override

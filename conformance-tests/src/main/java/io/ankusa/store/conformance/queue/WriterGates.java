@@ -1,11 +1,7 @@
 package io.ankusa.store.conformance.queue;
 
-import static io.ankusa.store.conformance.queue.LayoutAssertions.START;
 import static io.ankusa.store.conformance.queue.LayoutAssertions.THREAD_WAIT_SECONDS;
-import static io.ankusa.store.conformance.queue.LayoutAssertions.assertCountersEqualFold;
-import static io.ankusa.store.conformance.queue.LayoutAssertions.hook;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.ankusa.store.conformance.BackendFixture;
 import io.ankusa.store.conformance.FaultInjectingStore;
 import io.ankusa.store.conformance.TempDirStore;
@@ -21,8 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The store a writer case runs on: the fixture's {@link FaultInjectingStore} (to fail a write or a
  * sync), with gates that hold every {@code syncWal()}, or every {@code NO_SYNC} write of the writer
- * thread, until the case releases them, a count of {@code reportWriteFailure} calls, and on demand a
- * {@code reportWriteFailure} that throws (a store that cannot recover). Closing it closes the store.
+ * thread, until the case releases them, a count of {@code reportWriteFailure} calls, and on demand
+ * a {@code reportWriteFailure} that throws (a store that cannot recover). Closing it closes the
+ * store.
  */
 final class WriterGates extends ForwardingStore {
   /** A held call arrives at {@code arrived} and waits for {@code open}. */
@@ -35,7 +32,8 @@ final class WriterGates extends ForwardingStore {
       arrived.countDown();
       try {
         if (!open.await(THREAD_WAIT_SECONDS, TimeUnit.SECONDS)) {
-          throw new AssertionError("a held call was not released within " + THREAD_WAIT_SECONDS + " s");
+          throw new AssertionError(
+              "a held call was not released within " + THREAD_WAIT_SECONDS + " s");
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -140,8 +138,11 @@ final class WriterGates extends ForwardingStore {
   public void reportWriteFailure(Throwable cause) {
     reported.incrementAndGet();
     if (loseStoreOnReport) {
-      throw new StoreWriteFailedException("the store at " + delegate.directory()
-          + " could not recover (refused by the conformance suite's writer cases)", cause);
+      throw new StoreWriteFailedException(
+          "the store at "
+              + delegate.directory()
+              + " could not recover (refused by the conformance suite's writer cases)",
+          cause);
     }
     delegate.reportWriteFailure(cause);
   }

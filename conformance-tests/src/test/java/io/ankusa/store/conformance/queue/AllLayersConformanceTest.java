@@ -18,13 +18,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The starter's one class ({@link AllLayersConformance}) and the selection of cases ({@link
- * CaseSelection}, {@link io.ankusa.store.conformance.SelectedCasesFilter}): every layer runs as a group, a failure names its layer
- * and case and carries a replay that replays it, a selection that names nothing fails loudly.
+ * CaseSelection}, {@link io.ankusa.store.conformance.SelectedCasesFilter}): every layer runs as a
+ * group, a failure names its layer and case and carries a replay that replays it, a selection that
+ * names nothing fails loudly.
  */
 class AllLayersConformanceTest {
   private static final Map<String, String> FEW_TRIES = Map.of("jqwik.tries.default", "3");
 
-  /** Every layer on the memory backend; run through the launcher (its name is not a test class's). */
+  /**
+   * Every layer on the memory backend; run through the launcher (its name is not a test class's).
+   */
   static class MemoryAllLayers extends AllLayersConformance {
     @Override
     protected BackendFixture fixture() {
@@ -42,56 +45,93 @@ class AllLayersConformanceTest {
 
   @Test
   void everyLayerRunsAsAGroupOfTheOneClass() {
-    SuiteRun run = SuiteRun.run(MemoryAllLayers.class, CaseSelection.parse(String.join(",",
-        "Engine#everyCallAfterCloseThrows", "Layout#tenantOrdinalIsAssignedOnceAndNeverReused",
-        "Transition#twoDispatchersClaimEachRowOnce", "Dispatch#tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree",
-        "Migration#allocatesEachOrdinalOnce", "Durability#acknowledgedHooksSurviveSigkill")), FEW_TRIES);
+    SuiteRun run =
+        SuiteRun.run(
+            MemoryAllLayers.class,
+            CaseSelection.parse(
+                String.join(
+                    ",",
+                    "Engine#everyCallAfterCloseThrows",
+                    "Layout#tenantOrdinalIsAssignedOnceAndNeverReused",
+                    "Transition#twoDispatchersClaimEachRowOnce",
+                    "Dispatch#tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree",
+                    "Migration#allocatesEachOrdinalOnce",
+                    "Durability#acknowledgedHooksSurviveSigkill")),
+            FEW_TRIES);
 
-    assertThat(run.named(Outcome.PASSED)).containsExactlyInAnyOrder("everyCallAfterCloseThrows",
-        "tenantOrdinalIsAssignedOnceAndNeverReused", "twoDispatchersClaimEachRowOnce",
-        "tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree", "allocatesEachOrdinalOnce");
-    assertThat(run.cases()).filteredOn(c -> c.outcome() == Outcome.SKIPPED).extracting(CaseResult::property, CaseResult::message)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("acknowledgedHooksSurviveSigkill",
-            "memory does not claim durableAfterProcessKill: its stores do not outlive the process, so there is nothing to check after a kill"));
+    assertThat(run.named(Outcome.PASSED))
+        .containsExactlyInAnyOrder(
+            "everyCallAfterCloseThrows",
+            "tenantOrdinalIsAssignedOnceAndNeverReused",
+            "twoDispatchersClaimEachRowOnce",
+            "tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree",
+            "allocatesEachOrdinalOnce");
+    assertThat(run.cases())
+        .filteredOn(c -> c.outcome() == Outcome.SKIPPED)
+        .extracting(CaseResult::property, CaseResult::message)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "acknowledgedHooksSurviveSigkill",
+                "memory does not claim durableAfterProcessKill: its stores do not outlive the process, so there is nothing to check after a kill"));
   }
 
   @Test
   void aWholeLayerIsSelectedByItsShortName() {
     SuiteRun run = SuiteRun.run(MemoryAllLayers.class, CaseSelection.parse("Dispatch"), FEW_TRIES);
-    // every case of the dispatch layer (its own and its *Cases interfaces'), and nothing of another layer
-    List<String> dispatchCases = Arrays.stream(DispatchConformance.class.getMethods())
-        .filter(m -> m.isAnnotationPresent(Property.class) || m.isAnnotationPresent(Example.class))
-        .map(Method::getName).toList();
-    assertThat(dispatchCases).contains("everyBackloggedTenantGetsItsWeightedShare",
-        "aTenantAtItsInflightLimitIsSkippedAndResumesWhenRowsComplete",
-        "tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree", "aRowPutBehindWhereTheLastTickStoppedIsClaimed",
-        "aTickResumesItsScanAtTheLastRowItClaimed", "roundRobinResumesWhereTheLastTickStopped",
-        "dispatchSettingsOutOfRangeAreRefused");
+    // every case of the dispatch layer (its own and its *Cases interfaces'), and nothing of another
+    // layer
+    List<String> dispatchCases =
+        Arrays.stream(DispatchConformance.class.getMethods())
+            .filter(
+                m -> m.isAnnotationPresent(Property.class) || m.isAnnotationPresent(Example.class))
+            .map(Method::getName)
+            .toList();
+    assertThat(dispatchCases)
+        .contains(
+            "everyBackloggedTenantGetsItsWeightedShare",
+            "aTenantAtItsInflightLimitIsSkippedAndResumesWhenRowsComplete",
+            "tenantLimitsAreInvisibleToEveryReadOfTheOlderFormatThree",
+            "aRowPutBehindWhereTheLastTickStoppedIsClaimed",
+            "aTickResumesItsScanAtTheLastRowItClaimed",
+            "roundRobinResumesWhereTheLastTickStopped",
+            "dispatchSettingsOutOfRangeAreRefused");
     assertThat(run.named(Outcome.PASSED)).containsExactlyInAnyOrderElementsOf(dispatchCases);
   }
 
   @Test
   void aFailureNamesItsLayerAndCaseAndItsReplayFailsTheSameWay() {
-    SuiteRun run = SuiteRun.run(DropsLastOpAllLayers.class, CaseSelection.parse("batchOpsApplyInOrder"), FEW_TRIES);
-    CaseResult failed = run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED).findFirst().orElseThrow();
+    SuiteRun run =
+        SuiteRun.run(
+            DropsLastOpAllLayers.class, CaseSelection.parse("batchOpsApplyInOrder"), FEW_TRIES);
+    CaseResult failed =
+        run.cases().stream().filter(c -> c.outcome() == Outcome.FAILED).findFirst().orElseThrow();
     assertThat(failed.property()).isEqualTo("batchOpsApplyInOrder");
     assertThat(failed.replay()).as("the replay hint of %s", failed).isNotNull();
     assertThat(failed.replay().caseName()).isEqualTo("Engine#batchOpsApplyInOrder");
-    assertThat(failed.replay().getMessage()).contains("-Dankusa.conformance.only=Engine#batchOpsApplyInOrder")
+    assertThat(failed.replay().getMessage())
+        .contains("-Dankusa.conformance.only=Engine#batchOpsApplyInOrder")
         .contains("-Dankusa.seed=" + failed.replay().seed());
     String tries = System.getProperty("ankusa.conformance.tries");
     if (tries != null) {
       // A seed replays the same samples only under the same tries, so the hint carries them.
-      assertThat(failed.replay().getMessage()).contains("-Dankusa.conformance.tries=" + tries).contains("--tries " + tries);
+      assertThat(failed.replay().getMessage())
+          .contains("-Dankusa.conformance.tries=" + tries)
+          .contains("--tries " + tries);
     }
 
     // What the hint says, done: the one case with the printed seed fails again, with the same seed.
     String previous = System.getProperty(Seeds.PROPERTY);
     System.setProperty(Seeds.PROPERTY, failed.replay().seed());
     try {
-      SuiteRun replay = SuiteRun.run(DropsLastOpAllLayers.class, CaseSelection.parse(failed.replay().caseName()), FEW_TRIES);
-      assertThat(replay.cases()).extracting(CaseResult::property, CaseResult::outcome)
-          .containsExactly(org.assertj.core.groups.Tuple.tuple("batchOpsApplyInOrder", Outcome.FAILED));
+      SuiteRun replay =
+          SuiteRun.run(
+              DropsLastOpAllLayers.class,
+              CaseSelection.parse(failed.replay().caseName()),
+              FEW_TRIES);
+      assertThat(replay.cases())
+          .extracting(CaseResult::property, CaseResult::outcome)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("batchOpsApplyInOrder", Outcome.FAILED));
       assertThat(replay.cases().get(0).replay().seed()).isEqualTo(failed.replay().seed());
     } finally {
       if (previous == null) {
@@ -104,20 +144,35 @@ class AllLayersConformanceTest {
 
   @Test
   void aSelectionThatNamesNoCaseFailsInsteadOfRunningNothing() {
-    assertThatThrownBy(() -> SuiteRun.run(MemoryAllLayers.class, CaseSelection.parse("Engine#noSuchCase"), FEW_TRIES))
+    assertThatThrownBy(
+            () ->
+                SuiteRun.run(
+                    MemoryAllLayers.class, CaseSelection.parse("Engine#noSuchCase"), FEW_TRIES))
         .hasStackTraceContaining("ankusa.conformance.only=Engine#noSuchCase selects no case");
   }
 
   @Test
   void selectionsParseTheirThreeForms() {
-    assertThat(CaseSelection.parse(" modelBasedRandomBatches , EngineConformance#batchOpsApplyInOrder,Durability").items())
-        .containsExactly(new CaseSelection.Item(null, "modelBasedRandomBatches"),
-            new CaseSelection.Item("EngineConformance", "batchOpsApplyInOrder"), new CaseSelection.Item("Durability", null));
-    assertThat(CaseSelection.parse("ModelCases#modelBasedRandomBatches").matches(MemoryAllLayers.Engine.class,
-        "modelBasedRandomBatches")).isTrue();
-    assertThat(CaseSelection.parse("Layout").matches(MemoryAllLayers.Engine.class, "modelBasedRandomBatches")).isFalse();
+    assertThat(
+            CaseSelection.parse(
+                    " modelBasedRandomBatches , EngineConformance#batchOpsApplyInOrder,Durability")
+                .items())
+        .containsExactly(
+            new CaseSelection.Item(null, "modelBasedRandomBatches"),
+            new CaseSelection.Item("EngineConformance", "batchOpsApplyInOrder"),
+            new CaseSelection.Item("Durability", null));
+    assertThat(
+            CaseSelection.parse("ModelCases#modelBasedRandomBatches")
+                .matches(MemoryAllLayers.Engine.class, "modelBasedRandomBatches"))
+        .isTrue();
+    assertThat(
+            CaseSelection.parse("Layout")
+                .matches(MemoryAllLayers.Engine.class, "modelBasedRandomBatches"))
+        .isFalse();
     for (String bad : List.of("", "#", "A#", "#b", "A#b#c", "a,,b")) {
-      assertThatThrownBy(() -> CaseSelection.parse(bad)).as("'%s'", bad).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> CaseSelection.parse(bad))
+          .as("'%s'", bad)
+          .isInstanceOf(IllegalArgumentException.class);
     }
   }
 }

@@ -10,15 +10,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The layout suite against a store whose multiGet of hook envelopes answers "absent" for every
- * even seq that still has an archive obligation: the archiver takes those hooks for gone and drops their obligations without archiving
- * them. Must be rejected by {@code archiverSettlesOnlyWhatTheSinkSynced} ({@link
- * LayoutMutantRejectionTest}). Not a surefire test by name: only the launcher runs it.
+ * The layout suite against a store whose multiGet of hook envelopes answers "absent" for every even
+ * seq that still has an archive obligation: the archiver takes those hooks for gone and drops their
+ * obligations without archiving them. Must be rejected by {@code
+ * archiverSettlesOnlyWhatTheSinkSynced} ({@link LayoutMutantRejectionTest}). Not a surefire test by
+ * name: only the launcher runs it.
  */
 class ArchiveReadMissesHooksMutantSuite extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {
-    return new WrappingFixture("memory layout mutant: multiGet of hooks misses owed even seqs", MissesHooks::new);
+    return new WrappingFixture(
+        "memory layout mutant: multiGet of hooks misses owed even seqs", MissesHooks::new);
   }
 
   static final class MissesHooks extends ForwardingStore {

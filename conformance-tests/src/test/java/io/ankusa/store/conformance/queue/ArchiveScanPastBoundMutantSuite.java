@@ -12,14 +12,15 @@ import java.util.Arrays;
 
 /**
  * The layout suite against a store whose scans of the archive obligations ignore their upper bound
- * below the end of {@code 'a'} and run to that end: the archiver's stop at the durable watermark no longer holds.
- * Must be rejected by {@code archiveNeverGetsAHookAboveDurableSeq} ({@link LayoutMutantRejectionTest}).
- * Not a surefire test by name: only the launcher runs it.
+ * below the end of {@code 'a'} and run to that end: the archiver's stop at the durable watermark no
+ * longer holds. Must be rejected by {@code archiveNeverGetsAHookAboveDurableSeq} ({@link
+ * LayoutMutantRejectionTest}). Not a surefire test by name: only the launcher runs it.
  */
 class ArchiveScanPastBoundMutantSuite extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {
-    return new WrappingFixture("memory layout mutant: scans of 'a' run past their upper bound", ArchiveScanPastBound::new);
+    return new WrappingFixture(
+        "memory layout mutant: scans of 'a' run past their upper bound", ArchiveScanPastBound::new);
   }
 
   static final class ArchiveScanPastBound extends ForwardingStore {
@@ -31,8 +32,13 @@ class ArchiveScanPastBoundMutantSuite extends LayoutConformance {
 
     @Override
     public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
-      boolean boundedArchiveScan = family.equals(Format3.INDEX) && lo != null && lo.length > 0 && lo[0] == 'a'
-          && hi != null && Arrays.compareUnsigned(hi, ARCHIVE_END) < 0;
+      boolean boundedArchiveScan =
+          family.equals(Format3.INDEX)
+              && lo != null
+              && lo.length > 0
+              && lo[0] == 'a'
+              && hi != null
+              && Arrays.compareUnsigned(hi, ARCHIVE_END) < 0;
       return delegate.scan(family, lo, boundedArchiveScan ? ARCHIVE_END : hi, direction);
     }
   }

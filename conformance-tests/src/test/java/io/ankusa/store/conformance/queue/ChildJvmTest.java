@@ -40,7 +40,9 @@ class ChildJvmTest {
     @Override
     public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
       try {
-        Files.writeString(dir.resolveSibling(dir.getFileName() + ".options"), options.properties().toString(),
+        Files.writeString(
+            dir.resolveSibling(dir.getFileName() + ".options"),
+            options.properties().toString(),
             StandardCharsets.UTF_8);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -49,7 +51,9 @@ class ChildJvmTest {
     }
   }
 
-  /** What a backend's own fixture looks like to the child: a no-arg constructor, options of its own. */
+  /**
+   * What a backend's own fixture looks like to the child: a no-arg constructor, options of its own.
+   */
   static final class OptionsRecordingFixture implements BackendFixture {
     @Override
     public StoreProvider provider() {
@@ -76,7 +80,8 @@ class ChildJvmTest {
 
     @Override
     public Store open(Path dir, List<FamilySpec> families) {
-      return provider().open(dir, StoreOptions.defaults().with(MARKER, "from-the-fixture's-open"), families);
+      return provider()
+          .open(dir, StoreOptions.defaults().with(MARKER, "from-the-fixture's-open"), families);
     }
 
     @Override
@@ -93,47 +98,61 @@ class ChildJvmTest {
   @Test
   void theDurabilityChildOpensItsStoreThroughTheFixture() throws Exception {
     Path dir = work.resolve("store");
-    Process child = ChildJvm.start(DurabilityChild.class, new OptionsRecordingFixture(),
-        List.of(dir.toString(), work.resolve("acks").toString(), "1", "1"));
+    Process child =
+        ChildJvm.start(
+            DurabilityChild.class,
+            new OptionsRecordingFixture(),
+            List.of(dir.toString(), work.resolve("acks").toString(), "1", "1"));
     assertThat(optionsSeenBy(child, dir)).contains(MARKER + "=seen-by-the-child");
   }
 
   @Test
   void theMigrationChildOpensItsStoreThroughTheFixture() throws Exception {
     Path dir = work.resolve("store");
-    Process child = ChildJvm.start(MigrationChild.class, new OptionsRecordingFixture(),
-        List.of(dir.toString(), "100000000", "10", work.resolve("progress").toString()));
+    Process child =
+        ChildJvm.start(
+            MigrationChild.class,
+            new OptionsRecordingFixture(),
+            List.of(dir.toString(), "100000000", "10", work.resolve("progress").toString()));
     assertThat(optionsSeenBy(child, dir)).contains(MARKER + "=seen-by-the-child");
   }
 
   @Test
   void aFixturesOwnOpenIsCalledInTheChild() throws Exception {
     Path dir = work.resolve("store");
-    Process child = ChildJvm.start(DurabilityChild.class, new OpenOverridingFixture(),
-        List.of(dir.toString(), work.resolve("acks").toString(), "1", "1"));
+    Process child =
+        ChildJvm.start(
+            DurabilityChild.class,
+            new OpenOverridingFixture(),
+            List.of(dir.toString(), work.resolve("acks").toString(), "1", "1"));
     assertThat(optionsSeenBy(child, dir)).contains(MARKER + "=from-the-fixture's-open");
   }
 
   @Test
   void aFixtureTheChildCannotRecreateIsRefusedNamingWhatItNeeds() {
-    BackendFixture anonymous = new BackendFixture() {
-      @Override
-      public StoreProvider provider() {
-        return new OptionsRecordingProvider();
-      }
+    BackendFixture anonymous =
+        new BackendFixture() {
+          @Override
+          public StoreProvider provider() {
+            return new OptionsRecordingProvider();
+          }
 
-      @Override
-      public Capabilities capabilities() {
-        return new MemoryFixture().capabilities();
-      }
-    };
-    assertThatThrownBy(() -> ChildJvm.describe(anonymous)).isInstanceOf(IllegalArgumentException.class)
+          @Override
+          public Capabilities capabilities() {
+            return new MemoryFixture().capabilities();
+          }
+        };
+    assertThatThrownBy(() -> ChildJvm.describe(anonymous))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no-arg constructor");
     assertThat(ChildJvm.recreate(ChildJvm.describe(new ProviderFixture("memory"))).name())
         .isEqualTo("memory (generic fixture)");
   }
 
-  /** Waits up to a minute for the child to record its options, then kills it; returns what it recorded. */
+  /**
+   * Waits up to a minute for the child to record its options, then kills it; returns what it
+   * recorded.
+   */
   private static String optionsSeenBy(Process child, Path dir) throws Exception {
     Path recorded = dir.resolveSibling(dir.getFileName() + ".options");
     try {

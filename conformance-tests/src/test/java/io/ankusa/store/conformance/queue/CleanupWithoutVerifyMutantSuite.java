@@ -9,15 +9,16 @@ import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.Store;
 
 /**
- * The layout suite against a dispatcher whose cleanup deletes and never verifies: a memory store that
- * drops every batch consisting of exactly one put of an {@code 'A'} key — cleanup's step 3 putting a
- * marker back. Must be rejected by {@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue} ({@link
- * LayoutMutantRejectionTest}). Not a surefire test by name: only the launcher runs it.
+ * The layout suite against a dispatcher whose cleanup deletes and never verifies: a memory store
+ * that drops every batch consisting of exactly one put of an {@code 'A'} key — cleanup's step 3
+ * putting a marker back. Must be rejected by {@code cleanupDoesNotLoseAMarkerToAConcurrentEnqueue}
+ * ({@link LayoutMutantRejectionTest}). Not a surefire test by name: only the launcher runs it.
  */
 class CleanupWithoutVerifyMutantSuite extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {
-    return new WrappingFixture("memory layout mutant: cleanup never puts a marker back", DropsMarkerPutBack::new);
+    return new WrappingFixture(
+        "memory layout mutant: cleanup never puts a marker back", DropsMarkerPutBack::new);
   }
 
   /** Drops cleanup's put-back batch. */
@@ -28,8 +29,11 @@ class CleanupWithoutVerifyMutantSuite extends LayoutConformance {
 
     @Override
     public void write(Batch batch, Durability durability) {
-      if (batch.size() == 1 && batch.ops().get(0) instanceof Op.Put p && p.family().equals(Format3.INDEX)
-          && p.key().length == 13 && p.key()[0] == 'A') {
+      if (batch.size() == 1
+          && batch.ops().get(0) instanceof Op.Put p
+          && p.family().equals(Format3.INDEX)
+          && p.key().length == 13
+          && p.key()[0] == 'A') {
         return;
       }
       delegate.write(batch, durability);

@@ -23,15 +23,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code --jar} with a backend that has a dependency of its own, as an outside backend has its engine's
- * jar: a tiny backend (a provider and fixtures on the memory backend) whose stores open through a class
- * of a separate "engine" jar, both compiled here, outside this JVM's classpath. Given without the
- * engine jar, the run is bad input naming the missing class and how to give the whole classpath (not a
- * pile of failed properties); given its whole classpath, it passes, also when that classpath repeats
- * the launcher's own jars, as a backend project's full test classpath does.
+ * {@code --jar} with a backend that has a dependency of its own, as an outside backend has its
+ * engine's jar: a tiny backend (a provider and fixtures on the memory backend) whose stores open
+ * through a class of a separate "engine" jar, both compiled here, outside this JVM's classpath.
+ * Given without the engine jar, the run is bad input naming the missing class and how to give the
+ * whole classpath (not a pile of failed properties); given its whole classpath, it passes, also
+ * when that classpath repeats the launcher's own jars, as a backend project's full test classpath
+ * does.
  */
 class ConformanceRunnerClasspathTest {
-  private static final Map<String, String> ENGINE = Map.of("com/example/engine/TinyEngine.java", """
+  private static final Map<String, String> ENGINE =
+      Map.of(
+          "com/example/engine/TinyEngine.java",
+          """
       package com.example.engine;
       /** The engine library the tiny backend needs at run time. */
       public final class TinyEngine {
@@ -40,14 +44,21 @@ class ConformanceRunnerClasspathTest {
         }
       }
       """,
-      "com/example/engine/EngineProvider.java", """
+          "com/example/engine/EngineProvider.java",
+          """
       package com.example.engine;
       /** A provider base class the engine library offers. */
       public abstract class EngineProvider implements io.ankusa.store.spi.StoreProvider {
       }
       """);
-  /** A backend whose provider class itself needs the engine: it cannot even be listed without it. */
-  private static final Map<String, String> BASED_BACKEND = Map.of("com/example/based/BasedStoreProvider.java", """
+
+  /**
+   * A backend whose provider class itself needs the engine: it cannot even be listed without it.
+   */
+  private static final Map<String, String> BASED_BACKEND =
+      Map.of(
+          "com/example/based/BasedStoreProvider.java",
+          """
       package com.example.based;
       import io.ankusa.store.spi.*;
       import java.nio.file.Path;
@@ -59,8 +70,11 @@ class ConformanceRunnerClasspathTest {
         }
       }
       """);
-  private static final Map<String, String> BACKEND = Map.of(
-      "com/example/tiny/TinyStoreProvider.java", """
+
+  private static final Map<String, String> BACKEND =
+      Map.of(
+          "com/example/tiny/TinyStoreProvider.java",
+              """
       package com.example.tiny;
       import io.ankusa.store.spi.*;
       import java.nio.file.Path;
@@ -74,7 +88,8 @@ class ConformanceRunnerClasspathTest {
         }
       }
       """,
-      "com/example/tiny/TinyFixture.java", """
+          "com/example/tiny/TinyFixture.java",
+              """
       package com.example.tiny;
       import io.ankusa.store.spi.*;
       import java.nio.file.Path;
@@ -86,7 +101,8 @@ class ConformanceRunnerClasspathTest {
         @Override public void discard(Path dir) { io.ankusa.store.memory.MemoryStoreProvider.discard(dir); }
       }
       """,
-      "com/example/tiny/TunedFixture.java", """
+          "com/example/tiny/TunedFixture.java",
+              """
       package com.example.tiny;
       import io.ankusa.store.spi.*;
       import java.nio.file.Path;
@@ -114,10 +130,17 @@ class ConformanceRunnerClasspathTest {
   static void compileTheBackendAndItsEngine() throws IOException {
     Path engineClasses = compile(ENGINE, tmp.resolve("engine-classes"), ownClasspath());
     engineJar = jar(engineClasses, tmp.resolve("tiny-engine.jar"));
-    backendClasses = compile(BACKEND, tmp.resolve("backend-classes"), ownClasspath() + File.pathSeparator + engineJar);
+    backendClasses =
+        compile(
+            BACKEND,
+            tmp.resolve("backend-classes"),
+            ownClasspath() + File.pathSeparator + engineJar);
     register(backendClasses, "com.example.tiny.TinyStoreProvider");
-    basedBackendClasses = compile(BASED_BACKEND, tmp.resolve("based-backend-classes"),
-        ownClasspath() + File.pathSeparator + engineJar);
+    basedBackendClasses =
+        compile(
+            BASED_BACKEND,
+            tmp.resolve("based-backend-classes"),
+            ownClasspath() + File.pathSeparator + engineJar);
     register(basedBackendClasses, "com.example.based.BasedStoreProvider");
   }
 
@@ -129,63 +152,154 @@ class ConformanceRunnerClasspathTest {
 
   @Test
   void withoutItsEngineJarTheRunIsBadInputNamingTheMissingClass() {
-    for (String[] pick : new String[][] {{"--fixture", "com.example.tiny.TinyFixture"}, {"--backend", "tiny"}}) {
+    for (String[] pick :
+        new String[][] {{"--fixture", "com.example.tiny.TinyFixture"}, {"--backend", "tiny"}}) {
       out.reset();
       err.reset();
-      assertThat(run(pick[0], pick[1], "--jar", backendClasses.toString(), "--layer", "engine", "--only", ONE_CASE,
-          "--tries", "3")).as(out() + err()).isEqualTo(2);
-      assertThat(err()).hasLineCount(1).contains("needs the class com.example.engine.TinyEngine, which is not on the"
-          + " classpath").contains("--jar takes the backend's whole classpath").contains("dependency:build-classpath");
+      assertThat(
+              run(
+                  pick[0],
+                  pick[1],
+                  "--jar",
+                  backendClasses.toString(),
+                  "--layer",
+                  "engine",
+                  "--only",
+                  ONE_CASE,
+                  "--tries",
+                  "3"))
+          .as(out() + err())
+          .isEqualTo(2);
+      assertThat(err())
+          .hasLineCount(1)
+          .contains(
+              "needs the class com.example.engine.TinyEngine, which is not on the" + " classpath")
+          .contains("--jar takes the backend's whole classpath")
+          .contains("dependency:build-classpath");
       assertThat(out()).contains("RESULT: STOPPED").doesNotContain("RESULT: FAILED");
     }
   }
 
   @Test
   void aFixtureThatNeedsTheEngineWhenMadeIsRefusedTheSameWay() {
-    assertThat(run("--fixture", "com.example.tiny.TunedFixture", "--jar", backendClasses.toString(), "--layer",
-        "engine", "--only", ONE_CASE)).as(out() + err()).isEqualTo(2);
-    assertThat(err()).hasLineCount(1).contains("the fixture com.example.tiny.TunedFixture needs the class"
-        + " com.example.engine.TinyEngine");
+    assertThat(
+            run(
+                "--fixture",
+                "com.example.tiny.TunedFixture",
+                "--jar",
+                backendClasses.toString(),
+                "--layer",
+                "engine",
+                "--only",
+                ONE_CASE))
+        .as(out() + err())
+        .isEqualTo(2);
+    assertThat(err())
+        .hasLineCount(1)
+        .contains(
+            "the fixture com.example.tiny.TunedFixture needs the class"
+                + " com.example.engine.TinyEngine");
     assertThat(out()).isEmpty();
   }
 
   @Test
   void aProviderThatCannotBeLoadedWithoutTheEngineIsRefusedTheSameWay() {
-    assertThat(run("--backend", "based", "--jar", basedBackendClasses.toString(), "--layer", "engine", "--only",
-        ONE_CASE)).as(out() + err()).isEqualTo(2);
-    assertThat(err()).hasLineCount(1).contains("a backend's provider needs the class com.example.engine.EngineProvider");
+    assertThat(
+            run(
+                "--backend",
+                "based",
+                "--jar",
+                basedBackendClasses.toString(),
+                "--layer",
+                "engine",
+                "--only",
+                ONE_CASE))
+        .as(out() + err())
+        .isEqualTo(2);
+    assertThat(err())
+        .hasLineCount(1)
+        .contains("a backend's provider needs the class com.example.engine.EngineProvider");
     assertThat(out()).isEmpty();
 
     err.reset();
     String classpath = basedBackendClasses + File.pathSeparator + engineJar;
-    assertThat(run("--backend", "based", "--jar", classpath, "--layer", "engine", "--only", ONE_CASE, "--tries", "3"))
-        .as(out() + err()).isZero();
+    assertThat(
+            run(
+                "--backend",
+                "based",
+                "--jar",
+                classpath,
+                "--layer",
+                "engine",
+                "--only",
+                ONE_CASE,
+                "--tries",
+                "3"))
+        .as(out() + err())
+        .isZero();
     assertThat(out()).contains("backend based").contains("RESULT: PASSED");
   }
 
   @Test
   void withItsWholeClasspathTheBackendRuns() {
     String classpath = backendClasses + File.pathSeparator + engineJar;
-    assertThat(run("--fixture", "com.example.tiny.TunedFixture", "--jar", classpath, "--layer", "engine", "--only",
-        ONE_CASE, "--tries", "3")).as(out() + err()).isZero();
-    assertThat(out()).contains("backend tiny").contains("cases run   1   passed   1").contains("RESULT: PASSED");
+    assertThat(
+            run(
+                "--fixture",
+                "com.example.tiny.TunedFixture",
+                "--jar",
+                classpath,
+                "--layer",
+                "engine",
+                "--only",
+                ONE_CASE,
+                "--tries",
+                "3"))
+        .as(out() + err())
+        .isZero();
+    assertThat(out())
+        .contains("backend tiny")
+        .contains("cases run   1   passed   1")
+        .contains("RESULT: PASSED");
     assertThat(err()).isEmpty();
   }
 
-  /** Its project's test classpath holds the SPI, the suite, JUnit and jqwik too: the launcher's own copies win. */
+  /**
+   * Its project's test classpath holds the SPI, the suite, JUnit and jqwik too: the launcher's own
+   * copies win.
+   */
   @Test
   void theClasspathMayRepeatTheLaunchersOwnJars() {
-    assertThat(ownClasspath()).as("the launcher's own jars, repeated").contains("jqwik").contains("junit-jupiter-api")
+    assertThat(ownClasspath())
+        .as("the launcher's own jars, repeated")
+        .contains("jqwik")
+        .contains("junit-jupiter-api")
         .contains("conformance-engine");
-    String classpath = String.join(File.pathSeparator, backendClasses.toString(), engineJar.toString(), ownClasspath());
-    assertThat(run("--backend", "tiny", "--jar", classpath, "--layer", "engine", "--only", ONE_CASE, "--tries", "3"))
-        .as(out() + err()).isZero();
+    String classpath =
+        String.join(
+            File.pathSeparator, backendClasses.toString(), engineJar.toString(), ownClasspath());
+    assertThat(
+            run(
+                "--backend",
+                "tiny",
+                "--jar",
+                classpath,
+                "--layer",
+                "engine",
+                "--only",
+                ONE_CASE,
+                "--tries",
+                "3"))
+        .as(out() + err())
+        .isZero();
     assertThat(out()).contains("cases run   1   passed   1").contains("RESULT: PASSED");
     assertThat(err()).isEmpty();
   }
 
   private int run(String... args) {
-    return ConformanceRunner.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+    return ConformanceRunner.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
@@ -202,9 +316,11 @@ class ConformanceRunnerClasspathTest {
     return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
   }
 
-  private static Path compile(Map<String, String> sources, Path classes, String classpath) throws IOException {
+  private static Path compile(Map<String, String> sources, Path classes, String classpath)
+      throws IOException {
     Path src = classes.resolveSibling(classes.getFileName() + "-src");
-    List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-cp", classpath, "-proc:none"));
+    List<String> args =
+        new ArrayList<>(List.of("-d", classes.toString(), "-cp", classpath, "-proc:none"));
     for (Map.Entry<String, String> s : sources.entrySet()) {
       Path file = src.resolve(s.getKey());
       Files.createDirectories(file.getParent());
@@ -219,10 +335,12 @@ class ConformanceRunnerClasspathTest {
   }
 
   private static Path jar(Path classes, Path jar) throws IOException {
-    try (OutputStream file = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(file);
+    try (OutputStream file = Files.newOutputStream(jar);
+        JarOutputStream j = new JarOutputStream(file);
         Stream<Path> walk = Files.walk(classes)) {
       for (Path p : walk.filter(Files::isRegularFile).toList()) {
-        j.putNextEntry(new JarEntry(classes.relativize(p).toString().replace(File.separatorChar, '/')));
+        j.putNextEntry(
+            new JarEntry(classes.relativize(p).toString().replace(File.separatorChar, '/')));
         j.write(Files.readAllBytes(p));
         j.closeEntry();
       }

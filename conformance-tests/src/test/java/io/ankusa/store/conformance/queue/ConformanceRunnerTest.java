@@ -13,7 +13,9 @@ class ConformanceRunnerTest {
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int run(String... args) {
-    return ConformanceRunner.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+    return ConformanceRunner.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
@@ -28,37 +30,59 @@ class ConformanceRunnerTest {
   @Test
   void memoryPassesAndTheSummaryPrintsEveryUnverifiedPromise() {
     assertThat(run("--backend", "memory", "--tries", "5")).as(out()).isZero();
-    assertThat(out()).contains("layer engine").contains("failed   0").contains("RESULT: PASSED")
-        .contains("UNVERIFIED scanNeverEndsEarlyOnCorruption: memory (generic fixture) does not claim detectsDamage;"
-            + " its fixture cannot damage the store's data: memory (generic fixture) does not damage files in the"
-            + " launcher's JVM")
-        .contains("UNVERIFIED secondOpenThroughSymlinkIsRefused: memory (generic fixture) does not claim filesInDirectory")
+    assertThat(out())
+        .contains("layer engine")
+        .contains("failed   0")
+        .contains("RESULT: PASSED")
+        .contains(
+            "UNVERIFIED scanNeverEndsEarlyOnCorruption: memory (generic fixture) does not claim detectsDamage;"
+                + " its fixture cannot damage the store's data: memory (generic fixture) does not damage files in the"
+                + " launcher's JVM")
+        .contains(
+            "UNVERIFIED secondOpenThroughSymlinkIsRefused: memory (generic fixture) does not claim filesInDirectory")
         .doesNotContain("skipped ");
     assertThat(err()).isEmpty();
   }
 
   /**
-   * The engine layer only: the broken store drops ops, so the queue layers above it would each wait out
-   * their liveness bounds (two minutes in all) to say what the engine layer already says.
+   * The engine layer only: the broken store drops ops, so the queue layers above it would each wait
+   * out their liveness bounds (two minutes in all) to say what the engine layer already says.
    */
   @Test
   void aBrokenBackendFailsWithItsProperties() {
-    assertThat(run("--backend=" + MutantStoreProvider.NAME, "--tries=5", "--layer=engine")).as(out()).isEqualTo(1);
+    assertThat(run("--backend=" + MutantStoreProvider.NAME, "--tries=5", "--layer=engine"))
+        .as(out())
+        .isEqualTo(1);
     assertThat(out()).contains("RESULT: FAILED").contains("FAILED  batchOpsApplyInOrder: ");
   }
 
   /**
-   * {@code --option} reaches every store the generic fixture opens: the memory backend refuses an option
-   * of its own it does not know, so each case fails naming it. The replay command repeats the option,
-   * and the run leaves no system property behind.
+   * {@code --option} reaches every store the generic fixture opens: the memory backend refuses an
+   * option of its own it does not know, so each case fails naming it. The replay command repeats
+   * the option, and the run leaves no system property behind.
    */
   @Test
   void anOptionReachesEveryStoreTheGenericFixtureOpens() {
-    assertThat(run("--backend", "memory", "--option", "memory.noSuchSetting=1", "--tries", "3", "--layer", "engine",
-        "--only", "keysCompareAsUnsignedBytes")).as(out()).isEqualTo(1);
-    assertThat(out()).contains("FAILED  keysCompareAsUnsignedBytes: ").contains("memory.noSuchSetting")
+    assertThat(
+            run(
+                "--backend",
+                "memory",
+                "--option",
+                "memory.noSuchSetting=1",
+                "--tries",
+                "3",
+                "--layer",
+                "engine",
+                "--only",
+                "keysCompareAsUnsignedBytes"))
+        .as(out())
+        .isEqualTo(1);
+    assertThat(out())
+        .contains("FAILED  keysCompareAsUnsignedBytes: ")
+        .contains("memory.noSuchSetting")
         .contains("replay: conformance --backend memory --option memory.noSuchSetting=1 ");
-    assertThat(System.getProperty(ProviderFixture.OPTION_PREFIX + "memory.noSuchSetting")).as("restored after the run")
+    assertThat(System.getProperty(ProviderFixture.OPTION_PREFIX + "memory.noSuchSetting"))
+        .as("restored after the run")
         .isNull();
   }
 
@@ -85,30 +109,65 @@ class ConformanceRunnerTest {
 
   @Test
   void aFailurePrintsAReplayCommandThatFailsTheSameCaseAgain() {
-    assertThat(run("--backend", MutantStoreProvider.NAME, "--tries", "5", "--layer", "engine", "--only", "batchOpsApplyInOrder"))
-        .as(out()).isEqualTo(1);
-    String replay = out().lines().filter(l -> l.strip().startsWith("replay: ")).findFirst().orElseThrow().strip();
-    assertThat(replay).matches("replay: conformance --backend " + MutantStoreProvider.NAME
-        + " --tries 5 --layer engine --only batchOpsApplyInOrder --seed -?[0-9]+");
+    assertThat(
+            run(
+                "--backend",
+                MutantStoreProvider.NAME,
+                "--tries",
+                "5",
+                "--layer",
+                "engine",
+                "--only",
+                "batchOpsApplyInOrder"))
+        .as(out())
+        .isEqualTo(1);
+    String replay =
+        out()
+            .lines()
+            .filter(l -> l.strip().startsWith("replay: "))
+            .findFirst()
+            .orElseThrow()
+            .strip();
+    assertThat(replay)
+        .matches(
+            "replay: conformance --backend "
+                + MutantStoreProvider.NAME
+                + " --tries 5 --layer engine --only batchOpsApplyInOrder --seed -?[0-9]+");
     String seed = replay.substring(replay.lastIndexOf(' ') + 1);
     out.reset();
 
     String[] again = replay.substring("replay: conformance ".length()).split(" ");
     assertThat(run(again)).as(out()).isEqualTo(1);
-    assertThat(out()).contains("seed " + seed).contains("cases run   1").contains("FAILED  batchOpsApplyInOrder: ")
+    assertThat(out())
+        .contains("seed " + seed)
+        .contains("cases run   1")
+        .contains("FAILED  batchOpsApplyInOrder: ")
         .contains("--seed " + seed);
   }
 
   @Test
   void onlyRunsTheLayersHoldingTheSelectedCases() {
-    assertThat(run("--backend", "memory", "--tries", "3", "--only", "DispatchConformance#everyBackloggedTenantGetsItsWeightedShare"))
-        .as(out()).isZero();
-    assertThat(out()).contains("layer dispatch   cases run   1   passed   1").doesNotContain("layer engine");
+    assertThat(
+            run(
+                "--backend",
+                "memory",
+                "--tries",
+                "3",
+                "--only",
+                "DispatchConformance#everyBackloggedTenantGetsItsWeightedShare"))
+        .as(out())
+        .isZero();
+    assertThat(out())
+        .contains("layer dispatch   cases run   1   passed   1")
+        .doesNotContain("layer engine");
   }
 
   @Test
   void aFixtureClassRunsInsteadOfTheGenericFixture() {
-    assertThat(run("--fixture", MemoryFixture.class.getName(), "--layer", "dispatch", "--tries", "3")).as(out()).isZero();
+    assertThat(
+            run("--fixture", MemoryFixture.class.getName(), "--layer", "dispatch", "--tries", "3"))
+        .as(out())
+        .isZero();
     assertThat(out()).contains("backend memory,").contains("layer dispatch");
   }
 
@@ -119,8 +178,13 @@ class ConformanceRunnerTest {
     assertThat(run("--backend", "memory", "--jar", "/nonexistent/ankusa.jar")).isEqualTo(2);
     assertThat(run("--backend", "memory", "--seed", "x")).isEqualTo(2);
     assertThat(run("--fixture", "no.such.Fixture")).isEqualTo(2);
-    assertThat(err()).contains("selects no case").contains("no layer named 'nosuch'").contains("does not exist")
-        .contains("--seed must be a whole number").contains("--fixture no.such.Fixture").hasLineCount(5);
+    assertThat(err())
+        .contains("selects no case")
+        .contains("no layer named 'nosuch'")
+        .contains("does not exist")
+        .contains("--seed must be a whole number")
+        .contains("--fixture no.such.Fixture")
+        .hasLineCount(5);
     assertThat(out()).isEmpty();
   }
 }

@@ -19,16 +19,16 @@ import java.util.function.UnaryOperator;
  * simulates crashes}: every batch is applied to the memory store at once (readers see it) and kept
  * pending in the directory's journal; a {@code SYNC} write or a returned {@code syncWal()} commits
  * what is pending, and so does a clean close; {@link #crash} forgets what is pending, and the next
- * open finds the committed batches only. In the mutants the commit goes wrong the way engines get it
- * wrong, and the engine layer must notice:
+ * open finds the committed batches only. In the mutants the commit goes wrong the way engines get
+ * it wrong, and the engine layer must notice:
  *
  * <ul>
  *   <li>{@link Commit#SYNC_WAL_DOES_NOTHING}: {@code syncWal()} returns without committing;
  *   <li>{@link Commit#SYNC_COMMITTED_AT_CLOSE}: a {@code SYNC} write is acknowledged but committed
  *       only by the next sync or a clean close;
- *   <li>{@link Commit#COMMITS_WHEN_BUFFER_FILLS}: a batch whose values exceed {@value #BUFFER_BYTES}
- *       bytes fills the write buffer half-way, and the engine commits what the buffer holds — the
- *       first half of the batch — leaving the rest pending.
+ *   <li>{@link Commit#COMMITS_WHEN_BUFFER_FILLS}: a batch whose values exceed {@value
+ *       #BUFFER_BYTES} bytes fills the write buffer half-way, and the engine commits what the
+ *       buffer holds — the first half of the batch — leaving the rest pending.
  * </ul>
  */
 final class CrashableMemoryFixture extends WrappingFixture {
@@ -58,7 +58,9 @@ final class CrashableMemoryFixture extends WrappingFixture {
   private final Commit commit;
 
   CrashableMemoryFixture(Commit commit) {
-    super(commit == Commit.HONEST ? "crashable memory" : "crashable memory mutant " + commit, UnaryOperator.identity());
+    super(
+        commit == Commit.HONEST ? "crashable memory" : "crashable memory mutant " + commit,
+        UnaryOperator.identity());
     this.commit = commit;
   }
 
@@ -69,7 +71,8 @@ final class CrashableMemoryFixture extends WrappingFixture {
 
   @Override
   public Store open(Path dir, List<FamilySpec> families) {
-    return new JournaledStore(super.open(dir, families), JOURNALS.computeIfAbsent(key(dir), d -> new Journal()));
+    return new JournaledStore(
+        super.open(dir, families), JOURNALS.computeIfAbsent(key(dir), d -> new Journal()));
   }
 
   /**
@@ -163,51 +166,57 @@ final class CrashableMemoryFixture extends WrappingFixture {
   /** A deep copy: the caller owns the arrays of its batch and may change them after the write. */
   private static Batch copyOf(Batch batch) {
     Batch copy = new Batch();
-    batch.forEach(new OpHandler<RuntimeException>() {
-      @Override
-      public void put(Op.Put p) {
-        copy.put(p.family(), p.key().clone(), p.value().clone());
-      }
+    batch.forEach(
+        new OpHandler<RuntimeException>() {
+          @Override
+          public void put(Op.Put p) {
+            copy.put(p.family(), p.key().clone(), p.value().clone());
+          }
 
-      @Override
-      public void delete(Op.Delete d) {
-        copy.delete(d.family(), d.key().clone());
-      }
+          @Override
+          public void delete(Op.Delete d) {
+            copy.delete(d.family(), d.key().clone());
+          }
 
-      @Override
-      public void deleteRange(Op.DeleteRange r) {
-        copy.deleteRange(r.family(), r.lo().clone(), r.hi().clone());
-      }
+          @Override
+          public void deleteRange(Op.DeleteRange r) {
+            copy.deleteRange(r.family(), r.lo().clone(), r.hi().clone());
+          }
 
-      @Override
-      public void merge(Op.Merge m) {
-        copy.merge(m.family(), m.key().clone(), m.delta());
-      }
-    });
+          @Override
+          public void merge(Op.Merge m) {
+            copy.merge(m.family(), m.key().clone(), m.delta());
+          }
+        });
     return copy;
   }
 
   private static long valueBytes(Batch batch) {
-    return batch.ops().stream().mapToLong(op -> op.accept(new Op.Visitor<Long>() {
-      @Override
-      public Long put(Op.Put p) {
-        return (long) p.value().length;
-      }
+    return batch.ops().stream()
+        .mapToLong(
+            op ->
+                op.accept(
+                    new Op.Visitor<Long>() {
+                      @Override
+                      public Long put(Op.Put p) {
+                        return (long) p.value().length;
+                      }
 
-      @Override
-      public Long delete(Op.Delete d) {
-        return 0L;
-      }
+                      @Override
+                      public Long delete(Op.Delete d) {
+                        return 0L;
+                      }
 
-      @Override
-      public Long deleteRange(Op.DeleteRange r) {
-        return 0L;
-      }
+                      @Override
+                      public Long deleteRange(Op.DeleteRange r) {
+                        return 0L;
+                      }
 
-      @Override
-      public Long merge(Op.Merge m) {
-        return 8L;
-      }
-    })).sum();
+                      @Override
+                      public Long merge(Op.Merge m) {
+                        return 8L;
+                      }
+                    }))
+        .sum();
   }
 }

@@ -20,18 +20,18 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The memory backend made damageable: {@link #corrupt} marks the middle
- * fifth of a family's keys as damaged, and reads meeting a damaged key throw {@link
- * StoreCorruptionException} ({@link Report#HONESTLY}) — or, in the mutants, a scan ends there as if
- * the range were exhausted ({@link Report#AS_END_OF_SCAN}), or the damaged entries are read back
- * with altered values and no error ({@link Report#AS_DATA}): the bugs {@code
- * scanNeverEndsEarlyOnCorruption} exists for. It claims {@code detectsDamage} unless made with
- * {@code claimsDetection} false: an engine honest about not detecting damage, whose case the suite
- * must report as unverified with what it did, neither passed nor failed. Made with {@code checksAtOpen},
- * its {@link #open} refuses a damaged store with StoreCorruptionException (an open-time check, as an
- * engine that checks its files at open has) and {@link #openWithoutOpenTimeCheck} opens it anyway, so the
- * reads are checked too; without {@code readPastOpenCheck} it offers neither that open nor damage of an
- * open store, and the read path must end unverified.
+ * The memory backend made damageable: {@link #corrupt} marks the middle fifth of a family's keys as
+ * damaged, and reads meeting a damaged key throw {@link StoreCorruptionException} ({@link
+ * Report#HONESTLY}) — or, in the mutants, a scan ends there as if the range were exhausted ({@link
+ * Report#AS_END_OF_SCAN}), or the damaged entries are read back with altered values and no error
+ * ({@link Report#AS_DATA}): the bugs {@code scanNeverEndsEarlyOnCorruption} exists for. It claims
+ * {@code detectsDamage} unless made with {@code claimsDetection} false: an engine honest about not
+ * detecting damage, whose case the suite must report as unverified with what it did, neither passed
+ * nor failed. Made with {@code checksAtOpen}, its {@link #open} refuses a damaged store with
+ * StoreCorruptionException (an open-time check, as an engine that checks its files at open has) and
+ * {@link #openWithoutOpenTimeCheck} opens it anyway, so the reads are checked too; without {@code
+ * readPastOpenCheck} it offers neither that open nor damage of an open store, and the read path
+ * must end unverified.
  */
 final class DamageableMemoryFixture implements BackendFixture {
   /** How reads meeting damage behave. */
@@ -66,7 +66,8 @@ final class DamageableMemoryFixture implements BackendFixture {
     this(report, claimsDetection, false, false);
   }
 
-  DamageableMemoryFixture(Report report, boolean claimsDetection, boolean checksAtOpen, boolean readPastOpenCheck) {
+  DamageableMemoryFixture(
+      Report report, boolean claimsDetection, boolean checksAtOpen, boolean readPastOpenCheck) {
     this.report = report;
     this.claimsDetection = claimsDetection;
     this.checksAtOpen = checksAtOpen;
@@ -87,8 +88,11 @@ final class DamageableMemoryFixture implements BackendFixture {
   @Override
   public Store open(Path dir, List<FamilySpec> families) {
     if (checksAtOpen && DAMAGE.containsKey(key(dir))) {
-      throw new StoreCorruptionException("the open-time check of " + dir + " found damaged entries (injected by the"
-          + " conformance self-test)");
+      throw new StoreCorruptionException(
+          "the open-time check of "
+              + dir
+              + " found damaged entries (injected by the"
+              + " conformance self-test)");
     }
     return openUnchecked(dir, families);
   }
@@ -110,11 +114,14 @@ final class DamageableMemoryFixture implements BackendFixture {
   @Override
   public void corrupt(Path dir, List<FamilySpec> families, String family) {
     List<byte[]> keys = new ArrayList<>();
-    try (Store raw = memory.open(dir, families); Scan scan = raw.scan(family, new byte[0], null, Direction.FORWARD)) {
+    try (Store raw = memory.open(dir, families);
+        Scan scan = raw.scan(family, new byte[0], null, Direction.FORWARD)) {
       scan.forEachRemaining(e -> keys.add(e.key()));
     }
     if (keys.size() >= 5) {
-      DAMAGE.put(key(dir), new Damage(family, keys.get(keys.size() * 2 / 5), keys.get(keys.size() * 3 / 5)));
+      DAMAGE.put(
+          key(dir),
+          new Damage(family, keys.get(keys.size() * 2 / 5), keys.get(keys.size() * 3 / 5)));
     }
   }
 
@@ -128,8 +135,12 @@ final class DamageableMemoryFixture implements BackendFixture {
   public String name() {
     return switch (report) {
       case HONESTLY -> "damageable memory" + (checksAtOpen ? " checking at open" : "");
-      case AS_END_OF_SCAN -> "memory mutant CORRUPTION_ENDS_SCAN" + (checksAtOpen ? "_BEHIND_OPEN_CHECK" : "");
-      case AS_DATA -> claimsDetection ? "memory mutant DAMAGE_READ_AS_DATA" : "damageable memory, no detection claimed";
+      case AS_END_OF_SCAN ->
+          "memory mutant CORRUPTION_ENDS_SCAN" + (checksAtOpen ? "_BEHIND_OPEN_CHECK" : "");
+      case AS_DATA ->
+          claimsDetection
+              ? "memory mutant DAMAGE_READ_AS_DATA"
+              : "damageable memory, no detection claimed";
     };
   }
 
@@ -155,8 +166,12 @@ final class DamageableMemoryFixture implements BackendFixture {
     }
 
     private StoreCorruptionException corrupt(String family, byte[] key) {
-      return new StoreCorruptionException("checksum mismatch in family '" + family + "' at key " + Bytes.hex(key)
-          + " (injected by the conformance self-test)");
+      return new StoreCorruptionException(
+          "checksum mismatch in family '"
+              + family
+              + "' at key "
+              + Bytes.hex(key)
+              + " (injected by the conformance self-test)");
     }
 
     @Override

@@ -10,8 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A {@link DirectoryMemoryProvider} (honest or a mutant) as the suite sees it: memory's capabilities
- * plus {@code filesInDirectory}; stores forgotten under the directory's real path after use.
+ * A {@link DirectoryMemoryProvider} (honest or a mutant) as the suite sees it: memory's
+ * capabilities plus {@code filesInDirectory}; stores forgotten under the directory's real path
+ * after use.
  */
 final class DirectoryMemoryFixture implements BackendFixture {
   private final DirectoryMemoryProvider provider;

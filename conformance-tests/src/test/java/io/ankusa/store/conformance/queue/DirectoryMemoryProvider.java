@@ -21,8 +21,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Memory stores that claim a real directory the way the disk backends do, through the backend kit's {@link
- * DirectoryClaim} (the lock keyed by the real path, the store marker, refusal of foreign and
+ * Memory stores that claim a real directory the way the disk backends do, through the backend kit's
+ * {@link DirectoryClaim} (the lock keyed by the real path, the store marker, refusal of foreign and
  * non-empty directories): the honest control for the directory cases of the engine suite, and, each
  * broken one way, the provider-level mutants a store wrapper cannot express. Registered (test
  * resources only) so the lock case's child process finds them by name. The data lives in the JVM
@@ -39,20 +39,29 @@ public class DirectoryMemoryProvider implements StoreProvider {
   @Override
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
     checkArguments(dir, options, families);
-      options.refuseUnknown(name(), List.of());
-    DirectoryClaim claim = DirectoryClaim.open(dir, options, new StoreMarker(name(), 1), d -> false);
+    options.refuseUnknown(name(), List.of());
+    DirectoryClaim claim =
+        DirectoryClaim.open(dir, options, new StoreMarker(name(), 1), d -> false);
     return onClaimedDirectory(claim.realDirectory(), options, families, claim);
   }
 
-  /** The memory store named {@code key}, releasing {@code release} when it closes (or fails to open). */
-  static Store onClaimedDirectory(Path key, StoreOptions options, List<FamilySpec> families, AutoCloseable release) {
+  /**
+   * The memory store named {@code key}, releasing {@code release} when it closes (or fails to
+   * open).
+   */
+  static Store onClaimedDirectory(
+      Path key, StoreOptions options, List<FamilySpec> families, AutoCloseable release) {
     Store memory;
     try {
       // The claim checked the directory: a store is created where the directory held none, and one
-      // whose data this JVM no longer holds (a child process) starts empty; families follow the options.
+      // whose data this JVM no longer holds (a child process) starts empty; families follow the
+      // options.
       boolean fresh = !MemoryStoreProvider.holds(key);
-      memory = MEMORY.open(key, options.createIfMissing(!options.readOnly() && (fresh || options.createIfMissing())),
-          families);
+      memory =
+          MEMORY.open(
+              key,
+              options.createIfMissing(!options.readOnly() && (fresh || options.createIfMissing())),
+              families);
     } catch (RuntimeException e) {
       closeQuietly(release);
       throw e;
@@ -69,7 +78,10 @@ public class DirectoryMemoryProvider implements StoreProvider {
     };
   }
 
-  /** What the disk backends check before they touch the directory: the arguments and the family list. */
+  /**
+   * What the disk backends check before they touch the directory: the arguments and the family
+   * list.
+   */
   static void checkArguments(Path dir, StoreOptions options, List<FamilySpec> families) {
     FamilyCatalog.checkOpenArguments(dir, options, families);
     new FamilyCatalog(families, Integer.MAX_VALUE, Integer.MAX_VALUE);
@@ -89,8 +101,8 @@ public class DirectoryMemoryProvider implements StoreProvider {
   }
 
   /**
-   * Mutant: the lock is keyed by the path as given ({@code toAbsolutePath().normalize()}), in this JVM
-   * only, as the RocksDB provider once did: a symlink opens the store a second time.
+   * Mutant: the lock is keyed by the path as given ({@code toAbsolutePath().normalize()}), in this
+   * JVM only, as the RocksDB provider once did: a symlink opens the store a second time.
    */
   public static final class SymlinkBlindLock extends DirectoryMemoryProvider {
     private static final Set<Path> OPEN = ConcurrentHashMap.newKeySet();
@@ -109,7 +121,8 @@ public class DirectoryMemoryProvider implements StoreProvider {
         createDirectories(key);
       }
       StoreMarker marker = new StoreMarker(name(), 1);
-      if (StoreMarker.inspect(key, marker, d -> false) == StoreMarker.Content.EMPTY && !options.readOnly()) {
+      if (StoreMarker.inspect(key, marker, d -> false) == StoreMarker.Content.EMPTY
+          && !options.readOnly()) {
         marker.write(key);
       }
       if (!OPEN.add(key)) {
@@ -120,8 +133,8 @@ public class DirectoryMemoryProvider implements StoreProvider {
   }
 
   /**
-   * Mutant: adopts any directory — it locks it and writes its marker over whatever is there, without
-   * looking: a store is created among another backend's files.
+   * Mutant: adopts any directory — it locks it and writes its marker over whatever is there,
+   * without looking: a store is created among another backend's files.
    */
   public static final class Adopting extends DirectoryMemoryProvider {
     @Override
@@ -138,7 +151,8 @@ public class DirectoryMemoryProvider implements StoreProvider {
       if (!options.readOnly()) {
         new StoreMarker(name(), 1).write(dir);
       }
-      return onClaimedDirectory(lock.realDirectory(), options.createIfMissing(true), families, lock);
+      return onClaimedDirectory(
+          lock.realDirectory(), options.createIfMissing(true), families, lock);
     }
   }
 

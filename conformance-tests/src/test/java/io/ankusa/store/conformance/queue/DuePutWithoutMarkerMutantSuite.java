@@ -11,15 +11,16 @@ import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.Store;
 
 /**
- * The layout suite against a queue whose retry writes the due row without its marker: a memory store
- * that drops every {@code 'A'} put from a batch that puts a {@code 'D'} key of kind 1 (retry). Must
- * be rejected by {@code noDueRowWithoutAMarker} ({@link LayoutMutantRejectionTest}). Not a surefire
- * test by name: only the launcher runs it.
+ * The layout suite against a queue whose retry writes the due row without its marker: a memory
+ * store that drops every {@code 'A'} put from a batch that puts a {@code 'D'} key of kind 1
+ * (retry). Must be rejected by {@code noDueRowWithoutAMarker} ({@link LayoutMutantRejectionTest}).
+ * Not a surefire test by name: only the launcher runs it.
  */
 class DuePutWithoutMarkerMutantSuite extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {
-    return new WrappingFixture("memory layout mutant: a retry puts its due row without a marker", RetryWithoutMarker::new);
+    return new WrappingFixture(
+        "memory layout mutant: a retry puts its due row without a marker", RetryWithoutMarker::new);
   }
 
   /** Drops the marker puts of every batch that puts a retry due row. */
@@ -45,7 +46,9 @@ class DuePutWithoutMarkerMutantSuite extends LayoutConformance {
 
     private static boolean putsARetryDueRow(Batch batch) {
       for (Op op : batch.ops()) {
-        if (op instanceof Op.Put p && isIndexKey(p, 'D') && p.key().length == 23
+        if (op instanceof Op.Put p
+            && isIndexKey(p, 'D')
+            && p.key().length == 23
             && DueValue.decodeAt(p.key(), p.value()).kind() == DueKind.RETRY) {
           return true;
         }

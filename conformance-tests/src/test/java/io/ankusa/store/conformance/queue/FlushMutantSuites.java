@@ -10,8 +10,8 @@ import net.jqwik.api.Arbitrary;
 /**
  * The engine suite against the {@link WriteBufferMemoryFixture} defect named by {@value
  * #DEFECT_PROPERTY}, four ways: default options or every option set, with or without perturbations;
- * and the transition layer with and without the option sets.
- * Nested classes, so surefire never runs them directly; {@link FlushMutantRejectionTest} runs them.
+ * and the transition layer with and without the option sets. Nested classes, so surefire never runs
+ * them directly; {@link FlushMutantRejectionTest} runs them.
  */
 final class FlushMutantSuites {
   /** The system property naming the {@link Defect}. */

@@ -19,7 +19,8 @@ import io.ankusa.store.spi.Store;
 class ForgetsCounterDeltaMutantSuite extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {
-    return new WrappingFixture("memory layout mutant: a claim forgets its inflight delta", ForgetsInflightDelta::new);
+    return new WrappingFixture(
+        "memory layout mutant: a claim forgets its inflight delta", ForgetsInflightDelta::new);
   }
 
   /** Drops the inflight merges of every batch that deletes a due row. */
@@ -45,7 +46,10 @@ class ForgetsCounterDeltaMutantSuite extends LayoutConformance {
 
     private static boolean deletesADueRow(Batch batch) {
       for (Op op : batch.ops()) {
-        if (op instanceof Op.Delete d && d.family().equals(Format3.INDEX) && d.key().length > 0 && d.key()[0] == 'D') {
+        if (op instanceof Op.Delete d
+            && d.family().equals(Format3.INDEX)
+            && d.key().length > 0
+            && d.key()[0] == 'D') {
           return true;
         }
       }

@@ -1,10 +1,10 @@
 package io.ankusa.store.conformance.queue;
 
+import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.FamilySpec;
-import io.ankusa.store.kit.forwarding.ForwardingStore;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.OpHandler;
 import io.ankusa.store.spi.Store;
@@ -32,8 +32,10 @@ import java.util.function.UnaryOperator;
  */
 final class FreedSpaceCountingFixture extends WrappingFixture {
   static final int PAGE = 4096;
+
   /** Values from this size take pages of their own. */
   static final int OVERFLOW_BYTES = PAGE / 2;
+
   /** Per directory: pages counted, pages written. */
   private static final Map<Path, long[]> PAGES = new ConcurrentHashMap<>();
 
@@ -46,9 +48,17 @@ final class FreedSpaceCountingFixture extends WrappingFixture {
     long[] pages = PAGES.computeIfAbsent(key(dir), d -> new long[2]);
     synchronized (pages) {
       if (pages[0] > pages[1]) {
-        throw new StoreCorruptionException("the store in " + dir + " is damaged: its batches counted " + pages[0]
-            + " pages of " + PAGE + " bytes and it holds " + pages[1] + "; it was truncated. It was not opened: restore"
-            + " the store from a backup");
+        throw new StoreCorruptionException(
+            "the store in "
+                + dir
+                + " is damaged: its batches counted "
+                + pages[0]
+                + " pages of "
+                + PAGE
+                + " bytes and it holds "
+                + pages[1]
+                + "; it was truncated. It was not opened: restore"
+                + " the store from a backup");
       }
     }
     return new Counting(super.open(dir, families), pages);
@@ -76,41 +86,46 @@ final class FreedSpaceCountingFixture extends WrappingFixture {
     @Override
     public void write(Batch batch, Durability durability) {
       delegate.write(batch, durability);
-      Map<String, Long> held = new HashMap<>(); // family + key of a large value this batch put → its pages
+      Map<String, Long> held =
+          new HashMap<>(); // family + key of a large value this batch put → its pages
       long[] counted = {0};
-      batch.forEach(new OpHandler<RuntimeException>() {
-        @Override
-        public void put(Op.Put p) {
-          String at = p.family() + "/" + Bytes.hex(p.key());
-          if (p.value().length >= OVERFLOW_BYTES) {
-            long n = (p.value().length + PAGE - 1) / PAGE;
-            counted[0] += n;
-            held.put(at, n);
-          } else {
-            held.remove(at);
-          }
-        }
+      batch.forEach(
+          new OpHandler<RuntimeException>() {
+            @Override
+            public void put(Op.Put p) {
+              String at = p.family() + "/" + Bytes.hex(p.key());
+              if (p.value().length >= OVERFLOW_BYTES) {
+                long n = (p.value().length + PAGE - 1) / PAGE;
+                counted[0] += n;
+                held.put(at, n);
+              } else {
+                held.remove(at);
+              }
+            }
 
-        @Override
-        public void delete(Op.Delete d) {
-          held.remove(d.family() + "/" + Bytes.hex(d.key()));
-        }
+            @Override
+            public void delete(Op.Delete d) {
+              held.remove(d.family() + "/" + Bytes.hex(d.key()));
+            }
 
-        @Override
-        public void deleteRange(Op.DeleteRange r) {
-          held.keySet().removeIf(at -> {
-            int slash = at.indexOf('/');
-            byte[] key = Bytes.fromHex(at.substring(slash + 1));
-            return at.substring(0, slash).equals(r.family()) && Bytes.compare(key, r.lo()) >= 0
-                && Bytes.compare(key, r.hi()) < 0;
+            @Override
+            public void deleteRange(Op.DeleteRange r) {
+              held.keySet()
+                  .removeIf(
+                      at -> {
+                        int slash = at.indexOf('/');
+                        byte[] key = Bytes.fromHex(at.substring(slash + 1));
+                        return at.substring(0, slash).equals(r.family())
+                            && Bytes.compare(key, r.lo()) >= 0
+                            && Bytes.compare(key, r.hi()) < 0;
+                      });
+            }
+
+            @Override
+            public void merge(Op.Merge m) {
+              held.remove(m.family() + "/" + Bytes.hex(m.key()));
+            }
           });
-        }
-
-        @Override
-        public void merge(Op.Merge m) {
-          held.remove(m.family() + "/" + Bytes.hex(m.key()));
-        }
-      });
       synchronized (pages) {
         pages[0] += counted[0];
         pages[1] += held.values().stream().mapToLong(Long::longValue).sum();

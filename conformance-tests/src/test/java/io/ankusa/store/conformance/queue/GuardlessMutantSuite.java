@@ -1,10 +1,10 @@
 package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.conformance.BackendFixture;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.queue.internal.TransitionGuard;
-import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.spi.Store;
 import java.util.Collection;
 import java.util.List;
@@ -13,7 +13,8 @@ import java.util.List;
  * The transition suite against the queue as it was before the guard: every batch is written as its
  * builder read the rows, never re-checked, and no stripe is taken (not by the dispatcher, not by
  * reclaim). Must be rejected by every case that forces a transition between another's read and its
- * write ({@link TransitionMutantRejectionTest}). Not a surefire test by name: only the launcher runs it.
+ * write ({@link TransitionMutantRejectionTest}). Not a surefire test by name: only the launcher
+ * runs it.
  */
 class GuardlessMutantSuite extends TransitionConformance {
   @Override

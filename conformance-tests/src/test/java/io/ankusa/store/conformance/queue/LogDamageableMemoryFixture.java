@@ -17,21 +17,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
- * The memory backend's fixture made to offer {@code logDamageInjection}: every batch written is also appended
- * to a pretend write-ahead log kept per directory, and {@link #damageLog} marks the log damaged
- * half-way. The next open of a damaged store then throws {@link StoreCorruptionException} — or, in
- * the mutant {@link Recovery#SILENT_WAL_DROP}, "recovers" up to the damage the way point-in-time
- * recovery does: it quietly removes every key put by a batch at or after the damage, the bug {@code
- * midLogDamageIsReportedNeverSilentlyDropped} exists for.
+ * The memory backend's fixture made to offer {@code logDamageInjection}: every batch written is
+ * also appended to a pretend write-ahead log kept per directory, and {@link #damageLog} marks the
+ * log damaged half-way. The next open of a damaged store then throws {@link
+ * StoreCorruptionException} — or, in the mutant {@link Recovery#SILENT_WAL_DROP}, "recovers" up to
+ * the damage the way point-in-time recovery does: it quietly removes every key put by a batch at or
+ * after the damage, the bug {@code midLogDamageIsReportedNeverSilentlyDropped} exists for.
  *
  * <p>The pretend log can also be cut short ({@link #logCuts}, {@link #copyWithLogCut}; its offsets
- * count records), and a family can be flushed alone ({@link #flushFamily}): the log remembers how many
- * of its records the family's pretend files hold. A copy whose cut falls before what a flushed family
- * holds is refused at open, as a store whose log lost what a family's files depend on must be; any
- * other cut opens with the records before it. The mutant {@link Recovery#FAMILIES_RECOVER_APART}
- * recovers each family on its own instead, as RocksDB did with a closed log cut short: a flushed family
- * keeps its part of the batches the cut took from the others, the bug {@code
- * cutLogNeverSplitsABatchAcrossFamilies} exists for.
+ * count records), and a family can be flushed alone ({@link #flushFamily}): the log remembers how
+ * many of its records the family's pretend files hold. A copy whose cut falls before what a flushed
+ * family holds is refused at open, as a store whose log lost what a family's files depend on must
+ * be; any other cut opens with the records before it. The mutant {@link
+ * Recovery#FAMILIES_RECOVER_APART} recovers each family on its own instead, as RocksDB did with a
+ * closed log cut short: a flushed family keeps its part of the batches the cut took from the
+ * others, the bug {@code cutLogNeverSplitsABatchAcrossFamilies} exists for.
  */
 final class LogDamageableMemoryFixture extends WrappingFixture {
   /** How a reopen recovers from a damaged or cut log. */
@@ -44,13 +44,19 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
     FAMILIES_RECOVER_APART
   }
 
-  /** The pretend log of each directory: its batches in order, where it was damaged (or -1), what was flushed. */
+  /**
+   * The pretend log of each directory: its batches in order, where it was damaged (or -1), what was
+   * flushed.
+   */
   private static final class Log {
     final List<Batch> batches = new ArrayList<>();
     int damagedAt = -1;
+
     /** Per family flushed alone: how many of the log's first records its files hold. */
     final Map<String, Integer> flushedRecords = new HashMap<>();
+
     List<FamilySpec> families = List.of();
+
     /** Why the next open refuses the store (a cut behind a flushed family), or null. */
     String refusal;
   }
@@ -63,7 +69,8 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
   }
 
   LogDamageableMemoryFixture(Recovery recovery) {
-    super(recovery == Recovery.HONEST ? "log-damageable memory" : "memory mutant " + recovery,
+    super(
+        recovery == Recovery.HONEST ? "log-damageable memory" : "memory mutant " + recovery,
         UnaryOperator.identity());
     this.recovery = recovery;
   }
@@ -86,8 +93,14 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
       if (log.damagedAt >= 0) {
         if (recovery != Recovery.SILENT_WAL_DROP) {
           store.close();
-          throw new StoreCorruptionException("the write-ahead log of " + dir + " is damaged at record "
-              + log.damagedAt + " of " + log.batches.size() + " (injected by the conformance self-test)");
+          throw new StoreCorruptionException(
+              "the write-ahead log of "
+                  + dir
+                  + " is damaged at record "
+                  + log.damagedAt
+                  + " of "
+                  + log.batches.size()
+                  + " (injected by the conformance self-test)");
         }
         Batch undo = new Batch();
         for (Batch b : log.batches.subList(log.damagedAt, log.batches.size())) {
@@ -119,7 +132,8 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
   public void damageLog(Path dir) {
     Log log = LOGS.get(key(dir));
     if (log == null || log.batches.size() < 2) {
-      throw new IllegalStateException("the pretend log of " + dir + " holds too few batches to damage its middle");
+      throw new IllegalStateException(
+          "the pretend log of " + dir + " holds too few batches to damage its middle");
     }
     synchronized (log) {
       log.damagedAt = log.batches.size() / 2;
@@ -151,10 +165,10 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
   }
 
   /**
-   * The copy's log holds the records before the cut. Honestly, a cut before what a flushed family holds
-   * makes the copy refuse to open; otherwise the copy's store holds those records. With {@link
-   * Recovery#FAMILIES_RECOVER_APART} each family keeps the records before the cut and what its files
-   * hold.
+   * The copy's log holds the records before the cut. Honestly, a cut before what a flushed family
+   * holds makes the copy refuse to open; otherwise the copy's store holds those records. With
+   * {@link Recovery#FAMILIES_RECOVER_APART} each family keeps the records before the cut and what
+   * its files hold.
    */
   @Override
   public void copyWithLogCut(Path dir, Path copy, LogCut cut) {
@@ -167,8 +181,14 @@ final class LogDamageableMemoryFixture extends WrappingFixture {
       copied.batches.addAll(log.batches.subList(0, kept));
       int ahead = log.flushedRecords.values().stream().mapToInt(Integer::intValue).max().orElse(0);
       if (recovery != Recovery.FAMILIES_RECOVER_APART && ahead > kept) {
-        copied.refusal = "the pretend log of " + copy + " was cut at record " + kept + ", behind the " + ahead
-            + " records a flushed family holds (injected by the conformance self-test)";
+        copied.refusal =
+            "the pretend log of "
+                + copy
+                + " was cut at record "
+                + kept
+                + ", behind the "
+                + ahead
+                + " records a flushed family holds (injected by the conformance self-test)";
       } else {
         for (int i = 0; i < log.batches.size(); i++) {
           Batch b = new Batch();

@@ -2,9 +2,10 @@ package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.conformance.BackendFixture;
 
-
-
-/** The layout layer of the suite (the queue's key-layout promises) against the {@code memory} backend. */
+/**
+ * The layout layer of the suite (the queue's key-layout promises) against the {@code memory}
+ * backend.
+ */
 class MemoryLayoutConformanceTest extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {

@@ -9,12 +9,12 @@ import io.ankusa.store.spi.Direction;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Entry;
 import io.ankusa.store.spi.EntryVisitor;
+import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.Int64Add;
 import io.ankusa.store.spi.Op;
 import io.ankusa.store.spi.Scan;
 import io.ankusa.store.spi.Snapshot;
 import io.ankusa.store.spi.Store;
-import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreClosedException;
 import io.ankusa.store.spi.StoreFormatException;
@@ -39,120 +39,220 @@ import java.util.function.UnaryOperator;
  */
 enum Mutant {
   DROPS_LAST_OP("a batch drops its last op", "batchOpsApplyInOrder", DropsLastOp::new),
-  SCAN_STOPS_EARLY("a scan silently stops after 3 entries", "scanRespectsHalfOpenBounds", ScanStopsEarly::new),
-  VISIT_IGNORES_STOP("a visit goes on calling the visitor after it returned false", "visitSeesWhatScanSees",
+  SCAN_STOPS_EARLY(
+      "a scan silently stops after 3 entries", "scanRespectsHalfOpenBounds", ScanStopsEarly::new),
+  VISIT_IGNORES_STOP(
+      "a visit goes on calling the visitor after it returned false",
+      "visitSeesWhatScanSees",
       VisitIgnoresStop::new),
-  BIG_ENDIAN_COUNTERS("counter bytes are big-endian", "mergeBytesIdenticalOnEveryBackend", BigEndianCounters::new),
-  INCLUSIVE_DELETE_RANGE("deleteRange also removes hi", "deleteRangeIsHalfOpen", InclusiveDeleteRange::new),
-  SNAPSHOT_SEES_LATER_WRITES("a snapshot reads the live store", "snapshotDoesNotSeeLaterWrites", LiveSnapshot::new),
-  HALF_APPLIED_BATCH("a batch is applied one op at a time, visible half-done",
-      "batchIsAtomicToConcurrentReaders", OneOpAtATime::new),
-  MULTIGET_DROPS_NULLS("multiGet leaves out absent keys", "multiGetKeepsOrderAndNulls", MultiGetDropsNulls::new),
-  CLOSE_LEAVES_SCANS_OPEN("close does not close open scans", "everyCallAfterCloseThrows", CloseLeavesScansOpen::new),
-  SIGNED_KEY_ORDER("scans order keys as signed bytes", "keysCompareAsUnsignedBytes", SignedKeyOrder::new),
-  MERGE_READ_MODIFY_WRITE("merge is a get then a put, not atomic", "concurrentMergesLoseNoOperand",
+  BIG_ENDIAN_COUNTERS(
+      "counter bytes are big-endian", "mergeBytesIdenticalOnEveryBackend", BigEndianCounters::new),
+  INCLUSIVE_DELETE_RANGE(
+      "deleteRange also removes hi", "deleteRangeIsHalfOpen", InclusiveDeleteRange::new),
+  SNAPSHOT_SEES_LATER_WRITES(
+      "a snapshot reads the live store", "snapshotDoesNotSeeLaterWrites", LiveSnapshot::new),
+  HALF_APPLIED_BATCH(
+      "a batch is applied one op at a time, visible half-done",
+      "batchIsAtomicToConcurrentReaders",
+      OneOpAtATime::new),
+  MULTIGET_DROPS_NULLS(
+      "multiGet leaves out absent keys", "multiGetKeepsOrderAndNulls", MultiGetDropsNulls::new),
+  CLOSE_LEAVES_SCANS_OPEN(
+      "close does not close open scans", "everyCallAfterCloseThrows", CloseLeavesScansOpen::new),
+  SIGNED_KEY_ORDER(
+      "scans order keys as signed bytes", "keysCompareAsUnsignedBytes", SignedKeyOrder::new),
+  MERGE_READ_MODIFY_WRITE(
+      "merge is a get then a put, not atomic",
+      "concurrentMergesLoseNoOperand",
       ReadModifyWriteMerge::new),
-  CORRUPTION_ENDS_SCAN("corruption met by a scan is reported as the end of the range",
-      "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
-  CORRUPTION_ENDS_SCAN_BEHIND_OPEN_CHECK("a scan ends quietly at a damaged row, behind an open-time check that refuses"
-      + " the damaged store", "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
-  EMPTY_RANGE_HOLDS_LO("a scan of [k, k) returns k", "emptyRangeScansNothing", EmptyRangeHoldsLo::new),
-  UNBOUNDED_HI_STOPS_AT_FF("hi == null is read as hi = ff", "unboundedHiScansToTheEnd", UnboundedHiStopsAtFf::new),
-  REVERSE_SCAN_INCLUDES_HI("a reverse scan starts at hi, inclusive", "reverseScanIsForwardReversed",
+  CORRUPTION_ENDS_SCAN(
+      "corruption met by a scan is reported as the end of the range",
+      "scanNeverEndsEarlyOnCorruption",
+      UnaryOperator.identity()),
+  CORRUPTION_ENDS_SCAN_BEHIND_OPEN_CHECK(
+      "a scan ends quietly at a damaged row, behind an open-time check that refuses"
+          + " the damaged store",
+      "scanNeverEndsEarlyOnCorruption",
+      UnaryOperator.identity()),
+  EMPTY_RANGE_HOLDS_LO(
+      "a scan of [k, k) returns k", "emptyRangeScansNothing", EmptyRangeHoldsLo::new),
+  UNBOUNDED_HI_STOPS_AT_FF(
+      "hi == null is read as hi = ff", "unboundedHiScansToTheEnd", UnboundedHiStopsAtFf::new),
+  REVERSE_SCAN_INCLUDES_HI(
+      "a reverse scan starts at hi, inclusive",
+      "reverseScanIsForwardReversed",
       ReverseIncludesHi::new),
-  SCAN_READS_LIVE_STATE("a scan reads the live store step by step", "scanSeesOneStateWhileWritesGoOn",
-      LiveScan::new),
-  BAD_BATCH_PARTLY_APPLIED("a refused batch leaves its valid prefix applied", "badBatchIsRefusedWhole",
+  SCAN_READS_LIVE_STATE(
+      "a scan reads the live store step by step", "scanSeesOneStateWhileWritesGoOn", LiveScan::new),
+  BAD_BATCH_PARTLY_APPLIED(
+      "a refused batch leaves its valid prefix applied",
+      "badBatchIsRefusedWhole",
       AppliesValidPrefix::new),
   EMPTY_BATCH_REFUSED("an empty batch throws", "emptyBatchIsANoOp", RefusesEmptyBatch::new),
-  KEEPS_CALLER_ARRAYS("get returns the array the caller put", "writeDoesNotKeepCallerArrays", KeepsCallerArrays::new),
-  SHARES_RETURNED_ARRAYS("get returns the same array to every caller", "readsReturnFreshCopies",
+  KEEPS_CALLER_ARRAYS(
+      "get returns the array the caller put",
+      "writeDoesNotKeepCallerArrays",
+      KeepsCallerArrays::new),
+  SHARES_RETURNED_ARRAYS(
+      "get returns the same array to every caller",
+      "readsReturnFreshCopies",
       SharesReturnedArrays::new),
-  REUSES_READ_ARRAYS("get returns one array per value length, overwritten by the next get",
-      "readsDoNotReuseReturnedArrays", ReusesReadArrays::new),
-  STALE_MULTIGET_SLOTS("a multiGet answers an absent key with what the previous multiGet answered in its slot",
-      "consecutiveMultiGetsAnswerOnlyTheirOwnKeys", StaleMultiGetSlots::new),
-  REPLAYS_PREVIOUS_BATCH("each write of several ops applies the previous such write's ops again first",
-      "consecutiveWritesApplyOnlyTheirOwnOps", ReplaysPreviousBatch::new),
-  DELETE_CROSSES_FAMILIES("a delete in plain also deletes in counters", "familiesAreIndependent",
+  REUSES_READ_ARRAYS(
+      "get returns one array per value length, overwritten by the next get",
+      "readsDoNotReuseReturnedArrays",
+      ReusesReadArrays::new),
+  STALE_MULTIGET_SLOTS(
+      "a multiGet answers an absent key with what the previous multiGet answered in its slot",
+      "consecutiveMultiGetsAnswerOnlyTheirOwnKeys",
+      StaleMultiGetSlots::new),
+  REPLAYS_PREVIOUS_BATCH(
+      "each write of several ops applies the previous such write's ops again first",
+      "consecutiveWritesApplyOnlyTheirOwnOps",
+      ReplaysPreviousBatch::new),
+  DELETE_CROSSES_FAMILIES(
+      "a delete in plain also deletes in counters",
+      "familiesAreIndependent",
       DeleteCrossesFamilies::new),
-  SATURATING_MERGE("merge saturates at Long.MIN/MAX instead of wrapping", "mergeIsSigned64BitAdditionWithWrapAround",
+  SATURATING_MERGE(
+      "merge saturates at Long.MIN/MAX instead of wrapping",
+      "mergeIsSigned64BitAdditionWithWrapAround",
       SaturatingMerge::new),
-  MERGE_ONTO_ABSENT_IGNORED("a merge onto an absent key is dropped", "mergeOntoAbsentKeyEqualsDelta",
+  MERGE_ONTO_ABSENT_IGNORED(
+      "a merge onto an absent key is dropped",
+      "mergeOntoAbsentKeyEqualsDelta",
       MergeOntoAbsentIgnored::new),
-  COUNTER_OF_PLAIN_DECODES("counter() decodes a plain family's value", "counterOfPlainFamilyIsRefused",
+  COUNTER_OF_PLAIN_DECODES(
+      "counter() decodes a plain family's value",
+      "counterOfPlainFamilyIsRefused",
       CounterOfPlainDecodes::new),
-  LENIENT_READS("get of an empty key returns null", "badReadArgumentsAreRefused", LenientReads::new),
-  DROPS_EVERY_7TH_BATCH("every 7th batch is silently dropped", "modelBasedRandomBatches", DropsEvery7thBatch::new),
-  REOPEN_LOSES_LAST_KEY("reopening loses the last key of the plain family", "syncWritesSurviveReopen",
+  LENIENT_READS(
+      "get of an empty key returns null", "badReadArgumentsAreRefused", LenientReads::new),
+  DROPS_EVERY_7TH_BATCH(
+      "every 7th batch is silently dropped", "modelBasedRandomBatches", DropsEvery7thBatch::new),
+  REOPEN_LOSES_LAST_KEY(
+      "reopening loses the last key of the plain family",
+      "syncWritesSurviveReopen",
       UnaryOperator.identity()),
-  REFUSAL_NAMES_NO_FAMILY("an unlisted family is refused without naming it", "openRefusesUnlistedFamilies",
+  REFUSAL_NAMES_NO_FAMILY(
+      "an unlisted family is refused without naming it",
+      "openRefusesUnlistedFamilies",
       UnaryOperator.identity()),
-  MULTIGET_CAPS_KEYS("multiGet fails above 65 536 keys, as one buffer sized for all keys overflows",
-      "multiGetOfAMillionKeys", MultiGetCapsKeys::new),
-  DAMAGE_READ_AS_DATA("damaged entries read back with altered values and no error",
-      "scanNeverEndsEarlyOnCorruption", UnaryOperator.identity()),
-  SILENT_WAL_DROP("a reopen after mid-log damage silently drops every batch after the damage",
-      "midLogDamageIsReportedNeverSilentlyDropped", UnaryOperator.identity()),
-  FAMILIES_RECOVER_APART("a reopen of a log cut short recovers each family on its own, so a family flushed past the"
-      + " cut keeps its part of the batches the others lost", "cutLogNeverSplitsABatchAcrossFamilies",
+  MULTIGET_CAPS_KEYS(
+      "multiGet fails above 65 536 keys, as one buffer sized for all keys overflows",
+      "multiGetOfAMillionKeys",
+      MultiGetCapsKeys::new),
+  DAMAGE_READ_AS_DATA(
+      "damaged entries read back with altered values and no error",
+      "scanNeverEndsEarlyOnCorruption",
       UnaryOperator.identity()),
-  SYMLINK_BLIND_LOCK("the directory lock is keyed by the path as given, so a symlink opens the store twice",
-      "secondOpenThroughSymlinkIsRefused", UnaryOperator.identity()),
-  ADOPTING_PROVIDER("the provider creates its store in any directory, foreign or not empty",
-      "foreignOrNonEmptyDirectoryIsRefusedUntouched", UnaryOperator.identity()),
+  SILENT_WAL_DROP(
+      "a reopen after mid-log damage silently drops every batch after the damage",
+      "midLogDamageIsReportedNeverSilentlyDropped",
+      UnaryOperator.identity()),
+  FAMILIES_RECOVER_APART(
+      "a reopen of a log cut short recovers each family on its own, so a family flushed past the"
+          + " cut keeps its part of the batches the others lost",
+      "cutLogNeverSplitsABatchAcrossFamilies",
+      UnaryOperator.identity()),
+  SYMLINK_BLIND_LOCK(
+      "the directory lock is keyed by the path as given, so a symlink opens the store twice",
+      "secondOpenThroughSymlinkIsRefused",
+      UnaryOperator.identity()),
+  ADOPTING_PROVIDER(
+      "the provider creates its store in any directory, foreign or not empty",
+      "foreignOrNonEmptyDirectoryIsRefusedUntouched",
+      UnaryOperator.identity()),
 
   // ---- durability without a clean close: memory behind a pretend journal that simulates crashes
   // (CrashableMemoryFixture), each committing it wrongly; a clean close would hide every one.
-  SYNC_WAL_DOES_NOTHING("syncWal() returns without committing: NO_SYNC writes are lost by a crash after it",
-      "noSyncWritesSurviveReopenAfterSyncWal", UnaryOperator.identity()),
-  SYNC_COMMITTED_AT_CLOSE("a SYNC write is acknowledged but committed only by a later sync or a clean close",
-      "syncWritesSurviveReopen", UnaryOperator.identity()),
-  COMMITS_MID_BATCH("a batch above the 1 MiB write buffer is committed in part when the buffer fills",
-      "crashKeepsAcknowledgedWritesAndWholeBatches", UnaryOperator.identity()),
+  SYNC_WAL_DOES_NOTHING(
+      "syncWal() returns without committing: NO_SYNC writes are lost by a crash after it",
+      "noSyncWritesSurviveReopenAfterSyncWal",
+      UnaryOperator.identity()),
+  SYNC_COMMITTED_AT_CLOSE(
+      "a SYNC write is acknowledged but committed only by a later sync or a clean close",
+      "syncWritesSurviveReopen",
+      UnaryOperator.identity()),
+  COMMITS_MID_BATCH(
+      "a batch above the 1 MiB write buffer is committed in part when the buffer fills",
+      "crashKeepsAcknowledgedWritesAndWholeBatches",
+      UnaryOperator.identity()),
 
   // ---- injected faults: an engine left failed by an I/O error (FailingEngineMemoryFixture)
-  REPORT_WRITE_FAILURE_RECOVERS_NOTHING("reportWriteFailure closes scans and snapshots but never recovers the"
-      + " engine an I/O failure left failed: every later write fails", "reportWriteFailureRecoversFromInjectedFaults",
+  REPORT_WRITE_FAILURE_RECOVERS_NOTHING(
+      "reportWriteFailure closes scans and snapshots but never recovers the"
+          + " engine an I/O failure left failed: every later write fails",
+      "reportWriteFailureRecoversFromInjectedFaults",
       UnaryOperator.identity()),
-  REPORT_WRITE_FAILURE_NOOP("reportWriteFailure does nothing: a write that failed half way leaves its part in the"
-      + " engine, and the engine failed", "reportWriteFailureDiscardsAWriteHalfInTheEngine", UnaryOperator.identity()),
+  REPORT_WRITE_FAILURE_NOOP(
+      "reportWriteFailure does nothing: a write that failed half way leaves its part in the"
+          + " engine, and the engine failed",
+      "reportWriteFailureDiscardsAWriteHalfInTheEngine",
+      UnaryOperator.identity()),
 
   // ---- the missing contract cases: createIfMissing, close after NO_SYNC, maxValueBytes, snapshots
   // ---- across flushes
-  CREATE_IF_MISSING_IGNORED("the provider ignores createIfMissing=false and creates a family the store lacks",
-      "createIfMissingFalseRefusesANewFamily", UnaryOperator.identity()),
-  CLOSE_AFTER_NO_SYNC_LEAVES_SCANS_OPEN("while NO_SYNC writes are unsynced, scans read ahead and outlive close",
-      "closeAfterNoSyncWritesClosesOpenScans", ScansOutliveCloseWhileUnsynced::new),
-  MAX_VALUE_REFUSED("a value of exactly maxValueBytes is refused (the limit checked with >=)",
-      "valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused", RefusesMaxValue::new),
-  SNAPSHOT_RELEASED_AT_FLUSH("a flush releases the versions a snapshot holds, so it reads the live store after one",
-      "snapshotHeldAcrossCommitsAndFlushes", UnaryOperator.identity()),
-  LOCK_KEPT_AFTER_FAILURE_REPORT("reportWriteFailure and close take the store's exclusive lock and never release it:"
-      + " the calling thread goes on (the lock is reentrant), every other thread waits for ever",
-      "otherThreadsProceedAfterReportWriteFailureAndClose", KeepsExclusiveLock::new),
-  SINGLE_DELETE_DROPPED("a batch of exactly one delete takes a short path that forgets to apply it",
-      "aBatchOfOneOpAppliesLikeAnyOther", DropsSingleDelete::new),
-  VISIT_UNCHECKED("visit skips the argument checks: a range with lo > hi, or a null visitor, visits nothing",
-      "badReadArgumentsAreRefused", UncheckedVisit::new),
-  VISIT_JUDGES_BEFORE_CLOSE("visit refuses a null visitor before it looks whether the store is closed",
-      "aClosedStoreSaysSoBeforeJudgingArguments", VisitorCheckedFirst::new),
-  KEY_ORDER_PAST_RANGE_DELETES("a batch is applied in key order even when it holds a range delete, so a put"
-      + " before a range that covers it lands after the range", "batchOpsApplyInOrder",
+  CREATE_IF_MISSING_IGNORED(
+      "the provider ignores createIfMissing=false and creates a family the store lacks",
+      "createIfMissingFalseRefusesANewFamily",
+      UnaryOperator.identity()),
+  CLOSE_AFTER_NO_SYNC_LEAVES_SCANS_OPEN(
+      "while NO_SYNC writes are unsynced, scans read ahead and outlive close",
+      "closeAfterNoSyncWritesClosesOpenScans",
+      ScansOutliveCloseWhileUnsynced::new),
+  MAX_VALUE_REFUSED(
+      "a value of exactly maxValueBytes is refused (the limit checked with >=)",
+      "valueOfMaxValueBytesRoundTripsAndOneMoreIsRefused",
+      RefusesMaxValue::new),
+  SNAPSHOT_RELEASED_AT_FLUSH(
+      "a flush releases the versions a snapshot holds, so it reads the live store after one",
+      "snapshotHeldAcrossCommitsAndFlushes",
+      UnaryOperator.identity()),
+  LOCK_KEPT_AFTER_FAILURE_REPORT(
+      "reportWriteFailure and close take the store's exclusive lock and never release it:"
+          + " the calling thread goes on (the lock is reentrant), every other thread waits for ever",
+      "otherThreadsProceedAfterReportWriteFailureAndClose",
+      KeepsExclusiveLock::new),
+  SINGLE_DELETE_DROPPED(
+      "a batch of exactly one delete takes a short path that forgets to apply it",
+      "aBatchOfOneOpAppliesLikeAnyOther",
+      DropsSingleDelete::new),
+  VISIT_UNCHECKED(
+      "visit skips the argument checks: a range with lo > hi, or a null visitor, visits nothing",
+      "badReadArgumentsAreRefused",
+      UncheckedVisit::new),
+  VISIT_JUDGES_BEFORE_CLOSE(
+      "visit refuses a null visitor before it looks whether the store is closed",
+      "aClosedStoreSaysSoBeforeJudgingArguments",
+      VisitorCheckedFirst::new),
+  KEY_ORDER_PAST_RANGE_DELETES(
+      "a batch is applied in key order even when it holds a range delete, so a put"
+          + " before a range that covers it lands after the range",
+      "batchOpsApplyInOrder",
       d -> new KeyOrderedBatches(d, true, false)),
-  KEY_ORDER_UNSTABLE("a batch without a range delete is applied in key order, the ops on one key last first",
-      "batchOpsApplyInOrder", d -> new KeyOrderedBatches(d, false, true)),
-  KEPT_CURSOR_NOT_REFRESHED("a forward scan or visit of a range read before reads the state the first scan of it"
-      + " read: the cursor of a closed scan kept for the next one and never refreshed",
-      "aRescanSeesWritesSinceTheLastScanOfItsRange", UnrefreshedKeptCursors::new),
-  MULTIGET_KEY_BY_KEY("a multiGet reads its keys one get after another, with no common state, so a batch that"
-      + " lands between two of the gets shows half done", "batchIsAtomicToConcurrentReaders",
+  KEY_ORDER_UNSTABLE(
+      "a batch without a range delete is applied in key order, the ops on one key last first",
+      "batchOpsApplyInOrder",
+      d -> new KeyOrderedBatches(d, false, true)),
+  KEPT_CURSOR_NOT_REFRESHED(
+      "a forward scan or visit of a range read before reads the state the first scan of it"
+          + " read: the cursor of a closed scan kept for the next one and never refreshed",
+      "aRescanSeesWritesSinceTheLastScanOfItsRange",
+      UnrefreshedKeptCursors::new),
+  MULTIGET_KEY_BY_KEY(
+      "a multiGet reads its keys one get after another, with no common state, so a batch that"
+          + " lands between two of the gets shows half done",
+      "batchIsAtomicToConcurrentReaders",
       MultiGetKeyByKey::new),
-  RETAINS_SCAN_BOUNDS("a scan keeps the caller's bound arrays and checks each entry against them as it reads, as a"
-      + " sorted map's sub-map view does, so bounds the caller overwrote after the call end it early",
-      "argumentArraysAreNeverRetained", RetainsScanBounds::new),
-  FREED_SPACE_COUNTED_AT_REOPEN("the open checks the space the store's batches allocated, counting large values a"
-      + " batch freed itself, and refuses a cleanly closed store as truncated", "batchesThatFreeWhatTheyWroteReopenWhole",
+  RETAINS_SCAN_BOUNDS(
+      "a scan keeps the caller's bound arrays and checks each entry against them as it reads, as a"
+          + " sorted map's sub-map view does, so bounds the caller overwrote after the call end it early",
+      "argumentArraysAreNeverRetained",
+      RetainsScanBounds::new),
+  FREED_SPACE_COUNTED_AT_REOPEN(
+      "the open checks the space the store's batches allocated, counting large values a"
+          + " batch freed itself, and refuses a cleanly closed store as truncated",
+      "batchesThatFreeWhatTheyWroteReopenWhole",
       UnaryOperator.identity());
 
   final String breaks;
@@ -185,16 +285,19 @@ enum Mutant {
       return new FreedSpaceCountingFixture();
     }
     if (this == SYMLINK_BLIND_LOCK) {
-      return new DirectoryMemoryFixture(new DirectoryMemoryProvider.SymlinkBlindLock(), "memory-in-directory mutant " + name());
+      return new DirectoryMemoryFixture(
+          new DirectoryMemoryProvider.SymlinkBlindLock(), "memory-in-directory mutant " + name());
     }
     if (this == ADOPTING_PROVIDER) {
-      return new DirectoryMemoryFixture(new DirectoryMemoryProvider.Adopting(), "memory-in-directory mutant " + name());
+      return new DirectoryMemoryFixture(
+          new DirectoryMemoryProvider.Adopting(), "memory-in-directory mutant " + name());
     }
     if (this == CORRUPTION_ENDS_SCAN) {
       return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_END_OF_SCAN);
     }
     if (this == CORRUPTION_ENDS_SCAN_BEHIND_OPEN_CHECK) {
-      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_END_OF_SCAN, true, true, true);
+      return new DamageableMemoryFixture(
+          DamageableMemoryFixture.Report.AS_END_OF_SCAN, true, true, true);
     }
     if (this == DAMAGE_READ_AS_DATA) {
       return new DamageableMemoryFixture(DamageableMemoryFixture.Report.AS_DATA);
@@ -203,7 +306,8 @@ enum Mutant {
       return new LogDamageableMemoryFixture(true);
     }
     if (this == FAMILIES_RECOVER_APART) {
-      return new LogDamageableMemoryFixture(LogDamageableMemoryFixture.Recovery.FAMILIES_RECOVER_APART);
+      return new LogDamageableMemoryFixture(
+          LogDamageableMemoryFixture.Recovery.FAMILIES_RECOVER_APART);
     }
     if (this == REOPEN_LOSES_LAST_KEY) {
       return new WrappingFixture("memory mutant " + name(), UnaryOperator.identity()) {
@@ -211,9 +315,12 @@ enum Mutant {
         public Store open(Path dir, List<FamilySpec> families) {
           Store s = super.open(dir, families);
           if (families.stream().anyMatch(f -> f.name().equals(EngineConformance.PLAIN))) {
-            try (Scan last = s.scan(EngineConformance.PLAIN, new byte[0], null, Direction.REVERSE)) {
+            try (Scan last =
+                s.scan(EngineConformance.PLAIN, new byte[0], null, Direction.REVERSE)) {
               if (last.hasNext()) {
-                s.write(new Batch().delete(EngineConformance.PLAIN, last.next().key()), Durability.SYNC);
+                s.write(
+                    new Batch().delete(EngineConformance.PLAIN, last.next().key()),
+                    Durability.SYNC);
               }
             }
           }
@@ -252,7 +359,8 @@ enum Mutant {
     return new WrappingFixture("memory mutant " + name(), wrap);
   }
 
-  // ---------------------------------------------------------------- the missing contract cases' mutants
+  // ---------------------------------------------------------------- the missing contract cases'
+  // mutants
 
   /** A provider that opens every read-write store with createIfMissing, whatever it was asked. */
   private record IgnoresCreateIfMissing(StoreProvider honest) implements StoreProvider {
@@ -263,7 +371,8 @@ enum Mutant {
 
     @Override
     public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
-      return honest.open(dir, options.readOnly() ? options : options.createIfMissing(true), families);
+      return honest.open(
+          dir, options.readOnly() ? options : options.createIfMissing(true), families);
     }
   }
 
@@ -293,7 +402,8 @@ enum Mutant {
 
     @Override
     public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
-      return unsynced ? new CloseLeavesScansOpen(delegate).scan(family, lo, hi, direction)
+      return unsynced
+          ? new CloseLeavesScansOpen(delegate).scan(family, lo, hi, direction)
           : delegate.scan(family, lo, hi, direction);
     }
   }
@@ -309,8 +419,15 @@ enum Mutant {
       int max = delegate.capabilities().maxValueBytes();
       for (Op op : batch.ops()) {
         if (op instanceof Op.Put p && p.value().length >= max) {
-          throw new StoreArgumentException("value of " + p.value().length + " bytes in family '" + p.family()
-              + "' at key " + Bytes.hex(p.key()) + "; at most " + max);
+          throw new StoreArgumentException(
+              "value of "
+                  + p.value().length
+                  + " bytes in family '"
+                  + p.family()
+                  + "' at key "
+                  + Bytes.hex(p.key())
+                  + "; at most "
+                  + max);
         }
       }
       delegate.write(batch, durability);
@@ -323,7 +440,8 @@ enum Mutant {
    * its memtable to files.
    */
   private static final class SnapshotReleasedAtFlush extends ForwardingStore {
-    private final java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger flushes =
+        new java.util.concurrent.atomic.AtomicInteger();
 
     SnapshotReleasedAtFlush(Store d) {
       super(d);
@@ -338,7 +456,8 @@ enum Mutant {
       Snapshot held = delegate.snapshot();
       int at = flushes.get();
       Store live = delegate;
-      java.util.function.Supplier<io.ankusa.store.spi.ReadView> view = () -> flushes.get() == at ? held : live;
+      java.util.function.Supplier<io.ankusa.store.spi.ReadView> view =
+          () -> flushes.get() == at ? held : live;
       return new Snapshot() {
         @Override
         public byte[] get(String family, byte[] key) {
@@ -370,7 +489,9 @@ enum Mutant {
 
   // ---------------------------------------------------------------- the mutants
 
-  /** multiGet refuses large key lists, like a backend that sizes one buffer for every key at once. */
+  /**
+   * multiGet refuses large key lists, like a backend that sizes one buffer for every key at once.
+   */
   private static final class MultiGetCapsKeys extends ForwardingStore {
     MultiGetCapsKeys(Store d) {
       super(d);
@@ -419,7 +540,8 @@ enum Mutant {
     }
 
     @Override
-    public void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+    public void visit(
+        String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
       if (visitor == null) {
         throw new StoreArgumentException("null visitor passed to visit of family '" + family + "'");
       }
@@ -433,7 +555,8 @@ enum Mutant {
     }
 
     @Override
-    public void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+    public void visit(
+        String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
       if (visitor == null || (hi != null && Bytes.compare(lo, hi) > 0)) {
         return;
       }
@@ -447,11 +570,17 @@ enum Mutant {
     }
 
     @Override
-    public void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
-      delegate.visit(family, lo, hi, direction, (key, value) -> {
-        visitor.visit(key, value);
-        return true;
-      });
+    public void visit(
+        String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+      delegate.visit(
+          family,
+          lo,
+          hi,
+          direction,
+          (key, value) -> {
+            visitor.visit(key, value);
+            return true;
+          });
     }
   }
 
@@ -590,7 +719,8 @@ enum Mutant {
         delegate.write(new Batch().add(ops.get(i)), durability);
         if (i + 1 < ops.size()) {
           // Hold the half-applied state for a moment, as a descheduled writer would: on a loaded
-          // 2-core machine a reader otherwise rarely runs inside the window, and the mutant slipped.
+          // 2-core machine a reader otherwise rarely runs inside the window, and the mutant
+          // slipped.
           LockSupport.parkNanos(200_000);
         }
       }
@@ -709,10 +839,10 @@ enum Mutant {
   }
 
   /**
-   * With {@code -Dankusa.mutant.narrowMerge=true} the read-modify-write merge does not yield between its
-   * read and its write: the window of a real racy engine, for measuring the catch rate of {@code
-   * concurrentMergesLoseNoOperand} (docs/measurements/suite.md); the self-test runs with the yield, caught on
-   * every run.
+   * With {@code -Dankusa.mutant.narrowMerge=true} the read-modify-write merge does not yield
+   * between its read and its write: the window of a real racy engine, for measuring the catch rate
+   * of {@code concurrentMergesLoseNoOperand} (docs/measurements/suite.md); the self-test runs with
+   * the yield, caught on every run.
    */
   static final String NARROW_MERGE_PROPERTY = "ankusa.mutant.narrowMerge";
 
@@ -728,7 +858,8 @@ enum Mutant {
       for (Op op : batch.ops()) {
         if (op instanceof Op.Merge m) {
           String slot = m.family() + "/" + Bytes.fullHex(m.key());
-          long current = pending.containsKey(slot) ? pending.get(slot) : delegate.counter(m.family(), m.key());
+          long current =
+              pending.containsKey(slot) ? pending.get(slot) : delegate.counter(m.family(), m.key());
           pending.put(slot, current + m.delta());
           changed.put(m.family(), m.key(), Int64Add.encode(current + m.delta()));
         } else {
@@ -764,7 +895,8 @@ enum Mutant {
     @Override
     public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
       byte[] ff = {(byte) 0xff};
-      return delegate.scan(family, lo, hi == null && Bytes.compare(lo, ff) <= 0 ? ff : hi, direction);
+      return delegate.scan(
+          family, lo, hi == null && Bytes.compare(lo, ff) <= 0 ? ff : hi, direction);
     }
   }
 
@@ -907,11 +1039,16 @@ enum Mutant {
     @Override
     public byte[] get(String family, byte[] key) {
       byte[] v = delegate.get(family, key);
-      return v == null ? null : handedOut.computeIfAbsent(family + "/" + Bytes.fullHex(key), k -> v);
+      return v == null
+          ? null
+          : handedOut.computeIfAbsent(family + "/" + Bytes.fullHex(key), k -> v);
     }
   }
 
-  /** A read buffer reused to save an allocation: each get copies its value into the buffer of that length. */
+  /**
+   * A read buffer reused to save an allocation: each get copies its value into the buffer of that
+   * length.
+   */
   private static final class ReusesReadArrays extends ForwardingStore {
     private final Map<Integer, byte[]> buffers = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -953,9 +1090,9 @@ enum Mutant {
   }
 
   /**
-   * Applies each batch in (family, key) order, as a backend might to insert faster: {@code pastRanges}
-   * sorts batches holding a range delete too (a range sorts at its {@code lo}); {@code unstable} puts
-   * the ops on one key last first.
+   * Applies each batch in (family, key) order, as a backend might to insert faster: {@code
+   * pastRanges} sorts batches holding a range delete too (a range sorts at its {@code lo}); {@code
+   * unstable} puts the ops on one key last first.
    */
   private static final class KeyOrderedBatches extends ForwardingStore {
     private final boolean pastRanges;
@@ -979,8 +1116,9 @@ enum Mutant {
       for (int i = 0; i < ops.size(); i++) {
         order.add(i);
       }
-      Comparator<Integer> byKey = Comparator.comparing((Integer i) -> ops.get(i).family())
-          .thenComparing(i -> sortKey(ops.get(i)), Bytes::compare);
+      Comparator<Integer> byKey =
+          Comparator.comparing((Integer i) -> ops.get(i).family())
+              .thenComparing(i -> sortKey(ops.get(i)), Bytes::compare);
       order.sort(unstable ? byKey.thenComparing(Comparator.reverseOrder()) : byKey);
       Batch sorted = new Batch();
       order.forEach(i -> sorted.add(ops.get(i)));
@@ -1029,7 +1167,9 @@ enum Mutant {
     }
   }
 
-  /** Rewrites merges as puts of a computed value, under a lock; {@code law} is the broken addition. */
+  /**
+   * Rewrites merges as puts of a computed value, under a lock; {@code law} is the broken addition.
+   */
   private abstract static class RewrittenMerge extends ForwardingStore {
     RewrittenMerge(Store d) {
       super(d);
@@ -1045,8 +1185,10 @@ enum Mutant {
         String slot = op instanceof Op.Merge m ? m.family() + "/" + Bytes.fullHex(m.key()) : null;
         if (op instanceof Op.Merge m) {
           byte[] stored = pending.containsKey(slot) ? null : delegate.get(m.family(), m.key());
-          Long current = pending.containsKey(slot) ? pending.get(slot)
-              : stored == null ? null : Int64Add.decode(m.family(), m.key(), stored);
+          Long current =
+              pending.containsKey(slot)
+                  ? pending.get(slot)
+                  : stored == null ? null : Int64Add.decode(m.family(), m.key(), stored);
           Long next = law(current, m.delta());
           pending.put(slot, next);
           if (next != null) {
@@ -1126,7 +1268,9 @@ enum Mutant {
     }
   }
 
-  /** A scan over entries read up front; {@code check} runs before each call (throws when closed). */
+  /**
+   * A scan over entries read up front; {@code check} runs before each call (throws when closed).
+   */
   static final class ListScan implements Scan {
     private final List<Entry> entries;
     private final Runnable check;
@@ -1162,9 +1306,9 @@ enum Mutant {
   }
 
   /**
-   * Reads every forward scan and visit of a range (a family and an upper bound) that was scanned before
-   * from the state of that first scan: a snapshot taken then, as a kept cursor that is never refreshed
-   * would.
+   * Reads every forward scan and visit of a range (a family and an upper bound) that was scanned
+   * before from the state of that first scan: a snapshot taken then, as a kept cursor that is never
+   * refreshed would.
    */
   private static final class UnrefreshedKeptCursors extends ForwardingStore {
     private final Map<String, Snapshot> kept = new HashMap<>();
@@ -1185,12 +1329,14 @@ enum Mutant {
 
     @Override
     public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
-      return direction == Direction.FORWARD ? stateOf(family, hi).scan(family, lo, hi, direction)
+      return direction == Direction.FORWARD
+          ? stateOf(family, hi).scan(family, lo, hi, direction)
           : delegate.scan(family, lo, hi, direction);
     }
 
     @Override
-    public void visit(String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
+    public void visit(
+        String family, byte[] lo, byte[] hi, Direction direction, EntryVisitor visitor) {
       if (direction == Direction.FORWARD) {
         stateOf(family, hi).visit(family, lo, hi, direction, visitor);
       } else {
@@ -1207,8 +1353,8 @@ enum Mutant {
   }
 
   /**
-   * The memory backend's scan as it was: its range a sub-map view over the caller's bound arrays, so
-   * an entry is checked against whatever the arrays hold when it is read.
+   * The memory backend's scan as it was: its range a sub-map view over the caller's bound arrays,
+   * so an entry is checked against whatever the arrays hold when it is read.
    */
   private static final class RetainsScanBounds extends ForwardingStore {
     RetainsScanBounds(Store d) {
@@ -1226,7 +1372,9 @@ enum Mutant {
         public boolean hasNext() {
           if (ahead == null && !ended) {
             Entry e = scan.hasNext() ? scan.next() : null;
-            if (e != null && Bytes.compare(e.key(), lo) >= 0 && (hi == null || Bytes.compare(e.key(), hi) < 0)) {
+            if (e != null
+                && Bytes.compare(e.key(), lo) >= 0
+                && (hi == null || Bytes.compare(e.key(), hi) < 0)) {
               ahead = e;
             } else {
               ended = true;

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * A provider registered (in test resources only) as {@value #NAME}: memory stores behind the
- * DROPS_LAST_OP mutant, so {@link ConformanceRunnerTest} can see the launcher report a failing backend.
+ * DROPS_LAST_OP mutant, so {@link ConformanceRunnerTest} can see the launcher report a failing
+ * backend.
  */
 public final class MutantStoreProvider implements StoreProvider {
   static final String NAME = "memory-mutant-drops-last-op";

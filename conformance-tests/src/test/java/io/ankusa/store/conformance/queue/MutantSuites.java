@@ -6,11 +6,11 @@ import io.ankusa.store.kit.forwarding.ForwardingStore;
 import java.util.function.UnaryOperator;
 
 /**
- * The engine suite against the {@link Mutant} named by the system property {@value #MUTANT_PROPERTY}
- * (one suite class per layer, not one per mutant), and against honest wrappers as controls. Nested
- * classes, so surefire (which skips {@code *$*} classes and runs only {@code *Test}) never runs them
- * directly: {@link MutantRejectionTest} runs them through the JUnit Platform Launcher, with the
- * property set for the run.
+ * The engine suite against the {@link Mutant} named by the system property {@value
+ * #MUTANT_PROPERTY} (one suite class per layer, not one per mutant), and against honest wrappers as
+ * controls. Nested classes, so surefire (which skips {@code *$*} classes and runs only {@code
+ * *Test}) never runs them directly: {@link MutantRejectionTest} runs them through the JUnit
+ * Platform Launcher, with the property set for the run.
  */
 final class MutantSuites {
   private MutantSuites() {}
@@ -18,9 +18,13 @@ final class MutantSuites {
   /** The system property naming the {@link Mutant} the mutant suites run against. */
   static final String MUTANT_PROPERTY = "ankusa.mutant";
 
-  /** The suite class that runs {@code mutant}: the durability layer for log damage and cuts, else the engine layer. */
+  /**
+   * The suite class that runs {@code mutant}: the durability layer for log damage and cuts, else
+   * the engine layer.
+   */
   static Class<?> suiteOf(Mutant mutant) {
-    return mutant == Mutant.SILENT_WAL_DROP || mutant == Mutant.FAMILIES_RECOVER_APART ? MutantDurabilitySuite.class
+    return mutant == Mutant.SILENT_WAL_DROP || mutant == Mutant.FAMILIES_RECOVER_APART
+        ? MutantDurabilitySuite.class
         : MutantEngineSuite.class;
   }
 
@@ -28,7 +32,8 @@ final class MutantSuites {
   static Mutant selected() {
     String name = System.getProperty(MUTANT_PROPERTY);
     if (name == null) {
-      throw new IllegalStateException("set -D" + MUTANT_PROPERTY + "=NAME to one of the Mutant constants");
+      throw new IllegalStateException(
+          "set -D" + MUTANT_PROPERTY + "=NAME to one of the Mutant constants");
     }
     return Mutant.valueOf(name);
   }
@@ -101,7 +106,10 @@ final class MutantSuites {
    * An engine honest about not detecting damage (damaged entries read back with altered values, no
    * claim of detectsDamage): its corruption case must end unverified with what it did.
    */
-  /** Control: damage refused at open by an open-time check, and reported honestly by the reads behind it. */
+  /**
+   * Control: damage refused at open by an open-time check, and reported honestly by the reads
+   * behind it.
+   */
   static class HonestDamageCheckedAtOpenSuite extends EngineConformance {
     @Override
     protected BackendFixture fixture() {
@@ -109,11 +117,15 @@ final class MutantSuites {
     }
   }
 
-  /** An open-time check whose fixture cannot get past it: the read path must end unverified, not pass. */
+  /**
+   * An open-time check whose fixture cannot get past it: the read path must end unverified, not
+   * pass.
+   */
   static class OpenCheckOnlySuite extends EngineConformance {
     @Override
     protected BackendFixture fixture() {
-      return new DamageableMemoryFixture(DamageableMemoryFixture.Report.HONESTLY, true, true, false);
+      return new DamageableMemoryFixture(
+          DamageableMemoryFixture.Report.HONESTLY, true, true, false);
     }
   }
 
@@ -126,7 +138,8 @@ final class MutantSuites {
 
   /**
    * Control: log damage reported honestly at reopen, and a cut behind a flushed family refused, so
-   * midLogDamageIsReportedNeverSilentlyDropped and cutLogNeverSplitsABatchAcrossFamilies run and pass.
+   * midLogDamageIsReportedNeverSilentlyDropped and cutLogNeverSplitsABatchAcrossFamilies run and
+   * pass.
    */
   static class HonestLogDamageSuite extends DurabilityConformance {
     @Override
@@ -136,8 +149,9 @@ final class MutantSuites {
   }
 
   /**
-   * Control: the plain memory fixture, which offers no log damage (BackendFixture.logDamageInjection
-   * keeps its default), so both log cases end unverified, saying so.
+   * Control: the plain memory fixture, which offers no log damage
+   * (BackendFixture.logDamageInjection keeps its default), so both log cases end unverified, saying
+   * so.
    */
   static class NoLogDamageSuite extends DurabilityConformance {
     @Override

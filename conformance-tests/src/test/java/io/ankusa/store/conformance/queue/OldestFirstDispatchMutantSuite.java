@@ -7,9 +7,9 @@ import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 
 /**
  * The dispatch suite against the dispatcher as it was before tenants were dispatched fairly: oldest
- * second first across tenants, each tenant taking the whole remaining tick, so one tenant's old backlog
- * takes every tick. Must be rejected by {@code everyBackloggedTenantGetsItsWeightedShare} ({@link
- * DispatchMutantRejectionTest}). Not a surefire test by name: only the launcher runs it.
+ * second first across tenants, each tenant taking the whole remaining tick, so one tenant's old
+ * backlog takes every tick. Must be rejected by {@code everyBackloggedTenantGetsItsWeightedShare}
+ * ({@link DispatchMutantRejectionTest}). Not a surefire test by name: only the launcher runs it.
  */
 class OldestFirstDispatchMutantSuite extends DispatchConformance {
   @Override
@@ -19,7 +19,11 @@ class OldestFirstDispatchMutantSuite extends DispatchConformance {
 
   @Override
   protected Dispatcher dispatcher(DeliveryQueue queue, int rowLimit, long byteBudget) {
-    return new Dispatcher(queue, () -> Long.MAX_VALUE, rowLimit, byteBudget,
+    return new Dispatcher(
+        queue,
+        () -> Long.MAX_VALUE,
+        rowLimit,
+        byteBudget,
         new DispatchPolicy(DispatchPolicy.ClaimOrder.OLDEST_FIRST, QUANTUM, ROW_COST));
   }
 }

@@ -15,16 +15,17 @@ import java.util.Arrays;
 
 /**
  * The layout suite against a writer whose fence repair rewinds ordinals instead of retiring them: a
- * memory store that rewrites the repair's batch (the one that puts {@code m:last_seq} and {@code 't'}
- * tombstones) so the tombstones become deletes and {@code m:next_ord} goes back to the first of them,
- * as the repair did before ordinals were retired. Must be rejected by {@code
- * aFenceNeverReusesAnOrdinal} ({@link LayoutMutantRejectionTest}). Not a surefire test by name: only
- * the launcher runs it.
+ * memory store that rewrites the repair's batch (the one that puts {@code m:last_seq} and {@code
+ * 't'} tombstones) so the tombstones become deletes and {@code m:next_ord} goes back to the first
+ * of them, as the repair did before ordinals were retired. Must be rejected by {@code
+ * aFenceNeverReusesAnOrdinal} ({@link LayoutMutantRejectionTest}). Not a surefire test by name:
+ * only the launcher runs it.
  */
 class OrdinalRewindMutantSuite extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {
-    return new WrappingFixture("memory layout mutant: the fence repair rewinds m:next_ord", RewindsOrdinals::new);
+    return new WrappingFixture(
+        "memory layout mutant: the fence repair rewinds m:next_ord", RewindsOrdinals::new);
   }
 
   /** Turns the repair's retired ordinals back into free ones. */
@@ -48,7 +49,9 @@ class OrdinalRewindMutantSuite extends LayoutConformance {
         if (op instanceof Op.Put p && isTombstone(p)) {
           firstRetired = Math.min(firstRetired, TenantByOrdKey.decode(p.key()).ord());
           rewound.delete(p.family(), p.key());
-        } else if (!(op instanceof Op.Put p && p.family().equals(Format3.DEFAULT) && Arrays.equals(p.key(), Keys.nextOrd()))) {
+        } else if (!(op instanceof Op.Put p
+            && p.family().equals(Format3.DEFAULT)
+            && Arrays.equals(p.key(), Keys.nextOrd()))) {
           rewound.add(op);
         }
       }
@@ -61,13 +64,21 @@ class OrdinalRewindMutantSuite extends LayoutConformance {
     }
 
     private static boolean putsLastSeq(Batch batch) {
-      return batch.ops().stream().anyMatch(op -> op instanceof Op.Put p && p.family().equals(Format3.DEFAULT)
-          && Arrays.equals(p.key(), LAST_SEQ));
+      return batch.ops().stream()
+          .anyMatch(
+              op ->
+                  op instanceof Op.Put p
+                      && p.family().equals(Format3.DEFAULT)
+                      && Arrays.equals(p.key(), LAST_SEQ));
     }
 
     private static boolean isTombstone(Op.Put p) {
-      return p.family().equals(Format3.TENANTS) && p.key().length == 5 && p.key()[0] == 't' && p.value().length == 0
-          && !Arrays.equals(p.key(), TENANT_BY_ORD_HI); // a new store's bootstrap puts the sentinel, empty too
+      return p.family().equals(Format3.TENANTS)
+          && p.key().length == 5
+          && p.key()[0] == 't'
+          && p.value().length == 0
+          && !Arrays.equals(
+              p.key(), TENANT_BY_ORD_HI); // a new store's bootstrap puts the sentinel, empty too
     }
   }
 }

@@ -1,16 +1,16 @@
 package io.ankusa.store.conformance.queue;
 
 import io.ankusa.store.conformance.BackendFixture;
-import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.queue.internal.TransitionGuard;
 import io.ankusa.store.spi.Store;
 
 /**
- * The transition suite against a queue whose purge runs without the guard: its batches are written as
- * the purge read its rows, never re-checked, as before the guard existed; every other transition is
- * guarded. Must be rejected by {@code purgeBesideADispatcherTickKeepsCountersExact} ({@link
+ * The transition suite against a queue whose purge runs without the guard: its batches are written
+ * as the purge read its rows, never re-checked, as before the guard existed; every other transition
+ * is guarded. Must be rejected by {@code purgeBesideADispatcherTickKeepsCountersExact} ({@link
  * TransitionMutantRejectionTest}). Not a surefire test by name: only the launcher runs it.
  */
 class PurgeWithoutGuardMutantSuite extends TransitionConformance {

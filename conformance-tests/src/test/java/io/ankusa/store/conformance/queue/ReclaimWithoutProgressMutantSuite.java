@@ -13,13 +13,14 @@ import io.ankusa.store.spi.Store;
  * The layout suite against a reclaim without progress: a memory store whose scans of the cleared
  * markers {@code 'c'} ignore their lower bound and start at the head of the range, so every reclaim
  * pass reads the same first markers, as a reclaim without a cursor does. Must be rejected by {@code
- * reclaimProgressesPastOwedHooksAtTheHead} ({@link LayoutMutantRejectionTest}). Not a surefire test by
- * name: only the launcher runs it.
+ * reclaimProgressesPastOwedHooksAtTheHead} ({@link LayoutMutantRejectionTest}). Not a surefire test
+ * by name: only the launcher runs it.
  */
 class ReclaimWithoutProgressMutantSuite extends LayoutConformance {
   @Override
   protected BackendFixture fixture() {
-    return new WrappingFixture("memory layout mutant: reclaim always starts at the head of 'c'", ClearedScanFromHead::new);
+    return new WrappingFixture(
+        "memory layout mutant: reclaim always starts at the head of 'c'", ClearedScanFromHead::new);
   }
 
   /** Scans of {@code 'c'} start at the head of the range, whatever their lower bound. */
@@ -32,7 +33,8 @@ class ReclaimWithoutProgressMutantSuite extends LayoutConformance {
 
     @Override
     public Scan scan(String family, byte[] lo, byte[] hi, Direction direction) {
-      boolean clearedScan = family.equals(Format3.INDEX) && lo != null && lo.length > 0 && lo[0] == 'c';
+      boolean clearedScan =
+          family.equals(Format3.INDEX) && lo != null && lo.length > 0 && lo[0] == 'c';
       return delegate.scan(family, clearedScan ? CLEARED_HEAD : lo, hi, direction);
     }
   }

@@ -26,12 +26,19 @@ class SuitePackagesTest {
     Set<String> engine = packagesOf(BackendFixture.class);
     Set<String> layers = packagesOf(AllLayersConformance.class);
     assertThat(engine).as("conformance-engine's packages").contains("io.ankusa.store.conformance");
-    assertThat(layers).as("conformance-tests' packages")
-        .contains("io.ankusa.store.conformance.queue", "io.ankusa.store.conformance.queue.fixtures");
-    assertThat(layers).as("packages both in conformance-engine %s and conformance-tests %s", engine, layers)
+    assertThat(layers)
+        .as("conformance-tests' packages")
+        .contains(
+            "io.ankusa.store.conformance.queue", "io.ankusa.store.conformance.queue.fixtures");
+    assertThat(layers)
+        .as("packages both in conformance-engine %s and conformance-tests %s", engine, layers)
         .doesNotContainAnyElementsOf(engine);
-    assertThat(layers).as("conformance-tests keeps its classes under io.ankusa.store.conformance.queue")
-        .allMatch(p -> p.equals("io.ankusa.store.conformance.queue") || p.startsWith("io.ankusa.store.conformance.queue."));
+    assertThat(layers)
+        .as("conformance-tests keeps its classes under io.ankusa.store.conformance.queue")
+        .allMatch(
+            p ->
+                p.equals("io.ankusa.store.conformance.queue")
+                    || p.startsWith("io.ankusa.store.conformance.queue."));
   }
 
   /** The packages of every class in the jar or class directory {@code type} was loaded from. */
@@ -40,13 +47,21 @@ class SuitePackagesTest {
     Set<String> packages = new TreeSet<>();
     if (Files.isDirectory(location)) {
       try (Stream<Path> files = Files.walk(location)) {
-        files.filter(p -> p.toString().endsWith(".class"))
-            .map(p -> location.relativize(p.getParent() == null ? location : p.getParent()).toString())
-            .forEach(dir -> packages.add(dir.replace(location.getFileSystem().getSeparator(), ".")));
+        files
+            .filter(p -> p.toString().endsWith(".class"))
+            .map(
+                p ->
+                    location
+                        .relativize(p.getParent() == null ? location : p.getParent())
+                        .toString())
+            .forEach(
+                dir -> packages.add(dir.replace(location.getFileSystem().getSeparator(), ".")));
       }
     } else {
       try (JarFile jar = new JarFile(location.toFile())) {
-        jar.stream().map(e -> e.getName()).filter(n -> n.endsWith(".class") && n.contains("/"))
+        jar.stream()
+            .map(e -> e.getName())
+            .filter(n -> n.endsWith(".class") && n.contains("/"))
             .forEach(n -> packages.add(n.substring(0, n.lastIndexOf('/')).replace('/', '.')));
       }
     }

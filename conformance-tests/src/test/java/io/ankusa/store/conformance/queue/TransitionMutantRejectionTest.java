@@ -16,38 +16,49 @@ import org.junit.jupiter.api.Test;
  *       purgeBesideADispatcherTickKeepsCountersExact
  *   <li>{@link ClaimsNeverForgottenMutantSuite} (a settle trusted on a claim already consumed) →
  *       aSettleAfterItsClaimWasConsumedMovesNothing
- *   <li>{@link GuardlessMutantSuite} (nothing re-checked, no stripe taken: the queue before the guard) →
- *       every case that forces a transition into another's window ({@link #GUARD_CASES})
+ *   <li>{@link GuardlessMutantSuite} (nothing re-checked, no stripe taken: the queue before the
+ *       guard) → every case that forces a transition into another's window ({@link #GUARD_CASES})
  * </ul>
  *
- * <p>The control is {@link MemoryTransitionConformanceTest}: the same suite on the honest queue passes.
- * The mutant must still pass {@code twoDispatchersClaimEachRowOnce}, which involves no purge, so a
- * harness that failed everything would not count as a rejection. The concurrent case runs one round
- * here: it may or may not catch this mutant, and the deterministic case must.
+ * <p>The control is {@link MemoryTransitionConformanceTest}: the same suite on the honest queue
+ * passes. The mutant must still pass {@code twoDispatchersClaimEachRowOnce}, which involves no
+ * purge, so a harness that failed everything would not count as a rejection. The concurrent case
+ * runs one round here: it may or may not catch this mutant, and the deterministic case must.
  */
 class TransitionMutantRejectionTest {
   /** The cases that force a transition between another's read and its write. */
-  static final List<String> GUARD_CASES = List.of("purgeBesideADispatcherTickKeepsCountersExact",
-      "twoDispatchersClaimEachRowOnce", "everyStepKindIsDroppedExactlyWhenItsRowMoved",
-      "aStaleClaimBesideAnIngestInOneBatchWritesTheIngestOnly",
-      "aBatchMarkedReadUnderStripesButWrittenWithoutThemIsRechecked", "aReviveBetweenAPurgesScanAndItsBatchIsLeftDue",
-      "aReviveAfterPurgeAndReclaimWritesNothing", "aConflictingTransitionWaitsForAWriteUnderWayAndATransitionOfAnotherStripeDoesNot",
-      "anExpandWaitsOutReclaimsCheckAndDeleteOfItsHook");
+  static final List<String> GUARD_CASES =
+      List.of(
+          "purgeBesideADispatcherTickKeepsCountersExact",
+          "twoDispatchersClaimEachRowOnce",
+          "everyStepKindIsDroppedExactlyWhenItsRowMoved",
+          "aStaleClaimBesideAnIngestInOneBatchWritesTheIngestOnly",
+          "aBatchMarkedReadUnderStripesButWrittenWithoutThemIsRechecked",
+          "aReviveBetweenAPurgesScanAndItsBatchIsLeftDue",
+          "aReviveAfterPurgeAndReclaimWritesNothing",
+          "aConflictingTransitionWaitsForAWriteUnderWayAndATransitionOfAnotherStripeDoesNot",
+          "anExpandWaitsOutReclaimsCheckAndDeleteOfItsHook");
 
   @Test
   void theQueueWithoutItsGuardIsRejectedByEveryForcedInterleaving() {
     SuiteRun run = runOneRound(GuardlessMutantSuite.class);
-    assertThat(run.named(Outcome.FAILED)).as("the transition suite must fail GuardlessMutantSuite in every case that"
-        + " forces an interleaving").containsAll(GUARD_CASES);
+    assertThat(run.named(Outcome.FAILED))
+        .as(
+            "the transition suite must fail GuardlessMutantSuite in every case that"
+                + " forces an interleaving")
+        .containsAll(GUARD_CASES);
   }
+
   @Test
   void purgeWithoutTheGuardIsRejected() {
     SuiteRun run = runOneRound(PurgeWithoutGuardMutantSuite.class);
     assertThat(run.named(Outcome.FAILED))
-        .as("the transition suite must fail PurgeWithoutGuardMutantSuite in purgeBesideADispatcherTickKeepsCountersExact")
+        .as(
+            "the transition suite must fail PurgeWithoutGuardMutantSuite in purgeBesideADispatcherTickKeepsCountersExact")
         .contains("purgeBesideADispatcherTickKeepsCountersExact");
     assertThat(run.named(Outcome.PASSED))
-        .as("the mutant breaks nothing without a purge, so that case must still pass (else the harness fails everything)")
+        .as(
+            "the mutant breaks nothing without a purge, so that case must still pass (else the harness fails everything)")
         .contains("twoDispatchersClaimEachRowOnce");
   }
 
@@ -55,7 +66,8 @@ class TransitionMutantRejectionTest {
   void aGuardThatNeverForgetsAClaimIsRejected() {
     SuiteRun run = runOneRound(ClaimsNeverForgottenMutantSuite.class);
     assertThat(run.named(Outcome.FAILED))
-        .as("the transition suite must fail ClaimsNeverForgottenMutantSuite in aSettleAfterItsClaimWasConsumedMovesNothing")
+        .as(
+            "the transition suite must fail ClaimsNeverForgottenMutantSuite in aSettleAfterItsClaimWasConsumedMovesNothing")
         .contains("aSettleAfterItsClaimWasConsumedMovesNothing");
     assertThat(run.named(Outcome.PASSED))
         .as("the mutant breaks nothing without a consumed claim, so that case must still pass")

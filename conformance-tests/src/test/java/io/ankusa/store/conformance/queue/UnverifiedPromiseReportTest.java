@@ -24,19 +24,24 @@ class UnverifiedPromiseReportTest {
   void aCaseNotCheckedIsPrintedUnderItsSuiteAndACheckedOneIsNot() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
-        .enableTestExecutionListenerAutoRegistration(false).build());
+    Launcher launcher =
+        LauncherFactory.create(
+            LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false).build());
     Class<?> suite = MutantSuites.UnclaimedDamageSuite.class;
-    launcher.execute(LauncherDiscoveryRequestBuilder.request()
-        .selectors(selectMethod(suite.getName() + "#scanNeverEndsEarlyOnCorruption"),
-            selectMethod(suite.getName() + "#emptyBatchIsANoOp"))
-        .configurationParameter("jqwik.reporting.usejunitplatform", "true")
-        .build(), new UnverifiedPromiseReport(out));
+    launcher.execute(
+        LauncherDiscoveryRequestBuilder.request()
+            .selectors(
+                selectMethod(suite.getName() + "#scanNeverEndsEarlyOnCorruption"),
+                selectMethod(suite.getName() + "#emptyBatchIsANoOp"))
+            .configurationParameter("jqwik.reporting.usejunitplatform", "true")
+            .build(),
+        new UnverifiedPromiseReport(out));
     String printed = bytes.toString(StandardCharsets.UTF_8);
     assertThat(printed)
         .contains("1 promise(s) not checked by " + suite.getName())
-        .contains("UNVERIFIED scanNeverEndsEarlyOnCorruption: damageable memory, no detection claimed does not claim"
-            + " detectsDamage; after its fixture damaged the data files")
+        .contains(
+            "UNVERIFIED scanNeverEndsEarlyOnCorruption: damageable memory, no detection claimed does not claim"
+                + " detectsDamage; after its fixture damaged the data files")
         .doesNotContain("emptyBatchIsANoOp");
   }
 }

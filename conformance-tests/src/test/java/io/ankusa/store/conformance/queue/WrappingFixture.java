@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
-/** The memory backend with every opened store passed through {@code wrap} (a mutant, or nothing). */
+/**
+ * The memory backend with every opened store passed through {@code wrap} (a mutant, or nothing).
+ */
 class WrappingFixture implements BackendFixture {
   private final MemoryFixture memory = new MemoryFixture();
   private final String name;

@@ -17,8 +17,8 @@ import java.util.List;
 /**
  * Stands in for the postgres backend, registered under its name in this module's tests (the module
  * cannot depend on the backend, whose tests depend on it): it records the options of each open,
- * checks that the server they name accepts connections, and opens a memory store; or refuses the open
- * when told to.
+ * checks that the server they name accepts connections, and opens a memory store; or refuses the
+ * open when told to.
  */
 public final class RecordingPostgresProvider implements StoreProvider {
   static volatile StoreOptions lastOptions;
@@ -33,8 +33,10 @@ public final class RecordingPostgresProvider implements StoreProvider {
   public Store open(Path dir, StoreOptions options, List<FamilySpec> families) {
     lastOptions = options;
     if (!accepts(options.property(EmbeddedServerStore.URL, ""))) {
-      throw new IllegalStateException("the server " + options.property(EmbeddedServerStore.URL, null)
-          + " the store was opened on accepts no connection");
+      throw new IllegalStateException(
+          "the server "
+              + options.property(EmbeddedServerStore.URL, null)
+              + " the store was opened on accepts no connection");
     }
     if (refuseNextOpen) {
       refuseNextOpen = false;

@@ -52,50 +52,68 @@ import java.util.function.Consumer;
  * archive settle/drop                                            -1
  * </pre>
  *
- * <p>REQUIRES for every builder: the rows passed in are as read from the store (a claim's due row was
- * scanned, not guessed); the caller writes the resulting batch once, through {@link
- * DeliveryQueue#write}. Every builder records its transition as a {@link Transition} step with the rows
- * it consumes: the write re-reads them under the {@link TransitionGuard} and skips the step if another
- * transition moved them in between ({@link Transition#applied}), so rows read a while ago are safe to
- * pass. {@link #ingest} consumes nothing (it adds new keys) and {@link #revertIngest} runs under every
- * stripe: their steps expect no row.
+ * <p>REQUIRES for every builder: the rows passed in are as read from the store (a claim's due row
+ * was scanned, not guessed); the caller writes the resulting batch once, through {@link
+ * DeliveryQueue#write}. Every builder records its transition as a {@link Transition} step with the
+ * rows it consumes: the write re-reads them under the {@link TransitionGuard} and skips the step if
+ * another transition moved them in between ({@link Transition#applied}), so rows read a while ago
+ * are safe to pass. {@link #ingest} consumes nothing (it adds new keys) and {@link #revertIngest}
+ * runs under every stripe: their steps expect no row.
  */
 public final class Deliveries {
   private Deliveries() {}
 
   /**
-   * Ingest of one hook (seq assigned) for tenant {@code ord}: the envelope, one delivery row and one
-   * due row of kind 0 per sink at {@code hook.receivedAt()}, the marker, and with the archive on an
-   * archive obligation.
+   * Ingest of one hook (seq assigned) for tenant {@code ord}: the envelope, one delivery row and
+   * one due row of kind 0 per sink at {@code hook.receivedAt()}, the marker, and with the archive
+   * on an archive obligation.
    */
   public static void ingest(Transition t, HookEnvelope hook, long ord, boolean archive) {
-    t.step(Kind.INGEST, ord, Transition.NO_HOOK, List.of(),
+    t.step(
+        Kind.INGEST,
+        ord,
+        Transition.NO_HOOK,
+        List.of(),
         tt -> ingestOps(tt, hook, hook.encode(), ord, archive));
   }
 
   /**
-   * {@link #ingest(Transition, HookEnvelope, long, boolean)} of an envelope already encoded: {@code encoded}
-   * is {@code hook.encode()}, made earlier (the ingest writer encodes on the caller's thread and sets the
-   * seq with {@link HookEnvelope#setEncodedSeq} once it assigns one). The batch takes {@code encoded}: do not
-   * change it until the batch is written.
+   * {@link #ingest(Transition, HookEnvelope, long, boolean)} of an envelope already encoded: {@code
+   * encoded} is {@code hook.encode()}, made earlier (the ingest writer encodes on the caller's
+   * thread and sets the seq with {@link HookEnvelope#setEncodedSeq} once it assigns one). The batch
+   * takes {@code encoded}: do not change it until the batch is written.
    *
-   * @throws StoreArgumentException if {@code encoded} does not carry {@code hook}'s seq (an encoding made
-   *     for another seq, or none)
+   * @throws StoreArgumentException if {@code encoded} does not carry {@code hook}'s seq (an
+   *     encoding made for another seq, or none)
    */
-  public static void ingest(Transition t, HookEnvelope hook, byte[] encoded, long ord, boolean archive) {
+  public static void ingest(
+      Transition t, HookEnvelope hook, byte[] encoded, long ord, boolean archive) {
     long carried = HookEnvelope.encodedSeq(encoded);
     if (carried != hook.seq()) {
-      throw new StoreArgumentException("the encoding given for hook '" + hook.hookId() + "' carries seq " + carried
-          + ", not its seq " + hook.seq() + "; set it with HookEnvelope.setEncodedSeq first");
+      throw new StoreArgumentException(
+          "the encoding given for hook '"
+              + hook.hookId()
+              + "' carries seq "
+              + carried
+              + ", not its seq "
+              + hook.seq()
+              + "; set it with HookEnvelope.setEncodedSeq first");
     }
-    t.step(Kind.INGEST, ord, Transition.NO_HOOK, List.of(), tt -> ingestOps(tt, hook, encoded, ord, archive));
+    t.step(
+        Kind.INGEST,
+        ord,
+        Transition.NO_HOOK,
+        List.of(),
+        tt -> ingestOps(tt, hook, encoded, ord, archive));
   }
 
-  private static void ingestOps(Transition t, HookEnvelope hook, byte[] encoded, long ord, boolean archive) {
+  private static void ingestOps(
+      Transition t, HookEnvelope hook, byte[] encoded, long ord, boolean archive) {
     long size = hook.payload().length;
     t.ops().put(Format3.HOOKS, Keys.hook(hook.seq()), encoded);
     for (int sink : hook.sinks()) {
-      newDue(t, ord, hook.receivedAt(), hook.seq(), sink, DeliveryRow.first(hook.receivedAt(), size));
+      newDue(
+          t, ord, hook.receivedAt(), hook.seq(), sink, DeliveryRow.first(hook.receivedAt(), size));
     }
     t.deltas().add(ord, CounterField.PENDING, hook.sinks().size());
     t.deltas().add(ord, CounterField.BYTES, size * hook.sinks().size());
@@ -106,19 +124,26 @@ public final class Deliveries {
   }
 
   /**
-   * The inverse of {@link #ingest}, for a fenced {@link io.ankusa.store.queue.internal.ingest.QueueWriter} deleting a group that was never
+   * The inverse of {@link #ingest}, for a fenced {@link
+   * io.ankusa.store.queue.internal.ingest.QueueWriter} deleting a group that was never
    * acknowledged: the envelope, and for each sink the due row, its delivery row and their counts —
-   * but only the due rows still there, read from {@code view} (a backend's recovery may have dropped
-   * the whole group, and nothing else moves rows above the durable watermark; a row someone did move
-   * is left alone and not counted twice). The archive obligation goes with its count if present. Active
-   * markers stay: a marker without a due row is harmless and the dispatcher's cleanup removes it.
+   * but only the due rows still there, read from {@code view} (a backend's recovery may have
+   * dropped the whole group, and nothing else moves rows above the durable watermark; a row someone
+   * did move is left alone and not counted twice). The archive obligation goes with its count if
+   * present. Active markers stay: a marker without a due row is harmless and the dispatcher's
+   * cleanup removes it.
    *
    * <p>REQUIRES: {@code hook} is the envelope as stored (seq assigned), {@code ord} the ordinal its
-   * ingest used, and the batch is written before anything else changes these rows (the writer is the
-   * only one touching rows above {@code durableSeq}).
+   * ingest used, and the batch is written before anything else changes these rows (the writer is
+   * the only one touching rows above {@code durableSeq}).
    */
   public static void revertIngest(Transition t, ReadView view, HookEnvelope hook, long ord) {
-    t.step(Kind.REVERT_INGEST, ord, Transition.NO_HOOK, List.of(), tt -> revertIngestOps(tt, view, hook, ord));
+    t.step(
+        Kind.REVERT_INGEST,
+        ord,
+        Transition.NO_HOOK,
+        List.of(),
+        tt -> revertIngestOps(tt, view, hook, ord));
   }
 
   private static void revertIngestOps(Transition t, ReadView view, HookEnvelope hook, long ord) {
@@ -144,7 +169,8 @@ public final class Deliveries {
     byte[] archive = view.get(Format3.INDEX, archiveKey);
     if (archive != null) {
       t.ops().delete(Format3.INDEX, archiveKey);
-      t.deltas().add(ArchiveValue.decodeAt(archiveKey, archive).ord(), CounterField.ARCHIVE_PENDING, -1);
+      t.deltas()
+          .add(ArchiveValue.decodeAt(archiveKey, archive).ord(), CounterField.ARCHIVE_PENDING, -1);
     }
   }
 
@@ -152,20 +178,27 @@ public final class Deliveries {
    * Expand: sinks {@code added} joined hook {@code hook} (whose envelope already lists them): a
    * delivery row and a due row of kind 0 at {@code at} for each.
    */
-  public static void expand(Transition t, HookEnvelope hook, long ord, List<Integer> added, long at) {
+  public static void expand(
+      Transition t, HookEnvelope hook, long ord, List<Integer> added, long at) {
     List<Integer> before = new ArrayList<>(hook.sinks());
     before.removeAll(added);
     List<Expected> expected = new ArrayList<>(1 + added.size());
     byte[] hookKey = Keys.hook(hook.seq());
-    expected.add(Expected.matching(Format3.HOOKS, hookKey,
-        v -> v != null && HookEnvelope.decodeAt(hookKey, v).sinks().equals(before), "hook with sinks " + before));
+    expected.add(
+        Expected.matching(
+            Format3.HOOKS,
+            hookKey,
+            v -> v != null && HookEnvelope.decodeAt(hookKey, v).sinks().equals(before),
+            "hook with sinks " + before));
     for (int sink : added) {
-      expected.add(Expected.absent(Format3.DELIVERIES, Keys.delivery(hook.seq(), sink), "no delivery row"));
+      expected.add(
+          Expected.absent(Format3.DELIVERIES, Keys.delivery(hook.seq(), sink), "no delivery row"));
     }
     t.step(Kind.EXPAND, ord, hook.seq(), expected, tt -> expandOps(tt, hook, ord, added, at));
   }
 
-  private static void expandOps(Transition t, HookEnvelope hook, long ord, List<Integer> added, long at) {
+  private static void expandOps(
+      Transition t, HookEnvelope hook, long ord, List<Integer> added, long at) {
     long size = hook.payload().length;
     t.ops().put(Format3.HOOKS, Keys.hook(hook.seq()), hook.encode());
     for (int sink : added) {
@@ -179,74 +212,123 @@ public final class Deliveries {
   public static InflightRow claim(Transition t, DueRow due) {
     var k = due.key();
     byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
-    InflightRow inflight = new InflightRow(new InflightKey(k.ord(), k.seq(), k.sink()), new InflightValue(due.value().size()));
-    t.step(new Transition.Step(Kind.CLAIM, k.ord(), Transition.NO_HOOK, () -> dueAsRead(dueKey, due), inflight,
-        tt -> claimOps(tt, due, dueKey, inflight)));
+    InflightRow inflight =
+        new InflightRow(
+            new InflightKey(k.ord(), k.seq(), k.sink()), new InflightValue(due.value().size()));
+    t.step(
+        new Transition.Step(
+            Kind.CLAIM,
+            k.ord(),
+            Transition.NO_HOOK,
+            () -> dueAsRead(dueKey, due),
+            inflight,
+            tt -> claimOps(tt, due, dueKey, inflight)));
     return inflight;
   }
 
   private static void claimOps(Transition t, DueRow due, byte[] dueKey, InflightRow inflight) {
     var k = due.key();
     t.ops().delete(Format3.INDEX, dueKey);
-    t.ops().put(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()), inflight.value().encode());
+    t.ops()
+        .put(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()), inflight.value().encode());
     t.deltas().add(k.ord(), due.value().kind().counter(), -1);
     t.deltas().add(k.ord(), CounterField.INFLIGHT, 1);
   }
 
   /**
-   * Claimed and delivered in one batch (a synchronous handler's answer, given while the dispatcher held
-   * the tenant's stripe): the due row and its delivery row go, no inflight row is ever written; the hook
-   * is marked cleared for reclaim. The counters move as a claim and a delivered would, in one step.
+   * Claimed and delivered in one batch (a synchronous handler's answer, given while the dispatcher
+   * held the tenant's stripe): the due row and its delivery row go, no inflight row is ever
+   * written; the hook is marked cleared for reclaim. The counters move as a claim and a delivered
+   * would, in one step.
    */
   public static void claimDelivered(Transition t, DueRow due) {
     var k = due.key();
     byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
-    t.step(Kind.CLAIM_DELIVERED, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> {
-      tt.ops().delete(Format3.INDEX, dueKey);
-      tt.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
-      tt.putCleared(k.seq());
-      tt.deltas().add(k.ord(), due.value().kind().counter(), -1);
-      tt.deltas().add(k.ord(), CounterField.BYTES, -due.value().size());
-    });
+    t.step(
+        Kind.CLAIM_DELIVERED,
+        k.ord(),
+        Transition.NO_HOOK,
+        dueAsRead(dueKey, due),
+        tt -> {
+          tt.ops().delete(Format3.INDEX, dueKey);
+          tt.ops().delete(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()));
+          tt.putCleared(k.seq());
+          tt.deltas().add(k.ord(), due.value().kind().counter(), -1);
+          tt.deltas().add(k.ord(), CounterField.BYTES, -due.value().size());
+        });
   }
 
   /**
    * Claimed and retried in one batch: the due row is due again at {@code at} as kind 1, one attempt
    * more ({@code state} is its delivery row as read), without an inflight row in between.
    */
-  public static void claimRetry(Transition t, DueRow due, DeliveryRow state, long at, String error) {
+  public static void claimRetry(
+      Transition t, DueRow due, DeliveryRow state, long at, String error) {
     var k = due.key();
     byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
-    t.step(Kind.CLAIM_RETRY, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> {
-      tt.ops().delete(Format3.INDEX, dueKey);
-      putDue(tt, k.ord(), at, k.seq(), k.sink(), new DueValue(due.value().size(), DueKind.RETRY));
-      tt.ops().put(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()),
-          new DeliveryRow(state.attempts() + 1, at, error, state.size()).encode());
-      tt.deltas().add(k.ord(), due.value().kind().counter(), -1);
-      tt.deltas().add(k.ord(), CounterField.SCHEDULED, 1);
-    });
+    t.step(
+        Kind.CLAIM_RETRY,
+        k.ord(),
+        Transition.NO_HOOK,
+        dueAsRead(dueKey, due),
+        tt -> {
+          tt.ops().delete(Format3.INDEX, dueKey);
+          putDue(
+              tt, k.ord(), at, k.seq(), k.sink(), new DueValue(due.value().size(), DueKind.RETRY));
+          tt.ops()
+              .put(
+                  Format3.DELIVERIES,
+                  Keys.delivery(k.seq(), k.sink()),
+                  new DeliveryRow(state.attempts() + 1, at, error, state.size()).encode());
+          tt.deltas().add(k.ord(), due.value().kind().counter(), -1);
+          tt.deltas().add(k.ord(), CounterField.SCHEDULED, 1);
+        });
   }
 
   /**
-   * Claimed and dead-lettered in one batch: the due row is given up at {@code at} ({@code 'x'} with the
-   * ord, and {@code 'X'}), one attempt more, without an inflight row in between.
+   * Claimed and dead-lettered in one batch: the due row is given up at {@code at} ({@code 'x'} with
+   * the ord, and {@code 'X'}), one attempt more, without an inflight row in between.
    */
   public static void claimDeadLetter(
-      Transition t, DueRow due, DeliveryRow state, long at, String sourceId, String hookId, String error) {
+      Transition t,
+      DueRow due,
+      DeliveryRow state,
+      long at,
+      String sourceId,
+      String hookId,
+      String error) {
     var k = due.key();
     byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
-    t.step(Kind.CLAIM_DEAD_LETTER, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> {
-      tt.ops().delete(Format3.INDEX, dueKey);
-      tt.ops().put(Format3.INDEX, Keys.dead(at, k.seq(), k.sink()), DeadValue.of(k.ord(), sourceId, hookId).encode());
-      tt.ops().put(Format3.INDEX, Keys.deadByTenant(k.ord(), at, k.seq(), k.sink()), EmptyValue.encode());
-      tt.ops().put(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()),
-          new DeliveryRow(state.attempts() + 1, 0, error, state.size()).encode());
-      tt.deltas().add(k.ord(), due.value().kind().counter(), -1);
-      tt.deltas().add(k.ord(), CounterField.DEAD, 1);
-    });
+    t.step(
+        Kind.CLAIM_DEAD_LETTER,
+        k.ord(),
+        Transition.NO_HOOK,
+        dueAsRead(dueKey, due),
+        tt -> {
+          tt.ops().delete(Format3.INDEX, dueKey);
+          tt.ops()
+              .put(
+                  Format3.INDEX,
+                  Keys.dead(at, k.seq(), k.sink()),
+                  DeadValue.of(k.ord(), sourceId, hookId).encode());
+          tt.ops()
+              .put(
+                  Format3.INDEX,
+                  Keys.deadByTenant(k.ord(), at, k.seq(), k.sink()),
+                  EmptyValue.encode());
+          tt.ops()
+              .put(
+                  Format3.DELIVERIES,
+                  Keys.delivery(k.seq(), k.sink()),
+                  new DeliveryRow(state.attempts() + 1, 0, error, state.size()).encode());
+          tt.deltas().add(k.ord(), due.value().kind().counter(), -1);
+          tt.deltas().add(k.ord(), CounterField.DEAD, 1);
+        });
   }
 
-  /** Delivered: the inflight row and its delivery row go; the hook is marked cleared for reclaim. */
+  /**
+   * Delivered: the inflight row and its delivery row go; the hook is marked cleared for reclaim.
+   */
   public static void delivered(Transition t, InflightRow row) {
     guardedInflight(t, Kind.DELIVERED, row, tt -> deliveredOps(tt, row));
   }
@@ -261,34 +343,63 @@ public final class Deliveries {
   }
 
   /** Retry: the inflight row is due again at {@code at} as kind 1, one attempt more. */
-  public static void retry(Transition t, InflightRow row, DeliveryRow state, long at, String error) {
+  public static void retry(
+      Transition t, InflightRow row, DeliveryRow state, long at, String error) {
     guardedInflight(t, Kind.RETRY, row, tt -> retryOps(tt, row, state, at, error));
   }
 
-  private static void retryOps(Transition t, InflightRow row, DeliveryRow state, long at, String error) {
+  private static void retryOps(
+      Transition t, InflightRow row, DeliveryRow state, long at, String error) {
     var k = row.key();
     t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
     putDue(t, k.ord(), at, k.seq(), k.sink(), new DueValue(row.size(), DueKind.RETRY));
-    t.ops().put(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()),
-        new DeliveryRow(state.attempts() + 1, at, error, state.size()).encode());
+    t.ops()
+        .put(
+            Format3.DELIVERIES,
+            Keys.delivery(k.seq(), k.sink()),
+            new DeliveryRow(state.attempts() + 1, at, error, state.size()).encode());
     t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
     t.deltas().add(k.ord(), CounterField.SCHEDULED, 1);
   }
 
-  /** Dead-letter: the inflight row is given up at {@code at}: {@code 'x'} with the ord, and {@code 'X'}. */
+  /**
+   * Dead-letter: the inflight row is given up at {@code at}: {@code 'x'} with the ord, and {@code
+   * 'X'}.
+   */
   public static void deadLetter(
-      Transition t, InflightRow row, DeliveryRow state, long at, String sourceId, String hookId, String error) {
-    guardedInflight(t, Kind.DEAD_LETTER, row, tt -> deadLetterOps(tt, row, state, at, sourceId, hookId, error));
+      Transition t,
+      InflightRow row,
+      DeliveryRow state,
+      long at,
+      String sourceId,
+      String hookId,
+      String error) {
+    guardedInflight(
+        t, Kind.DEAD_LETTER, row, tt -> deadLetterOps(tt, row, state, at, sourceId, hookId, error));
   }
 
   private static void deadLetterOps(
-      Transition t, InflightRow row, DeliveryRow state, long at, String sourceId, String hookId, String error) {
+      Transition t,
+      InflightRow row,
+      DeliveryRow state,
+      long at,
+      String sourceId,
+      String hookId,
+      String error) {
     var k = row.key();
     t.ops().delete(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()));
-    t.ops().put(Format3.INDEX, Keys.dead(at, k.seq(), k.sink()), DeadValue.of(k.ord(), sourceId, hookId).encode());
-    t.ops().put(Format3.INDEX, Keys.deadByTenant(k.ord(), at, k.seq(), k.sink()), EmptyValue.encode());
-    t.ops().put(Format3.DELIVERIES, Keys.delivery(k.seq(), k.sink()),
-        new DeliveryRow(state.attempts() + 1, 0, error, state.size()).encode());
+    t.ops()
+        .put(
+            Format3.INDEX,
+            Keys.dead(at, k.seq(), k.sink()),
+            DeadValue.of(k.ord(), sourceId, hookId).encode());
+    t.ops()
+        .put(Format3.INDEX, Keys.deadByTenant(k.ord(), at, k.seq(), k.sink()), EmptyValue.encode());
+    t.ops()
+        .put(
+            Format3.DELIVERIES,
+            Keys.delivery(k.seq(), k.sink()),
+            new DeliveryRow(state.attempts() + 1, 0, error, state.size()).encode());
     t.deltas().add(k.ord(), CounterField.INFLIGHT, -1);
     t.deltas().add(k.ord(), CounterField.DEAD, 1);
   }
@@ -297,7 +408,10 @@ public final class Deliveries {
   public static void revive(Transition t, DeadRow dead, DeliveryRow state, long now) {
     var k = dead.key();
     byte[] deadKey = Keys.dead(k.at(), k.seq(), k.sink());
-    t.step(Kind.REVIVE, dead.ord(), Transition.NO_HOOK,
+    t.step(
+        Kind.REVIVE,
+        dead.ord(),
+        Transition.NO_HOOK,
         List.of(Expected.equalTo(Format3.INDEX, deadKey, dead.value().encode(), "dead row")),
         tt -> reviveOps(tt, dead, state, now));
   }
@@ -307,12 +421,21 @@ public final class Deliveries {
     long ord = dead.ord();
     t.ops().delete(Format3.INDEX, Keys.dead(k.at(), k.seq(), k.sink()));
     t.ops().delete(Format3.INDEX, Keys.deadByTenant(ord, k.at(), k.seq(), k.sink()));
-    newDue(t, ord, now, k.seq(), k.sink(), new DeliveryRow(state.attempts(), now, state.lastError(), state.size()));
+    newDue(
+        t,
+        ord,
+        now,
+        k.seq(),
+        k.sink(),
+        new DeliveryRow(state.attempts(), now, state.lastError(), state.size()));
     t.deltas().add(ord, CounterField.DEAD, -1);
     t.deltas().add(ord, CounterField.PENDING, 1);
   }
 
-  /** Recover inflight (boot): a row claimed by a dispatcher that died is due again at {@code now}, kind 0. */
+  /**
+   * Recover inflight (boot): a row claimed by a dispatcher that died is due again at {@code now},
+   * kind 0.
+   */
   public static void recoverInflight(Transition t, InflightRow row, long now) {
     guardedInflight(t, Kind.RECOVER_INFLIGHT, row, tt -> recoverInflightOps(tt, row, now));
   }
@@ -338,11 +461,19 @@ public final class Deliveries {
     t.deltas().add(k.ord(), CounterField.BYTES, -row.size());
   }
 
-  /** Purge of a due row (pending or scheduled): gone with its delivery row; the hook is marked cleared. */
+  /**
+   * Purge of a due row (pending or scheduled): gone with its delivery row; the hook is marked
+   * cleared.
+   */
   public static void purgeDue(Transition t, DueRow due) {
     var k = due.key();
     byte[] dueKey = Keys.due(k.ord(), k.at(), k.seq(), k.sink());
-    t.step(Kind.PURGE_DUE, k.ord(), Transition.NO_HOOK, dueAsRead(dueKey, due), tt -> purgeDueOps(tt, due, dueKey));
+    t.step(
+        Kind.PURGE_DUE,
+        k.ord(),
+        Transition.NO_HOOK,
+        dueAsRead(dueKey, due),
+        tt -> purgeDueOps(tt, due, dueKey));
   }
 
   private static void purgeDueOps(Transition t, DueRow due, byte[] dueKey) {
@@ -360,7 +491,10 @@ public final class Deliveries {
    */
   public static void purgeDead(Transition t, DeadByTenantKey dead, long size) {
     byte[] byTenant = Keys.deadByTenant(dead.ord(), dead.at(), dead.seq(), dead.sink());
-    t.step(Kind.PURGE_DEAD, dead.ord(), Transition.NO_HOOK,
+    t.step(
+        Kind.PURGE_DEAD,
+        dead.ord(),
+        Transition.NO_HOOK,
         List.of(Expected.present(Format3.INDEX, byTenant, "dead-by-tenant row")),
         tt -> purgeDeadOps(tt, dead, byTenant, size));
   }
@@ -374,7 +508,9 @@ public final class Deliveries {
     t.deltas().add(dead.ord(), CounterField.BYTES, -size);
   }
 
-  /** Archive settle (the hook reached the archive) or drop (its hook is gone): the obligation goes. */
+  /**
+   * Archive settle (the hook reached the archive) or drop (its hook is gone): the obligation goes.
+   */
   public static void archiveSettle(Transition t, long seq, ArchiveValue obligation) {
     settleObligation(t, Kind.ARCHIVE_SETTLE, seq, obligation);
   }
@@ -386,10 +522,15 @@ public final class Deliveries {
 
   private static void settleObligation(Transition t, Kind kind, long seq, ArchiveValue obligation) {
     byte[] key = Keys.archive(seq);
-    t.step(kind, obligation.ord(), Transition.NO_HOOK,
-        List.of(Expected.equalTo(Format3.INDEX, key, obligation.encode(), "archive obligation")), tt -> {
+    t.step(
+        kind,
+        obligation.ord(),
+        Transition.NO_HOOK,
+        List.of(Expected.equalTo(Format3.INDEX, key, obligation.encode(), "archive obligation")),
+        tt -> {
           tt.ops().delete(Format3.INDEX, key);
-          tt.putCleared(seq); // the obligation was maybe the last thing the hook owed: reclaim looks again
+          tt.putCleared(
+              seq); // the obligation was maybe the last thing the hook owed: reclaim looks again
           tt.deltas().add(obligation.ord(), CounterField.ARCHIVE_PENDING, -1);
         });
   }
@@ -400,13 +541,21 @@ public final class Deliveries {
   }
 
   /** A step that consumes inflight row {@code row}, expected as read. */
-  private static void guardedInflight(Transition t, Kind kind, InflightRow row, Consumer<Transition> ops) {
-    t.step(new Transition.Step(kind, row.ord(), Transition.NO_HOOK, () -> inflightAsRead(row), row, ops));
+  private static void guardedInflight(
+      Transition t, Kind kind, InflightRow row, Consumer<Transition> ops) {
+    t.step(
+        new Transition.Step(
+            kind, row.ord(), Transition.NO_HOOK, () -> inflightAsRead(row), row, ops));
   }
 
   private static List<Expected> inflightAsRead(InflightRow row) {
     var k = row.key();
-    return List.of(Expected.equalTo(Format3.INDEX, Keys.inflight(k.ord(), k.seq(), k.sink()), row.value().encode(), "inflight row"));
+    return List.of(
+        Expected.equalTo(
+            Format3.INDEX,
+            Keys.inflight(k.ord(), k.seq(), k.sink()),
+            row.value().encode(),
+            "inflight row"));
   }
 
   /** The active marker {@code 'A' bucket ord} for a due row at {@code at}, once per batch. */
@@ -422,12 +571,18 @@ public final class Deliveries {
     return Keys.active(marker.bucket(), marker.ord());
   }
 
-  /** Deletes markers; only {@link io.ankusa.store.queue.internal.index.ActiveIndex#cleanup} calls this. */
+  /**
+   * Deletes markers; only {@link io.ankusa.store.queue.internal.index.ActiveIndex#cleanup} calls
+   * this.
+   */
   public static void deleteMarker(Batch batch, ActiveKey marker) {
     batch.delete(Format3.INDEX, Keys.active(marker.bucket(), marker.ord()));
   }
 
-  /** Puts a marker back outside a transition; only {@link io.ankusa.store.queue.internal.index.ActiveIndex#cleanup} calls this. */
+  /**
+   * Puts a marker back outside a transition; only {@link
+   * io.ankusa.store.queue.internal.index.ActiveIndex#cleanup} calls this.
+   */
   public static void putMarker(Batch batch, ActiveKey marker) {
     batch.put(Format3.INDEX, Keys.active(marker.bucket(), marker.ord()), EmptyValue.encode());
   }

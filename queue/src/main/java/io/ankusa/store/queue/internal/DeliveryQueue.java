@@ -21,8 +21,8 @@ import io.ankusa.store.spi.Store;
  * <p>Open one queue per store and share it between the writer, the dispatcher and maintenance: the
  * {@link TransitionGuard} that keeps two transitions from moving the same rows at once is this
  * object's, so transitions through two queues on one store are not ordered against each other. (A
- * second {@link io.ankusa.store.queue.internal.ingest.QueueWriter} on the same store is refused, whichever
- * queue it goes through.)
+ * second {@link io.ankusa.store.queue.internal.ingest.QueueWriter} on the same store is refused,
+ * whichever queue it goes through.)
  */
 public final class DeliveryQueue {
   private final Store store;
@@ -30,11 +30,20 @@ public final class DeliveryQueue {
   private final Counters counters;
   private final OrdinalCache ordinalCache = new OrdinalCache();
   private final TenantAllocator allocator;
-  /** Where the next {@link io.ankusa.store.queue.internal.maintenance.Reclaim#pass} starts (a seq; 0 = the head of {@code 'c'}). In memory only. */
+
+  /**
+   * Where the next {@link io.ankusa.store.queue.internal.maintenance.Reclaim#pass} starts (a seq; 0
+   * = the head of {@code 'c'}). In memory only.
+   */
   private final ScanCursor reclaimCursor = new ScanCursor();
-  /** Where the next scan of the active markers starts (a bucket; 0 = their head). In memory only. */
+
+  /**
+   * Where the next scan of the active markers starts (a bucket; 0 = their head). In memory only.
+   */
   private final ScanCursor markerFloor = new ScanCursor();
+
   private final TransitionGuard guard;
+
   /** Where each tenant's next dispatch scan starts. In memory only. */
   private final DueCursors dueCursors = new DueCursors();
 
@@ -59,8 +68,8 @@ public final class DeliveryQueue {
 
   /**
    * {@link #open(Store, QueueConfig)} with the {@link TransitionGuard} given: for the conformance
-   * suite, whose mutants pass a guard that lets some transitions through unchecked. Services use the
-   * two-argument open.
+   * suite, whose mutants pass a guard that lets some transitions through unchecked. Services use
+   * the two-argument open.
    */
   public static DeliveryQueue open(Store store, QueueConfig config, TransitionGuard guard) {
     QueueFormat.openOrCreate(store, config);
@@ -87,14 +96,19 @@ public final class DeliveryQueue {
     return ordinalCache;
   }
 
-  /** The allocator; only the writer (or {@link io.ankusa.store.queue.internal.ingest.DirectIngest}) may use it, from one thread. */
+  /**
+   * The allocator; only the writer (or {@link io.ankusa.store.queue.internal.ingest.DirectIngest})
+   * may use it, from one thread.
+   */
   public TenantAllocator allocator() {
     return allocator;
   }
 
   /**
-   * The reclaim cursor: the seq the next {@link io.ankusa.store.queue.internal.maintenance.Reclaim#pass} starts at, lowered by every transition
-   * written here that puts a cleared marker behind it; see {@link io.ankusa.store.queue.internal.maintenance.Reclaim}.
+   * The reclaim cursor: the seq the next {@link
+   * io.ankusa.store.queue.internal.maintenance.Reclaim#pass} starts at, lowered by every transition
+   * written here that puts a cleared marker behind it; see {@link
+   * io.ankusa.store.queue.internal.maintenance.Reclaim}.
    */
   public ScanCursor reclaimCursor() {
     return reclaimCursor;
@@ -109,18 +123,21 @@ public final class DeliveryQueue {
     return markerFloor;
   }
 
-  /** The guard that serializes conflicting transitions of this queue (one per queue: open one queue per store). */
+  /**
+   * The guard that serializes conflicting transitions of this queue (one per queue: open one queue
+   * per store).
+   */
   public TransitionGuard guard() {
     return guard;
   }
 
   /**
-   * Writes one transition batch (ops, then its coalesced counter merges), as one atomic batch, through
-   * the {@link TransitionGuard}: under the lock stripes of its tenants, each step whose rows are no
-   * longer as its builder read them is dropped and the rest is written. Returns how many steps were
-   * dropped; {@link Transition#applied} names them. No-op when empty. Thread-safe: any thread may write
-   * any transition at any time; a conflicting one loses cleanly (property {@code
-   * conflictingTransitionsKeepCountersExact}).
+   * Writes one transition batch (ops, then its coalesced counter merges), as one atomic batch,
+   * through the {@link TransitionGuard}: under the lock stripes of its tenants, each step whose
+   * rows are no longer as its builder read them is dropped and the rest is written. Returns how
+   * many steps were dropped; {@link Transition#applied} names them. No-op when empty. Thread-safe:
+   * any thread may write any transition at any time; a conflicting one loses cleanly (property
+   * {@code conflictingTransitionsKeepCountersExact}).
    */
   public int write(Transition t, Durability durability) {
     int dropped = guard.write(store, counters, t, durability);
@@ -133,11 +150,11 @@ public final class DeliveryQueue {
   }
 
   /**
-   * Tells the dispatch cursors and the marker floor that {@code t}'s batch, now written, put due rows
-   * (in the tenants and seconds of its markers), so no cursor stays past them ({@link DueCursors},
-   * {@link #markerFloor}). {@link #write} does this
-   * itself. REQUIRES: every caller that writes a {@link Transition} putting due rows past {@link #write}
-   * (the ingest paths, which write it inside a larger batch) calls this after the write.
+   * Tells the dispatch cursors and the marker floor that {@code t}'s batch, now written, put due
+   * rows (in the tenants and seconds of its markers), so no cursor stays past them ({@link
+   * DueCursors}, {@link #markerFloor}). {@link #write} does this itself. REQUIRES: every caller
+   * that writes a {@link Transition} putting due rows past {@link #write} (the ingest paths, which
+   * write it inside a larger batch) calls this after the write.
    */
   public void dueRowsWritten(Transition t) {
     if (!t.markersPut().isEmpty()) {

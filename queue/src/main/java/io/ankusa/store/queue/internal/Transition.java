@@ -25,11 +25,11 @@ import java.util.function.Supplier;
  * #toBatch(Counters)} closes it into the single {@link Batch} that moves the rows and their counts
  * together. Built by {@link Deliveries}' op builders; not thread-safe.
  *
- * <p>Every transition is also recorded as a {@link Step}: the rows it read, with the values it read,
- * and how to build it again. {@link DeliveryQueue#write} re-reads those rows under the {@link
+ * <p>Every transition is also recorded as a {@link Step}: the rows it read, with the values it
+ * read, and how to build it again. {@link DeliveryQueue#write} re-reads those rows under the {@link
  * TransitionGuard} and writes only the steps whose rows are still as read; after the write {@link
- * #applied(int)} says which were. Ingest and the writer's fence repair read nothing they then expect
- * (ingest only adds new keys; the repair reads under every stripe): their steps always hold.
+ * #applied(int)} says which were. Ingest and the writer's fence repair read nothing they then
+ * expect (ingest only adds new keys; the repair reads under every stripe): their steps always hold.
  */
 public final class Transition {
   /** {@link Step#hookSeq()} of a step that does not rewrite a hook envelope. */
@@ -37,10 +37,27 @@ public final class Transition {
 
   /** The transitions, one per {@link Deliveries} builder. */
   public enum Kind {
-    INGEST, REVERT_INGEST, CLAIM, DELIVERED, RETRY, DEAD_LETTER, REVIVE, RECOVER_INFLIGHT, ORPHAN_DROP, EXPAND, PURGE_DUE, PURGE_DEAD,
-    ARCHIVE_SETTLE, ARCHIVE_DROP,
-    /** A claim and its outcome in one step: a synchronous handler's answer (no inflight row is written). */
-    CLAIM_DELIVERED, CLAIM_RETRY, CLAIM_DEAD_LETTER;
+    INGEST,
+    REVERT_INGEST,
+    CLAIM,
+    DELIVERED,
+    RETRY,
+    DEAD_LETTER,
+    REVIVE,
+    RECOVER_INFLIGHT,
+    ORPHAN_DROP,
+    EXPAND,
+    PURGE_DUE,
+    PURGE_DEAD,
+    ARCHIVE_SETTLE,
+    ARCHIVE_DROP,
+    /**
+     * A claim and its outcome in one step: a synchronous handler's answer (no inflight row is
+     * written).
+     */
+    CLAIM_DELIVERED,
+    CLAIM_RETRY,
+    CLAIM_DEAD_LETTER;
 
     /** Whether this transition makes an inflight row (a claim) rather than consuming one. */
     boolean createsInflight() {
@@ -49,12 +66,18 @@ public final class Transition {
   }
 
   /**
-   * A row a step read: in {@code family} under {@code key}, with {@code value} (equal bytes), present
-   * with any value ({@code value} null, {@code absent} false), absent ({@code absent} true), or as
-   * {@code custom} accepts it when given. The common cases carry no lambda: the dispatcher builds one
-   * per claimed row.
+   * A row a step read: in {@code family} under {@code key}, with {@code value} (equal bytes),
+   * present with any value ({@code value} null, {@code absent} false), absent ({@code absent}
+   * true), or as {@code custom} accepts it when given. The common cases carry no lambda: the
+   * dispatcher builds one per claimed row.
    */
-  record Expected(String family, byte[] key, byte[] value, boolean absent, Predicate<byte[]> custom, String what) {
+  record Expected(
+      String family,
+      byte[] key,
+      byte[] value,
+      boolean absent,
+      Predicate<byte[]> custom,
+      String what) {
     static Expected equalTo(String family, byte[] key, byte[] value, String what) {
       return new Expected(family, key, value, false, null, what);
     }
@@ -93,16 +116,24 @@ public final class Transition {
    * @param kind what it is
    * @param ord the tenant whose rows it moves (its lock stripe)
    * @param hookSeq the hook whose envelope it rewrites, or {@link #NO_HOOK}
-   * @param readAs the rows it read, built when the guard re-reads them (a claim read and written under
-   *     its stripe is never re-read, so its expectation is never built); {@link #READ_NOTHING} for a
-   *     step that expects no row
-   * @param inflight the inflight row it makes (a claim) or consumes (a settle, recovery, orphan drop),
-   *     or null: what {@link KnownClaims} records and forgets
-   * @param build appends its ops and deltas to a transition: how a batch without the dropped steps is built
+   * @param readAs the rows it read, built when the guard re-reads them (a claim read and written
+   *     under its stripe is never re-read, so its expectation is never built); {@link
+   *     #READ_NOTHING} for a step that expects no row
+   * @param inflight the inflight row it makes (a claim) or consumes (a settle, recovery, orphan
+   *     drop), or null: what {@link KnownClaims} records and forgets
+   * @param build appends its ops and deltas to a transition: how a batch without the dropped steps
+   *     is built
    */
-  record Step(Kind kind, long ord, long hookSeq, Supplier<List<Expected>> readAs, InflightRow inflight,
+  record Step(
+      Kind kind,
+      long ord,
+      long hookSeq,
+      Supplier<List<Expected>> readAs,
+      InflightRow inflight,
       Consumer<Transition> build) {
-    /** The rows it read; it is written only while they are still as read. Built anew on each call. */
+    /**
+     * The rows it read; it is written only while they are still as read. Built anew on each call.
+     */
     List<Expected> expected() {
       return readAs.get();
     }
@@ -118,10 +149,15 @@ public final class Transition {
 
   private final Batch ops = new Batch();
   private final CounterDeltas deltas = new CounterDeltas();
-  /** Each marker put, with the earliest {@code at} of the due rows this batch puts in its second. */
+
+  /**
+   * Each marker put, with the earliest {@code at} of the due rows this batch puts in its second.
+   */
   private final Map<ActiveKey, Long> markers = new HashMap<>();
+
   /** The lowest seq whose cleared marker this batch puts; {@link Long#MAX_VALUE} when none. */
   private long lowestCleared = Long.MAX_VALUE;
+
   private final List<Step> steps = new ArrayList<>(0);
   private BitSet rejected;
   private boolean guarded;
@@ -137,7 +173,10 @@ public final class Transition {
     return deltas;
   }
 
-  /** Whether {@code marker} was not yet put in this batch (and records that it now is, for a row at {@code at}). */
+  /**
+   * Whether {@code marker} was not yet put in this batch (and records that it now is, for a row at
+   * {@code at}).
+   */
   boolean firstMarker(ActiveKey marker, long at) {
     Long earliest = markers.get(marker);
     if (earliest == null) {
@@ -164,14 +203,20 @@ public final class Transition {
     lowestCleared = Math.min(lowestCleared, seq);
   }
 
-  /** The lowest seq whose cleared marker this batch puts, or {@link Long#MAX_VALUE} when it puts none. */
+  /**
+   * The lowest seq whose cleared marker this batch puts, or {@link Long#MAX_VALUE} when it puts
+   * none.
+   */
   long lowestClearedPut() {
     return lowestCleared;
   }
 
   /** Adds a step and builds it into this batch; a step that expects nothing always holds. */
-  void step(Kind kind, long ord, long hookSeq, List<Expected> expected, Consumer<Transition> build) {
-    step(new Step(kind, ord, hookSeq, expected.isEmpty() ? READ_NOTHING : () -> expected, null, build));
+  void step(
+      Kind kind, long ord, long hookSeq, List<Expected> expected, Consumer<Transition> build) {
+    step(
+        new Step(
+            kind, ord, hookSeq, expected.isEmpty() ? READ_NOTHING : () -> expected, null, build));
   }
 
   /** Adds {@code step} and builds it into this batch. */
@@ -234,7 +279,9 @@ public final class Transition {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; rejected != null && i < steps.size(); i++) {
       if (rejected.get(i)) {
-        sb.append(sb.length() == 0 ? "" : "; ").append(steps.get(i).kind()).append(" expecting ")
+        sb.append(sb.length() == 0 ? "" : "; ")
+            .append(steps.get(i).kind())
+            .append(" expecting ")
             .append(steps.get(i).expected());
       }
     }

@@ -20,11 +20,11 @@ import org.slf4j.LoggerFactory;
  * The guard that keeps conflicting transitions of one queue exact when they run at the same time in
  * one process (docs/architecture.md, "The transition guard"). Every transition that consumes a row
  * (claim, delivered, retry, dead-letter, revive, recover, orphan drop, purge, archive settle and
- * drop, expand) is a {@link Transition.Step} naming the rows it read and the value it read them with.
- * {@link #write} takes the lock stripes of the steps' tenants (and, for a step that rewrites a hook,
- * of its seq), reads those rows again, drops every step whose rows are no longer as read, writes the
- * rest as one batch, and only then lets go. So a row moves once, its counters move once, and a
- * transition that lost the race is skipped ({@link Transition#applied}), never written blind.
+ * drop, expand) is a {@link Transition.Step} naming the rows it read and the value it read them
+ * with. {@link #write} takes the lock stripes of the steps' tenants (and, for a step that rewrites
+ * a hook, of its seq), reads those rows again, drops every step whose rows are no longer as read,
+ * writes the rest as one batch, and only then lets go. So a row moves once, its counters move once,
+ * and a transition that lost the race is skipped ({@link Transition#applied}), never written blind.
  *
  * <p>Two kinds of stripe, each an array of {@value #STRIPES} locks, always taken in one order
  * (tenant stripes ascending, then hook stripes ascending) so no two writers wait on each other:
@@ -33,20 +33,22 @@ import org.slf4j.LoggerFactory;
  *   <li><b>tenant stripes</b> by ordinal ({@code ord mod STRIPES}): every row of a delivery (due,
  *       inflight, dead, its delivery row) belongs to one tenant for its whole life, and so does an
  *       archive obligation (its value carries the ordinal);
- *   <li><b>hook stripes</b> by seq: {@link io.ankusa.store.queue.internal.maintenance.Reclaim} deletes a hook when nothing owes it, and the only
- *       transition that makes an existing hook owed again is {@link Deliveries#expand}, which takes
- *       both its tenant's and its hook's stripe.
+ *   <li><b>hook stripes</b> by seq: {@link io.ankusa.store.queue.internal.maintenance.Reclaim}
+ *       deletes a hook when nothing owes it, and the only transition that makes an existing hook
+ *       owed again is {@link Deliveries#expand}, which takes both its tenant's and its hook's
+ *       stripe.
  * </ul>
  *
  * <p>The re-read is skipped for one common case: a settle of an inflight row that this guard's
- * dispatcher claimed and that no transition has consumed since ({@link KnownClaims}); under the stripe
- * that row can only be as the claim wrote it.
+ * dispatcher claimed and that no transition has consumed since ({@link KnownClaims}); under the
+ * stripe that row can only be as the claim wrote it.
  *
- * <p>Ingest ({@link Deliveries#ingest}) adds new keys only and takes no lock. The fence repair of the
- * writer ({@link Deliveries#revertIngest}) reads and deletes rows under {@link #exclusive()}.
+ * <p>Ingest ({@link Deliveries#ingest}) adds new keys only and takes no lock. The fence repair of
+ * the writer ({@link Deliveries#revertIngest}) reads and deletes rows under {@link #exclusive()}.
  *
  * <p>What it does not cover: several processes on one store (the locks live in this object), and a
- * caller that writes index rows past {@link DeliveryQueue#write} with {@code store.write}. Thread-safe.
+ * caller that writes index rows past {@link DeliveryQueue#write} with {@code store.write}.
+ * Thread-safe.
  */
 public class TransitionGuard {
   /** Locks per kind of stripe. */
@@ -78,16 +80,16 @@ public class TransitionGuard {
   }
 
   /**
-   * Whether {@link #write} re-reads the rows a step of {@code kind} read. Always true here; a mutant of
-   * the conformance suite overrides it to show what a transition without the guard does.
+   * Whether {@link #write} re-reads the rows a step of {@code kind} read. Always true here; a
+   * mutant of the conformance suite overrides it to show what a transition without the guard does.
    */
   protected boolean rechecks(Transition.Kind kind) {
     return true;
   }
 
   /**
-   * Whether a step that consumes an inflight row takes the row's claim out of the known set
-   * ({@link KnownClaims}). Always true here; a mutant of the conformance suite overrides it to show a
+   * Whether a step that consumes an inflight row takes the row's claim out of the known set ({@link
+   * KnownClaims}). Always true here; a mutant of the conformance suite overrides it to show a
    * settle trusted on a claim that recovery or an earlier settle already consumed.
    */
   protected boolean forgetsConsumedClaims() {
@@ -99,8 +101,8 @@ public class TransitionGuard {
    * stripes; returns how many steps were dropped because their rows had moved. A transition whose
    * steps expect no row (ingest) is written as it is, without a lock. No-op when empty.
    *
-   * <p>REQUIRES: the calling thread holds no stripe of this guard, or holds the stripes of every step
-   * and read the rows under them ({@link #lockTenant}).
+   * <p>REQUIRES: the calling thread holds no stripe of this guard, or holds the stripes of every
+   * step and read the rows under them ({@link #lockTenant}).
    */
   int write(Store store, Counters counters, Transition t, Durability durability) {
     if (t.isEmpty()) {
@@ -112,8 +114,10 @@ public class TransitionGuard {
     }
     List<Transition.Step> steps = t.steps();
     if (t.readUnderStripes() && heldByCaller(steps)) {
-      // read and written under stripes the caller already holds: nothing to take, nothing to re-check
-      steps.forEach(this::consumesKnownClaim); // what the batch consumes is no longer known as claimed
+      // read and written under stripes the caller already holds: nothing to take, nothing to
+      // re-check
+      steps.forEach(
+          this::consumesKnownClaim); // what the batch consumes is no longer known as claimed
       BitSet none = new BitSet();
       writeRecording(store, t.toBatch(counters), durability, steps, none);
       t.rejected(none);
@@ -128,10 +132,14 @@ public class TransitionGuard {
         return 0;
       }
       Transition kept = t.without(rejected);
-      writeRecording(store, kept.isEmpty() ? null : kept.toBatch(counters), durability, steps, rejected);
+      writeRecording(
+          store, kept.isEmpty() ? null : kept.toBatch(counters), durability, steps, rejected);
       if (LOG.isDebugEnabled()) {
-        LOG.debug("{} of {} transitions skipped: their rows moved since they were read ({})",
-            rejected.cardinality(), steps.size(), t.describeRejected());
+        LOG.debug(
+            "{} of {} transitions skipped: their rows moved since they were read ({})",
+            rejected.cardinality(),
+            steps.size(),
+            t.describeRejected());
       }
       return rejected.cardinality();
     } finally {
@@ -140,13 +148,17 @@ public class TransitionGuard {
   }
 
   /**
-   * Writes {@code batch} (null: nothing left to write), then records in {@link KnownClaims} the claims
-   * among the kept steps. Rows that steps consume were taken out of the known set before the write
-   * ({@link #consumesKnownClaim}), so a write that throws leaves nothing stale behind: its claims were
-   * never recorded. REQUIRES: the stripes of the steps held.
+   * Writes {@code batch} (null: nothing left to write), then records in {@link KnownClaims} the
+   * claims among the kept steps. Rows that steps consume were taken out of the known set before the
+   * write ({@link #consumesKnownClaim}), so a write that throws leaves nothing stale behind: its
+   * claims were never recorded. REQUIRES: the stripes of the steps held.
    */
   private void writeRecording(
-      Store store, Batch batch, Durability durability, List<Transition.Step> steps, BitSet rejected) {
+      Store store,
+      Batch batch,
+      Durability durability,
+      List<Transition.Step> steps,
+      BitSet rejected) {
     if (batch != null) {
       store.write(batch, durability);
     }
@@ -161,8 +173,8 @@ public class TransitionGuard {
   /**
    * The stripe of tenant {@code ord}, for a transition that reads the tenant's rows and writes them
    * while holding it: the dispatcher, from its scan of the tenant's due rows to its claim batch. A
-   * {@link Transition} marked {@link Transition#readUnderStripes()} and written while its stripes are
-   * held is not re-checked: nothing could have moved its rows. Close the result to let go.
+   * {@link Transition} marked {@link Transition#readUnderStripes()} and written while its stripes
+   * are held is not re-checked: nothing could have moved its rows. Close the result to let go.
    */
   public Held lockTenant(long ord) {
     return lockAll(List.of(tenantStripes[stripeOf(ord)]));
@@ -179,7 +191,8 @@ public class TransitionGuard {
     for (Transition.Step s : steps) {
       if (s.expectsRows()
           && (!tenantStripes[stripeOf(s.ord())].isHeldByCurrentThread()
-              || (s.hookSeq() != Transition.NO_HOOK && !hookStripes[stripeOf(s.hookSeq())].isHeldByCurrentThread()))) {
+              || (s.hookSeq() != Transition.NO_HOOK
+                  && !hookStripes[stripeOf(s.hookSeq())].isHeldByCurrentThread()))) {
         return false;
       }
     }
@@ -187,8 +200,8 @@ public class TransitionGuard {
   }
 
   /**
-   * Every stripe, for the writer's fence repair, which reads rows and deletes them in one batch while
-   * nothing else may move them. Close the result to let go.
+   * Every stripe, for the writer's fence repair, which reads rows and deletes them in one batch
+   * while nothing else may move them. Close the result to let go.
    */
   public Held exclusive() {
     List<ReentrantLock> locks = new ArrayList<>(2 * STRIPES);
@@ -198,9 +211,10 @@ public class TransitionGuard {
   }
 
   /**
-   * The hook stripes of {@code seqs}, for {@link io.ankusa.store.queue.internal.maintenance.Reclaim}: held around its check that nothing owes a
-   * hook and its delete, so no {@link Deliveries#expand} of the hook comes between. Close the result to
-   * let go.
+   * The hook stripes of {@code seqs}, for {@link
+   * io.ankusa.store.queue.internal.maintenance.Reclaim}: held around its check that nothing owes a
+   * hook and its delete, so no {@link Deliveries#expand} of the hook comes between. Close the
+   * result to let go.
    */
   public Held lockHooks(Collection<Long> seqs) {
     BitSet hooks = new BitSet(STRIPES);
@@ -236,11 +250,12 @@ public class TransitionGuard {
   }
 
   /**
-   * Reads every row the steps expect, per family in one multiGet, and returns the steps to drop: a row
-   * not as the step read it, or a row an earlier step of the same batch already consumed. A settle of a
-   * claim this guard knows ({@link KnownClaims}) is neither built into an expectation nor read: it holds,
-   * and the claim is taken out of the known set at once, so a second step of the batch consuming the
-   * same row is not trusted and is dropped. Allocates a few arrays per batch, nothing per known row.
+   * Reads every row the steps expect, per family in one multiGet, and returns the steps to drop: a
+   * row not as the step read it, or a row an earlier step of the same batch already consumed. A
+   * settle of a claim this guard knows ({@link KnownClaims}) is neither built into an expectation
+   * nor read: it holds, and the claim is taken out of the known set at once, so a second step of
+   * the batch consuming the same row is not trusted and is dropped. Allocates a few arrays per
+   * batch, nothing per known row.
    */
   private BitSet moved(Store store, List<Transition.Step> steps) {
     BitSet rejected = new BitSet(steps.size());
@@ -285,8 +300,9 @@ public class TransitionGuard {
 
   /**
    * Whether {@code s} consumes an inflight row this guard's dispatcher claimed and nothing consumed
-   * since: such a row is as the claim wrote it. Takes the claim out of the known set (the step consumes
-   * it), unless {@link #forgetsConsumedClaims()} says otherwise. REQUIRES: the step's stripe held.
+   * since: such a row is as the claim wrote it. Takes the claim out of the known set (the step
+   * consumes it), unless {@link #forgetsConsumedClaims()} says otherwise. REQUIRES: the step's
+   * stripe held.
    */
   private boolean consumesKnownClaim(Transition.Step s) {
     if (s.inflight() == null || s.kind().createsInflight()) {
@@ -327,10 +343,12 @@ public class TransitionGuard {
   }
 
   /**
-   * Rejects a step that expects a row an earlier, kept step of the same batch also expects (both would
-   * consume it): keys are grouped by hash, so the common batch of distinct rows costs one sort.
+   * Rejects a step that expects a row an earlier, kept step of the same batch also expects (both
+   * would consume it): keys are grouped by hash, so the common batch of distinct rows costs one
+   * sort.
    */
-  private static void rejectConsumedTwice(Transition.Expected[] expected, int[] stepOf, BitSet rejected) {
+  private static void rejectConsumedTwice(
+      Transition.Expected[] expected, int[] stepOf, BitSet rejected) {
     if (expected.length < 2) {
       return;
     }
@@ -343,7 +361,8 @@ public class TransitionGuard {
       for (int b = a + 1; b < byHash.length && (byHash[b] >>> 32) == (byHash[a] >>> 32); b++) {
         int first = (int) byHash[a];
         int second = (int) byHash[b];
-        if (stepOf[first] != stepOf[second] && !rejected.get(stepOf[first])
+        if (stepOf[first] != stepOf[second]
+            && !rejected.get(stepOf[first])
             && expected[first].family().equals(expected[second].family())
             && Arrays.equals(expected[first].key(), expected[second].key())) {
           rejected.set(stepOf[second]);

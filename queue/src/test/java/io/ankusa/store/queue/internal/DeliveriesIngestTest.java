@@ -12,12 +12,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * An ingest given an envelope encoded earlier (the writer encodes on the caller's thread): the stored
- * bytes are that encoding, and one that carries another seq is refused before the batch changes.
+ * An ingest given an envelope encoded earlier (the writer encodes on the caller's thread): the
+ * stored bytes are that encoding, and one that carries another seq is refused before the batch
+ * changes.
  */
 class DeliveriesIngestTest {
-  private static final HookEnvelope HOOK = new HookEnvelope(0, "acme", "src", "hook-1", null, 9_000, List.of(1, 2),
-      new byte[] {1, 2, 3});
+  private static final HookEnvelope HOOK =
+      new HookEnvelope(
+          0, "acme", "src", "hook-1", null, 9_000, List.of(1, 2), new byte[] {1, 2, 3});
 
   @Test
   void anEncodingMadeEarlierIsStoredAsTheEnvelopeOnceItCarriesTheSeq() {
@@ -28,7 +30,8 @@ class DeliveriesIngestTest {
     Transition built = new Transition();
     Deliveries.ingest(built, HOOK.withSeq(42), 7, true);
 
-    assertThat(given.ops().ops()).usingRecursiveFieldByFieldElementComparator()
+    assertThat(given.ops().ops())
+        .usingRecursiveFieldByFieldElementComparator()
         .containsExactlyElementsOf(built.ops().ops());
     Op.Put envelope = (Op.Put) given.ops().ops().get(0);
     assertThat(envelope.family()).isEqualTo(Format3.HOOKS);

@@ -25,11 +25,15 @@ class DueCursorsTest {
     for (long ord = 100; ord < 100 + DueCursors.KEPT_DRAINED + 10; ord++) {
       cursors.lower(ord, 1_000);
     }
-    assertThat(cursors.peek(100)).as("a tenant only written to has no cursor: its scan starts at its first key").isNull();
+    assertThat(cursors.peek(100))
+        .as("a tenant only written to has no cursor: its scan starts at its first key")
+        .isNull();
     assertThat(cursors.start(SCANNED)).isNull();
     DueKey drainedAt = new DueKey(SCANNED, 5_000, 42, 0);
     cursors.evict(SCANNED, drainedAt);
-    assertThat(cursors.peek(SCANNED)).as("the drained tenant keeps its cursor").isEqualTo(drainedAt);
+    assertThat(cursors.peek(SCANNED))
+        .as("the drained tenant keeps its cursor")
+        .isEqualTo(drainedAt);
     assertThat(cursors.start(SCANNED)).as("and its next scan starts there").isEqualTo(drainedAt);
   }
 

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /**
- * The scan cursor on its own: start, finish, reports, several scans at once, the periodic rewind. Its
- * two uses are covered on every backend: the marker floor by {@code
+ * The scan cursor on its own: start, finish, reports, several scans at once, the periodic rewind.
+ * Its two uses are covered on every backend: the marker floor by {@code
  * aTickScansTheMarkersFromTheFirstOneTheLastTickSaw}, the reclaim cursor by {@code
  * reclaimResumesWhereItStoppedAndSeesMarkersPutBehindIt}.
  */
@@ -55,7 +55,9 @@ class ScanCursorTest {
     c.finish(60);
     assertThat(c.peek()).as("the first scan finished").isEqualTo(50);
     c.finish(70);
-    assertThat(c.peek()).as("the second scan finished: the report made while it ran still holds").isEqualTo(50);
+    assertThat(c.peek())
+        .as("the second scan finished: the report made while it ran still holds")
+        .isEqualTo(50);
     c.start();
     c.finish(80);
     assertThat(c.peek()).as("a later scan, with no report while it ran").isEqualTo(80);

@@ -21,10 +21,11 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * A {@link FaultInjectingStore} for writer tests: fails the next WAL sync or the next {@code NO_SYNC}
- * write of the writer thread with {@link StoreWriteFailedException}, holds syncs at a gate the test opens, slows syncs, and
- * can make {@link #reportWriteFailure} behave like an engine reopen that drops every write made since
- * the start of the last successful sync (what a crash of an unsynced WAL looks like).
+ * A {@link FaultInjectingStore} for writer tests: fails the next WAL sync or the next {@code
+ * NO_SYNC} write of the writer thread with {@link StoreWriteFailedException}, holds syncs at a gate
+ * the test opens, slows syncs, and can make {@link #reportWriteFailure} behave like an engine
+ * reopen that drops every write made since the start of the last successful sync (what a crash of
+ * an unsynced WAL looks like).
  */
 public final class WriterFaultStore extends FaultInjectingStore {
   private final ReentrantReadWriteLock reopen = new ReentrantReadWriteLock();
@@ -35,6 +36,7 @@ public final class WriterFaultStore extends FaultInjectingStore {
   private final AtomicInteger reportedFailures = new AtomicInteger();
   private final AtomicLong syncDelayNanos = new AtomicLong();
   private volatile boolean dropUnsyncedOnReopen;
+
   /** The state as of the start of the last successful sync (drop mode only). */
   private Snapshot durableState;
 
@@ -44,12 +46,15 @@ public final class WriterFaultStore extends FaultInjectingStore {
 
   /**
    * The next {@code NO_SYNC} write of the writer thread ({@value QueueWriter#WRITER_THREAD}; a
-   * dispatcher's claims are not counted) throws; with {@code applyFirst} it is applied before throwing (a
-   * failure reported after the engine took the batch), otherwise not at all.
+   * dispatcher's claims are not counted) throws; with {@code applyFirst} it is applied before
+   * throwing (a failure reported after the engine took the batch), otherwise not at all.
    */
   public WriterFaultStore failNextNoSyncWrite(boolean applyFirst) {
-    failNextWrite((batch, durability) -> durability == Durability.NO_SYNC
-        && Thread.currentThread().getName().equals(QueueWriter.WRITER_THREAD), applyFirst);
+    failNextWrite(
+        (batch, durability) ->
+            durability == Durability.NO_SYNC
+                && Thread.currentThread().getName().equals(QueueWriter.WRITER_THREAD),
+        applyFirst);
     return this;
   }
 
@@ -68,7 +73,9 @@ public final class WriterFaultStore extends FaultInjectingStore {
     }
   }
 
-  /** From now on the writer thread's {@code NO_SYNC} writes wait until {@link #openWriterWriteGate}. */
+  /**
+   * From now on the writer thread's {@code NO_SYNC} writes wait until {@link #openWriterWriteGate}.
+   */
   public WriterFaultStore holdWriterWrites() {
     writerWriteGate = new Semaphore(0);
     return this;
@@ -123,7 +130,8 @@ public final class WriterFaultStore extends FaultInjectingStore {
   @Override
   public void write(Batch batch, Durability durability) {
     Semaphore gate = writerWriteGate;
-    if (gate != null && durability == Durability.NO_SYNC
+    if (gate != null
+        && durability == Durability.NO_SYNC
         && Thread.currentThread().getName().equals(QueueWriter.WRITER_THREAD)) {
       gate.acquireUninterruptibly();
     }

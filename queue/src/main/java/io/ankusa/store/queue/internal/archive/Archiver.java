@@ -1,11 +1,11 @@
 package io.ankusa.store.queue.internal.archive;
 
-import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.layout.ArchiveKey;
 import io.ankusa.store.layout.ArchiveValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
+import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.Transition;
@@ -32,37 +32,39 @@ import org.slf4j.LoggerFactory;
  * ArchiveSink}, then settles the obligation. One {@link #archiveChunk() chunk} is:
  *
  * <ol>
- *   <li>read up to {@code chunkHooks} obligations with {@code seq <= durableSeq}, in seq order — never
- *       above the watermark, so the archive only ever holds hooks whose ingest was acknowledged (nothing
- *       leaves the queue before it is durable);
+ *   <li>read up to {@code chunkHooks} obligations with {@code seq <= durableSeq}, in seq order —
+ *       never above the watermark, so the archive only ever holds hooks whose ingest was
+ *       acknowledged (nothing leaves the queue before it is durable);
  *   <li>read their hooks' envelopes ({@code 'h'} rows) in one multiGet;
- *   <li>append each present envelope to the sink, unchanged, and {@link ArchiveSink#sync sync} the sink;
+ *   <li>append each present envelope to the sink, unchanged, and {@link ArchiveSink#sync sync} the
+ *       sink;
  *   <li>only then, in one batch, delete the obligations with {@code archive_pending −1} each: a
- *       <i>settle</i> when the envelope was appended, a <i>drop</i> when the hook is gone (nothing to
- *       archive; same ops, counted apart).
+ *       <i>settle</i> when the envelope was appended, a <i>drop</i> when the hook is gone (nothing
+ *       to archive; same ops, counted apart).
  * </ol>
  *
  * <p><b>Guarantee: at-least-once into the archive, de-duplicated by seq on read.</b> A crash or a
- * failure after the sink's sync and before the settle batch is durable leaves the obligations, and the
- * next run appends those hooks again. Nothing is settled that the sink has not synced, so no obligation
- * is lost. The settle batch is written {@link Durability#NO_SYNC}: losing it to a power cut only repeats
- * appends, which readers skip. A sink failure ({@link io.ankusa.store.queue.archive.ArchiveSinkException}) or a store failure leaves
- * every obligation of the chunk in place and propagates; run again later.
+ * failure after the sink's sync and before the settle batch is durable leaves the obligations, and
+ * the next run appends those hooks again. Nothing is settled that the sink has not synced, so no
+ * obligation is lost. The settle batch is written {@link Durability#NO_SYNC}: losing it to a power
+ * cut only repeats appends, which readers skip. A sink failure ({@link
+ * io.ankusa.store.queue.archive.ArchiveSinkException}) or a store failure leaves every obligation
+ * of the chunk in place and propagates; run again later.
  *
  * <p><b>Where a chunk starts.</b> After a settled chunk the next one starts just above its last seq
  * instead of at the head of {@code 'a'}, which on an LSM engine would walk the tombstones of every
  * settled obligation. That skips nothing: obligations are created by ingest (with seqs above every
- * seq the writer has made durable, since seqs only grow) and by the format migration (before anything
- * serves); the writer's fence removes only obligations above {@code durableSeq}, which no chunk has
- * read. A new archiver (after a restart) starts at the head.
+ * seq the writer has made durable, since seqs only grow) and by the format migration (before
+ * anything serves); the writer's fence removes only obligations above {@code durableSeq}, which no
+ * chunk has read. A new archiver (after a restart) starts at the head.
  *
  * <p>REQUIRES: one archiver per store, through its one queue (a second would append the same hooks
- * again; the queue's {@link io.ankusa.store.queue.internal.TransitionGuard} still settles each obligation once, so the counts stay
- * exact); {@code
- * durableSeq} is the writer's watermark ({@code writer::durableSeq}), or {@code () -> Long.MAX_VALUE}
- * when every write is SYNC ({@link io.ankusa.store.queue.internal.ingest.DirectIngest}). Not thread-safe: run it from one thread. Counters:
- * the layout property {@code countersEqualAFoldAfterAnySequenceOfTransitions} checks that {@code
- * archive_pending} equals the {@code 'a'} rows after archiver runs; {@code
+ * again; the queue's {@link io.ankusa.store.queue.internal.TransitionGuard} still settles each
+ * obligation once, so the counts stay exact); {@code durableSeq} is the writer's watermark ({@code
+ * writer::durableSeq}), or {@code () -> Long.MAX_VALUE} when every write is SYNC ({@link
+ * io.ankusa.store.queue.internal.ingest.DirectIngest}). Not thread-safe: run it from one thread.
+ * Counters: the layout property {@code countersEqualAFoldAfterAnySequenceOfTransitions} checks that
+ * {@code archive_pending} equals the {@code 'a'} rows after archiver runs; {@code
  * archiveNeverGetsAHookAboveDurableSeq} and {@code archiverSettlesOnlyWhatTheSinkSynced} check the
  * watermark and the order of sync and settle.
  */
@@ -79,6 +81,7 @@ public final class Archiver {
   private final LongSupplier durableSeq;
   private final ArchiveSink sink;
   private final int chunkHooks;
+
   /** The lowest seq the next chunk reads from (see the class doc). */
   private long nextSeq;
 
@@ -89,7 +92,8 @@ public final class Archiver {
    */
   public Archiver(DeliveryQueue queue, LongSupplier durableSeq, ArchiveSink sink, int chunkHooks) {
     if (chunkHooks < 1) {
-      throw new StoreArgumentException("archiver chunk of " + chunkHooks + " hooks: give at least 1");
+      throw new StoreArgumentException(
+          "archiver chunk of " + chunkHooks + " hooks: give at least 1");
     }
     this.queue = queue;
     this.durableSeq = durableSeq;
@@ -98,8 +102,8 @@ public final class Archiver {
   }
 
   /**
-   * What one chunk (or, from {@link #drain()}, every chunk of a drain) did. Counts are {@code long} so
-   * that totals over many chunks ({@link #plus}) cannot overflow.
+   * What one chunk (or, from {@link #drain()}, every chunk of a drain) did. Counts are {@code long}
+   * so that totals over many chunks ({@link #plus}) cannot overflow.
    *
    * @param settled obligations settled: their envelopes are in the sink, synced
    * @param dropped obligations dropped because their hook was gone
@@ -117,7 +121,10 @@ public final class Archiver {
 
     /** The totals of this report and {@code other}: counts and bytes added, the higher last seq. */
     public ChunkReport plus(ChunkReport other) {
-      return new ChunkReport(settled + other.settled, dropped + other.dropped, envelopeBytes + other.envelopeBytes,
+      return new ChunkReport(
+          settled + other.settled,
+          dropped + other.dropped,
+          envelopeBytes + other.envelopeBytes,
           Math.max(lastSeq, other.lastSeq));
     }
   }
@@ -126,7 +133,8 @@ public final class Archiver {
    * Archives one chunk (see the class doc). Returns what it did; {@code obligations() == 0} when no
    * obligation at or below the watermark is left.
    *
-   * @throws io.ankusa.store.queue.archive.ArchiveSinkException if the sink fails; nothing of the chunk is settled
+   * @throws io.ankusa.store.queue.archive.ArchiveSinkException if the sink fails; nothing of the
+   *     chunk is settled
    */
   public ChunkReport archiveChunk() {
     Chunk chunk = read(durableSeq.getAsLong(), nextSeq);
@@ -141,17 +149,18 @@ public final class Archiver {
   }
 
   /**
-   * Archives chunks up to the watermark as it stands when the call starts (so it ends while ingest goes
-   * on) until no obligation at or below it is left; returns the totals.
+   * Archives chunks up to the watermark as it stands when the call starts (so it ends while ingest
+   * goes on) until no obligation at or below it is left; returns the totals.
    *
-   * <p>The store's reads of the next chunk (the scan of {@code 'a'} and the multiGet of its hooks) run
-   * on a second thread while the sink syncs the current one, so a drain costs about the larger of the
-   * store's work and the sink's instead of their sum. Nothing else changes: the sink is called from the
-   * caller's thread only, each chunk is settled only after its own sync, and the read of the next chunk
-   * starts above the current one, which its settle does not touch. The reading thread lives for the
-   * call; no read is left running when it returns or throws.
+   * <p>The store's reads of the next chunk (the scan of {@code 'a'} and the multiGet of its hooks)
+   * run on a second thread while the sink syncs the current one, so a drain costs about the larger
+   * of the store's work and the sink's instead of their sum. Nothing else changes: the sink is
+   * called from the caller's thread only, each chunk is settled only after its own sync, and the
+   * read of the next chunk starts above the current one, which its settle does not touch. The
+   * reading thread lives for the call; no read is left running when it returns or throws.
    *
-   * @throws io.ankusa.store.queue.archive.ArchiveSinkException if the sink fails; chunks already settled stay settled
+   * @throws io.ankusa.store.queue.archive.ArchiveSinkException if the sink fails; chunks already
+   *     settled stay settled
    */
   public ChunkReport drain() {
     long durable = durableSeq.getAsLong();
@@ -160,11 +169,13 @@ public final class Archiver {
       return ChunkReport.NONE;
     }
     ChunkReport total = ChunkReport.NONE;
-    ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, READER_THREAD);
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService reader =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, READER_THREAD);
+              t.setDaemon(true);
+              return t;
+            });
     try {
       while (!chunk.isEmpty()) {
         Chunk current = chunk;
@@ -183,7 +194,10 @@ public final class Archiver {
     }
   }
 
-  /** Obligations of seq {@code >= fromSeq} and {@code <= durable}, at most a chunk, with their hooks. */
+  /**
+   * Obligations of seq {@code >= fromSeq} and {@code <= durable}, at most a chunk, with their
+   * hooks.
+   */
   private Chunk read(long durable, long fromSeq) {
     if (durable < fromSeq) {
       return Chunk.NONE;
@@ -193,7 +207,8 @@ public final class Archiver {
     KeyRange upToDurable = Keys.archiveUpTo(durable);
     byte[] from = Keys.archive(fromSeq);
     byte[] lo = Arrays.compareUnsigned(from, upToDurable.lo()) > 0 ? from : upToDurable.lo();
-    try (Scan scan = queue.store().scan(upToDurable.columnFamily(), lo, upToDurable.hi(), Direction.FORWARD)) {
+    try (Scan scan =
+        queue.store().scan(upToDurable.columnFamily(), lo, upToDurable.hi(), Direction.FORWARD)) {
       while (seqs.size() < chunkHooks && scan.hasNext()) {
         Entry e = scan.next();
         seqs.add(ArchiveKey.decode(e.key()).seq());
@@ -223,7 +238,10 @@ public final class Archiver {
     return appended;
   }
 
-  /** After the sink synced {@code chunk}'s appends: deletes its obligations in one batch, moves the cursor. */
+  /**
+   * After the sink synced {@code chunk}'s appends: deletes its obligations in one batch, moves the
+   * cursor.
+   */
   private ChunkReport settle(Chunk chunk) {
     Transition t = new Transition();
     long bytes = 0;
@@ -263,11 +281,14 @@ public final class Archiver {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
       }
-      throw new StoreException("archiver: reading the next chunk failed: " + e.getCause(), e.getCause());
+      throw new StoreException(
+          "archiver: reading the next chunk failed: " + e.getCause(), e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new StoreException("archiver interrupted while reading the next chunk; chunks already settled stay"
-          + " settled, the rest stays owed: run the archiver again", e);
+      throw new StoreException(
+          "archiver interrupted while reading the next chunk; chunks already settled stay"
+              + " settled, the rest stays owed: run the archiver again",
+          e);
     }
   }
 
@@ -289,7 +310,10 @@ public final class Archiver {
     }
   }
 
-  /** The obligations of one chunk, in seq order, and their hooks' envelopes (null: the hook is gone). */
+  /**
+   * The obligations of one chunk, in seq order, and their hooks' envelopes (null: the hook is
+   * gone).
+   */
   private record Chunk(List<Long> seqs, List<ArchiveValue> obligations, List<byte[]> envelopes) {
     static final Chunk NONE = new Chunk(List.of(), List.of(), List.of());
 

@@ -15,8 +15,10 @@ public final class CounterDeltas {
 
   /** (ord, field code) packed as {@code ord << 8 | code}, in the slots {@link #used} marks. */
   private long[] keys = new long[FIRST_CAPACITY];
+
   /** The sum of the deltas of the key in the same slot. */
   private long[] sums = new long[FIRST_CAPACITY];
+
   private boolean[] used = new boolean[FIRST_CAPACITY];
   private int size;
 
@@ -39,7 +41,9 @@ public final class CounterDeltas {
     }
   }
 
-  /** Calls {@code sink} once per (ord, field) with a non-zero sum, ord ascending (then field code). */
+  /**
+   * Calls {@code sink} once per (ord, field) with a non-zero sum, ord ascending (then field code).
+   */
   void forEach(DeltaSink sink) {
     long[] packed = new long[size];
     int n = 0;

@@ -40,17 +40,21 @@ public final class Counters {
   /** Appends the merges for {@code deltas} to {@code batch}: tenants', then ord 0's. */
   public void ops(CounterDeltas deltas, Batch batch) {
     long[] aggregate = new long[FIELDS.length];
-    deltas.forEach((ord, field, delta) -> {
-      batch.merge(Format3.COUNTERS, Keys.counter(ord, field), delta);
-      if (ord != Fields.NODE_AGGREGATE_ORD) {
-        aggregate[field.code() - 1] += delta;
-      }
-    });
+    deltas.forEach(
+        (ord, field, delta) -> {
+          batch.merge(Format3.COUNTERS, Keys.counter(ord, field), delta);
+          if (ord != Fields.NODE_AGGREGATE_ORD) {
+            aggregate[field.code() - 1] += delta;
+          }
+        });
     int shard = sharded ? ThreadLocalRandom.current().nextInt(Keys.AGGREGATE_SHARDS) : -1;
     for (CounterField field : FIELDS) {
       long delta = aggregate[field.code() - 1];
       if (delta != 0) {
-        byte[] key = sharded ? Keys.aggregateShard(field, shard) : Keys.counter(Fields.NODE_AGGREGATE_ORD, field);
+        byte[] key =
+            sharded
+                ? Keys.aggregateShard(field, shard)
+                : Keys.counter(Fields.NODE_AGGREGATE_ORD, field);
         batch.merge(Format3.COUNTERS, key, delta);
       }
     }
@@ -90,19 +94,25 @@ public final class Counters {
    */
   public static Map<Long, TenantCounts> readAll(ReadView view) {
     Map<Long, long[]> acc = new TreeMap<>();
-    CounterFold.foldFamily(view, KeyFamily.COUNTERS, e -> {
-      CounterKey key = e.key().length == 6
-          ? CounterKey.decode(Arrays.copyOf(e.key(), 5))
-          : CounterKey.decode(e.key());
-      acc.computeIfAbsent(key.ord(), o -> new long[FIELDS.length])[key.field().code() - 1] +=
-          Int64Add.decode(Format3.COUNTERS, e.key(), e.value());
-    });
+    CounterFold.foldFamily(
+        view,
+        KeyFamily.COUNTERS,
+        e -> {
+          CounterKey key =
+              e.key().length == 6
+                  ? CounterKey.decode(Arrays.copyOf(e.key(), 5))
+                  : CounterKey.decode(e.key());
+          acc.computeIfAbsent(key.ord(), o -> new long[FIELDS.length])[key.field().code() - 1] +=
+              Int64Add.decode(Format3.COUNTERS, e.key(), e.value());
+        });
     Map<Long, TenantCounts> out = new TreeMap<>();
     acc.forEach((ord, v) -> out.put(ord, TenantCounts.of(v)));
     return out;
   }
 
-  /** Reads {@code keys} (grouped by field, {@code perField} each) and sums them into {@code values}. */
+  /**
+   * Reads {@code keys} (grouped by field, {@code perField} each) and sums them into {@code values}.
+   */
   private static void addValues(ReadView view, List<byte[]> keys, long[] values, int perField) {
     List<byte[]> got = view.multiGet(Format3.COUNTERS, keys);
     for (int i = 0; i < got.size(); i++) {

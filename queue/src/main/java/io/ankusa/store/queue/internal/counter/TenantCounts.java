@@ -6,7 +6,8 @@ import io.ankusa.store.layout.CounterField;
  * The six counters of one tenant, or of the node aggregate (ord 0). See {@link CounterField} for
  * what adds to and subtracts from each.
  */
-public record TenantCounts(long pending, long scheduled, long inflight, long dead, long bytes, long archivePending) {
+public record TenantCounts(
+    long pending, long scheduled, long inflight, long dead, long bytes, long archivePending) {
 
   public static final TenantCounts ZERO = new TenantCounts(0, 0, 0, 0, 0, 0);
 

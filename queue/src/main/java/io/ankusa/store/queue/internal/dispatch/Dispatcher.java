@@ -11,8 +11,8 @@ import io.ankusa.store.queue.internal.Transition;
 import io.ankusa.store.queue.internal.TransitionGuard;
 import io.ankusa.store.queue.internal.index.ActiveIndex;
 import io.ankusa.store.queue.internal.index.DueIndex;
-import io.ankusa.store.queue.internal.record.DueRow;
 import io.ankusa.store.queue.internal.record.DeliveryRow;
+import io.ankusa.store.queue.internal.record.DueRow;
 import io.ankusa.store.queue.internal.record.InflightRow;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.StoreArgumentException;
@@ -22,7 +22,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,29 +30,30 @@ import java.util.function.LongSupplier;
 /**
  * One round of dispatch: find the active tenants, claim their due rows, clean their markers.
  *
- * <p>Claim order ({@link DispatchPolicy}, docs/delivery.md): by default deficit round-robin over the
- * tenants with a marker due now. Each tick serves them in ordinal order, starting after the last tenant
- * the previous tick served (or with the tenant whose visit the previous tick's budget cut short, which
- * resumes without a new quantum). A visit adds the tenant's quantum ({@code quantumBytes × weight}) to
- * its deficit and claims its rows in {@code at} order while each row's cost (its size plus {@code
- * rowCostBytes}) fits; what is left carries to its next visit, and is reset when the tenant drains.
- * Tenants with rows left get further rounds in the same tick until its row limit or byte budget is
- * spent; the last tenant with work left takes what remains of the tick. Per-tenant limits ({@link
- * TenantLimits}: weight, most inflight rows, most rows per tick) are read with one point read per
- * tenant a tick visits; a tenant at its inflight limit is skipped until rows complete. Cost: the marker scan, one seek per visit
- * and the rows claimed — O(tenants with work due + rows claimed), never O(tenants).
+ * <p>Claim order ({@link DispatchPolicy}, docs/delivery.md): by default deficit round-robin over
+ * the tenants with a marker due now. Each tick serves them in ordinal order, starting after the
+ * last tenant the previous tick served (or with the tenant whose visit the previous tick's budget
+ * cut short, which resumes without a new quantum). A visit adds the tenant's quantum ({@code
+ * quantumBytes × weight}) to its deficit and claims its rows in {@code at} order while each row's
+ * cost (its size plus {@code rowCostBytes}) fits; what is left carries to its next visit, and is
+ * reset when the tenant drains. Tenants with rows left get further rounds in the same tick until
+ * its row limit or byte budget is spent; the last tenant with work left takes what remains of the
+ * tick. Per-tenant limits ({@link TenantLimits}: weight, most inflight rows, most rows per tick)
+ * are read with one point read per tenant a tick visits; a tenant at its inflight limit is skipped
+ * until rows complete. Cost: the marker scan, one seek per visit and the rows claimed — O(tenants
+ * with work due + rows claimed), never O(tenants).
  *
- * <p>Each tenant's scan resumes at its {@link DueCursors cursor}, past the rows earlier ticks claimed.
- * Only rows with {@code seq <= visibleSeq} are claimed (the writer's durable watermark): nothing is
- * dispatched before it is durable. Claims are written {@code NO_SYNC}: a claim lost in a crash leaves
- * the row due, and {@link io.ankusa.store.queue.internal.maintenance.InflightRecovery} makes claims that survived due again at boot (at-least-once
- * delivery).
+ * <p>Each tenant's scan resumes at its {@link DueCursors cursor}, past the rows earlier ticks
+ * claimed. Only rows with {@code seq <= visibleSeq} are claimed (the writer's durable watermark):
+ * nothing is dispatched before it is durable. Claims are written {@code NO_SYNC}: a claim lost in a
+ * crash leaves the row due, and {@link io.ankusa.store.queue.internal.maintenance.InflightRecovery}
+ * makes claims that survived due again at boot (at-least-once delivery).
  *
  * <p>Thread-safe beside every other transition, another dispatcher included: each tenant's due rows
  * are scanned and claimed while the tick holds the tenant's {@link TransitionGuard} stripe, so no
- * other transition of the tenant moves a row in between, and a second dispatcher scans only after the
- * first's claims are written. The round-robin position and deficits belong to this dispatcher (its
- * ticks run one at a time); the cursors belong to the queue.
+ * other transition of the tenant moves a row in between, and a second dispatcher scans only after
+ * the first's claims are written. The round-robin position and deficits belong to this dispatcher
+ * (its ticks run one at a time); the cursors belong to the queue.
  */
 public final class Dispatcher {
   private final DeliveryQueue queue;
@@ -61,13 +61,21 @@ public final class Dispatcher {
   private final int rowLimit;
   private final long byteBudget;
   private final DispatchPolicy policy;
-  /** What happens to the rows a tick takes before they are written; {@link #CLAIM_ALL} claims them. */
+
+  /**
+   * What happens to the rows a tick takes before they are written; {@link #CLAIM_ALL} claims them.
+   */
   private final ClaimSettler settler;
+
   /** Deficits carried between visits, of tenants that still had rows when last visited. */
   private final Map<Long, Long> deficits = new HashMap<>();
+
   /** The tenant the last visit served; the next round starts after it. */
   private long lastServed;
-  /** The tenant whose visit a tick's budget cut short (it resumes first, with no new quantum), or 0. */
+
+  /**
+   * The tenant whose visit a tick's budget cut short (it resumes first, with no new quantum), or 0.
+   */
   private long unfinished;
 
   /**
@@ -82,15 +90,26 @@ public final class Dispatcher {
   }
 
   /** A dispatcher sharing its ticks by {@code policy}. */
-  public Dispatcher(DeliveryQueue queue, LongSupplier visibleSeq, int rowLimit, long byteBudget, DispatchPolicy policy) {
+  public Dispatcher(
+      DeliveryQueue queue,
+      LongSupplier visibleSeq,
+      int rowLimit,
+      long byteBudget,
+      DispatchPolicy policy) {
     this(queue, visibleSeq, rowLimit, byteBudget, policy, CLAIM_ALL);
   }
 
   /**
-   * A dispatcher that hands the rows each tick takes to {@code settler} before writing them: the rows it
-   * answers are claimed and settled in one step (no inflight row is ever written), the others claimed.
+   * A dispatcher that hands the rows each tick takes to {@code settler} before writing them: the
+   * rows it answers are claimed and settled in one step (no inflight row is ever written), the
+   * others claimed.
    */
-  public Dispatcher(DeliveryQueue queue, LongSupplier visibleSeq, int rowLimit, long byteBudget, DispatchPolicy policy,
+  public Dispatcher(
+      DeliveryQueue queue,
+      LongSupplier visibleSeq,
+      int rowLimit,
+      long byteBudget,
+      DispatchPolicy policy,
       ClaimSettler settler) {
     this.queue = queue;
     this.visibleSeq = visibleSeq;
@@ -101,17 +120,18 @@ public final class Dispatcher {
   }
 
   /**
-   * What a tick does with the rows it takes, before it writes them: how a synchronous delivery handler
-   * answers them in the same batch as their claim. Called on the dispatcher's thread, once or more per
-   * tick, while the tick holds the stripes of the rows' tenants ({@link TransitionGuard#lockTenant}), so
-   * no other transition of those tenants runs meanwhile: keep it short.
+   * What a tick does with the rows it takes, before it writes them: how a synchronous delivery
+   * handler answers them in the same batch as their claim. Called on the dispatcher's thread, once
+   * or more per tick, while the tick holds the stripes of the rows' tenants ({@link
+   * TransitionGuard#lockTenant}), so no other transition of those tenants runs meanwhile: keep it
+   * short.
    */
   @FunctionalInterface
   public interface ClaimSettler {
     /**
-     * Answers some of {@code rows} (due rows, in claim order) through {@code settlement}; every row it
-     * does not answer is claimed (inflight). A throw is rethrown by the tick once the rows are written,
-     * the answers given before it included.
+     * Answers some of {@code rows} (due rows, in claim order) through {@code settlement}; every row
+     * it does not answer is claimed (inflight). A throw is rethrown by the tick once the rows are
+     * written, the answers given before it included.
      */
     void settle(List<DueRow> rows, Settlement settlement, long now);
   }
@@ -120,8 +140,9 @@ public final class Dispatcher {
   public static final ClaimSettler CLAIM_ALL = (rows, settlement, now) -> {};
 
   /**
-   * The answers for one batch of rows a tick took: each row gets at most one, through these methods,
-   * and the rows left unanswered are claimed. The batch built from them is the one the tick writes.
+   * The answers for one batch of rows a tick took: each row gets at most one, through these
+   * methods, and the rows left unanswered are claimed. The batch built from them is the one the
+   * tick writes.
    */
   public static final class Settlement {
     private final List<DueRow> rows;
@@ -134,29 +155,41 @@ public final class Dispatcher {
       this.answered = new BitSet(rows.size());
     }
 
-    /** Row {@code i} was delivered: it goes with its delivery row ({@link Deliveries#claimDelivered}). */
+    /**
+     * Row {@code i} was delivered: it goes with its delivery row ({@link
+     * Deliveries#claimDelivered}).
+     */
     public void delivered(int i) {
       Deliveries.claimDelivered(batch, take(i));
     }
 
-    /** Row {@code i} is due again at {@code at} ({@link Deliveries#claimRetry}); {@code state} is its delivery row. */
+    /**
+     * Row {@code i} is due again at {@code at} ({@link Deliveries#claimRetry}); {@code state} is
+     * its delivery row.
+     */
     public void retry(int i, DeliveryRow state, long at, String error) {
       Deliveries.claimRetry(batch, take(i), state, at, error);
     }
 
     /** Row {@code i} is given up at {@code at} ({@link Deliveries#claimDeadLetter}). */
-    public void deadLetter(int i, DeliveryRow state, long at, String sourceId, String hookId, String error) {
+    public void deadLetter(
+        int i, DeliveryRow state, long at, String sourceId, String hookId, String error) {
       Deliveries.claimDeadLetter(batch, take(i), state, at, sourceId, hookId, error);
     }
 
     private DueRow take(int i) {
       if (i < 0 || i >= rows.size()) {
-        throw new StoreArgumentException("row " + i + " is not one of the " + rows.size() + " rows of this batch");
+        throw new StoreArgumentException(
+            "row " + i + " is not one of the " + rows.size() + " rows of this batch");
       }
       if (answered.get(i)) {
         DueKey k = rows.get(i).key();
-        throw new StoreArgumentException("the delivery of hook seq " + k.seq() + " to sink " + k.sink()
-            + " was answered already; each delivery takes one answer");
+        throw new StoreArgumentException(
+            "the delivery of hook seq "
+                + k.seq()
+                + " to sink "
+                + k.sink()
+                + " was answered already; each delivery takes one answer");
       }
       answered.set(i);
       return rows.get(i);
@@ -184,12 +217,14 @@ public final class Dispatcher {
     long from = floor.start();
     long firstSeen = ActiveKey.bucketOf(now) + 1;
     try {
-      for (ActiveKey marker : ActiveIndex.activeTenants(queue.store(), from, now, ActiveIndex.DEFAULT_LIMIT)) {
+      for (ActiveKey marker :
+          ActiveIndex.activeTenants(queue.store(), from, now, ActiveIndex.DEFAULT_LIMIT)) {
         bucketsByTenant.computeIfAbsent(marker.ord(), o -> new ArrayList<>()).add(marker.bucket());
         firstSeen = Math.min(firstSeen, marker.bucket());
       }
     } finally {
-      // no marker before the first one seen (none up to now's second when none was): later puts lower it
+      // no marker before the first one seen (none up to now's second when none was): later puts
+      // lower it
       floor.finish(Math.max(from, firstSeen));
     }
     Tick tick = new Tick(now, bucketsByTenant);
@@ -204,10 +239,17 @@ public final class Dispatcher {
     }
     List<ActiveIndex.TenantMarkers> visited = new ArrayList<>(tick.visited.size());
     for (Map.Entry<Long, DueKey> v : tick.visited.entrySet()) {
-      visited.add(ActiveIndex.TenantMarkers.seenByScan(v.getKey(), bucketsByTenant.get(v.getKey()), v.getValue()));
+      visited.add(
+          ActiveIndex.TenantMarkers.seenByScan(
+              v.getKey(), bucketsByTenant.get(v.getKey()), v.getValue()));
     }
-    int markersDeleted = ActiveIndex.cleanupAll(queue.store(), visited, now, () -> {}, floor::lower);
-    return new TickReport(bucketsByTenant.size(), tick.visited.size(), tick.pending.claimed, tick.pending.settled,
+    int markersDeleted =
+        ActiveIndex.cleanupAll(queue.store(), visited, now, () -> {}, floor::lower);
+    return new TickReport(
+        bucketsByTenant.size(),
+        tick.visited.size(),
+        tick.pending.claimed,
+        tick.pending.settled,
         markersDeleted);
   }
 
@@ -221,7 +263,9 @@ public final class Dispatcher {
     }
   }
 
-  /** Deficit round-robin from where the last tick stopped; further rounds while the budget lasts. */
+  /**
+   * Deficit round-robin from where the last tick stopped; further rounds while the budget lasts.
+   */
   private void roundRobin(Tick tick) {
     List<Long> active = new ArrayList<>(tick.buckets.keySet());
     Collections.sort(active);
@@ -259,12 +303,16 @@ public final class Dispatcher {
           next.add(ord);
         }
       }
-      remaining = next; // a tenant's next visit skips the rows this tick took and has not written yet
+      remaining =
+          next; // a tenant's next visit skips the rows this tick took and has not written yet
     }
     deficits.keySet().retainAll(tick.buckets.keySet()); // a tenant without a due marker has drained
   }
 
-  /** Index in {@code sorted} of the first tenant after {@link #lastServed} (or of the unfinished one). */
+  /**
+   * Index in {@code sorted} of the first tenant after {@link #lastServed} (or of the unfinished
+   * one).
+   */
   private int firstAfter(List<Long> sorted) {
     for (int i = 0; i < sorted.size(); i++) {
       if (unfinished != 0 ? sorted.get(i) >= unfinished : sorted.get(i) > lastServed) {
@@ -276,8 +324,8 @@ public final class Dispatcher {
 
   /**
    * One visit of tenant {@code ord}: under its stripe, scans from its cursor and claims what {@code
-   * costBudget} and its limits allow, then moves or evicts its cursor. Null when its limits allow no row
-   * now (nothing was scanned).
+   * costBudget} and its limits allow, then moves or evicts its cursor. Null when its limits allow
+   * no row now (nothing was scanned).
    */
   private DueIndex.Visit visit(Tick tick, long ord, long costBudget) {
     TenantLimitsValue limits = tick.limits(ord);
@@ -285,22 +333,35 @@ public final class Dispatcher {
     if (limits.limitsRowsPerTick()) {
       rows = Math.min(rows, limits.rowsPerTick() - tick.claimedOf(ord));
     }
-    // The scan and the rows it takes under the tenant's stripe, held until they are written with the
+    // The scan and the rows it takes under the tenant's stripe, held until they are written with
+    // the
     // other tenants' of this tick: no other transition of the tenant moves a row in between, so the
     // batch needs no re-check (the re-check would double the reads).
     tick.pending.lock(ord);
     if (limits.limitsInflight() && rows > 0) {
-      long inflight = queue.counters().read(queue.store(), ord).inflight() + tick.pending.pendingOf(ord);
+      long inflight =
+          queue.counters().read(queue.store(), ord).inflight() + tick.pending.pendingOf(ord);
       rows = Math.min(rows, limits.maxInflight() - inflight);
     }
     if (rows <= 0) {
       return null;
     }
     DueCursors cursors = queue.dueCursors();
-    DueIndex.Visit v = DueIndex.claimable(queue.store(), ord, scanStart(ord, cursors.start(ord), tick.buckets.get(ord)),
-        tick.now, (int) rows, costBudget, policy.rowCostBytes(), byteBudget - tick.bytes, tick.watermark,
-        tick.pending::taken);
-    tick.visited.put(ord, v.head()); // the last visit's head is the tenant's first due row once the tick's rows are in
+    DueIndex.Visit v =
+        DueIndex.claimable(
+            queue.store(),
+            ord,
+            scanStart(ord, cursors.start(ord), tick.buckets.get(ord)),
+            tick.now,
+            (int) rows,
+            costBudget,
+            policy.rowCostBytes(),
+            byteBudget - tick.bytes,
+            tick.watermark,
+            tick.pending::taken);
+    tick.visited.put(
+        ord, v.head()); // the last visit's head is the tenant's first due row once the tick's rows
+    // are in
     for (DueRow row : v.rows()) {
       tick.pending.add(ord, row);
       tick.bytes += row.value().size();
@@ -320,12 +381,12 @@ public final class Dispatcher {
   /**
    * The rows a tick took and has not written yet, from several tenants, written as one batch — each
    * answered through the {@link ClaimSettler} or claimed — while the tick holds every one of their
-   * stripes (one write per tick instead of one per tenant; on an engine whose commit costs more than its
-   * rows, such as LMDB's, that is most of a tick's time). A later visit of a tenant in the same tick
-   * skips its rows taken and not yet written. Stripes are taken in visiting order, which is not the
-   * guard's ascending order, so only the first is waited for: a later one is tried, and when it is busy
-   * the rows so far are written and their stripes let go before waiting — a tick never waits while it
-   * holds a stripe.
+   * stripes (one write per tick instead of one per tenant; on an engine whose commit costs more
+   * than its rows, such as LMDB's, that is most of a tick's time). A later visit of a tenant in the
+   * same tick skips its rows taken and not yet written. Stripes are taken in visiting order, which
+   * is not the guard's ascending order, so only the first is waited for: a later one is tried, and
+   * when it is busy the rows so far are written and their stripes let go before waiting — a tick
+   * never waits while it holds a stripe.
    */
   private final class PendingRows {
     private final long now;
@@ -333,8 +394,10 @@ public final class Dispatcher {
     private final List<DueRow> rows = new ArrayList<>();
     private final Set<DueKey> keys = new HashSet<>();
     private final Map<Long, Integer> perTenant = new LinkedHashMap<>();
+
     /** The rows the tick's writes claimed (inflight), in claim order. */
     final List<InflightRow> claimed = new ArrayList<>();
+
     /** The rows the settler answered in the same batch as their claim. */
     int settled;
 
@@ -342,7 +405,10 @@ public final class Dispatcher {
       this.now = now;
     }
 
-    /** Takes tenant {@code ord}'s stripe for the rest of the tick (writing the rows so far if it must wait). */
+    /**
+     * Takes tenant {@code ord}'s stripe for the rest of the tick (writing the rows so far if it
+     * must wait).
+     */
     void lock(long ord) {
       if (!held.isEmpty()) {
         TransitionGuard.Held h = queue.guard().tryLockTenant(ord);
@@ -373,9 +439,10 @@ public final class Dispatcher {
     }
 
     /**
-     * Hands the rows so far to the settler, claims those it left, writes them as one batch and lets every
-     * stripe go. A write that fails sends the cursors of its tenants back to their first key (they had
-     * moved past rows that are still due) before it throws; a settler that threw is rethrown after the write.
+     * Hands the rows so far to the settler, claims those it left, writes them as one batch and lets
+     * every stripe go. A write that fails sends the cursors of its tenants back to their first key
+     * (they had moved past rows that are still due) before it throws; a settler that threw is
+     * rethrown after the write.
      */
     void flush() {
       try {
@@ -439,11 +506,15 @@ public final class Dispatcher {
     final Map<Long, List<Long>> buckets;
     final Map<Long, TenantLimitsValue> limits;
     final Map<Long, Integer> claimedByTenant = new HashMap<>();
+
     /** The tenants whose due rows the tick scanned, each with the head its last scan saw. */
     final Map<Long, DueKey> visited = new LinkedHashMap<>();
+
     final PendingRows pending;
+
     /** Rows taken so far: claimed, answered, or waiting to be written. */
     int taken;
+
     long bytes;
 
     Tick(long now, Map<Long, List<Long>> buckets) {
@@ -482,11 +553,15 @@ public final class Dispatcher {
    * @param activeTenants distinct tenants with markers due now (up to the marker limit)
    * @param tenantsVisited tenants whose due rows were scanned
    * @param claimed the rows claimed, now inflight, in claim order
-   * @param settledAtClaim the rows the dispatcher's {@link ClaimSettler} answered in the batch that claimed
-   *     them (never inflight)
+   * @param settledAtClaim the rows the dispatcher's {@link ClaimSettler} answered in the batch that
+   *     claimed them (never inflight)
    * @param markersDeleted stale markers removed by cleanup
    */
-  public record TickReport(int activeTenants, int tenantsVisited, List<InflightRow> claimed, int settledAtClaim,
+  public record TickReport(
+      int activeTenants,
+      int tenantsVisited,
+      List<InflightRow> claimed,
+      int settledAtClaim,
       int markersDeleted) {
     /** A report of a tick that found nothing. */
     public static final TickReport NONE = new TickReport(0, 0, List.of(), 0, 0);

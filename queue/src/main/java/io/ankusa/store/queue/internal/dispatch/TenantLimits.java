@@ -13,11 +13,12 @@ import io.ankusa.store.spi.StoreArgumentException;
 import java.util.OptionalLong;
 
 /**
- * Per-tenant dispatch limits, stored in the store ({@code m:tenant_limits:<ord>}, docs/storage.md) so
- * they survive restarts and apply on every node that opens it: the tenant's weight in the dispatcher's
- * rounds, its most inflight rows, its most rows per tick. A tenant without the key has {@link
- * TenantLimitsValue#DEFAULTS}. Written with SYNC; read by a dispatcher tick with one point read per
- * tenant it visits. An erase of the tenant deletes them with its ordinal ({@link io.ankusa.store.queue.internal.maintenance.TenantErase}).
+ * Per-tenant dispatch limits, stored in the store ({@code m:tenant_limits:<ord>}, docs/storage.md)
+ * so they survive restarts and apply on every node that opens it: the tenant's weight in the
+ * dispatcher's rounds, its most inflight rows, its most rows per tick. A tenant without the key has
+ * {@link TenantLimitsValue#DEFAULTS}. Written with SYNC; read by a dispatcher tick with one point
+ * read per tenant it visits. An erase of the tenant deletes them with its ordinal ({@link
+ * io.ankusa.store.queue.internal.maintenance.TenantErase}).
  */
 public final class TenantLimits {
   private TenantLimits() {}
@@ -25,19 +26,25 @@ public final class TenantLimits {
   /**
    * Sets {@code tenant}'s limits (durable when this returns).
    *
-   * @throws StoreArgumentException if the tenant has no ordinal (it never ingested, or was erased): set
-   *     its limits once it has ingested a hook
+   * @throws StoreArgumentException if the tenant has no ordinal (it never ingested, or was erased):
+   *     set its limits once it has ingested a hook
    */
   public static void set(DeliveryQueue queue, TenantId tenant, TenantLimitsValue limits) {
     OptionalLong ord = Tenants.ord(queue.store(), tenant);
     if (ord.isEmpty()) {
-      throw new StoreArgumentException("tenant '" + tenant.value() + "' has no ordinal: it has never ingested a"
-          + " hook or was erased; set its limits once it has ingested one");
+      throw new StoreArgumentException(
+          "tenant '"
+              + tenant.value()
+              + "' has no ordinal: it has never ingested a"
+              + " hook or was erased; set its limits once it has ingested one");
     }
     set(queue, ord.getAsLong(), limits);
   }
 
-  /** Sets the limits of ordinal {@code ord} (durable when this returns); {@code DEFAULTS} deletes the key. */
+  /**
+   * Sets the limits of ordinal {@code ord} (durable when this returns); {@code DEFAULTS} deletes
+   * the key.
+   */
   public static void set(DeliveryQueue queue, long ord, TenantLimitsValue limits) {
     Batch batch = new Batch();
     if (limits.equals(TenantLimitsValue.DEFAULTS)) {

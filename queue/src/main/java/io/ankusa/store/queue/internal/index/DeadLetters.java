@@ -22,8 +22,8 @@ import java.util.OptionalLong;
 
 /**
  * Reads of the dead-letter queue: the global time index {@code 'x'} (newest first across the node)
- * and the per-tenant index {@code 'X'}. The tenant comes from the key or the {@code 'x'} value, never
- * from a hook read.
+ * and the per-tenant index {@code 'X'}. The tenant comes from the key or the {@code 'x'} value,
+ * never from a hook read.
  */
 public final class DeadLetters {
   private DeadLetters() {}
@@ -69,10 +69,13 @@ public final class DeadLetters {
     for (int i = 0; i < deadKeys.size(); i++) {
       byte[] v = values.get(i);
       if (v == null) {
-        throw new StoreCorruptionException("dead-by-tenant key without its 'x' row: index key "
-            + Bytes.hex(deadKeys.get(i)) + " is missing; run ankusa-store verify");
+        throw new StoreCorruptionException(
+            "dead-by-tenant key without its 'x' row: index key "
+                + Bytes.hex(deadKeys.get(i))
+                + " is missing; run ankusa-store verify");
       }
-      rows.add(new DeadRow(DeadKey.decode(deadKeys.get(i)), DeadValue.decodeAt(deadKeys.get(i), v)));
+      rows.add(
+          new DeadRow(DeadKey.decode(deadKeys.get(i)), DeadValue.decodeAt(deadKeys.get(i), v)));
     }
     return new DeadPage(rows, rows.size() == limit ? last : null);
   }

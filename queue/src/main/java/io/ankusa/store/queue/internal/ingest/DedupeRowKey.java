@@ -6,11 +6,11 @@ import io.ankusa.store.spi.Bytes;
 import java.util.Arrays;
 
 /**
- * A request's idempotency key as the writer looks it up: the dedupe row key {@code 'u' tenant 0 key}
- * ({@link Keys#dedupe}), the key's own bytes (for the expiry key), and the row key's hash, computed
- * once on the caller's thread. Equal when the row keys are equal, which is when tenant and key are (a
- * tenant id holds no NUL), so the writer's maps of keys not yet acknowledged hash each key once rather
- * than at every lookup.
+ * A request's idempotency key as the writer looks it up: the dedupe row key {@code 'u' tenant 0
+ * key} ({@link Keys#dedupe}), the key's own bytes (for the expiry key), and the row key's hash,
+ * computed once on the caller's thread. Equal when the row keys are equal, which is when tenant and
+ * key are (a tenant id holds no NUL), so the writer's maps of keys not yet acknowledged hash each
+ * key once rather than at every lookup.
  *
  * <p>Ownership: the arrays are the record's, not copies; nothing changes them once built.
  *

@@ -43,7 +43,8 @@ public final class DirectIngest {
     hooks.forEach(h -> tenants.add(TenantId.of(h.tenantId())));
     TenantAllocator.Allocation allocation = queue.allocator().resolve(queue.store(), tenants);
     if (!allocation.refused().isEmpty()) {
-      throw new TenantLimitException(allocation.refused().iterator().next().value(), queue.config().tenantsMax());
+      throw new TenantLimitException(
+          allocation.refused().iterator().next().value(), queue.config().tenantsMax());
     }
     Transition t = new Transition();
     List<Long> seqs = new ArrayList<>(hooks.size());

@@ -14,10 +14,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The rows of one writer group, built before anything is written: each stored hook with its due rows
- * and counter deltas ({@link Deliveries#ingest} into one {@link Transition}), its dedupe and expiry
- * keys, and the ordinal of each seq, for the unacknowledged-group record. Seqs are consecutive from
- * {@link #firstSeq()}. Writer thread only.
+ * The rows of one writer group, built before anything is written: each stored hook with its due
+ * rows and counter deltas ({@link Deliveries#ingest} into one {@link Transition}), its dedupe and
+ * expiry keys, and the ordinal of each seq, for the unacknowledged-group record. Seqs are
+ * consecutive from {@link #firstSeq()}. Writer thread only.
  */
 final class GroupRows {
   private final long firstSeq;
@@ -48,9 +48,10 @@ final class GroupRows {
   }
 
   /**
-   * A new batch of the rows, their counter deltas (merged per {@code counters}' layout) and the dedupe
-   * keys; the caller adds the group's other puts to it (the ops of one group touch disjoint keys, so
-   * their order in the batch does not matter), which spares copying every row op once more.
+   * A new batch of the rows, their counter deltas (merged per {@code counters}' layout) and the
+   * dedupe keys; the caller adds the group's other puts to it (the ops of one group touch disjoint
+   * keys, so their order in the batch does not matter), which spares copying every row op once
+   * more.
    */
   Batch toBatch(Counters counters) {
     return transition.toBatch(counters).addAll(dedupeOps);

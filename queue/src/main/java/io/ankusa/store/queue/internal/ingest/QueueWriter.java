@@ -1,14 +1,14 @@
 package io.ankusa.store.queue.internal.ingest;
 
-import io.ankusa.store.queue.IngestResult;
-import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.layout.DedupeValue;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.layout.TenantId;
-import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.config.WriterConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.maintenance.DedupeExpiry;
 import io.ankusa.store.queue.internal.tenant.TenantAllocator;
 import io.ankusa.store.queue.internal.tenant.TenantLimitException;
@@ -42,26 +42,28 @@ import org.slf4j.LoggerFactory;
  * <h2>Threading model</h2>
  *
  * <ul>
- *   <li><b>Callers</b> ({@link #ingest}, any thread) never block on a lock or the disk: the request is
- *       validated on the calling thread (REJECTED completes at once), then appended to a bounded
+ *   <li><b>Callers</b> ({@link #ingest}, any thread) never block on a lock or the disk: the request
+ *       is validated on the calling thread (REJECTED completes at once), then appended to a bounded
  *       lock-free queue; when it holds {@link WriterConfig#queueCapacity()} requests the answer is
  *       UNAVAILABLE {@code "overloaded"} at once, so memory stays bounded.
  *   <li><b>The writer thread</b> ({@value #WRITER_THREAD}) drains up to {@link
  *       WriterConfig#maxGroupHooks()} requests / {@link WriterConfig#maxGroupBytes()} bytes into a
- *       group; checks idempotency keys (first in memory against groups applied but not yet durable and
- *       earlier requests of the group, then one multiGet of the rest); resolves tenants with the
- *       queue's {@link TenantAllocator} (one multiGet of uncached tenants, new ordinals in the same
- *       batch, {@code TENANT_LIMIT} beyond {@code tenants.max}); assigns seqs after {@code
- *       m:last_seq}; builds ONE batch (hooks and rows by {@link io.ankusa.store.queue.internal.Deliveries#ingest}, dedupe {@code 'u'}
- *       and expiry {@code 'e'} keys, {@code m:last_seq}, the new ordinals), raises {@link
- *       #appliedSeq()} and writes it {@code NO_SYNC}. The group's replies go to the syncer; the
- *       writer goes on with the next group. It also sweeps expired dedupe keys ({@link DedupeExpiry})
- *       between groups every {@link WriterConfig#dedupeSweepIntervalMs()}, and when idle.
- *   <li><b>The syncer thread</b> ({@value #SYNCER_THREAD}) owns {@link Store#syncWal()}, one in flight
- *       at a time: it takes every reply queued behind it, syncs once, raises {@link #durableSeq()} and
- *       {@link #durableAt()}, then completes the replies — so there are as many fsyncs as the disk
- *       allows, not one per group. Every reply, DUPLICATE and TENANT_LIMIT included, goes through it:
- *       nothing is answered before the sync covering every seq it depends on.
+ *       group; checks idempotency keys (first in memory against groups applied but not yet durable
+ *       and earlier requests of the group, then one multiGet of the rest); resolves tenants with
+ *       the queue's {@link TenantAllocator} (one multiGet of uncached tenants, new ordinals in the
+ *       same batch, {@code TENANT_LIMIT} beyond {@code tenants.max}); assigns seqs after {@code
+ *       m:last_seq}; builds ONE batch (hooks and rows by {@link
+ *       io.ankusa.store.queue.internal.Deliveries#ingest}, dedupe {@code 'u'} and expiry {@code
+ *       'e'} keys, {@code m:last_seq}, the new ordinals), raises {@link #appliedSeq()} and writes
+ *       it {@code NO_SYNC}. The group's replies go to the syncer; the writer goes on with the next
+ *       group. It also sweeps expired dedupe keys ({@link DedupeExpiry}) between groups every
+ *       {@link WriterConfig#dedupeSweepIntervalMs()}, and when idle.
+ *   <li><b>The syncer thread</b> ({@value #SYNCER_THREAD}) owns {@link Store#syncWal()}, one in
+ *       flight at a time: it takes every reply queued behind it, syncs once, raises {@link
+ *       #durableSeq()} and {@link #durableAt()}, then completes the replies — so there are as many
+ *       fsyncs as the disk allows, not one per group. Every reply, DUPLICATE and TENANT_LIMIT
+ *       included, goes through it: nothing is answered before the sync covering every seq it
+ *       depends on.
  * </ul>
  *
  * Futures are completed on the syncer thread (or at once on the caller's): keep dependent actions
@@ -70,50 +72,56 @@ import org.slf4j.LoggerFactory;
  * <h2>The watermark</h2>
  *
  * Three volatile longs, readable without locks: {@link #appliedSeq()} (raised <em>before</em> each
- * write, so a reader that sees a batch also sees it as not yet durable), {@link #durableSeq()} (every
- * hook up to it is synced) and {@link #durableAt()}. Nothing is externally visible before it is
- * durable: give the dispatcher the durable seq, {@code new Dispatcher(queue, writer::durableSeq, …)}.
- * {@code appliedSeq - durableSeq} is also bounded by {@link WriterConfig#queueCapacity()}: the writer
- * stops taking work while that many hooks wait for a sync.
+ * write, so a reader that sees a batch also sees it as not yet durable), {@link #durableSeq()}
+ * (every hook up to it is synced) and {@link #durableAt()}. Nothing is externally visible before it
+ * is durable: give the dispatcher the durable seq, {@code new Dispatcher(queue, writer::durableSeq,
+ * …)}. {@code appliedSeq - durableSeq} is also bounded by {@link WriterConfig#queueCapacity()}: the
+ * writer stops taking work while that many hooks wait for a sync.
  *
  * <h2>Fencing</h2>
  *
  * A failed sync or write fences the queue: every reply the failure covers and every later one is
  * UNAVAILABLE {@code "fenced"}, {@code durableSeq} stays, the store is told ({@link
- * Store#reportWriteFailure}, which lets a backend reopen), new requests are refused at once, and the
- * writer deletes in one {@code SYNC} write every row of every group never acknowledged — hooks,
- * delivery and due rows, archive obligations, their counts, dedupe and expiry keys — and retires the
- * ordinals those groups created (tombstones, {@code m:next_ord} never moves back), keeping {@code
- * m:last_seq}: neither seqs nor ordinals are ever reused. Only then does it resume,
- * raising the watermark to where it stands ({@code durableSeq = appliedSeq}). So a hook whose caller
- * was told UNAVAILABLE is never visible to dispatch, and the caller's retry stores it once. If the
+ * Store#reportWriteFailure}, which lets a backend reopen), new requests are refused at once, and
+ * the writer deletes in one {@code SYNC} write every row of every group never acknowledged — hooks,
+ * delivery and due rows, archive obligations, their counts, dedupe and expiry keys — and retires
+ * the ordinals those groups created (tombstones, {@code m:next_ord} never moves back), keeping
+ * {@code m:last_seq}: neither seqs nor ordinals are ever reused. Only then does it resume, raising
+ * the watermark to where it stands ({@code durableSeq = appliedSeq}). So a hook whose caller was
+ * told UNAVAILABLE is never visible to dispatch, and the caller's retry stores it once. If the
  * store cannot recover (its reopen fails) the writer stays fenced until closed.
  *
  * <h2>Guarantees to a caller</h2>
  *
- * CREATED and DUPLICATE: the hook named by the seq is durable. UNAVAILABLE: nothing of the request is
- * (or will become) stored; a retry is safe. See {@link IngestResult}.
+ * CREATED and DUPLICATE: the hook named by the seq is durable. UNAVAILABLE: nothing of the request
+ * is (or will become) stored; a retry is safe. See {@link IngestResult}.
  *
- * <p>One writer per store: it is the store's only allocator of seqs and ordinals, and a second one on
- * the same store object (through this queue or another) is refused; do not run {@link DirectIngest}
- * beside it. {@link #close()} drains and answers everything; nothing acknowledged is lost.
+ * <p>One writer per store: it is the store's only allocator of seqs and ordinals, and a second one
+ * on the same store object (through this queue or another) is refused; do not run {@link
+ * DirectIngest} beside it. {@link #close()} drains and answers everything; nothing acknowledged is
+ * lost.
  */
 public final class QueueWriter implements AutoCloseable {
   /** The writer thread's name. */
   public static final String WRITER_THREAD = "ankusa-writer";
+
   /** The syncer thread's name. */
   public static final String SYNCER_THREAD = "ankusa-syncer";
 
   private static final Logger LOG = LoggerFactory.getLogger(QueueWriter.class);
   private static final long IDLE_PARK_NANOS = SingleConsumerQueue.millisToNanos(50);
+
   /** Most expired dedupe keys deleted per sweep turn of the writer. */
   static final int SWEEP_LIMIT = 1000;
+
   private static final int REPAIR_ATTEMPTS = 3;
+
   /**
    * The stores a writer runs on, by identity: one writer per store, not per queue, since two queues
    * opened on one store would otherwise each run a writer, and both would hand out the same seqs.
    */
-  private static final Set<Store> RUNNING = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+  private static final Set<Store> RUNNING =
+      Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
   private final DeliveryQueue queue;
   private final Store store;
@@ -123,14 +131,22 @@ public final class QueueWriter implements AutoCloseable {
   private final boolean archive;
   private final SingleConsumerQueue<PendingIngest> input = new SingleConsumerQueue<>();
   private final AtomicInteger queued = new AtomicInteger();
+
   /** Callers between their state check and their offer; close waits for them to finish. */
   private final AtomicInteger entering = new AtomicInteger();
+
   private final AtomicBoolean closeStarted = new AtomicBoolean();
-  /** Whether this writer still holds its store's place in {@link #RUNNING}; the first close that joins gives it up. */
+
+  /**
+   * Whether this writer still holds its store's place in {@link #RUNNING}; the first close that
+   * joins gives it up.
+   */
   private final AtomicBoolean holdsStore = new AtomicBoolean(true);
+
   private final Thread writerThread;
   private final WalSyncer syncer;
   private final UnackedGroups unacked = new UnackedGroups();
+
   /** Work that must run on the writer thread, between groups ({@link #onWriterThread}). */
   private final ConcurrentLinkedQueue<WriterTask> tasks = new ConcurrentLinkedQueue<>();
 
@@ -138,17 +154,22 @@ public final class QueueWriter implements AutoCloseable {
   private record WriterTask(Runnable run, CompletableFuture<?> result) {}
 
   private volatile boolean closing;
+
   /** Set by the syncer (or the writer) on a failure, cleared by the writer when it resumes. */
   private volatile boolean fenced;
+
   /** The syncer's report, consumed by the writer. */
   private volatile WalSyncer.FenceReport fenceReport;
+
   /** The store could not recover: refuse everything until closed. Writer thread writes. */
   private volatile boolean storeLost;
+
   private volatile long appliedSeq;
   private volatile long groups;
   private volatile long hooks;
   private volatile long duplicates;
   private volatile long fences;
+
   /** The highest seq assigned. Writer thread only. */
   private long lastSeq;
 
@@ -163,23 +184,28 @@ public final class QueueWriter implements AutoCloseable {
     store.syncWal();
     this.lastSeq = queue.lastSeq();
     this.appliedSeq = lastSeq;
-    this.syncer = new WalSyncer(store, lastSeq, clock.getAsLong(), new WalSyncer.FenceListener() {
-      @Override
-      public void fenced() {
-        fenced = true;
-      }
+    this.syncer =
+        new WalSyncer(
+            store,
+            lastSeq,
+            clock.getAsLong(),
+            new WalSyncer.FenceListener() {
+              @Override
+              public void fenced() {
+                fenced = true;
+              }
 
-      @Override
-      public void reported(WalSyncer.FenceReport report) {
-        fenceReport = report;
-        input.wakeConsumer();
-      }
+              @Override
+              public void reported(WalSyncer.FenceReport report) {
+                fenceReport = report;
+                input.wakeConsumer();
+              }
 
-      @Override
-      public void progressed() {
-        input.wakeConsumer();
-      }
-    });
+              @Override
+              public void progressed() {
+                input.wakeConsumer();
+              }
+            });
     this.writerThread = new Thread(this::runWriter, WRITER_THREAD);
     this.writerThread.setDaemon(true);
     input.bindConsumer(writerThread);
@@ -191,19 +217,22 @@ public final class QueueWriter implements AutoCloseable {
   }
 
   /**
-   * Starts the writer and syncer threads on {@code queue}. Syncs the WAL once, so the watermark starts
-   * at the store's {@code m:last_seq}.
+   * Starts the writer and syncer threads on {@code queue}. Syncs the WAL once, so the watermark
+   * starts at the store's {@code m:last_seq}.
    *
    * @param clock epoch milliseconds: stamps ({@link #durableAt()}), dedupe expiry, sweep times
-   * @throws StoreArgumentException if another writer runs on {@code queue}'s store (through any queue)
+   * @throws StoreArgumentException if another writer runs on {@code queue}'s store (through any
+   *     queue)
    */
   public static QueueWriter start(DeliveryQueue queue, WriterConfig config, LongSupplier clock) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(clock, "clock");
     if (!RUNNING.add(queue.store())) {
-      throw new StoreArgumentException("a QueueWriter already runs on the store at " + queue.store().directory()
-          + " (through this queue or another opened on the same store); close it first: the writer is the"
-          + " store's only allocator of seqs and ordinals");
+      throw new StoreArgumentException(
+          "a QueueWriter already runs on the store at "
+              + queue.store().directory()
+              + " (through this queue or another opened on the same store); close it first: the writer is the"
+              + " store's only allocator of seqs and ordinals");
     }
     try {
       QueueWriter w = new QueueWriter(queue, config, clock);
@@ -217,13 +246,13 @@ public final class QueueWriter implements AutoCloseable {
   }
 
   /**
-   * Submits one hook. Never blocks on a lock or the disk. The future completes with CREATED (durable),
-   * DUPLICATE, TENANT_LIMIT, REJECTED (at once) or UNAVAILABLE (at once when fenced, overloaded or
-   * closed; later when a failure fences the queue before the request's group is durable). It never
-   * completes exceptionally.
+   * Submits one hook. Never blocks on a lock or the disk. The future completes with CREATED
+   * (durable), DUPLICATE, TENANT_LIMIT, REJECTED (at once) or UNAVAILABLE (at once when fenced,
+   * overloaded or closed; later when a failure fences the queue before the request's group is
+   * durable). It never completes exceptionally.
    *
-   * <p>Ownership: {@code request.payload()} is kept, not copied; do not modify it until the future is
-   * complete.
+   * <p>Ownership: {@code request.payload()} is kept, not copied; do not modify it until the future
+   * is complete.
    */
   public CompletableFuture<IngestResult> ingest(IngestRequest request) {
     Objects.requireNonNull(request, "request");
@@ -255,25 +284,32 @@ public final class QueueWriter implements AutoCloseable {
   /** Every hook up to this seq is durable (the dispatch watermark). Lock-free. */
   /**
    * Runs {@code task} on the writer thread between two groups, where it may use the queue's tenant
-   * allocator (which only the writer touches) and no group is being assembled: how a tenant is erased
-   * while the writer runs. The future completes with the task's result, or exceptionally with what it
-   * threw, or with {@link StoreClosedException} when the writer closes or has stopped before running it.
+   * allocator (which only the writer touches) and no group is being assembled: how a tenant is
+   * erased while the writer runs. The future completes with the task's result, or exceptionally
+   * with what it threw, or with {@link StoreClosedException} when the writer closes or has stopped
+   * before running it.
    */
   public <T> CompletableFuture<T> onWriterThread(java.util.function.Supplier<T> task) {
     Objects.requireNonNull(task, "task");
     CompletableFuture<T> result = new CompletableFuture<>();
     if (closing || storeLost) {
-      result.completeExceptionally(new StoreClosedException("the writer of the store at " + store.directory()
-          + " is closed or stopped; open the queue again"));
+      result.completeExceptionally(
+          new StoreClosedException(
+              "the writer of the store at "
+                  + store.directory()
+                  + " is closed or stopped; open the queue again"));
       return result;
     }
-    tasks.add(new WriterTask(() -> {
-      try {
-        result.complete(task.get());
-      } catch (RuntimeException | Error e) {
-        result.completeExceptionally(e);
-      }
-    }, result));
+    tasks.add(
+        new WriterTask(
+            () -> {
+              try {
+                result.complete(task.get());
+              } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+              }
+            },
+            result));
     input.wakeConsumer();
     if (closing || storeLost) {
       refuseTasks(); // the writer may have stopped before it saw the task
@@ -291,8 +327,12 @@ public final class QueueWriter implements AutoCloseable {
   /** Fails the tasks still queued when the writer stops: they never ran. */
   private void refuseTasks() {
     for (WriterTask task = tasks.poll(); task != null; task = tasks.poll()) {
-      task.result().completeExceptionally(new StoreClosedException("the writer of the store at " + store.directory()
-          + " stopped before it ran this task; open the queue again"));
+      task.result()
+          .completeExceptionally(
+              new StoreClosedException(
+                  "the writer of the store at "
+                      + store.directory()
+                      + " stopped before it ran this task; open the queue again"));
     }
   }
 
@@ -312,7 +352,8 @@ public final class QueueWriter implements AutoCloseable {
 
   /** Counts and watermark; see {@link WriterStats}. */
   public WriterStats stats() {
-    return new WriterStats(groups, syncer.syncs(), hooks, duplicates, fences, durableSeq(), appliedSeq, durableAt());
+    return new WriterStats(
+        groups, syncer.syncs(), hooks, duplicates, fences, durableSeq(), appliedSeq, durableAt());
   }
 
   /** The writer's and the syncer's threads (tests check that none outlives its owner's close). */
@@ -326,10 +367,10 @@ public final class QueueWriter implements AutoCloseable {
   }
 
   /**
-   * Stops accepting (UNAVAILABLE {@code "closed"}), lets the writer drain and apply everything already
-   * queued, syncs a last time, answers every request, and joins both threads. Nothing acknowledged is
-   * lost. Idempotent; does not close the store. Called from a future's callback on the syncer thread it
-   * only starts the close (it cannot wait for itself).
+   * Stops accepting (UNAVAILABLE {@code "closed"}), lets the writer drain and apply everything
+   * already queued, syncs a last time, answers every request, and joins both threads. Nothing
+   * acknowledged is lost. Idempotent; does not close the store. Called from a future's callback on
+   * the syncer thread it only starts the close (it cannot wait for itself).
    */
   @Override
   public void close() {
@@ -365,16 +406,20 @@ public final class QueueWriter implements AutoCloseable {
   /**
    * Reads the known tenants' ordinals into the allocator's cache before the first group ({@link
    * TenantAllocator#warm}), so that after a restart a tenant's first group does not read its row. A
-   * failed read is logged and left: the tenants not cached are read with their first group as before,
-   * where a damaged row is met only if a group names its tenant.
+   * failed read is logged and left: the tenants not cached are read with their first group as
+   * before, where a damaged row is met only if a group names its tenant.
    */
   private void warmOrdinals() {
     try {
       int read = queue.allocator().warm(store);
-      LOG.debug("writer of the store at {}: {} tenant ordinals cached at start", store.directory(), read);
+      LOG.debug(
+          "writer of the store at {}: {} tenant ordinals cached at start", store.directory(), read);
     } catch (StoreException e) {
-      LOG.warn("writer of the store at {}: reading the tenants' ordinals at start failed; each tenant's"
-          + " ordinal is read with its first group instead", store.directory(), e);
+      LOG.warn(
+          "writer of the store at {}: reading the tenants' ordinals at start failed; each tenant's"
+              + " ordinal is read with its first group instead",
+          store.directory(),
+          e);
     }
   }
 
@@ -414,7 +459,8 @@ public final class QueueWriter implements AutoCloseable {
             nextSweepAt = sweep(now);
             continue;
           }
-          input.awaitItems(Math.min(IDLE_PARK_NANOS, SingleConsumerQueue.millisToNanos(nextSweepAt - now)));
+          input.awaitItems(
+              Math.min(IDLE_PARK_NANOS, SingleConsumerQueue.millisToNanos(nextSweepAt - now)));
           continue;
         }
         applyGroup(group, now);
@@ -424,8 +470,10 @@ public final class QueueWriter implements AutoCloseable {
         }
       }
     } catch (Throwable t) {
-      LOG.error("the writer of the store at {} failed unexpectedly; refusing every request until closed",
-          store.directory(), t);
+      LOG.error(
+          "the writer of the store at {} failed unexpectedly; refusing every request until closed",
+          store.directory(),
+          t);
       storeLost = true;
       fenced = true;
       for (PendingIngest p : group) {
@@ -447,7 +495,9 @@ public final class QueueWriter implements AutoCloseable {
     return closing && entering.get() == 0 && input.isEmpty();
   }
 
-  /** Takes the next group: up to maxGroupHooks requests and maxGroupBytes (at least one request). */
+  /**
+   * Takes the next group: up to maxGroupHooks requests and maxGroupBytes (at least one request).
+   */
   private void drainGroup(List<PendingIngest> group) {
     long bytes = 0;
     while (group.size() < config.maxGroupHooks()) {
@@ -464,7 +514,8 @@ public final class QueueWriter implements AutoCloseable {
 
   /** Answers every queued request UNAVAILABLE (fenced, or closed once closing). */
   private void refuseQueued() {
-    IngestResult refusal = IngestResult.unavailable(closing && !fenced ? IngestResult.CLOSED : IngestResult.FENCED);
+    IngestResult refusal =
+        IngestResult.unavailable(closing && !fenced ? IngestResult.CLOSED : IngestResult.FENCED);
     PendingIngest p;
     while ((p = input.poll()) != null) {
       queued.decrementAndGet();
@@ -473,9 +524,9 @@ public final class QueueWriter implements AutoCloseable {
   }
 
   /**
-   * One group: duplicates found ({@link #dedupe}), ordinals resolved ({@link #allocate}), seqs given
-   * and rows built ({@link #assign}), one NO_SYNC batch written ({@link #write}), replies to the syncer.
-   * Each step is its own method; this one only orders them and answers a failure.
+   * One group: duplicates found ({@link #dedupe}), ordinals resolved ({@link #allocate}), seqs
+   * given and rows built ({@link #assign}), one NO_SYNC batch written ({@link #write}), replies to
+   * the syncer. Each step is its own method; this one only orders them and answers a failure.
    */
   private void applyGroup(List<PendingIngest> group, long now) {
     IngestResult[] results = new IngestResult[group.size()];
@@ -499,7 +550,8 @@ public final class QueueWriter implements AutoCloseable {
    * Allocation: the ordinals of the tenants whose requests will be stored (not yet refused, not a
    * duplicate; a duplicate never creates an ordinal), new ones allocated but not yet written.
    */
-  private TenantAllocator.Allocation allocate(List<PendingIngest> group, IngestResult[] results, int[] firstWithKey) {
+  private TenantAllocator.Allocation allocate(
+      List<PendingIngest> group, IngestResult[] results, int[] firstWithKey) {
     List<TenantId> tenants = new ArrayList<>(group.size());
     for (int i = 0; i < group.size(); i++) {
       if (results[i] == null && firstWithKey[i] < 0) {
@@ -510,12 +562,16 @@ public final class QueueWriter implements AutoCloseable {
   }
 
   /**
-   * Gives each request to store the next seq and builds its rows (the hook, its due rows and counter
-   * deltas, its dedupe and expiry keys) into a {@link GroupRows}; a request whose tenant got no
-   * ordinal (the tenant cap) is answered instead. Writes nothing.
+   * Gives each request to store the next seq and builds its rows (the hook, its due rows and
+   * counter deltas, its dedupe and expiry keys) into a {@link GroupRows}; a request whose tenant
+   * got no ordinal (the tenant cap) is answered instead. Writes nothing.
    */
-  private GroupRows assign(List<PendingIngest> group, IngestResult[] results, int[] firstWithKey,
-      TenantAllocator.Allocation allocation, long now) {
+  private GroupRows assign(
+      List<PendingIngest> group,
+      IngestResult[] results,
+      int[] firstWithKey,
+      TenantAllocator.Allocation allocation,
+      long now) {
     GroupRows rows = new GroupRows(lastSeq + 1, group.size());
     for (int i = 0; i < group.size(); i++) {
       if (results[i] != null || firstWithKey[i] >= 0) {
@@ -524,8 +580,10 @@ public final class QueueWriter implements AutoCloseable {
       PendingIngest p = group.get(i);
       Long ord = allocation.ord(p.tenant());
       if (ord == null) {
-        results[i] = IngestResult.tenantLimit(new TenantLimitException(
-            p.tenant().value(), queue.config().tenantsMax()).getMessage());
+        results[i] =
+            IngestResult.tenantLimit(
+                new TenantLimitException(p.tenant().value(), queue.config().tenantsMax())
+                    .getMessage());
         continue;
       }
       long seq = ++lastSeq;
@@ -540,23 +598,29 @@ public final class QueueWriter implements AutoCloseable {
     for (int i = 0; i < results.length; i++) {
       if (firstWithKey[i] >= 0) {
         IngestResult first = results[firstWithKey[i]];
-        results[i] = first.outcome() == IngestResult.Outcome.CREATED || first.outcome() == IngestResult.Outcome.DUPLICATE
-            ? IngestResult.duplicate(first.seq()) : first;
+        results[i] =
+            first.outcome() == IngestResult.Outcome.CREATED
+                    || first.outcome() == IngestResult.Outcome.DUPLICATE
+                ? IngestResult.duplicate(first.seq())
+                : first;
       }
     }
   }
 
   /**
-   * Batch assembly and the write: the group's rows with their counter deltas, the allocation's ordinal
-   * puts and {@code m:last_seq}, in one NO_SYNC batch; the group is remembered as unacknowledged and
-   * {@code appliedSeq} raised before the write, so a reader that sees the batch sees it as not durable.
+   * Batch assembly and the write: the group's rows with their counter deltas, the allocation's
+   * ordinal puts and {@code m:last_seq}, in one NO_SYNC batch; the group is remembered as
+   * unacknowledged and {@code appliedSeq} raised before the write, so a reader that sees the batch
+   * sees it as not durable.
    */
   private void write(GroupRows rows, TenantAllocator.Allocation allocation) {
     Batch batch = rows.toBatch(queue.counters());
     Map<TenantId, Long> created = new LinkedHashMap<>(allocation.created());
     allocation.appendTo(batch);
     batch.put(Format3.DEFAULT, Keys.lastSeq(), new LastSeqValue(lastSeq).encode());
-    unacked.add(new UnackedGroups.AppliedGroup(rows.firstSeq(), lastSeq, rows.ords(), rows.dedupeEntries(), created));
+    unacked.add(
+        new UnackedGroups.AppliedGroup(
+            rows.firstSeq(), lastSeq, rows.ords(), rows.dedupeEntries(), created));
     appliedSeq = lastSeq;
     store.write(batch, Durability.NO_SYNC);
     queue.dueRowsWritten(rows.transition());
@@ -613,7 +677,8 @@ public final class QueueWriter implements AutoCloseable {
       for (int j = 0; j < found.size(); j++) {
         byte[] v = found.get(j);
         if (v != null) {
-          results[lookupIndex.get(j)] = IngestResult.duplicate(DedupeValue.decodeAt(lookups.get(j), v).seq());
+          results[lookupIndex.get(j)] =
+              IngestResult.duplicate(DedupeValue.decodeAt(lookups.get(j), v).seq());
         }
       }
     }
@@ -630,7 +695,9 @@ public final class QueueWriter implements AutoCloseable {
     syncer.submit(new WalSyncer.WriteFailed(cause));
   }
 
-  /** Sweeps expired dedupe keys; returns when to sweep next. A failure fences like a failed write. */
+  /**
+   * Sweeps expired dedupe keys; returns when to sweep next. A failure fences like a failed write.
+   */
   private long sweep(long now) {
     int swept;
     try {
@@ -644,8 +711,8 @@ public final class QueueWriter implements AutoCloseable {
   }
 
   /**
-   * After the syncer reported a fence: refuse what is queued, delete every unacknowledged group in one
-   * SYNC write, reset the allocator, and resume with {@code durableSeq = appliedSeq = lastSeq}.
+   * After the syncer reported a fence: refuse what is queued, delete every unacknowledged group in
+   * one SYNC write, reset the allocator, and resume with {@code durableSeq = appliedSeq = lastSeq}.
    */
   private void repair(WalSyncer.FenceReport report) {
     fenceReport = null;
@@ -660,18 +727,31 @@ public final class QueueWriter implements AutoCloseable {
     for (int attempt = 1; attempt <= REPAIR_ATTEMPTS; attempt++) {
       try {
         int deleted = unacked.deleteUnacknowledged(queue, durable, lastSeq);
-        LOG.warn("queue at {} fenced by a failed write or sync: deleted {} unacknowledged hooks above durableSeq {};"
-            + " resuming at seq {}", store.directory(), deleted, durable, lastSeq, report.cause());
+        LOG.warn(
+            "queue at {} fenced by a failed write or sync: deleted {} unacknowledged hooks above durableSeq {};"
+                + " resuming at seq {}",
+            store.directory(),
+            deleted,
+            durable,
+            lastSeq,
+            report.cause());
         last = null;
         break;
       } catch (RuntimeException e) {
         last = e;
-        LOG.warn("deleting the unacknowledged groups of the store at {} failed (attempt {} of {})",
-            store.directory(), attempt, REPAIR_ATTEMPTS, e);
+        LOG.warn(
+            "deleting the unacknowledged groups of the store at {} failed (attempt {} of {})",
+            store.directory(),
+            attempt,
+            REPAIR_ATTEMPTS,
+            e);
         try {
           store.reportWriteFailure(e);
         } catch (RuntimeException lost) {
-          LOG.error("the store at {} could not recover; refusing every request until closed", store.directory(), lost);
+          LOG.error(
+              "the store at {} could not recover; refusing every request until closed",
+              store.directory(),
+              lost);
           break;
         }
       }

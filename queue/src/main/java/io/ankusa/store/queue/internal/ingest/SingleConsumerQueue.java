@@ -5,10 +5,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A hand-off from any number of producers to one consumer thread that parks while there is nothing to
- * do. Producers never block and never take a lock: {@link #offer} is a lock-free append plus, when the
- * consumer is parked, an {@code unpark}. Unbounded: the writer bounds its input with a counter of its
- * own. Package-private plumbing of {@link QueueWriter} and {@link WalSyncer}.
+ * A hand-off from any number of producers to one consumer thread that parks while there is nothing
+ * to do. Producers never block and never take a lock: {@link #offer} is a lock-free append plus,
+ * when the consumer is parked, an {@code unpark}. Unbounded: the writer bounds its input with a
+ * counter of its own. Package-private plumbing of {@link QueueWriter} and {@link WalSyncer}.
  */
 public final class SingleConsumerQueue<T> {
   private final ConcurrentLinkedQueue<T> items = new ConcurrentLinkedQueue<>();
@@ -60,11 +60,11 @@ public final class SingleConsumerQueue<T> {
   }
 
   /**
-   * Parks the consumer until {@link #wakeConsumer} is called or {@code maxNanos} pass, whether or not
-   * items wait; may return early. For a consumer that may not take items yet (the writer at its bound
-   * of applied but unsynced hooks), so it waits for the signal it needs instead of spinning over a
-   * queue that is not empty. A new item does not wake it. Consumer thread only; clears the interrupt
-   * flag like {@link #awaitItems}.
+   * Parks the consumer until {@link #wakeConsumer} is called or {@code maxNanos} pass, whether or
+   * not items wait; may return early. For a consumer that may not take items yet (the writer at its
+   * bound of applied but unsynced hooks), so it waits for the signal it needs instead of spinning
+   * over a queue that is not empty. A new item does not wake it. Consumer thread only; clears the
+   * interrupt flag like {@link #awaitItems}.
    */
   void awaitWake(long maxNanos) {
     try {

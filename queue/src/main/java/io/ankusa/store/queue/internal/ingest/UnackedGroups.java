@@ -27,8 +27,9 @@ import java.util.Map;
  * writer thread; not thread-safe.
  *
  * <p>A group enters before its write (so a write that failed after all is covered) and leaves once
- * {@code durableSeq} reaches its last seq. Memory: a long per hook, plus the dedupe keys; the writer
- * stops taking work while {@link io.ankusa.store.queue.config.WriterConfig#queueCapacity()} hooks are here, so it is bounded.
+ * {@code durableSeq} reaches its last seq. Memory: a long per hook, plus the dedupe keys; the
+ * writer stops taking work while {@link io.ankusa.store.queue.config.WriterConfig#queueCapacity()}
+ * hooks are here, so it is bounded.
  */
 final class UnackedGroups {
   /** Hooks read per multiGet while deleting. */
@@ -46,7 +47,11 @@ final class UnackedGroups {
    * @param dedupe the dedupe keys written
    * @param createdOrdinals tenants this group gave an ordinal to
    */
-  record AppliedGroup(long firstSeq, long lastSeq, long[] ords, List<DedupeEntry> dedupe,
+  record AppliedGroup(
+      long firstSeq,
+      long lastSeq,
+      long[] ords,
+      List<DedupeEntry> dedupe,
       Map<TenantId, Long> createdOrdinals) {}
 
   private final ArrayDeque<AppliedGroup> groups = new ArrayDeque<>();
@@ -85,18 +90,20 @@ final class UnackedGroups {
 
   /**
    * The fence repair: deletes, in ONE {@code SYNC} write, every row of every group with a seq above
-   * {@code durableSeq} — hooks, delivery rows, due rows, archive obligations with their counts reversed
-   * ({@link Deliveries#revertIngest}, only for hooks still in the store), dedupe and expiry keys — and
-   * retires the ordinals those groups created ({@link TenantErase#retireOrdinal}: {@code 'n'} deleted,
-   * {@code 't'} a tombstone, counters deleted) with {@code m:next_ord} put past the highest of them,
-   * and puts {@code m:last_seq = lastSeq}: neither a seq nor an ordinal is ever reused. Both are put
-   * rather than left alone because a store's recovery may have dropped the unsynced writes that
-   * advanced them.
+   * {@code durableSeq} — hooks, delivery rows, due rows, archive obligations with their counts
+   * reversed ({@link Deliveries#revertIngest}, only for hooks still in the store), dedupe and
+   * expiry keys — and retires the ordinals those groups created ({@link TenantErase#retireOrdinal}:
+   * {@code 'n'} deleted, {@code 't'} a tombstone, counters deleted) with {@code m:next_ord} put
+   * past the highest of them, and puts {@code m:last_seq = lastSeq}: neither a seq nor an ordinal
+   * is ever reused. Both are put rather than left alone because a store's recovery may have dropped
+   * the unsynced writes that advanced them.
    *
-   * <p>REQUIRES: the store's recovery for the failure has run ({@link Store#reportWriteFailure}); the
-   * caller is the writer and writes nothing else meanwhile. Returns how many hooks were deleted.
+   * <p>REQUIRES: the store's recovery for the failure has run ({@link Store#reportWriteFailure});
+   * the caller is the writer and writes nothing else meanwhile. Returns how many hooks were
+   * deleted.
    *
-   * @throws io.ankusa.store.spi.StoreException if a read or the write fails; nothing is assumed done
+   * @throws io.ankusa.store.spi.StoreException if a read or the write fails; nothing is assumed
+   *     done
    */
   int deleteUnacknowledged(DeliveryQueue queue, long durableSeq, long lastSeq) {
     try (TransitionGuard.Held held = queue.guard().exclusive()) { // nothing moves the rows it reads
@@ -123,7 +130,11 @@ final class UnackedGroups {
           byte[] envelope = hooks.get(i);
           if (envelope != null) {
             long seq = from + i;
-            Deliveries.revertIngest(t, store, HookEnvelope.decodeAt(keys.get(i), envelope), g.ords()[(int) (seq - g.firstSeq())]);
+            Deliveries.revertIngest(
+                t,
+                store,
+                HookEnvelope.decodeAt(keys.get(i), envelope),
+                g.ords()[(int) (seq - g.firstSeq())]);
             deleted++;
           }
         }
@@ -137,7 +148,8 @@ final class UnackedGroups {
         highestCreated = Math.max(highestCreated, created.getValue());
       }
     }
-    // The reverted counter merges come first, so retiring an ordinal deletes its counters after them.
+    // The reverted counter merges come first, so retiring an ordinal deletes its counters after
+    // them.
     Batch batch = t.toBatch(queue.counters()).addAll(tail);
     if (highestCreated > 0) {
       long next = Math.max(highestCreated + 1, Tenants.nextOrdinal(store));

@@ -13,20 +13,24 @@ import org.slf4j.LoggerFactory;
  * Store#syncWal()} and the durable half of the watermark.
  *
  * <p>It takes every item the writer queued behind it — the replies of groups already applied — and,
- * when one needs a seq above {@code durableSeq}, calls {@code syncWal()} once for all of them (one in
- * flight at a time), then raises {@code durableSeq} and {@code durableAt} and only then completes the
- * replies. Items are taken <em>before</em> the call, so a sync covers exactly groups whose write
- * returned before it started. Meanwhile the writer applies the next group.
+ * when one needs a seq above {@code durableSeq}, calls {@code syncWal()} once for all of them (one
+ * in flight at a time), then raises {@code durableSeq} and {@code durableAt} and only then
+ * completes the replies. Items are taken <em>before</em> the call, so a sync covers exactly groups
+ * whose write returned before it started. Meanwhile the writer applies the next group.
  *
  * <p>Fencing: a failed sync (or a {@link WriteFailed} from the writer) fails every reply it covers
  * and every later one with UNAVAILABLE {@code "fenced"}, leaves {@code durableSeq} where it was,
- * calls {@link Store#reportWriteFailure} and reports to the writer, which deletes the unacknowledged
- * groups and sends {@link Resume}; until then nothing is synced or acknowledged.
+ * calls {@link Store#reportWriteFailure} and reports to the writer, which deletes the
+ * unacknowledged groups and sends {@link Resume}; until then nothing is synced or acknowledged.
  */
 final class WalSyncer {
   private static final Logger LOG = LoggerFactory.getLogger(WalSyncer.class);
   private static final long IDLE_PARK_NANOS = SingleConsumerQueue.millisToNanos(100);
-  /** Most groups answered by one sync, so a writer that never lets the queue run dry still gets acks. */
+
+  /**
+   * Most groups answered by one sync, so a writer that never lets the queue run dry still gets
+   * acks.
+   */
   private static final int MAX_GROUPS_PER_SYNC = 4096;
 
   /** What the writer hands the syncer, in order. */
@@ -70,7 +74,9 @@ final class WalSyncer {
     }
   }
 
-  /** The writer deleted the unacknowledged groups: every seq up to {@code seq} is durable or gone. */
+  /**
+   * The writer deleted the unacknowledged groups: every seq up to {@code seq} is durable or gone.
+   */
   record Resume(long seq, long at) implements Item {
     @Override
     public boolean accept(ItemHandler handler) {
@@ -90,8 +96,8 @@ final class WalSyncer {
    * What the syncer tells the writer after a failure.
    *
    * @param cause the failure
-   * @param storeLost {@code reportWriteFailure} itself failed: the store is closed and the queue stays
-   *     fenced until closed
+   * @param storeLost {@code reportWriteFailure} itself failed: the store is closed and the queue
+   *     stays fenced until closed
    */
   record FenceReport(Throwable cause, boolean storeLost) {}
 
@@ -103,7 +109,9 @@ final class WalSyncer {
     /** The store was told and recovered (or lost); the writer may repair now. */
     void reported(FenceReport report);
 
-    /** The syncer made progress (durableSeq moved, or it resumed): a writer waiting on it may go on. */
+    /**
+     * The syncer made progress (durableSeq moved, or it resumed): a writer waiting on it may go on.
+     */
     void progressed();
   }
 
@@ -114,6 +122,7 @@ final class WalSyncer {
   private volatile long durableSeq;
   private volatile long durableAt;
   private volatile long syncs;
+
   /** Syncer thread only. */
   private boolean fenced;
 
@@ -166,7 +175,10 @@ final class WalSyncer {
         }
       }
     } catch (Throwable t) {
-      LOG.error("the WAL syncer of {} failed unexpectedly; the queue is fenced until closed", store.directory(), t);
+      LOG.error(
+          "the WAL syncer of {} failed unexpectedly; the queue is fenced until closed",
+          store.directory(),
+          t);
       failAll(pending);
       listener.fenced();
       listener.reported(new FenceReport(t, true));
@@ -251,7 +263,9 @@ final class WalSyncer {
     };
   }
 
-  /** Syncs once for every group in {@code pending} (if one is above durableSeq), then answers them. */
+  /**
+   * Syncs once for every group in {@code pending} (if one is above durableSeq), then answers them.
+   */
   private void flush(List<GroupReplies> pending) {
     if (pending.isEmpty()) {
       return;
@@ -293,15 +307,22 @@ final class WalSyncer {
   private void fence(Throwable cause) {
     fenced = true;
     listener.fenced();
-    LOG.error("write or WAL sync of the store at {} failed; fencing the queue at durableSeq {} until the"
-        + " unacknowledged groups are deleted", store.directory(), durableSeq, cause);
+    LOG.error(
+        "write or WAL sync of the store at {} failed; fencing the queue at durableSeq {} until the"
+            + " unacknowledged groups are deleted",
+        store.directory(),
+        durableSeq,
+        cause);
     boolean lost = false;
     try {
       store.reportWriteFailure(cause);
     } catch (RuntimeException e) {
       lost = true;
-      LOG.error("the store at {} could not recover from the failure and is closed; every ingest is refused"
-          + " until the writer is closed and the store reopened", store.directory(), e);
+      LOG.error(
+          "the store at {} could not recover from the failure and is closed; every ingest is refused"
+              + " until the writer is closed and the store reopened",
+          store.directory(),
+          e);
     }
     listener.reported(new FenceReport(cause, lost));
   }
@@ -314,8 +335,11 @@ final class WalSyncer {
       store.syncWal();
       syncs++;
     } catch (RuntimeException e) {
-      LOG.warn("final WAL sync of the store at {} on close failed; every acknowledged hook was synced"
-          + " before, only unacknowledged work (e.g. dedupe sweeps) may be lost", store.directory(), e);
+      LOG.warn(
+          "final WAL sync of the store at {} on close failed; every acknowledged hook was synced"
+              + " before, only unacknowledged work (e.g. dedupe sweeps) may be lost",
+          store.directory(),
+          e);
     }
   }
 

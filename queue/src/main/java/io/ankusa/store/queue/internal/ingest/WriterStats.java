@@ -16,7 +16,13 @@ package io.ankusa.store.queue.internal.ingest;
  * @param durableAt the writer's clock when the newest durable group was applied
  */
 public record WriterStats(
-    long groups, long syncs, long hooks, long duplicates, long fences, long durableSeq, long appliedSeq,
+    long groups,
+    long syncs,
+    long hooks,
+    long duplicates,
+    long fences,
+    long durableSeq,
+    long appliedSeq,
     long durableAt) {
 
   /** Syncs per written group: 1.0 is no batching at all; lower is better. 0 with no group. */

@@ -20,10 +20,11 @@ import java.util.List;
 
 /**
  * Boot-time recovery, before any dispatcher runs: every inflight row was claimed by a dispatcher
- * that is gone, so it is made due again at {@code now} (kind 0) — or dropped with its delivery row if
- * its hook no longer exists (orphan drop). Then {@link ActiveIndex#repair} restores any marker a crash
- * took in the middle of a cleanup. In chunks of 500 rows per SYNC batch; each chunk's scan starts at the
- * last row of the previous one, so recovery never walks the tombstones of the rows it already moved.
+ * that is gone, so it is made due again at {@code now} (kind 0) — or dropped with its delivery row
+ * if its hook no longer exists (orphan drop). Then {@link ActiveIndex#repair} restores any marker a
+ * crash took in the middle of a cleanup. In chunks of 500 rows per SYNC batch; each chunk's scan
+ * starts at the last row of the previous one, so recovery never walks the tombstones of the rows it
+ * already moved.
  */
 public final class InflightRecovery {
   private static final int CHUNK = 500;
@@ -38,10 +39,13 @@ public final class InflightRecovery {
     KeyRange range = all;
     while (true) {
       List<InflightRow> chunk = new ArrayList<>(CHUNK);
-      try (Scan scan = queue.store().scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
+      try (Scan scan =
+          queue.store().scan(range.columnFamily(), range.lo(), range.hi(), Direction.FORWARD)) {
         while (chunk.size() < CHUNK && scan.hasNext()) {
           Entry e = scan.next();
-          chunk.add(new InflightRow(InflightKey.decode(e.key()), InflightValue.decodeAt(e.key(), e.value())));
+          chunk.add(
+              new InflightRow(
+                  InflightKey.decode(e.key()), InflightValue.decodeAt(e.key(), e.value())));
         }
       }
       if (chunk.isEmpty()) {

@@ -23,23 +23,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Purging one tenant's due and/or dead rows, in chunks of {@value #CHUNK} rows per SYNC batch. Never
- * touches inflight rows (a dispatcher owns them). Idempotent and resumable: an interrupted purge is
- * finished by calling it again; a purged row is simply no longer found.
+ * Purging one tenant's due and/or dead rows, in chunks of {@value #CHUNK} rows per SYNC batch.
+ * Never touches inflight rows (a dispatcher owns them). Idempotent and resumable: an interrupted
+ * purge is finished by calling it again; a purged row is simply no longer found.
  *
- * <p>Each chunk of due rows is read from the last row of the previous one (included: it is gone unless
- * another transition moved it in place), so a purge never walks the tombstones of its own chunks. A
- * due row another writer puts behind that point while the purge runs (an older {@code at}) is left due;
- * purge again to remove it.
+ * <p>Each chunk of due rows is read from the last row of the previous one (included: it is gone
+ * unless another transition moved it in place), so a purge never walks the tombstones of its own
+ * chunks. A due row another writer puts behind that point while the purge runs (an older {@code
+ * at}) is left due; purge again to remove it.
  *
- * <p>Safe beside a running dispatcher, replay and archiver: each chunk is read, then written through
- * {@link DeliveryQueue#write}, which re-reads every row of the chunk under the tenant's lock stripe and
- * purges only the rows still where the scan found them. A row claimed or revived in between is left to
- * its new owner and not counted as purged.
+ * <p>Safe beside a running dispatcher, replay and archiver: each chunk is read, then written
+ * through {@link DeliveryQueue#write}, which re-reads every row of the chunk under the tenant's
+ * lock stripe and purges only the rows still where the scan found them. A row claimed or revived in
+ * between is left to its new owner and not counted as purged.
  */
 public final class Purge {
   /** Rows per batch. */
   public static final int CHUNK = 500;
+
   private static final Logger LOG = LoggerFactory.getLogger(Purge.class);
 
   /** What to purge. */
@@ -62,7 +63,8 @@ public final class Purge {
     if (kinds.contains(Kind.DUE)) {
       DueKey from = null;
       while (true) {
-        List<DueRow> chunk = DueIndex.pendingForTenantFrom(queue.store(), ord.getAsLong(), from, CHUNK);
+        List<DueRow> chunk =
+            DueIndex.pendingForTenantFrom(queue.store(), ord.getAsLong(), from, CHUNK);
         if (chunk.isEmpty()) {
           break;
         }
@@ -74,7 +76,8 @@ public final class Purge {
     }
     if (kinds.contains(Kind.DEAD)) {
       while (true) {
-        List<DeadByTenantKey> chunk = DeadLetters.deadForTenant(queue.store(), ord.getAsLong(), CHUNK);
+        List<DeadByTenantKey> chunk =
+            DeadLetters.deadForTenant(queue.store(), ord.getAsLong(), CHUNK);
         if (chunk.isEmpty()) {
           break;
         }
@@ -86,8 +89,10 @@ public final class Purge {
           byte[] row = rows.get(i);
           long size = 0;
           if (row == null) {
-            LOG.warn("purge of tenant {}: dead row {} has no delivery row; purging it with size 0",
-                tenant.value(), DeliveryKey.decode(rowKeys.get(i)));
+            LOG.warn(
+                "purge of tenant {}: dead row {} has no delivery row; purging it with size 0",
+                tenant.value(),
+                DeliveryKey.decode(rowKeys.get(i)));
           } else {
             size = DeliveryRow.decodeAt(rowKeys.get(i), row).size();
           }

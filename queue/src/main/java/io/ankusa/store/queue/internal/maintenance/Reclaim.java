@@ -28,30 +28,32 @@ import java.util.Set;
  * delivery row left and no {@code 'a'} obligation deletes the envelope and the marker in one batch.
  * A marker whose hook still owes something is left for a later lap. No counters move.
  *
- * <p><b>Progress.</b> A pass starts at the queue's reclaim cursor ({@link DeliveryQueue#reclaimCursor},
- * in memory, 0 after open) and moves it just above the last marker it visited, also at the end of the
- * markers: it never goes back to their head, where on an LSM engine every marker deleted since the last
- * compaction lies as a tombstone a scan would walk, and under sustained ingest those pile up into far
- * more than a pass visits (docs/measurements/sustain.md). A marker whose hook still owes something is
- * left where it is, behind the cursor: the transition that ends an obligation of the hook — a delivered, a purge of a due or dead
- * row, an archive settle or drop — puts the marker again and, written through {@link
- * DeliveryQueue#write}, lowers the cursor to it, so a later pass visits it again then. A marker put
- * behind the cursor is visited by the next pass; one put while a pass runs keeps that pass from moving
- * the cursor past it ({@link io.ankusa.store.queue.internal.ScanCursor}). So every marker of a hook nothing owes
- * is visited, without a lap from the head. A restart starts at the head once, which also finds markers
+ * <p><b>Progress.</b> A pass starts at the queue's reclaim cursor ({@link
+ * DeliveryQueue#reclaimCursor}, in memory, 0 after open) and moves it just above the last marker it
+ * visited, also at the end of the markers: it never goes back to their head, where on an LSM engine
+ * every marker deleted since the last compaction lies as a tombstone a scan would walk, and under
+ * sustained ingest those pile up into far more than a pass visits (docs/measurements/sustain.md). A
+ * marker whose hook still owes something is left where it is, behind the cursor: the transition
+ * that ends an obligation of the hook — a delivered, a purge of a due or dead row, an archive
+ * settle or drop — puts the marker again and, written through {@link DeliveryQueue#write}, lowers
+ * the cursor to it, so a later pass visits it again then. A marker put behind the cursor is visited
+ * by the next pass; one put while a pass runs keeps that pass from moving the cursor past it
+ * ({@link io.ankusa.store.queue.internal.ScanCursor}). So every marker of a hook nothing owes is
+ * visited, without a lap from the head. A restart starts at the head once, which also finds markers
  * whose write went past {@link DeliveryQueue#write} (tools that write transitions themselves).
  *
- * <p><b>Cost.</b> One scan of up to {@code limit} markers starting at the cursor, so a pass never walks
- * the tombstones of markers earlier passes deleted (on an LSM engine a scan from the head does, and
- * a drain that always starts there slows down as it goes); per {@value #MULTI_GET_KEYS} hooks one
- * multiGet of the obligations {@code 'a' seq} and one scan of the delivery rows from the first hook's
- * seq to the last, merged with the hooks (bounded: see {@link #ROWS_PER_HOOK_IN_SPAN}). {@code
- * ReclaimBench} compares it with the former pass: from the head, a range read per hook and a point
- * read per obligation (reading the envelopes to multiGet the delivery rows by sink was measured too,
- * and was slower: the envelopes are the largest values of the store).
+ * <p><b>Cost.</b> One scan of up to {@code limit} markers starting at the cursor, so a pass never
+ * walks the tombstones of markers earlier passes deleted (on an LSM engine a scan from the head
+ * does, and a drain that always starts there slows down as it goes); per {@value #MULTI_GET_KEYS}
+ * hooks one multiGet of the obligations {@code 'a' seq} and one scan of the delivery rows from the
+ * first hook's seq to the last, merged with the hooks (bounded: see {@link
+ * #ROWS_PER_HOOK_IN_SPAN}). {@code ReclaimBench} compares it with the former pass: from the head, a
+ * range read per hook and a point read per obligation (reading the envelopes to multiGet the
+ * delivery rows by sink was measured too, and was slower: the envelopes are the largest values of
+ * the store).
  *
- * <p>Writes are {@code NO_SYNC}: a delete lost in a crash leaves the hook and its marker, and a later
- * pass deletes them again.
+ * <p>Writes are {@code NO_SYNC}: a delete lost in a crash leaves the hook and its marker, and a
+ * later pass deletes them again.
  */
 public final class Reclaim {
   private Reclaim() {}
@@ -62,8 +64,8 @@ public final class Reclaim {
   }
 
   /**
-   * Visits up to {@code limit} cleared markers from the queue's reclaim cursor and deletes the hooks
-   * nothing owes. REQUIRES: {@code limit >= 1}.
+   * Visits up to {@code limit} cleared markers from the queue's reclaim cursor and deletes the
+   * hooks nothing owes. REQUIRES: {@code limit >= 1}.
    */
   public static Pass pass(DeliveryQueue queue, int limit) {
     long from = queue.reclaimCursor().start();
@@ -83,7 +85,10 @@ public final class Reclaim {
   private static Visited visit(DeliveryQueue queue, long from, int limit) {
     KeyRange cleared = Keys.realKeysOf(KeyFamily.CLEARED);
     List<Long> seqs = new ArrayList<>(Math.min(limit, 4096));
-    try (Scan scan = queue.store().scan(cleared.columnFamily(), Keys.cleared(from), cleared.hi(), Direction.FORWARD)) {
+    try (Scan scan =
+        queue
+            .store()
+            .scan(cleared.columnFamily(), Keys.cleared(from), cleared.hi(), Direction.FORWARD)) {
       while (seqs.size() < limit && scan.hasNext()) {
         seqs.add(ClearedKey.decode(scan.next().key()).seq());
       }
@@ -94,7 +99,8 @@ public final class Reclaim {
     }
     Batch batch = new Batch();
     int deleted = 0;
-    // under the hook stripes, so no expand (which puts delivery rows back) runs between check and delete
+    // under the hook stripes, so no expand (which puts delivery rows back) runs between check and
+    // delete
     try (TransitionGuard.Held held = queue.guard().lockHooks(seqs)) {
       boolean[] owed = owed(queue, seqs);
       for (int i = 0; i < seqs.size(); i++) {
@@ -111,7 +117,10 @@ public final class Reclaim {
     return new Visited(new Pass(seqs.size(), deleted, lapEnded), seqs.get(seqs.size() - 1) + 1);
   }
 
-  /** Keys per multiGet: a backend may set aside a value buffer per key, so huge calls cost more than they save. */
+  /**
+   * Keys per multiGet: a backend may set aside a value buffer per key, so huge calls cost more than
+   * they save.
+   */
   static final int MULTI_GET_KEYS = 512;
 
   /** Per seq: whether a delivery row or an archive obligation still owes its hook. */
@@ -140,23 +149,30 @@ public final class Reclaim {
     return owed;
   }
 
-  /** Delivery rows one merged scan may visit per hook of a chunk before the rest is read per hook. */
+  /**
+   * Delivery rows one merged scan may visit per hook of a chunk before the rest is read per hook.
+   */
   static final int ROWS_PER_HOOK_IN_SPAN = 4;
 
   /**
-   * Sets {@code owed[i]} for every seq (ascending) that has a delivery row. One forward scan over the
-   * delivery rows from the first seq to the last, merged with the seqs, instead of a range read per
-   * hook: cleared hooks sit close together in seq order, so the span holds few rows of other hooks. A
-   * span dense with rows of hooks still in flight (a deep dead-letter backlog) stops the merge after
-   * {@value #ROWS_PER_HOOK_IN_SPAN} rows per hook, and the seqs it did not reach get a range read each.
+   * Sets {@code owed[i]} for every seq (ascending) that has a delivery row. One forward scan over
+   * the delivery rows from the first seq to the last, merged with the seqs, instead of a range read
+   * per hook: cleared hooks sit close together in seq order, so the span holds few rows of other
+   * hooks. A span dense with rows of hooks still in flight (a deep dead-letter backlog) stops the
+   * merge after {@value #ROWS_PER_HOOK_IN_SPAN} rows per hook, and the seqs it did not reach get a
+   * range read each.
    */
   private static void markOwedByDeliveryRows(ReadView view, List<Long> seqs, boolean[] owed) {
     int n = seqs.size();
     int next = 0;
     long budget = (long) ROWS_PER_HOOK_IN_SPAN * n;
     boolean complete;
-    try (Scan scan = view.scan(Format3.DELIVERIES, Keys.deliveriesOf(seqs.get(0)).lo(),
-        Keys.deliveriesOf(seqs.get(n - 1)).hi(), Direction.FORWARD)) {
+    try (Scan scan =
+        view.scan(
+            Format3.DELIVERIES,
+            Keys.deliveriesOf(seqs.get(0)).lo(),
+            Keys.deliveriesOf(seqs.get(n - 1)).hi(),
+            Direction.FORWARD)) {
       while (next < n && budget-- > 0 && scan.hasNext()) {
         long seq = DeliveryKey.decode(scan.next().key()).seq();
         while (next < n && seqs.get(next) < seq) {
@@ -175,20 +191,25 @@ public final class Reclaim {
 
   /**
    * How far reclaim is behind, the slow truth (demo, benches and tests only; it reads every hook,
-   * delivery row and obligation key): hooks stored, and how many of them a delivery row or an archive
-   * obligation still owes. Read it from a snapshot for one consistent picture.
+   * delivery row and obligation key): hooks stored, and how many of them a delivery row or an
+   * archive obligation still owes. Read it from a snapshot for one consistent picture.
    */
   public static Backlog backlog(ReadView view) {
     Set<Long> owing = new HashSet<>();
-    CounterFold.foldFamily(view, KeyFamily.DELIVERY, e -> owing.add(DeliveryKey.decode(e.key()).seq()));
-    CounterFold.foldFamily(view, KeyFamily.ARCHIVE, e -> owing.add(ArchiveKey.decode(e.key()).seq()));
+    CounterFold.foldFamily(
+        view, KeyFamily.DELIVERY, e -> owing.add(DeliveryKey.decode(e.key()).seq()));
+    CounterFold.foldFamily(
+        view, KeyFamily.ARCHIVE, e -> owing.add(ArchiveKey.decode(e.key()).seq()));
     long[] counts = new long[2];
-    CounterFold.foldFamily(view, KeyFamily.HOOK, e -> {
-      counts[0]++;
-      if (owing.contains(HookKey.decode(e.key()).seq())) {
-        counts[1]++;
-      }
-    });
+    CounterFold.foldFamily(
+        view,
+        KeyFamily.HOOK,
+        e -> {
+          counts[0]++;
+          if (owing.contains(HookKey.decode(e.key()).seq())) {
+            counts[1]++;
+          }
+        });
     return new Backlog(counts[0], counts[1]);
   }
 
@@ -209,7 +230,8 @@ public final class Reclaim {
    * What one pass did.
    *
    * @param visited cleared markers read
-   * @param reclaimed hooks deleted with their markers (a marker whose hook was already gone counts too)
+   * @param reclaimed hooks deleted with their markers (a marker whose hook was already gone counts
+   *     too)
    * @param lapEnded the pass reached the end of the markers (the next one starts where markers put
    *     meanwhile, or behind the cursor since, lowered it)
    */

@@ -36,13 +36,14 @@ public final class QueueGauges {
 
   /**
    * One gauge tick: one multiGet of the node aggregate's six counters, the first marker (verified
-   * against its tenant's first due row, read from the queue's dispatch cursor for that tenant) for the
-   * oldest due age, and {@code m:next_ord}.
+   * against its tenant's first due row, read from the queue's dispatch cursor for that tenant) for
+   * the oldest due age, and {@code m:next_ord}.
    */
   public Gauge measure(long now) {
     ReadView view = queue.store();
     TenantCounts aggregate = queue.counters().aggregate(view);
-    long oldest = ActiveIndex.oldestDueAgeMs(view, queue.markerFloor().peek(), now, queue.dueCursors()::peek);
+    long oldest =
+        ActiveIndex.oldestDueAgeMs(view, queue.markerFloor().peek(), now, queue.dueCursors()::peek);
     return new Gauge(aggregate, oldest, Tenants.count(view));
   }
 
@@ -76,7 +77,10 @@ public final class QueueGauges {
         all.add(new TenantPending(ord, null, pending));
       }
     }
-    all.sort(Comparator.comparingLong(TenantPending::pending).reversed().thenComparingLong(TenantPending::ord));
+    all.sort(
+        Comparator.comparingLong(TenantPending::pending)
+            .reversed()
+            .thenComparingLong(TenantPending::ord));
     List<TenantPending> top = new ArrayList<>(Math.min(n, all.size()));
     for (TenantPending p : all.subList(0, Math.min(n, all.size()))) {
       top.add(new TenantPending(p.ord(), Tenants.name(view, p.ord()).orElse(null), p.pending()));

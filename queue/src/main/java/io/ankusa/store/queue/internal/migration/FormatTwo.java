@@ -21,9 +21,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The legacy store format 2: its column families, its index keys and values. These
- * keys exist only here, in the 2 → 3 migration ({@link TenantKeys}) that reads them and in {@link
- * FormatTwoWriter} that writes them for fixtures and tests; nothing else may build them.
+ * The legacy store format 2: its column families, its index keys and values. These keys exist only
+ * here, in the 2 → 3 migration ({@link TenantKeys}) that reads them and in {@link FormatTwoWriter}
+ * that writes them for fixtures and tests; nothing else may build them.
  *
  * <p>Format 2, all integers unsigned big-endian:
  *
@@ -50,6 +50,7 @@ public final class FormatTwo {
 
   /** Prefix of a format-2 due key. */
   static final byte DUE_PREFIX = 'd';
+
   /** Prefix of a format-2 inflight key. */
   static final byte INFLIGHT_PREFIX = 'f';
 
@@ -144,7 +145,8 @@ public final class FormatTwo {
 
   /** Everything that starts with {@code 'f'}: {@code ['f', 'g')}. */
   public static KeyRange inflightWholeRange() {
-    return new KeyRange(Format3.INDEX, new byte[] {INFLIGHT_PREFIX}, new byte[] {INFLIGHT_PREFIX + 1});
+    return new KeyRange(
+        Format3.INDEX, new byte[] {INFLIGHT_PREFIX}, new byte[] {INFLIGHT_PREFIX + 1});
   }
 
   private static byte[][] sentinels(byte prefix) {
@@ -163,9 +165,14 @@ public final class FormatTwo {
 
   /** A decoded {@code 'd' at seq sink}. */
   public record DueKeyV2(long at, long seq, int sink) {
-    /** @throws StoreCorruptionException if {@code key} is not 19 bytes starting with {@code 'd'} */
+    /**
+     * @throws StoreCorruptionException if {@code key} is not 19 bytes starting with {@code 'd'}
+     */
     public static DueKeyV2 decode(byte[] key) {
-      if (key.length != 19 || key[0] != DUE_PREFIX || (key[1] & 0x80) != 0 || (key[9] & 0x80) != 0) {
+      if (key.length != 19
+          || key[0] != DUE_PREFIX
+          || (key[1] & 0x80) != 0
+          || (key[9] & 0x80) != 0) {
         throw corruptKey("due", key, "'d' at:64 seq:64 sink:16 (19 bytes)");
       }
       return new DueKeyV2(u64(key, 1), u64(key, 9), u16(key, 17));
@@ -174,7 +181,9 @@ public final class FormatTwo {
 
   /** A decoded {@code 'f' seq sink}. */
   public record InflightKeyV2(long seq, int sink) {
-    /** @throws StoreCorruptionException if {@code key} is not 11 bytes starting with {@code 'f'} */
+    /**
+     * @throws StoreCorruptionException if {@code key} is not 11 bytes starting with {@code 'f'}
+     */
     public static InflightKeyV2 decode(byte[] key) {
       if (key.length != 11 || key[0] != INFLIGHT_PREFIX || (key[1] & 0x80) != 0) {
         throw corruptKey("inflight", key, "'f' seq:64 sink:16 (11 bytes)");
@@ -198,9 +207,15 @@ public final class FormatTwo {
    */
   public static long decodeSize(byte[] key, byte[] value) {
     if (value.length != 4) {
-      throw new StoreCorruptionException("format-2 index value " + Bytes.hex(value) + " at key "
-          + Bytes.hex(key) + " in family 'index' is " + value.length + " bytes; expected size:32"
-          + " (4 bytes). The format-2 store is damaged: restore it from a backup before migrating");
+      throw new StoreCorruptionException(
+          "format-2 index value "
+              + Bytes.hex(value)
+              + " at key "
+              + Bytes.hex(key)
+              + " in family 'index' is "
+              + value.length
+              + " bytes; expected size:32"
+              + " (4 bytes). The format-2 store is damaged: restore it from a backup before migrating");
     }
     return u32(value, 0);
   }
@@ -212,7 +227,8 @@ public final class FormatTwo {
   public record DeadValueV2(byte[] sourceId, byte[] hookId) {
     public DeadValueV2 {
       if (sourceId == null || hookId == null) {
-        throw new StoreArgumentException("a format-2 dead value needs a source id and a hook id; got a null");
+        throw new StoreArgumentException(
+            "a format-2 dead value needs a source id and a hook id; got a null");
       }
       sourceId = sourceId.clone();
       hookId = hookId.clone();
@@ -220,7 +236,8 @@ public final class FormatTwo {
 
     /** UTF-8 ids. */
     public static DeadValueV2 of(String sourceId, String hookId) {
-      return new DeadValueV2(sourceId.getBytes(StandardCharsets.UTF_8), hookId.getBytes(StandardCharsets.UTF_8));
+      return new DeadValueV2(
+          sourceId.getBytes(StandardCharsets.UTF_8), hookId.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
@@ -256,18 +273,25 @@ public final class FormatTwo {
           long hookLength = u32(value, hookLengthAt);
           if (hookLength == value.length - hookLengthAt - 4L) {
             return new DeadValueV2(
-                Arrays.copyOfRange(value, 4, hookLengthAt), Arrays.copyOfRange(value, hookLengthAt + 4, value.length));
+                Arrays.copyOfRange(value, 4, hookLengthAt),
+                Arrays.copyOfRange(value, hookLengthAt + 4, value.length));
           }
         }
       }
-      throw new StoreCorruptionException("format-2 dead value " + Bytes.hex(value) + " at key " + Bytes.hex(key)
-          + " in family 'index' does not decode; expected len:32 source_id len:32 hook_id. The format-2"
-          + " store is damaged: restore it from a backup before migrating");
+      throw new StoreCorruptionException(
+          "format-2 dead value "
+              + Bytes.hex(value)
+              + " at key "
+              + Bytes.hex(key)
+              + " in family 'index' does not decode; expected len:32 source_id len:32 hook_id. The format-2"
+              + " store is damaged: restore it from a backup before migrating");
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof DeadValueV2 d && Arrays.equals(d.sourceId, sourceId) && Arrays.equals(d.hookId, hookId);
+      return o instanceof DeadValueV2 d
+          && Arrays.equals(d.sourceId, sourceId)
+          && Arrays.equals(d.hookId, hookId);
     }
 
     @Override
@@ -282,8 +306,15 @@ public final class FormatTwo {
   }
 
   private static StoreCorruptionException corruptKey(String what, byte[] key, String shape) {
-    return new StoreCorruptionException("format-2 " + what + " key " + Bytes.hex(key) + " in family 'index'"
-        + " is not well formed; expected " + shape + ". The format-2 store is damaged: restore it from a"
-        + " backup before migrating");
+    return new StoreCorruptionException(
+        "format-2 "
+            + what
+            + " key "
+            + Bytes.hex(key)
+            + " in family 'index'"
+            + " is not well formed; expected "
+            + shape
+            + ". The format-2 store is damaged: restore it from a"
+            + " backup before migrating");
   }
 }

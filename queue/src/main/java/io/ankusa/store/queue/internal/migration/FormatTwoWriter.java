@@ -14,13 +14,14 @@ import io.ankusa.store.spi.Store;
 /**
  * Writes the rows of a format-2 store ({@link FormatTwo}): hook envelopes, delivery rows, the
  * {@code 'd'}/{@code 'f'}/{@code 'x'}/{@code 'a'} index rows and the format stamp {@code m:format =
- * 2}. <b>Used only by fixtures and tests</b> — to build the input of the 2 → 3 migration; no release
- * writes format 2 any more.
+ * 2}. <b>Used only by fixtures and tests</b> — to build the input of the 2 → 3 migration; no
+ * release writes format 2 any more.
  *
- * <p>Rows accumulate in one batch until {@link #commit()} writes it with {@link Durability#SYNC}. The
- * store may be opened with {@link FormatTwo#families()} or with {@link Format3#families()}: only the
- * hooks, deliveries, index and default families are written. The writer does not check that rows
- * agree with each other (a due row whose hook is missing is a valid test input). Not thread-safe.
+ * <p>Rows accumulate in one batch until {@link #commit()} writes it with {@link Durability#SYNC}.
+ * The store may be opened with {@link FormatTwo#families()} or with {@link Format3#families()}:
+ * only the hooks, deliveries, index and default families are written. The writer does not check
+ * that rows agree with each other (a due row whose hook is missing is a valid test input). Not
+ * thread-safe.
  *
  * <p>Ownership: envelopes and byte arrays passed in are encoded or referenced by the pending batch;
  * do not change them before {@link #commit()} returns.
@@ -67,7 +68,10 @@ public final class FormatTwoWriter {
     return this;
   }
 
-  /** A due row (pending or retrying): delivery row {@code row} and {@code 'd' at seq sink -> row.size}. */
+  /**
+   * A due row (pending or retrying): delivery row {@code row} and {@code 'd' at seq sink ->
+   * row.size}.
+   */
   public FormatTwoWriter due(long seq, int sink, long at, DeliveryRow row) {
     batch.put(Format3.DELIVERIES, Keys.delivery(seq, sink), row.encode());
     batch.put(Format3.INDEX, FormatTwo.dueKey(at, seq, sink), FormatTwo.sizeValue(row.size()));
@@ -82,9 +86,13 @@ public final class FormatTwoWriter {
   }
 
   /** A dead row: delivery row {@code row} and {@code 'x' at seq sink -> source, hook id}. */
-  public FormatTwoWriter dead(long at, long seq, int sink, String sourceId, String hookId, DeliveryRow row) {
+  public FormatTwoWriter dead(
+      long at, long seq, int sink, String sourceId, String hookId, DeliveryRow row) {
     batch.put(Format3.DELIVERIES, Keys.delivery(seq, sink), row.encode());
-    batch.put(Format3.INDEX, FormatTwo.deadKey(at, seq, sink), FormatTwo.DeadValueV2.of(sourceId, hookId).encode());
+    batch.put(
+        Format3.INDEX,
+        FormatTwo.deadKey(at, seq, sink),
+        FormatTwo.DeadValueV2.of(sourceId, hookId).encode());
     return this;
   }
 

@@ -26,17 +26,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings a store's layout forward to the release's format, one {@link Migration} after another, from
- * the registry {2 → 3: {@link TenantKeys}}. Forward-only: a store newer than the release is refused
- * ({@link StoreFormatException} "store format 3 is newer than 2", property {@code
+ * Brings a store's layout forward to the release's format, one {@link Migration} after another,
+ * from the registry {2 → 3: {@link TenantKeys}}. Forward-only: a store newer than the release is
+ * refused ({@link StoreFormatException} "store format 3 is newer than 2", property {@code
  * aFormat2RunnerRefusesAFormat3Store}).
  *
  * <p>Durability and resumption: the cursor of a migration to format {@code n} lives at {@code
- * m:migrating:n} in {@code default}; each step's ops and the next cursor are committed in ONE {@link
- * Durability#SYNC} batch, and the last step's ops, {@code m:format = n} and the delete of the cursor
- * in one more. A run killed at any moment leaves the store at a committed step; the next run (the
- * next open of the queue) resumes from it and ends with the same store as an uninterrupted run,
- * byte for byte (property {@code resumesAnInterruptedMigrationWithoutDoubleCounting}).
+ * m:migrating:n} in {@code default}; each step's ops and the next cursor are committed in ONE
+ * {@link Durability#SYNC} batch, and the last step's ops, {@code m:format = n} and the delete of
+ * the cursor in one more. A run killed at any moment leaves the store at a committed step; the next
+ * run (the next open of the queue) resumes from it and ends with the same store as an uninterrupted
+ * run, byte for byte (property {@code resumesAnInterruptedMigrationWithoutDoubleCounting}).
  *
  * <p>Each step also records the queue's {@code counters.sharded_aggregate} setting ({@code
  * m:aggregate_shards}), whose layout its counter merges used; a run resuming with the other setting
@@ -83,7 +83,8 @@ public final class Migrate {
   }
 
   /** What a run did. */
-  public record Result(int fromFormat, int toFormat, long steps, long rows, long nanos, boolean finished) {
+  public record Result(
+      int fromFormat, int toFormat, long steps, long rows, long nanos, boolean finished) {
     /** Old rows moved per second of this run (0 when nothing moved). */
     public double rowsPerSecond() {
       return nanos <= 0 ? 0 : rows * 1e9 / nanos;
@@ -98,13 +99,14 @@ public final class Migrate {
    */
   public boolean needed(ReadView view) {
     int stamp = checkedStamp(view);
-    return (stamp >= 0 && stamp < releaseFormat) || view.get(Format3.DEFAULT, Keys.migrating(releaseFormat)) != null;
+    return (stamp >= 0 && stamp < releaseFormat)
+        || view.get(Format3.DEFAULT, Keys.migrating(releaseFormat)) != null;
   }
 
   /**
-   * The plan lines of the migrations a run would perform, e.g. {@code 2 -> 3: re-key due/inflight/dead
-   * by tenant ordinal, seed per-tenant counters}; with "(resuming)" when one was interrupted. Reads
-   * only.
+   * The plan lines of the migrations a run would perform, e.g. {@code 2 -> 3: re-key
+   * due/inflight/dead by tenant ordinal, seed per-tenant counters}; with "(resuming)" when one was
+   * interrupted. Reads only.
    *
    * @throws StoreFormatException if the store is newer, or no migration leaves its format
    */
@@ -131,8 +133,8 @@ public final class Migrate {
 
   /**
    * Runs at most {@code maxSteps} steps (each one committed SYNC) and returns; a later run resumes.
-   * Logs at INFO when a migration starts, resumes and ends (rows, steps, rows/s), and at WARN when the
-   * store ends with more tenants than {@code tenants.max}.
+   * Logs at INFO when a migration starts, resumes and ends (rows, steps, rows/s), and at WARN when
+   * the store ends with more tenants than {@code tenants.max}.
    *
    * @throws StoreFormatException if the store is newer than this release, no migration leaves its
    *     format, or it was not opened with the families the migration writes
@@ -157,8 +159,13 @@ public final class Migrate {
       }
       long phaseStarted = System.nanoTime();
       long phaseRows = 0;
-      LOG.info("store {}: {} migration {} -> {} ({})", store.directory(), cursor == null ? "starting" : "resuming",
-          m.fromFormat(), m.toFormat(), m.plan());
+      LOG.info(
+          "store {}: {} migration {} -> {} ({})",
+          store.directory(),
+          cursor == null ? "starting" : "resuming",
+          m.fromFormat(),
+          m.toFormat(),
+          m.plan());
       boolean done = false;
       while (!done) {
         if (steps >= maxSteps) {
@@ -167,12 +174,17 @@ public final class Migrate {
         Migration.Step step = m.step(store, cursor);
         Batch batch = step.ops();
         if (m.toFormat() == Format3.FORMAT) {
-          // Each step's counter merges use config's aggregate layout: record it with them, as a new store
+          // Each step's counter merges use config's aggregate layout: record it with them, as a new
+          // store
           // does, so a resumed run can refuse the other layout (requireStartedLayout).
-          batch.put(Format3.DEFAULT, Keys.aggregateShards(), AggregateShardsValue.of(config.shardedAggregate()).encode());
+          batch.put(
+              Format3.DEFAULT,
+              Keys.aggregateShards(),
+              AggregateShardsValue.of(config.shardedAggregate()).encode());
         }
         if (step.done()) {
-          batch.put(Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(m.toFormat()).encode());
+          batch.put(
+              Format3.DEFAULT, Keys.formatStamp(), new FormatStampValue(m.toFormat()).encode());
           batch.delete(Format3.DEFAULT, cursorKey);
         } else {
           batch.put(Format3.DEFAULT, cursorKey, step.cursor());
@@ -186,16 +198,25 @@ public final class Migrate {
         done = step.done();
       }
       long nanos = System.nanoTime() - phaseStarted;
-      LOG.info("store {}: migrated {} -> {}: {} rows in {} ms ({} rows/s)", store.directory(), m.fromFormat(),
-          m.toFormat(), phaseRows, TimeUnit.NANOSECONDS.toMillis(nanos),
+      LOG.info(
+          "store {}: migrated {} -> {}: {} rows in {} ms ({} rows/s)",
+          store.directory(),
+          m.fromFormat(),
+          m.toFormat(),
+          phaseRows,
+          TimeUnit.NANOSECONDS.toMillis(nanos),
           nanos <= 0 ? 0 : Math.round(phaseRows * 1e9 / nanos));
       format = m.toFormat();
     }
     long tenants = Tenants.count(store);
     if (tenants > config.tenantsMax()) {
-      LOG.warn("store {}: {} tenants after the migration, {} over tenants.max = {}; existing tenants keep"
-          + " working, new ones are refused until tenants.max is raised", store.directory(), tenants,
-          tenants - config.tenantsMax(), config.tenantsMax());
+      LOG.warn(
+          "store {}: {} tenants after the migration, {} over tenants.max = {}; existing tenants keep"
+              + " working, new ones are refused until tenants.max is raised",
+          store.directory(),
+          tenants,
+          tenants - config.tenantsMax(),
+          config.tenantsMax());
     }
     return new Result(from, format, steps, rows, System.nanoTime() - started, true);
   }
@@ -204,9 +225,15 @@ public final class Migrate {
   private int checkedStamp(ReadView view) {
     int stamp = FormatStamp.stamp(view);
     if (stamp > releaseFormat) {
-      throw new StoreFormatException("store format " + stamp + " is newer than " + releaseFormat
-          + ": this release reads format " + releaseFormat + " and formats are forward-only; open the store"
-          + " with the release that wrote it, or restore the backup taken before the upgrade");
+      throw new StoreFormatException(
+          "store format "
+              + stamp
+              + " is newer than "
+              + releaseFormat
+              + ": this release reads format "
+              + releaseFormat
+              + " and formats are forward-only; open the store"
+              + " with the release that wrote it, or restore the backup taken before the upgrade");
     }
     return stamp;
   }
@@ -214,19 +241,28 @@ public final class Migrate {
   private Migration migrationFrom(TreeMap<Integer, Migration> registry, int format) {
     Migration m = registry.get(format);
     if (m == null) {
-      throw new StoreFormatException("store format " + format + " cannot be migrated by this release (it"
-          + " migrates from formats " + registry.keySet() + " to " + releaseFormat + "); upgrade through the"
-          + " release that reads format " + format + " first");
+      throw new StoreFormatException(
+          "store format "
+              + format
+              + " cannot be migrated by this release (it"
+              + " migrates from formats "
+              + registry.keySet()
+              + " to "
+              + releaseFormat
+              + "); upgrade through the"
+              + " release that reads format "
+              + format
+              + " first");
     }
     return m;
   }
 
   /**
-   * Refuses to resume a migration to format 3 with the other {@code counters.sharded_aggregate} setting
-   * than the one its committed steps merged the node aggregate with (recorded in {@code
-   * m:aggregate_shards} by each step): finished under the other setting, the aggregate a queue reads
-   * would miss the deltas of the steps before. A run interrupted by a release that did not record the
-   * setting is resumed unchecked.
+   * Refuses to resume a migration to format 3 with the other {@code counters.sharded_aggregate}
+   * setting than the one its committed steps merged the node aggregate with (recorded in {@code
+   * m:aggregate_shards} by each step): finished under the other setting, the aggregate a queue
+   * reads would miss the deltas of the steps before. A run interrupted by a release that did not
+   * record the setting is resumed unchecked.
    */
   private void requireStartedLayout(ReadView view, Migration m) {
     byte[] recorded = view.get(Format3.DEFAULT, Keys.aggregateShards());
@@ -235,11 +271,20 @@ public final class Migrate {
     }
     boolean sharded = AggregateShardsValue.decodeAt(Keys.aggregateShards(), recorded).sharded();
     if (sharded != config.shardedAggregate()) {
-      throw new StoreFormatException("the interrupted migration " + m.fromFormat() + " -> " + m.toFormat()
-          + " of this store started with counters.sharded_aggregate = " + sharded + " (" + Bytes.hex(Keys.aggregateShards())
-          + "), but the queue is configured with counters.sharded_aggregate = " + config.shardedAggregate()
-          + "; the steps already committed merged the node aggregate in the first layout: resume it with"
-          + " counters.sharded_aggregate = " + sharded);
+      throw new StoreFormatException(
+          "the interrupted migration "
+              + m.fromFormat()
+              + " -> "
+              + m.toFormat()
+              + " of this store started with counters.sharded_aggregate = "
+              + sharded
+              + " ("
+              + Bytes.hex(Keys.aggregateShards())
+              + "), but the queue is configured with counters.sharded_aggregate = "
+              + config.shardedAggregate()
+              + "; the steps already committed merged the node aggregate in the first layout: resume it with"
+              + " counters.sharded_aggregate = "
+              + sharded);
     }
   }
 
@@ -250,9 +295,17 @@ public final class Migrate {
     }
     for (FamilySpec f : Format3.families()) {
       if (m.toFormat() == Format3.FORMAT && !open.contains(f.name())) {
-        throw new StoreFormatException("store " + store.directory() + " was opened without family '" + f.name()
-            + "', which the migration " + m.fromFormat() + " -> " + m.toFormat() + " writes; open it with"
-            + " Format3.families() (the backend creates the missing families)");
+        throw new StoreFormatException(
+            "store "
+                + store.directory()
+                + " was opened without family '"
+                + f.name()
+                + "', which the migration "
+                + m.fromFormat()
+                + " -> "
+                + m.toFormat()
+                + " writes; open it with"
+                + " Format3.families() (the backend creates the missing families)");
       }
     }
   }

@@ -19,13 +19,16 @@ public interface Migration {
   /** The format this migration writes. */
   int toFormat();
 
-  /** The dry-run line, e.g. {@code 2 -> 3: re-key due/inflight/dead by tenant ordinal, seed per-tenant counters}. */
+  /**
+   * The dry-run line, e.g. {@code 2 -> 3: re-key due/inflight/dead by tenant ordinal, seed
+   * per-tenant counters}.
+   */
   String plan();
 
   /**
    * The next step. REQUIRES: the store is at {@link #fromFormat()} (possibly part-way migrated) and
-   * {@code cursor} is what the previous step returned and {@link Migrate} committed, or {@code null}
-   * for the first step. Reads only; writes nothing.
+   * {@code cursor} is what the previous step returned and {@link Migrate} committed, or {@code
+   * null} for the first step. Reads only; writes nothing.
    *
    * @param cursor the committed cursor, or null to start; not retained
    */
@@ -33,8 +36,8 @@ public interface Migration {
 
   /**
    * One step: the ops to commit, and the cursor to commit with them — or none when this step
-   * finishes the migration (then the runner adds the format stamp and deletes the cursor in the same
-   * batch).
+   * finishes the migration (then the runner adds the format stamp and deletes the cursor in the
+   * same batch).
    *
    * @param ops the ops of this step; owned by the runner once returned
    * @param cursor the next cursor, or null when this step is the last

@@ -4,7 +4,6 @@ import io.ankusa.store.layout.AggregateShardsValue;
 import io.ankusa.store.layout.FamilySentinels;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.FormatStampValue;
-import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.layout.NextOrdinalValue;
@@ -21,8 +20,9 @@ import io.ankusa.store.spi.StoreFormatException;
 
 /**
  * Opening a queue store: the bootstrap of a new format-3 store, or the migration of an older one
- * ({@link Migrate}). Forward-only: this release reads format 3, refuses a newer one, and sends an older
- * one to the migration. Reading the stamp is {@link FormatStamp}'s, which the migration uses too.
+ * ({@link Migrate}). Forward-only: this release reads format 3, refuses a newer one, and sends an
+ * older one to the migration. Reading the stamp is {@link FormatStamp}'s, which the migration uses
+ * too.
  */
 public final class QueueFormat {
   private QueueFormat() {}
@@ -38,11 +38,13 @@ public final class QueueFormat {
   /**
    * Makes sure {@code store} is a format-3 queue store, creating the layout in a new, empty store:
    * every family's sentinels, {@code m:format = 3}, {@code m:next_ord = 1}, {@code m:last_seq = 0},
-   * {@code m:aggregate_shards} (0, or 16 with {@code counters.sharded_aggregate}), in one SYNC batch. A format-2 store, or one whose migration was interrupted ({@code
-   * m:migrating:3}), is migrated first by {@link Migrate} (logged at INFO with rows/s), so a
-   * restored format-2 backup opens as format 3 (property {@code aRestoredFormat2BackupMigratesOnOpen}).
+   * {@code m:aggregate_shards} (0, or 16 with {@code counters.sharded_aggregate}), in one SYNC
+   * batch. A format-2 store, or one whose migration was interrupted ({@code m:migrating:3}), is
+   * migrated first by {@link Migrate} (logged at INFO with rows/s), so a restored format-2 backup
+   * opens as format 3 (property {@code aRestoredFormat2BackupMigratesOnOpen}).
    *
-   * <p>REQUIRES: the store was opened with {@link Format3#families()}; nothing else writes to it yet.
+   * <p>REQUIRES: the store was opened with {@link Format3#families()}; nothing else writes to it
+   * yet.
    *
    * @throws StoreFormatException if the store is newer than format 3, of a format no migration
    *     leaves, holds data without a stamp, or was created with the other {@code
@@ -50,7 +52,8 @@ public final class QueueFormat {
    */
   public static void openOrCreate(Store store, QueueConfig config) {
     int format = FormatStamp.stamp(store);
-    if (format == Format3.FORMAT && store.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) == null) {
+    if (format == Format3.FORMAT
+        && store.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) == null) {
       requireAggregateLayout(store, config);
       return;
     }
@@ -60,28 +63,39 @@ public final class QueueFormat {
       return;
     }
     if (hasAnyKey(store, Format3.HOOKS) || hasAnyKey(store, Format3.INDEX)) {
-      throw new StoreFormatException("store " + store.directory()
-          + " holds hooks or index rows but no format stamp (m:format): it was not written by ankusa-store;"
-          + " refusing to guess its layout");
+      throw new StoreFormatException(
+          "store "
+              + store.directory()
+              + " holds hooks or index rows but no format stamp (m:format): it was not written by ankusa-store;"
+              + " refusing to guess its layout");
     }
     store.write(bootstrap(config), Durability.SYNC);
   }
 
   /**
-   * Refuses a queue whose {@code counters.sharded_aggregate} differs from the store's recorded layout:
-   * readers sum only the keys their setting names, so a queue reading a sharded store unsharded would
-   * miss every delta in the shards.
+   * Refuses a queue whose {@code counters.sharded_aggregate} differs from the store's recorded
+   * layout: readers sum only the keys their setting names, so a queue reading a sharded store
+   * unsharded would miss every delta in the shards.
    *
    * @throws StoreFormatException naming both settings and what to do
    */
   static void requireAggregateLayout(Store store, QueueConfig config) {
     boolean recorded = FormatStamp.shardedAggregate(store);
     if (recorded != config.shardedAggregate()) {
-      throw new StoreFormatException("store " + store.directory() + " was created with counters.sharded_aggregate = "
-          + recorded + " (" + Bytes.hex(Keys.aggregateShards()) + " = " + AggregateShardsValue.of(recorded).shards()
-          + " shards), but the queue is configured with counters.sharded_aggregate = " + config.shardedAggregate()
-          + "; the setting is fixed when a store is created, so that every reader sums the keys every writer"
-          + " merged into: open it with counters.sharded_aggregate = " + recorded);
+      throw new StoreFormatException(
+          "store "
+              + store.directory()
+              + " was created with counters.sharded_aggregate = "
+              + recorded
+              + " ("
+              + Bytes.hex(Keys.aggregateShards())
+              + " = "
+              + AggregateShardsValue.of(recorded).shards()
+              + " shards), but the queue is configured with counters.sharded_aggregate = "
+              + config.shardedAggregate()
+              + "; the setting is fixed when a store is created, so that every reader sums the keys every writer"
+              + " merged into: open it with counters.sharded_aggregate = "
+              + recorded);
     }
   }
 
@@ -97,7 +111,10 @@ public final class QueueFormat {
     b.put(Format3.DEFAULT, Keys.formatStamp(), FormatStampValue.FORMAT_3.encode());
     b.put(Format3.DEFAULT, Keys.nextOrd(), NextOrdinalValue.FIRST.encode());
     b.put(Format3.DEFAULT, Keys.lastSeq(), new LastSeqValue(0).encode());
-    b.put(Format3.DEFAULT, Keys.aggregateShards(), AggregateShardsValue.of(config.shardedAggregate()).encode());
+    b.put(
+        Format3.DEFAULT,
+        Keys.aggregateShards(),
+        AggregateShardsValue.of(config.shardedAggregate()).encode());
     return b;
   }
 

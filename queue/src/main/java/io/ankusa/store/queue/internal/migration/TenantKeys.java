@@ -22,12 +22,12 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.LastSeqValue;
 import io.ankusa.store.layout.NextOrdinalValue;
 import io.ankusa.store.layout.TenantId;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.counter.CounterDeltas;
 import io.ankusa.store.queue.internal.counter.Counters;
 import io.ankusa.store.queue.internal.record.DeliveryRow;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.tenant.OrdinalCache;
-import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.tenant.TenantAllocator;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Bytes;
@@ -51,8 +51,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The 2 → 3 migration (docs/deployment.md): re-keys due, inflight and dead rows by tenant
- * ordinal and seeds the per-tenant counters, {@value #ROWS_PER_STEP} old rows per step.
+ * The 2 → 3 migration (docs/deployment.md): re-keys due, inflight and dead rows by tenant ordinal
+ * and seeds the per-tenant counters, {@value #ROWS_PER_STEP} old rows per step.
  *
  * <p>Phases, in order; each step seeks just past the last old key it moved (never to the family's
  * start: the keys already moved are tombstones, and rescanning them would make the migration
@@ -82,8 +82,8 @@ import org.slf4j.LoggerFactory;
  * allocated through {@link TenantAllocator} in first-sight order (due rows by time first), their
  * puts in the step's batch; the tenant limit is not applied (the cap refuses new tenants at ingest;
  * it never strands rows that exist): {@link Migrate} logs the overage. Counter deltas are coalesced
- * with {@link CounterDeltas} and turned into merges by {@link Counters#ops}, so the ord-0 aggregate is
- * written as everywhere else.
+ * with {@link CounterDeltas} and turned into merges by {@link Counters#ops}, so the ord-0 aggregate
+ * is written as everywhere else.
  *
  * <p>The first step also writes the format-3 sentinels of every key family, {@code m:next_ord} when
  * absent and {@code m:last_seq} (the highest hook seq): puts that are idempotent.
@@ -103,8 +103,13 @@ public final class TenantKeys implements Migration {
   private final Counters counters;
   private final LongSupplier clock;
   private final int rowsPerStep;
-  /** Single-threaded, and the limit is the largest ordinal: the migration allocates past tenants.max. */
-  private final TenantAllocator allocator = new TenantAllocator(new OrdinalCache(), Fields.MAX_ORDINAL);
+
+  /**
+   * Single-threaded, and the limit is the largest ordinal: the migration allocates past
+   * tenants.max.
+   */
+  private final TenantAllocator allocator =
+      new TenantAllocator(new OrdinalCache(), Fields.MAX_ORDINAL);
 
   /** The phases, with the code stored in the cursor. */
   enum Phase {
@@ -151,9 +156,13 @@ public final class TenantKeys implements Migration {
     static Cursor decode(byte[] cursor) {
       Phase phase = cursor.length < 9 ? null : Phase.ofCode(cursor[0] & 0xff);
       if (phase == null || (cursor[1] & 0x80) != 0) {
-        throw new StoreCorruptionException("migration cursor " + Bytes.hex(cursor) + " at key "
-            + Bytes.hex(Keys.migrating(Format3.FORMAT)) + " in family 'default' is not phase:8 (1..5)"
-            + " startedAt:64 lastOldKey; the store is damaged: restore the pre-upgrade backup");
+        throw new StoreCorruptionException(
+            "migration cursor "
+                + Bytes.hex(cursor)
+                + " at key "
+                + Bytes.hex(Keys.migrating(Format3.FORMAT))
+                + " in family 'default' is not phase:8 (1..5)"
+                + " startedAt:64 lastOldKey; the store is damaged: restore the pre-upgrade backup");
       }
       return new Cursor(phase, u64(cursor, 1), Arrays.copyOfRange(cursor, 9, cursor.length));
     }
@@ -166,7 +175,10 @@ public final class TenantKeys implements Migration {
     this(config, clock, ROWS_PER_STEP);
   }
 
-  /** With another step size: for tests that want many steps from few rows. REQUIRES: {@code rowsPerStep >= 1}. */
+  /**
+   * With another step size: for tests that want many steps from few rows. REQUIRES: {@code
+   * rowsPerStep >= 1}.
+   */
   public TenantKeys(QueueConfig config, LongSupplier clock, int rowsPerStep) {
     if (rowsPerStep < 1) {
       throw new StoreArgumentException("rowsPerStep " + rowsPerStep + " must be at least 1");
@@ -258,8 +270,8 @@ public final class TenantKeys implements Migration {
   }
 
   /**
-   * Reads up to {@code limit} rows of {@code phase} after {@code last} into {@code out}. Returns the
-   * last key read when rows are left in the phase, or null when the phase is done.
+   * Reads up to {@code limit} rows of {@code phase} after {@code last} into {@code out}. Returns
+   * the last key read when rows are left in the phase, or null when the phase is done.
    */
   private static byte[] read(ReadView view, Phase phase, byte[] last, int limit, List<OldRow> out) {
     KeyRange range = oldRange(phase);
@@ -301,27 +313,33 @@ public final class TenantKeys implements Migration {
   private static OldRow decode(Phase phase, Entry e) {
     byte[] k = e.key();
     switch (phase) {
-      case DUE: {
-        FormatTwo.DueKeyV2 d = FormatTwo.DueKeyV2.decode(k);
-        return new OldRow(phase, e, d.seq(), d.sink(), d.at(), FormatTwo.decodeSize(k, e.value()));
-      }
-      case INFLIGHT: {
-        FormatTwo.InflightKeyV2 f = FormatTwo.InflightKeyV2.decode(k);
-        return new OldRow(phase, e, f.seq(), f.sink(), 0, FormatTwo.decodeSize(k, e.value()));
-      }
-      case DEAD: {
-        DeadKey x = DeadKey.decode(k);
-        return new OldRow(phase, e, x.seq(), x.sink(), x.at(), 0);
-      }
-      default: {
-        ArchiveKey a = ArchiveKey.decode(k);
-        return new OldRow(phase, e, a.seq(), 0, 0, FormatTwo.decodeSize(k, e.value()));
-      }
+      case DUE:
+        {
+          FormatTwo.DueKeyV2 d = FormatTwo.DueKeyV2.decode(k);
+          return new OldRow(
+              phase, e, d.seq(), d.sink(), d.at(), FormatTwo.decodeSize(k, e.value()));
+        }
+      case INFLIGHT:
+        {
+          FormatTwo.InflightKeyV2 f = FormatTwo.InflightKeyV2.decode(k);
+          return new OldRow(phase, e, f.seq(), f.sink(), 0, FormatTwo.decodeSize(k, e.value()));
+        }
+      case DEAD:
+        {
+          DeadKey x = DeadKey.decode(k);
+          return new OldRow(phase, e, x.seq(), x.sink(), x.at(), 0);
+        }
+      default:
+        {
+          ArchiveKey a = ArchiveKey.decode(k);
+          return new OldRow(phase, e, a.seq(), 0, 0, FormatTwo.decodeSize(k, e.value()));
+        }
     }
   }
 
   /** Appends the ops moving {@code rows}, their tenants' ordinals and their counter merges. */
-  private TenantAllocator.Allocation move(Store store, List<OldRow> rows, long startedAt, Batch batch) {
+  private TenantAllocator.Allocation move(
+      Store store, List<OldRow> rows, long startedAt, Batch batch) {
     Map<Long, TenantId> tenantOfSeq = tenants(store, rows);
     List<TenantId> firstSight = new ArrayList<>(rows.size());
     rows.forEach(r -> firstSight.add(tenantOfSeq.get(r.seq())));
@@ -334,32 +352,43 @@ public final class TenantKeys implements Migration {
       long ord = allocation.ord(tenantOfSeq.get(r.seq()));
       byte[] oldKey = r.entry().key();
       switch (r.phase()) {
-        case DUE: {
-          DueKind kind = r.at() > startedAt ? DueKind.RETRY : DueKind.FIRST_ATTEMPT;
-          batch.delete(Format3.INDEX, oldKey);
-          batch.put(Format3.INDEX, Keys.due(ord, r.at(), r.seq(), r.sink()), new DueValue(r.size(), kind).encode());
-          ActiveKey marker = new ActiveKey(ActiveKey.bucketOf(r.at()), ord);
-          if (markers.add(marker)) {
-            batch.put(Format3.INDEX, Keys.active(marker.bucket(), ord), EmptyValue.encode());
+        case DUE:
+          {
+            DueKind kind = r.at() > startedAt ? DueKind.RETRY : DueKind.FIRST_ATTEMPT;
+            batch.delete(Format3.INDEX, oldKey);
+            batch.put(
+                Format3.INDEX,
+                Keys.due(ord, r.at(), r.seq(), r.sink()),
+                new DueValue(r.size(), kind).encode());
+            ActiveKey marker = new ActiveKey(ActiveKey.bucketOf(r.at()), ord);
+            if (markers.add(marker)) {
+              batch.put(Format3.INDEX, Keys.active(marker.bucket(), ord), EmptyValue.encode());
+            }
+            deltas.add(ord, kind.counter(), 1);
+            deltas.add(ord, CounterField.BYTES, r.size());
+            break;
           }
-          deltas.add(ord, kind.counter(), 1);
-          deltas.add(ord, CounterField.BYTES, r.size());
-          break;
-        }
         case INFLIGHT:
           batch.delete(Format3.INDEX, oldKey);
-          batch.put(Format3.INDEX, Keys.inflight(ord, r.seq(), r.sink()), new InflightValue(r.size()).encode());
+          batch.put(
+              Format3.INDEX,
+              Keys.inflight(ord, r.seq(), r.sink()),
+              new InflightValue(r.size()).encode());
           deltas.add(ord, CounterField.INFLIGHT, 1);
           deltas.add(ord, CounterField.BYTES, r.size());
           break;
-        case DEAD: {
-          FormatTwo.DeadValueV2 v = FormatTwo.DeadValueV2.decodeAt(oldKey, r.entry().value());
-          batch.put(Format3.INDEX, oldKey, new DeadValue(ord, v.sourceId(), v.hookId()).encode());
-          batch.put(Format3.INDEX, Keys.deadByTenant(ord, r.at(), r.seq(), r.sink()), EmptyValue.encode());
-          deltas.add(ord, CounterField.DEAD, 1);
-          deltas.add(ord, CounterField.BYTES, deadSizes.getOrDefault(key(r.seq(), r.sink()), 0L));
-          break;
-        }
+        case DEAD:
+          {
+            FormatTwo.DeadValueV2 v = FormatTwo.DeadValueV2.decodeAt(oldKey, r.entry().value());
+            batch.put(Format3.INDEX, oldKey, new DeadValue(ord, v.sourceId(), v.hookId()).encode());
+            batch.put(
+                Format3.INDEX,
+                Keys.deadByTenant(ord, r.at(), r.seq(), r.sink()),
+                EmptyValue.encode());
+            deltas.add(ord, CounterField.DEAD, 1);
+            deltas.add(ord, CounterField.BYTES, deadSizes.getOrDefault(key(r.seq(), r.sink()), 0L));
+            break;
+          }
         default:
           batch.put(Format3.INDEX, oldKey, new ArchiveValue(r.size(), ord).encode());
           deltas.add(ord, CounterField.ARCHIVE_PENDING, 1);
@@ -370,7 +399,10 @@ public final class TenantKeys implements Migration {
     return allocation;
   }
 
-  /** The tenant of each distinct hook of {@code rows}: one multiGet; missing or undecodable → default. */
+  /**
+   * The tenant of each distinct hook of {@code rows}: one multiGet; missing or undecodable →
+   * default.
+   */
   private static Map<Long, TenantId> tenants(ReadView view, List<OldRow> rows) {
     Set<Long> seqs = new LinkedHashSet<>();
     rows.forEach(r -> seqs.add(r.seq()));
@@ -391,19 +423,28 @@ public final class TenantKeys implements Migration {
           tenant = TenantId.of(HookEnvelope.decodeAt(keys.get(i), envelope).tenantId());
         } catch (StoreCorruptionException | StoreArgumentException e) {
           undecodable++;
-          LOG.debug("hook {} does not decode ({}); its rows file under tenant 'default'", seqList.get(i), e.getMessage());
+          LOG.debug(
+              "hook {} does not decode ({}); its rows file under tenant 'default'",
+              seqList.get(i),
+              e.getMessage());
         }
       }
       out.put(seqList.get(i), tenant);
     }
     if (missing + undecodable > 0) {
-      LOG.warn("migration 2 -> 3: {} hook(s) missing and {} that do not decode; their rows file under tenant"
-          + " 'default' (the dispatcher drops or dead-letters them when they come due)", missing, undecodable);
+      LOG.warn(
+          "migration 2 -> 3: {} hook(s) missing and {} that do not decode; their rows file under tenant"
+              + " 'default' (the dispatcher drops or dead-letters them when they come due)",
+          missing,
+          undecodable);
     }
     return out;
   }
 
-  /** The sizes of the delivery rows of the step's dead rows: one multiGet. A missing row counts 0, as in the fold. */
+  /**
+   * The sizes of the delivery rows of the step's dead rows: one multiGet. A missing row counts 0,
+   * as in the fold.
+   */
   private static Map<SeqSink, Long> deadRowSizes(ReadView view, List<OldRow> rows) {
     List<byte[]> keys = new ArrayList<>();
     List<SeqSink> ids = new ArrayList<>();

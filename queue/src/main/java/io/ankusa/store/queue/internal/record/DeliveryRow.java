@@ -19,9 +19,18 @@ public record DeliveryRow(long attempts, long nextAttemptAt, String lastError, l
   public static final int VERSION = 1;
 
   public DeliveryRow {
-    if (attempts < 0 || attempts > 0xFFFFFFFFL || size < 0 || size > 0xFFFFFFFFL || nextAttemptAt < 0) {
+    if (attempts < 0
+        || attempts > 0xFFFFFFFFL
+        || size < 0
+        || size > 0xFFFFFFFFL
+        || nextAttemptAt < 0) {
       throw new StoreArgumentException(
-          "delivery row out of range: attempts=" + attempts + " size=" + size + " nextAttemptAt=" + nextAttemptAt);
+          "delivery row out of range: attempts="
+              + attempts
+              + " size="
+              + size
+              + " nextAttemptAt="
+              + nextAttemptAt);
     }
   }
 
@@ -31,8 +40,13 @@ public record DeliveryRow(long attempts, long nextAttemptAt, String lastError, l
   }
 
   public byte[] encode() {
-    return new RecordWriter(32).u8(VERSION).u32(attempts).u64(nextAttemptAt).optionalString(lastError)
-        .u32(size).toByteArray();
+    return new RecordWriter(32)
+        .u8(VERSION)
+        .u32(attempts)
+        .u64(nextAttemptAt)
+        .optionalString(lastError)
+        .u32(size)
+        .toByteArray();
   }
 
   /** {@link #decodeAt} without a key to name in errors. */
@@ -43,8 +57,8 @@ public record DeliveryRow(long attempts, long nextAttemptAt, String lastError, l
   /**
    * Decodes the row stored at delivery key {@code key} (named in errors; may be null).
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if truncated, of another version or with bytes left over; the
-   *     message names the key, the family and the field where decoding stopped
+   * @throws io.ankusa.store.spi.StoreCorruptionException if truncated, of another version or with
+   *     bytes left over; the message names the key, the family and the field where decoding stopped
    */
   public static DeliveryRow decodeAt(byte[] key, byte[] bytes) {
     RecordReader r = new RecordReader("delivery row", KeyFamily.DELIVERY, key, bytes);

@@ -10,9 +10,9 @@ import io.ankusa.store.spi.ReadView;
 import io.ankusa.store.spi.Scan;
 
 /**
- * What a store's layout is, read from its stamps: the format stamp {@code m:format} and the aggregate
- * layout {@code m:aggregate_shards}. Reads only; the bootstrap and the migration that write them are
- * {@code QueueFormat} and {@code Migrate}.
+ * What a store's layout is, read from its stamps: the format stamp {@code m:format} and the
+ * aggregate layout {@code m:aggregate_shards}. Reads only; the bootstrap and the migration that
+ * write them are {@code QueueFormat} and {@code Migrate}.
  */
 public final class FormatStamp {
   private FormatStamp() {}
@@ -25,8 +25,9 @@ public final class FormatStamp {
   }
 
   /**
-   * Whether the store's node aggregate is sharded, as recorded in {@code m:aggregate_shards} when it
-   * was created; a store without the key was created unsharded (before the setting was recorded).
+   * Whether the store's node aggregate is sharded, as recorded in {@code m:aggregate_shards} when
+   * it was created; a store without the key was created unsharded (before the setting was
+   * recorded).
    */
   public static boolean shardedAggregate(ReadView view) {
     byte[] key = Keys.aggregateShards();

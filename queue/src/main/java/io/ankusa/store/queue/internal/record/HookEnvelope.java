@@ -11,10 +11,11 @@ import java.util.Objects;
 /**
  * One received webhook, stored once under its {@code seq} in the hooks family.
  *
- * <p>Binary form, version 1 (all integers big-endian): {@code version:8 seq:64 tenant?
- * source hookId idempotencyKey? receivedAt:64 sinkCount:16 sink:16… payload}, strings and payload
+ * <p>Binary form, version 1 (all integers big-endian): {@code version:8 seq:64 tenant? source
+ * hookId idempotencyKey? receivedAt:64 sinkCount:16 sink:16… payload}, strings and payload
  * length-prefixed ({@code length:32}), optional strings behind a presence byte. A decoder of this
- * version refuses any other version with {@link io.ankusa.store.spi.StoreCorruptionException} naming it.
+ * version refuses any other version with {@link io.ankusa.store.spi.StoreCorruptionException}
+ * naming it.
  *
  * @param seq commit-order sequence, assigned by the writer
  * @param tenantId the owner, or {@code null} for none (filed under {@code "default"})
@@ -37,8 +38,10 @@ public record HookEnvelope(
 
   /** The only version this code writes and reads. */
   public static final int VERSION = 1;
+
   /** Where {@code seq} sits in the binary form: right after the version byte. */
   private static final int SEQ_OFFSET = 1;
+
   /** Up to this many sinks, {@link #firstRepeatedSink} compares each with the earlier ones. */
   private static final int FEW_SINKS = 16;
 
@@ -48,11 +51,13 @@ public record HookEnvelope(
     Objects.requireNonNull(payload, "payload");
     sinks = List.copyOf(sinks);
     if (sinks.isEmpty()) {
-      throw new StoreArgumentException("hook " + hookId + " has no sinks; a hook needs at least one");
+      throw new StoreArgumentException(
+          "hook " + hookId + " has no sinks; a hook needs at least one");
     }
     checkSinks(hookId, sinks);
     if (seq < 0 || receivedAt < 0) {
-      throw new StoreArgumentException("hook " + hookId + ": seq and receivedAt must be non-negative");
+      throw new StoreArgumentException(
+          "hook " + hookId + ": seq and receivedAt must be non-negative");
     }
   }
 
@@ -63,7 +68,8 @@ public record HookEnvelope(
   private static void checkSinks(String hookId, List<Integer> sinks) {
     for (int sink : sinks) {
       if (sink < 0 || sink > 0xFFFF) {
-        throw new StoreArgumentException("hook " + hookId + ": sink " + sink + " is outside 0..65535");
+        throw new StoreArgumentException(
+            "hook " + hookId + ": sink " + sink + " is outside 0..65535");
       }
     }
     if (firstRepeatedSink(sinks) >= 0) {
@@ -104,18 +110,21 @@ public record HookEnvelope(
 
   /** This envelope with {@code seq} set (the writer assigns it at commit). */
   public HookEnvelope withSeq(long newSeq) {
-    return new HookEnvelope(newSeq, tenantId, sourceId, hookId, idempotencyKey, receivedAt, sinks, payload);
+    return new HookEnvelope(
+        newSeq, tenantId, sourceId, hookId, idempotencyKey, receivedAt, sinks, payload);
   }
 
   /**
-   * Sets the seq of an encoded envelope in place: afterwards {@code encoded} equals {@link #encode()} of the
-   * same envelope {@link #withSeq with} {@code seq}. The ingest writer encodes an envelope once, on the
-   * caller's thread, before its seq is known, and gives it the seq when it assigns one.
+   * Sets the seq of an encoded envelope in place: afterwards {@code encoded} equals {@link
+   * #encode()} of the same envelope {@link #withSeq with} {@code seq}. The ingest writer encodes an
+   * envelope once, on the caller's thread, before its seq is known, and gives it the seq when it
+   * assigns one.
    *
-   * <p>REQUIRES: {@code encoded} is {@link #encode()} of an envelope, and the caller owns it (no batch
-   * holds it yet, or the batch that does will not be written).
+   * <p>REQUIRES: {@code encoded} is {@link #encode()} of an envelope, and the caller owns it (no
+   * batch holds it yet, or the batch that does will not be written).
    *
-   * @throws StoreArgumentException if {@code encoded} is too short or not of {@link #VERSION}, or {@code seq} is negative
+   * @throws StoreArgumentException if {@code encoded} is too short or not of {@link #VERSION}, or
+   *     {@code seq} is negative
    */
   public static void setEncodedSeq(byte[] encoded, long seq) {
     checkEncoded(encoded);
@@ -137,8 +146,14 @@ public record HookEnvelope(
 
   private static void checkEncoded(byte[] encoded) {
     if (encoded.length < SEQ_OFFSET + Long.BYTES || encoded[0] != VERSION) {
-      throw new StoreArgumentException("not an encoded hook envelope of version " + VERSION + " ("
-          + encoded.length + " bytes" + (encoded.length > 0 ? ", version byte " + (encoded[0] & 0xff) : "") + ")");
+      throw new StoreArgumentException(
+          "not an encoded hook envelope of version "
+              + VERSION
+              + " ("
+              + encoded.length
+              + " bytes"
+              + (encoded.length > 0 ? ", version byte " + (encoded[0] & 0xff) : "")
+              + ")");
     }
   }
 
@@ -147,11 +162,30 @@ public record HookEnvelope(
     byte[] source = RecordWriter.utf8(sourceId);
     byte[] hook = RecordWriter.utf8(hookId);
     byte[] idem = RecordWriter.utf8(idempotencyKey);
-    // Sized exactly, so the writer's array is the result: no copy of the payload beyond the one write.
-    long size = 1 + 8 + optionalLength(tenant) + 4 + source.length + 4 + hook.length + optionalLength(idem)
-        + 8 + 2 + 2L * sinks.size() + 4 + payload.length;
+    // Sized exactly, so the writer's array is the result: no copy of the payload beyond the one
+    // write.
+    long size =
+        1
+            + 8
+            + optionalLength(tenant)
+            + 4
+            + source.length
+            + 4
+            + hook.length
+            + optionalLength(idem)
+            + 8
+            + 2
+            + 2L * sinks.size()
+            + 4
+            + payload.length;
     RecordWriter w = new RecordWriter((int) Math.min(size, Integer.MAX_VALUE - 8));
-    w.u8(VERSION).u64(seq).optionalUtf8(tenant).bytes(source).bytes(hook).optionalUtf8(idem).u64(receivedAt)
+    w.u8(VERSION)
+        .u64(seq)
+        .optionalUtf8(tenant)
+        .bytes(source)
+        .bytes(hook)
+        .optionalUtf8(idem)
+        .u64(receivedAt)
         .u16(sinks.size());
     for (int i = 0; i < sinks.size(); i++) {
       w.u16(sinks.get(i));
@@ -171,16 +205,21 @@ public record HookEnvelope(
   /**
    * Decodes the envelope stored at hook key {@code key} (named in errors; may be null).
    *
-   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code bytes} is truncated, of another version, has bytes left
-   *     over or holds a field out of range; the message names the key, the family, and the field and
-   *     offset where decoding stopped
+   * @throws io.ankusa.store.spi.StoreCorruptionException if {@code bytes} is truncated, of another
+   *     version, has bytes left over or holds a field out of range; the message names the key, the
+   *     family, and the field and offset where decoding stopped
    */
   public static HookEnvelope decodeAt(byte[] key, byte[] bytes) {
     RecordReader r = new RecordReader("hook envelope", KeyFamily.HOOK, key, bytes);
     int version = r.u8("version");
     if (version != VERSION) {
-      throw r.error("version", "is " + version + "; this release reads version " + VERSION
-          + " (a newer release wrote it?)");
+      throw r.error(
+          "version",
+          "is "
+              + version
+              + "; this release reads version "
+              + VERSION
+              + " (a newer release wrote it?)");
     }
     long seq = r.u64("seq");
     String tenant = r.optionalString("tenantId");
@@ -196,7 +235,8 @@ public record HookEnvelope(
     byte[] payload = r.bytes("payload");
     r.end();
     try {
-      return new HookEnvelope(seq, tenant, source, hook, idem, receivedAt, Arrays.asList(sinks), payload);
+      return new HookEnvelope(
+          seq, tenant, source, hook, idem, receivedAt, Arrays.asList(sinks), payload);
     } catch (StoreArgumentException e) {
       throw r.corruption(e.getMessage());
     }
@@ -217,13 +257,35 @@ public record HookEnvelope(
 
   @Override
   public int hashCode() {
-    return Objects.hash(seq, tenantId, sourceId, hookId, idempotencyKey, receivedAt, sinks, Arrays.hashCode(payload));
+    return Objects.hash(
+        seq,
+        tenantId,
+        sourceId,
+        hookId,
+        idempotencyKey,
+        receivedAt,
+        sinks,
+        Arrays.hashCode(payload));
   }
 
   @Override
   public String toString() {
-    return "HookEnvelope[seq=" + seq + ", tenant=" + tenantId + ", source=" + sourceId + ", hook=" + hookId
-        + ", idem=" + idempotencyKey + ", receivedAt=" + receivedAt + ", sinks=" + sinks
-        + ", payload=" + payload.length + " bytes]";
+    return "HookEnvelope[seq="
+        + seq
+        + ", tenant="
+        + tenantId
+        + ", source="
+        + sourceId
+        + ", hook="
+        + hookId
+        + ", idem="
+        + idempotencyKey
+        + ", receivedAt="
+        + receivedAt
+        + ", sinks="
+        + sinks
+        + ", payload="
+        + payload.length
+        + " bytes]";
   }
 }

@@ -3,28 +3,32 @@ package io.ankusa.store.queue.internal.record;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.spi.Bytes;
 import io.ankusa.store.spi.StoreCorruptionException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 
 /**
  * Reads what {@link RecordWriter} wrote. Every failure — truncated input, a length running past the
- * end, bytes left over, bad UTF-8 — is a {@link StoreCorruptionException} naming the record, the key
- * it is stored at and its family (when the caller knows them), the field being read, the offset, the
- * input in hex and what to do, because a stored record that does not decode is damaged data, never a
- * caller error.
+ * end, bytes left over, bad UTF-8 — is a {@link StoreCorruptionException} naming the record, the
+ * key it is stored at and its family (when the caller knows them), the field being read, the
+ * offset, the input in hex and what to do, because a stored record that does not decode is damaged
+ * data, never a caller error.
  */
 final class RecordReader {
-  private static final String ADVICE = " The store is damaged or was written by other code: stop writing to"
-      + " it, restore it from a backup, or run `ankusa-store verify` to list what else is affected.";
+  private static final String ADVICE =
+      " The store is damaged or was written by other code: stop writing to"
+          + " it, restore it from a backup, or run `ankusa-store verify` to list what else is affected.";
   private final String record;
   private final KeyFamily family;
   private final byte[] key;
   private final byte[] in;
   private int pos;
 
-  /** A reader of {@code in}, the value stored at {@code key} of {@code family} (key null: not known). */
+  /**
+   * A reader of {@code in}, the value stored at {@code key} of {@code family} (key null: not
+   * known).
+   */
   RecordReader(String record, KeyFamily family, byte[] key, byte[] in) {
     this.record = record;
     this.family = family;
@@ -76,7 +80,8 @@ final class RecordReader {
   String string(String field) {
     byte[] b = bytes(field);
     try {
-      return StandardCharsets.UTF_8.newDecoder()
+      return StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(b))
@@ -105,14 +110,34 @@ final class RecordReader {
   }
 
   StoreCorruptionException error(String field, String what) {
-    return corruption("field '" + field + "' at offset " + pos + " " + what + " (record is " + in.length
-        + " bytes: " + Bytes.hex(in) + ")");
+    return corruption(
+        "field '"
+            + field
+            + "' at offset "
+            + pos
+            + " "
+            + what
+            + " (record is "
+            + in.length
+            + " bytes: "
+            + Bytes.hex(in)
+            + ")");
   }
 
-  /** The record does not decode because of {@code problem}; the message names the record's key and family. */
+  /**
+   * The record does not decode because of {@code problem}; the message names the record's key and
+   * family.
+   */
   StoreCorruptionException corruption(String problem) {
-    return new StoreCorruptionException(record + (key == null ? "" : " at key " + Bytes.hex(key)) + " in family '"
-        + family.columnFamily() + "' does not decode: " + problem + "." + ADVICE);
+    return new StoreCorruptionException(
+        record
+            + (key == null ? "" : " at key " + Bytes.hex(key))
+            + " in family '"
+            + family.columnFamily()
+            + "' does not decode: "
+            + problem
+            + "."
+            + ADVICE);
   }
 
   private void need(String field, int n) {

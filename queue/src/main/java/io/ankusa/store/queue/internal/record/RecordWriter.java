@@ -25,7 +25,8 @@ final class RecordWriter {
       throw new IllegalStateException("a record of more than " + Integer.MAX_VALUE + " bytes");
     }
     if (need > buf.length) {
-      int doubled = buf.length > (Integer.MAX_VALUE - 8) / 2 ? Integer.MAX_VALUE - 8 : buf.length * 2;
+      int doubled =
+          buf.length > (Integer.MAX_VALUE - 8) / 2 ? Integer.MAX_VALUE - 8 : buf.length * 2;
       buf = Arrays.copyOf(buf, Math.max(need, doubled));
     }
   }
@@ -92,8 +93,8 @@ final class RecordWriter {
   }
 
   /**
-   * The record written: the writer's own array when it is exactly full, else a copy of the written part.
-   * The writer is done then; write nothing more to it.
+   * The record written: the writer's own array when it is exactly full, else a copy of the written
+   * part. The writer is done then; write nothing more to it.
    */
   byte[] toByteArray() {
     return pos == buf.length ? buf : Arrays.copyOf(buf, pos);

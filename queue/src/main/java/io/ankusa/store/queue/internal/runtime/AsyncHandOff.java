@@ -19,13 +19,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An {@link AsyncDeliveryHandler} as the runtime's {@link TickHandler}: after each tick, the rows it
- * claimed (in flight in the store) become deliveries, their hooks read with one {@code multiGet}, handed
- * to the handler; answers given from any thread are queued, and each lap of the dispatcher writes those
- * queued so far as one batch through the transition guard (delivered, retry, dead-letter of the inflight
- * rows; a claim its own dispatcher wrote is settled without a read). When the runtime closes, the answers
- * queued are written, and every later answer is refused with {@link StoreClosedException}: the delivery
- * stays in flight, and the next open's recovery makes it due again.
+ * An {@link AsyncDeliveryHandler} as the runtime's {@link TickHandler}: after each tick, the rows
+ * it claimed (in flight in the store) become deliveries, their hooks read with one {@code
+ * multiGet}, handed to the handler; answers given from any thread are queued, and each lap of the
+ * dispatcher writes those queued so far as one batch through the transition guard (delivered,
+ * retry, dead-letter of the inflight rows; a claim its own dispatcher wrote is settled without a
+ * read). When the runtime closes, the answers queued are written, and every later answer is refused
+ * with {@link StoreClosedException}: the delivery stays in flight, and the next open's recovery
+ * makes it due again.
  */
 public final class AsyncHandOff implements TickHandler {
   private static final Logger LOG = LoggerFactory.getLogger(AsyncHandOff.class);
@@ -33,8 +34,13 @@ public final class AsyncHandOff implements TickHandler {
   private final AsyncDeliveryHandler handler;
   private final AnswerCounts counts;
   private final ConcurrentLinkedQueue<HandedDelivery> answered = new ConcurrentLinkedQueue<>();
-  /** Taking an answer holds the read side; closing takes the write side, so no answer slips past the last write. */
+
+  /**
+   * Taking an answer holds the read side; closing takes the write side, so no answer slips past the
+   * last write.
+   */
   private final ReentrantReadWriteLock closing = new ReentrantReadWriteLock();
+
   private boolean closed;
 
   public AsyncHandOff(AsyncDeliveryHandler handler, AnswerCounts counts) {
@@ -54,15 +60,21 @@ public final class AsyncHandOff implements TickHandler {
     }
     HandedBatch batch = HandedBatch.read(queue, rows, this::take);
     if (!batch.orphans().isEmpty()) {
-      LOG.warn("queue at {}: {} claimed rows have no hook; they stay in flight, and the next open's recovery drops"
-          + " them", queue.store().directory(), batch.orphans().size());
+      LOG.warn(
+          "queue at {}: {} claimed rows have no hook; they stay in flight, and the next open's recovery drops"
+              + " them",
+          queue.store().directory(),
+          batch.orphans().size());
     }
     try {
       handler.deliver(Collections.unmodifiableList(new ArrayList<Delivery>(batch.deliveries())));
     } catch (Exception e) {
       counts.handlerFailures.increment();
-      LOG.warn("queue at {}: the asynchronous delivery handler threw; the deliveries it was handed stay in flight"
-          + " until answered or the next open", queue.store().directory(), e);
+      LOG.warn(
+          "queue at {}: the asynchronous delivery handler threw; the deliveries it was handed stay in flight"
+              + " until answered or the next open",
+          queue.store().directory(),
+          e);
     }
   }
 
@@ -82,8 +94,10 @@ public final class AsyncHandOff implements TickHandler {
     closing.readLock().lock();
     try {
       if (closed) {
-        throw new StoreClosedException(d + " was answered after the queue closed; nothing was written: it stays in"
-            + " flight, and the queue's next open makes it due again");
+        throw new StoreClosedException(
+            d
+                + " was answered after the queue closed; nothing was written: it stays in"
+                + " flight, and the queue's next open makes it due again");
       }
       record.run();
       answered.add(d);
@@ -92,7 +106,10 @@ public final class AsyncHandOff implements TickHandler {
     }
   }
 
-  /** Writes the answers queued so far as one guarded batch; answers whose rows moved meanwhile are dropped. */
+  /**
+   * Writes the answers queued so far as one guarded batch; answers whose rows moved meanwhile are
+   * dropped.
+   */
   private void writeAnswers(DeliveryQueue queue, long now) {
     List<HandedDelivery> batch = new ArrayList<>();
     for (HandedDelivery d = answered.poll(); d != null; d = answered.poll()) {
@@ -107,7 +124,9 @@ public final class AsyncHandOff implements TickHandler {
       switch (d.outcome()) {
         case DELIVERED -> Deliveries.delivered(t, row);
         case RETRY -> Deliveries.retry(t, row, d.batchState(), d.retryAt(), d.reason());
-        case DEAD_LETTER -> Deliveries.deadLetter(t, row, d.batchState(), now, d.sourceId(), d.hookId(), d.reason());
+        case DEAD_LETTER ->
+            Deliveries.deadLetter(
+                t, row, d.batchState(), now, d.sourceId(), d.hookId(), d.reason());
         default -> throw new IllegalStateException("unknown outcome " + d.outcome());
       }
     }
@@ -118,8 +137,10 @@ public final class AsyncHandOff implements TickHandler {
       }
     }
     if (dropped > 0) {
-      LOG.debug("queue at {}: {} answers dropped: their rows had moved (recovered, purged) since they were handed out",
-          queue.store().directory(), dropped);
+      LOG.debug(
+          "queue at {}: {} answers dropped: their rows had moved (recovered, purged) since they were handed out",
+          queue.store().directory(),
+          dropped);
     }
   }
 }

@@ -6,9 +6,9 @@ import io.ankusa.store.spi.StoreArgumentException;
 import java.util.Objects;
 
 /**
- * A {@link Delivery} as the runtime hands it out: one row of a {@link HandedBatch}, the hook it belongs
- * to, and the answer it got. The answer is taken once, under this object's lock; the batch decides
- * whether answers are still taken and what becomes of them.
+ * A {@link Delivery} as the runtime hands it out: one row of a {@link HandedBatch}, the hook it
+ * belongs to, and the answer it got. The answer is taken once, under this object's lock; the batch
+ * decides whether answers are still taken and what becomes of them.
  */
 public final class HandedDelivery implements Delivery {
   /** What a delivery was answered. */
@@ -28,7 +28,12 @@ public final class HandedDelivery implements Delivery {
   private long retryAt;
   private String reason;
 
-  HandedDelivery(HandedBatch batch, int index, int row, HookEnvelope hook, int sink,
+  HandedDelivery(
+      HandedBatch batch,
+      int index,
+      int row,
+      HookEnvelope hook,
+      int sink,
       io.ankusa.store.queue.internal.record.InflightRow inflight) {
     this.inflight = inflight;
     this.batch = batch;
@@ -133,7 +138,8 @@ public final class HandedDelivery implements Delivery {
   public void retry(long atEpochMs, String reason) {
     Objects.requireNonNull(reason, "reason");
     if (atEpochMs < 0) {
-      throw new StoreArgumentException("a retry of " + this + " at " + atEpochMs + " ms: the time must be non-negative");
+      throw new StoreArgumentException(
+          "a retry of " + this + " at " + atEpochMs + " ms: the time must be non-negative");
     }
     answer(Outcome.RETRY, atEpochMs, reason);
   }
@@ -145,21 +151,33 @@ public final class HandedDelivery implements Delivery {
   }
 
   private void answer(Outcome o, long at, String why) {
-    batch.take(this, () -> {
-      synchronized (this) {
-        if (outcome != null) {
-          throw new StoreArgumentException(this + " was answered " + outcome.name().toLowerCase(java.util.Locale.ROOT)
-              + " already; each delivery takes one answer");
-        }
-        outcome = o;
-        retryAt = at;
-        reason = why;
-      }
-    });
+    batch.take(
+        this,
+        () -> {
+          synchronized (this) {
+            if (outcome != null) {
+              throw new StoreArgumentException(
+                  this
+                      + " was answered "
+                      + outcome.name().toLowerCase(java.util.Locale.ROOT)
+                      + " already; each delivery takes one answer");
+            }
+            outcome = o;
+            retryAt = at;
+            reason = why;
+          }
+        });
   }
 
   @Override
   public String toString() {
-    return "the delivery of hook seq " + hook.seq() + " (" + hook.sourceId() + "/" + hook.hookId() + ") to sink " + sink;
+    return "the delivery of hook seq "
+        + hook.seq()
+        + " ("
+        + hook.sourceId()
+        + "/"
+        + hook.hookId()
+        + ") to sink "
+        + sink;
   }
 }

@@ -1,12 +1,12 @@
 package io.ankusa.store.queue.internal.runtime;
 
-import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.archive.ArchiveSink;
-import io.ankusa.store.queue.internal.archive.Archiver;
 import io.ankusa.store.queue.config.QueueConfig;
-import io.ankusa.store.queue.internal.dispatch.TickHandler;
+import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.internal.archive.Archiver;
 import io.ankusa.store.queue.internal.dispatch.DispatchPolicy;
 import io.ankusa.store.queue.internal.dispatch.Dispatcher;
+import io.ankusa.store.queue.internal.dispatch.TickHandler;
 import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.queue.internal.maintenance.InflightRecovery;
 import io.ankusa.store.queue.internal.maintenance.Reclaim;
@@ -26,36 +26,39 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queue as a service runs it: one object that owns the whole lifecycle on one open {@link Store}.
+ * The queue as a service runs it: one object that owns the whole lifecycle on one open {@link
+ * Store}.
  *
  * <h2>Start, in this order</h2>
  *
  * <ol>
  *   <li>{@link DeliveryQueue#open} (lays out or migrates the store);
- *   <li>{@link InflightRecovery#recoverInflight}: every inflight row of an earlier run is due again (or
- *       dropped with its delivery row when its hook is gone), then {@link io.ankusa.store.queue.internal.index.ActiveIndex#repair} gives a
- *       marker back to any due row a crash left without one — all before anything is served;
- *   <li>the {@link QueueWriter} (its writer and WAL syncer threads; it also sweeps expired dedupe keys);
+ *   <li>{@link InflightRecovery#recoverInflight}: every inflight row of an earlier run is due again
+ *       (or dropped with its delivery row when its hook is gone), then {@link
+ *       io.ankusa.store.queue.internal.index.ActiveIndex#repair} gives a marker back to any due row
+ *       a crash left without one — all before anything is served;
+ *   <li>the {@link QueueWriter} (its writer and WAL syncer threads; it also sweeps expired dedupe
+ *       keys);
  *   <li>the dispatcher loop ({@value #DISPATCHER_THREAD}): {@link Dispatcher#tick} on the writer's
- *       durable watermark ({@code writer::durableSeq}, wired here, so no row above it is ever claimed),
- *       then the embedder's {@link TickHandler} with the tick's claimed rows;
+ *       durable watermark ({@code writer::durableSeq}, wired here, so no row above it is ever
+ *       claimed), then the embedder's {@link TickHandler} with the tick's claimed rows;
  *   <li>with an {@link ArchiveSink}: the archiver loop ({@value #ARCHIVER_THREAD}), {@link
  *       Archiver#archiveChunk} on the same watermark;
- *   <li>the reclaim loop ({@value #RECLAIM_THREAD}): {@link Reclaim#pass} after pass while markers are
- *       left ahead of its cursor, a pause at the end of each lap.
+ *   <li>the reclaim loop ({@value #RECLAIM_THREAD}): {@link Reclaim#pass} after pass while markers
+ *       are left ahead of its cursor, a pause at the end of each lap.
  * </ol>
  *
  * Each loop pauses after a step that found no work for its idle time ({@link RuntimeSettings}); a
- * {@link LoopPacer} does the pausing, and a test passes its own to step the loops one lap at a time.
- * Every thread is a daemon ({@link #threads()}).
+ * {@link LoopPacer} does the pausing, and a test passes its own to step the loops one lap at a
+ * time. Every thread is a daemon ({@link #threads()}).
  *
  * <h2>Close, in the reverse order</h2>
  *
- * {@link #close()} stops reclaim, then the archiver (after a last {@link Archiver#drain()} up to the
- * durable watermark, unless a component already failed), then the dispatcher (a tick in progress
- * finishes, with its handler call), then the writer ({@link QueueWriter#close()}: drains, syncs and
- * answers everything queued). It joins every thread the runtime started: none outlives {@code close()}.
- * Idempotent. It does not close the store: close the store after the runtime.
+ * {@link #close()} stops reclaim, then the archiver (after a last {@link Archiver#drain()} up to
+ * the durable watermark, unless a component already failed), then the dispatcher (a tick in
+ * progress finishes, with its handler call), then the writer ({@link QueueWriter#close()}: drains,
+ * syncs and answers everything queued). It joins every thread the runtime started: none outlives
+ * {@code close()}. Idempotent. It does not close the store: close the store after the runtime.
  *
  * <h2>Failures</h2>
  *
@@ -66,14 +69,16 @@ import org.slf4j.LoggerFactory;
  * failed — with the later ones suppressed ({@link StoreException} wrapping a checked one).
  *
  * <p>The loose classes ({@link QueueWriter}, {@link Dispatcher}, {@link Archiver}, {@link Reclaim},
- * {@link InflightRecovery}) stay usable on their own for tests and tools; a service uses this class.
- * Thread-safe.
+ * {@link InflightRecovery}) stay usable on their own for tests and tools; a service uses this
+ * class. Thread-safe.
  */
 public final class QueueRuntime implements AutoCloseable {
   /** The dispatcher loop's thread. */
   public static final String DISPATCHER_THREAD = "ankusa-dispatcher";
+
   /** The archiver loop's thread. */
   public static final String ARCHIVER_THREAD = "ankusa-archiver";
+
   /** The reclaim loop's thread. */
   public static final String RECLAIM_THREAD = "ankusa-reclaim";
 
@@ -83,8 +88,10 @@ public final class QueueRuntime implements AutoCloseable {
   private final InflightRecovery.Result recovery;
   private final LongSupplier clock;
   private final LoopPacer pacer;
+
   /** Components in start order; closed in reverse. */
   private final List<Component> components = new ArrayList<>();
+
   private final List<String> stopped = Collections.synchronizedList(new ArrayList<>());
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -95,69 +102,104 @@ public final class QueueRuntime implements AutoCloseable {
   private volatile Archiver.ChunkReport archived = Archiver.ChunkReport.NONE;
   private volatile Dispatcher.TickReport lastTick = Dispatcher.TickReport.NONE;
 
-  private QueueRuntime(DeliveryQueue queue, InflightRecovery.Result recovery, LongSupplier clock, LoopPacer pacer) {
+  private QueueRuntime(
+      DeliveryQueue queue, InflightRecovery.Result recovery, LongSupplier clock, LoopPacer pacer) {
     this.queue = queue;
     this.recovery = recovery;
     this.clock = clock;
     this.pacer = pacer;
   }
 
-  /** {@link #start(Store, QueueConfig, RuntimeSettings, TickHandler, ArchiveSink, LongSupplier)} with the defaults, no archive and the system clock. */
+  /**
+   * {@link #start(Store, QueueConfig, RuntimeSettings, TickHandler, ArchiveSink, LongSupplier)}
+   * with the defaults, no archive and the system clock.
+   */
   public static QueueRuntime start(Store store, QueueConfig config, TickHandler handler) {
-    return start(store, config, RuntimeSettings.defaults(), handler, null, System::currentTimeMillis);
+    return start(
+        store, config, RuntimeSettings.defaults(), handler, null, System::currentTimeMillis);
   }
 
   /**
    * Recovers the queue on {@code store} and starts every component (see the class doc), its loops
    * paced by {@link LoopPacer#PARK}.
    *
-   * @param config the queue's settings; {@code archive.enabled} must be on exactly when a sink is given
+   * @param config the queue's settings; {@code archive.enabled} must be on exactly when a sink is
+   *     given
    * @param archiveSink where the archiver copies hooks, or null for no archiver
    * @param clock epoch milliseconds: recovery, ticks, the writer's stamps and dedupe expiry
    * @throws StoreArgumentException if the archive setting and the sink disagree
    */
-  public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings, TickHandler handler,
-      ArchiveSink archiveSink, LongSupplier clock) {
+  public static QueueRuntime start(
+      Store store,
+      QueueConfig config,
+      RuntimeSettings settings,
+      TickHandler handler,
+      ArchiveSink archiveSink,
+      LongSupplier clock) {
     return start(store, config, settings, handler, archiveSink, clock, LoopPacer.PARK);
   }
 
   /**
-   * {@link #start(Store, QueueConfig, RuntimeSettings, TickHandler, ArchiveSink, LongSupplier)} with
-   * the loops paced by {@code pacer}: how a test steps them one lap at a time (see {@link LoopPacer}).
+   * {@link #start(Store, QueueConfig, RuntimeSettings, TickHandler, ArchiveSink, LongSupplier)}
+   * with the loops paced by {@code pacer}: how a test steps them one lap at a time (see {@link
+   * LoopPacer}).
    */
-  public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings, TickHandler handler,
-      ArchiveSink archiveSink, LongSupplier clock, LoopPacer pacer) {
-    return start(store, config, settings, queue -> Dispatcher.CLAIM_ALL, handler, archiveSink, clock, pacer);
+  public static QueueRuntime start(
+      Store store,
+      QueueConfig config,
+      RuntimeSettings settings,
+      TickHandler handler,
+      ArchiveSink archiveSink,
+      LongSupplier clock,
+      LoopPacer pacer) {
+    return start(
+        store, config, settings, queue -> Dispatcher.CLAIM_ALL, handler, archiveSink, clock, pacer);
   }
 
   /**
-   * {@link #start(Store, QueueConfig, RuntimeSettings, TickHandler, ArchiveSink, LongSupplier, LoopPacer)}
-   * with a dispatcher that hands the rows each tick takes to the settler {@code settlerOf} makes for the
-   * queue ({@link Dispatcher.ClaimSettler}): how a synchronous delivery handler answers them with their claim.
+   * {@link #start(Store, QueueConfig, RuntimeSettings, TickHandler, ArchiveSink, LongSupplier,
+   * LoopPacer)} with a dispatcher that hands the rows each tick takes to the settler {@code
+   * settlerOf} makes for the queue ({@link Dispatcher.ClaimSettler}): how a synchronous delivery
+   * handler answers them with their claim.
    */
-  public static QueueRuntime start(Store store, QueueConfig config, RuntimeSettings settings,
-      java.util.function.Function<DeliveryQueue, Dispatcher.ClaimSettler> settlerOf, TickHandler handler,
-      ArchiveSink archiveSink, LongSupplier clock, LoopPacer pacer) {
+  public static QueueRuntime start(
+      Store store,
+      QueueConfig config,
+      RuntimeSettings settings,
+      java.util.function.Function<DeliveryQueue, Dispatcher.ClaimSettler> settlerOf,
+      TickHandler handler,
+      ArchiveSink archiveSink,
+      LongSupplier clock,
+      LoopPacer pacer) {
     Objects.requireNonNull(settlerOf, "settlerOf");
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(handler, "handler");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(pacer, "pacer");
     if (config.archiveEnabled() != (archiveSink != null)) {
-      throw new StoreArgumentException(config.archiveEnabled()
-          ? "archive.enabled is on but no archive sink was given: obligations would pile up and no hook would ever"
-              + " be reclaimed; pass a sink, or turn the archive off"
-          : "an archive sink was given but archive.enabled is off, so no hook would reach it; turn the archive on");
+      throw new StoreArgumentException(
+          config.archiveEnabled()
+              ? "archive.enabled is on but no archive sink was given: obligations would pile up and no hook would ever"
+                  + " be reclaimed; pass a sink, or turn the archive off"
+              : "an archive sink was given but archive.enabled is off, so no hook would reach it; turn the archive on");
     }
     DeliveryQueue queue = DeliveryQueue.open(store, config);
     InflightRecovery.Result recovery = InflightRecovery.recoverInflight(queue, clock.getAsLong());
     if (recovery.recovered() + recovery.orphansDropped() + recovery.markersRepaired() > 0) {
-      LOG.info("queue at {}: recovered {} inflight rows, dropped {} orphans, repaired {} markers", store.directory(),
-          recovery.recovered(), recovery.orphansDropped(), recovery.markersRepaired());
+      LOG.info(
+          "queue at {}: recovered {} inflight rows, dropped {} orphans, repaired {} markers",
+          store.directory(),
+          recovery.recovered(),
+          recovery.orphansDropped(),
+          recovery.markersRepaired());
     }
     QueueRuntime runtime = new QueueRuntime(queue, recovery, clock, pacer);
     try {
-      runtime.startComponents(settings, Objects.requireNonNull(settlerOf.apply(queue), "settler"), handler, archiveSink);
+      runtime.startComponents(
+          settings,
+          Objects.requireNonNull(settlerOf.apply(queue), "settler"),
+          handler,
+          archiveSink);
     } catch (RuntimeException | Error e) {
       Throwable stopError = runtime.stopAll();
       runtime.joinAll();
@@ -169,55 +211,83 @@ public final class QueueRuntime implements AutoCloseable {
     return runtime;
   }
 
-  private void startComponents(RuntimeSettings settings, Dispatcher.ClaimSettler settler, TickHandler handler,
+  private void startComponents(
+      RuntimeSettings settings,
+      Dispatcher.ClaimSettler settler,
+      TickHandler handler,
       ArchiveSink archiveSink) {
     writer = QueueWriter.start(queue, settings.writer(), clock);
     threads.addAll(writer.threads());
     components.add(new Component("writer", writer::close));
 
-    Dispatcher dispatcher = new Dispatcher(queue, writer::durableSeq, settings.dispatchRows(), settings.dispatchBytes(),
-        DispatchPolicy.defaults(), settler);
-    startLoop("dispatcher", DISPATCHER_THREAD, settings.dispatchIdleMs(), () -> {
-      long now = clock.getAsLong();
-      Dispatcher.TickReport tick = dispatcher.tick(now);
-      lastTick = tick;
-      handler.handle(queue, tick, now);
-      return tick.rowsClaimed() > 0;
-    }, () -> {
-      if (failure.get() == null) {
-        handler.stopped(queue, clock.getAsLong());
-      }
-    });
+    Dispatcher dispatcher =
+        new Dispatcher(
+            queue,
+            writer::durableSeq,
+            settings.dispatchRows(),
+            settings.dispatchBytes(),
+            DispatchPolicy.defaults(),
+            settler);
+    startLoop(
+        "dispatcher",
+        DISPATCHER_THREAD,
+        settings.dispatchIdleMs(),
+        () -> {
+          long now = clock.getAsLong();
+          Dispatcher.TickReport tick = dispatcher.tick(now);
+          lastTick = tick;
+          handler.handle(queue, tick, now);
+          return tick.rowsClaimed() > 0;
+        },
+        () -> {
+          if (failure.get() == null) {
+            handler.stopped(queue, clock.getAsLong());
+          }
+        });
 
     if (archiveSink != null) {
       archiver = new Archiver(queue, writer::durableSeq, archiveSink, settings.archiveChunkHooks());
-      startLoop("archiver", ARCHIVER_THREAD, settings.archiveIdleMs(), () -> {
-        Archiver.ChunkReport r = archiver.archiveChunk();
-        archived = archived.plus(r);
-        return r.obligations() > 0;
-      }, () -> {
-        if (failure.get() == null) {
-          archived = archived.plus(archiver.drain());
-        }
-      });
+      startLoop(
+          "archiver",
+          ARCHIVER_THREAD,
+          settings.archiveIdleMs(),
+          () -> {
+            Archiver.ChunkReport r = archiver.archiveChunk();
+            archived = archived.plus(r);
+            return r.obligations() > 0;
+          },
+          () -> {
+            if (failure.get() == null) {
+              archived = archived.plus(archiver.drain());
+            }
+          });
     }
 
-    startLoop("reclaim", RECLAIM_THREAD, settings.reclaimIdleMs(), () -> {
-      Reclaim.Pass pass = Reclaim.pass(queue, settings.reclaimLimit());
-      reclaimed.add(pass.reclaimed());
-      return !pass.lapEnded();
-    }, () -> {});
+    startLoop(
+        "reclaim",
+        RECLAIM_THREAD,
+        settings.reclaimIdleMs(),
+        () -> {
+          Reclaim.Pass pass = Reclaim.pass(queue, settings.reclaimLimit());
+          reclaimed.add(pass.reclaimed());
+          return !pass.lapEnded();
+        },
+        () -> {});
   }
 
-  private void startLoop(String name, String threadName, long idleMs, Step step, Runnable afterStop) {
+  private void startLoop(
+      String name, String threadName, long idleMs, Step step, Runnable afterStop) {
     Loop loop = new Loop(name, step, idleMs);
     Thread thread = new Thread(loop, threadName);
     thread.setDaemon(true);
     loop.thread = thread;
-    components.add(new Component(name, () -> {
-      loop.stop();
-      afterStop.run();
-    }));
+    components.add(
+        new Component(
+            name,
+            () -> {
+              loop.stop();
+              afterStop.run();
+            }));
     threads.add(thread);
     thread.start();
   }
@@ -233,8 +303,8 @@ public final class QueueRuntime implements AutoCloseable {
   }
 
   /**
-   * The clock the runtime was started with (epoch ms): what its recovery, ticks and writer read, and
-   * what {@code QueueMetrics.of} measures ages against.
+   * The clock the runtime was started with (epoch ms): what its recovery, ticks and writer read,
+   * and what {@code QueueMetrics.of} measures ages against.
    */
   public LongSupplier clock() {
     return clock;
@@ -266,8 +336,9 @@ public final class QueueRuntime implements AutoCloseable {
   }
 
   /**
-   * The components stopped so far, in the order they stopped ({@code "reclaim"}, {@code "archiver"},
-   * {@code "dispatcher"}, {@code "writer"}): after {@link #close()}, or after a failure, every one.
+   * The components stopped so far, in the order they stopped ({@code "reclaim"}, {@code
+   * "archiver"}, {@code "dispatcher"}, {@code "writer"}): after {@link #close()}, or after a
+   * failure, every one.
    */
   public List<String> stopped() {
     return List.copyOf(stopped);
@@ -275,8 +346,9 @@ public final class QueueRuntime implements AutoCloseable {
 
   /**
    * Every thread the runtime started, the writer's included: daemons, named {@link
-   * QueueWriter#WRITER_THREAD}, {@link QueueWriter#SYNCER_THREAD}, {@value #DISPATCHER_THREAD}, {@value
-   * #ARCHIVER_THREAD} (with a sink) and {@value #RECLAIM_THREAD}. None outlives {@link #close()}.
+   * QueueWriter#WRITER_THREAD}, {@link QueueWriter#SYNCER_THREAD}, {@value #DISPATCHER_THREAD},
+   * {@value #ARCHIVER_THREAD} (with a sink) and {@value #RECLAIM_THREAD}. None outlives {@link
+   * #close()}.
    */
   public List<Thread> threads() {
     return List.copyOf(threads);
@@ -306,11 +378,16 @@ public final class QueueRuntime implements AutoCloseable {
       throw e;
     }
     if (first != null) {
-      throw new StoreException("queue runtime of the store at " + queue.store().directory() + " failed: " + first, first);
+      throw new StoreException(
+          "queue runtime of the store at " + queue.store().directory() + " failed: " + first,
+          first);
     }
   }
 
-  /** Stops every component not yet stopped, in reverse start order; returns the first error, later ones suppressed. */
+  /**
+   * Stops every component not yet stopped, in reverse start order; returns the first error, later
+   * ones suppressed.
+   */
   private Throwable stopAll() {
     Throwable first = null;
     for (int i = components.size() - 1; i >= 0; i--) {
@@ -346,13 +423,21 @@ public final class QueueRuntime implements AutoCloseable {
   /** A loop failed: keep the first failure and stop everything from this thread. */
   private void failed(String component, Throwable t) {
     if (failure.compareAndSet(null, t)) {
-      LOG.error("queue at {}: the {} failed; stopping every component", queue.store().directory(), component, t);
+      LOG.error(
+          "queue at {}: the {} failed; stopping every component",
+          queue.store().directory(),
+          component,
+          t);
       Throwable stopError = stopAll();
       if (stopError != null) {
         t.addSuppressed(stopError);
       }
     } else {
-      LOG.error("queue at {}: the {} failed too, while stopping", queue.store().directory(), component, t);
+      LOG.error(
+          "queue at {}: the {} failed too, while stopping",
+          queue.store().directory(),
+          component,
+          t);
     }
   }
 
@@ -388,7 +473,10 @@ public final class QueueRuntime implements AutoCloseable {
     }
   }
 
-  /** A loop on its own thread: a step, a pause ({@link LoopPacer#idle}) when it did nothing, until stopped or failed. */
+  /**
+   * A loop on its own thread: a step, a pause ({@link LoopPacer#idle}) when it did nothing, until
+   * stopped or failed.
+   */
   private final class Loop implements Runnable {
     private final String name;
     private final Step step;
@@ -416,7 +504,9 @@ public final class QueueRuntime implements AutoCloseable {
       }
     }
 
-    /** Asks the loop to stop after its current step and waits for it (unless called from the loop). */
+    /**
+     * Asks the loop to stop after its current step and waits for it (unless called from the loop).
+     */
     void stop() {
       running = false;
       Thread t = thread;

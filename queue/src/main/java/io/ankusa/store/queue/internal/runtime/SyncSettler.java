@@ -13,12 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A synchronous {@link DeliveryHandler} as the dispatcher's {@link Dispatcher.ClaimSettler}: the rows a
- * tick takes become deliveries (their hooks read with one {@code multiGet}), the handler answers them
- * while the tick holds their tenants' stripes, and each answer is written with its claim in the tick's
- * one batch; the rows left unanswered are claimed (in flight). An answer after {@code deliver} returned
- * is refused. A handler that throws keeps the answers it gave; the failure is logged and counted, and the
- * queue goes on.
+ * A synchronous {@link DeliveryHandler} as the dispatcher's {@link Dispatcher.ClaimSettler}: the
+ * rows a tick takes become deliveries (their hooks read with one {@code multiGet}), the handler
+ * answers them while the tick holds their tenants' stripes, and each answer is written with its
+ * claim in the tick's one batch; the rows left unanswered are claimed (in flight). An answer after
+ * {@code deliver} returned is refused. A handler that throws keeps the answers it gave; the failure
+ * is logged and counted, and the queue goes on.
  */
 public final class SyncSettler implements Dispatcher.ClaimSettler {
   private static final Logger LOG = LoggerFactory.getLogger(SyncSettler.class);
@@ -38,26 +38,37 @@ public final class SyncSettler implements Dispatcher.ClaimSettler {
     List<HandedBatch.Row> handed = new ArrayList<>(rows.size());
     rows.forEach(r -> handed.add(new HandedBatch.Row(r.key().seq(), r.key().sink(), null)));
     boolean[] open = {true};
-    HandedBatch batch = HandedBatch.read(queue, handed, (d, record) -> {
-      synchronized (open) {
-        if (!open[0]) {
-          throw new StoreArgumentException(d + " was answered after the handler's deliver returned; a synchronous"
-              + " handler answers before it returns (use an asynchronous handler to answer later): it stays in flight");
-        }
-        record.run();
-      }
-    });
+    HandedBatch batch =
+        HandedBatch.read(
+            queue,
+            handed,
+            (d, record) -> {
+              synchronized (open) {
+                if (!open[0]) {
+                  throw new StoreArgumentException(
+                      d
+                          + " was answered after the handler's deliver returned; a synchronous"
+                          + " handler answers before it returns (use an asynchronous handler to answer later): it stays in flight");
+                }
+                record.run();
+              }
+            });
     if (!batch.orphans().isEmpty()) {
-      LOG.warn("queue at {}: {} due rows have no hook; they are claimed, and the next open's recovery drops them",
-          queue.store().directory(), batch.orphans().size());
+      LOG.warn(
+          "queue at {}: {} due rows have no hook; they are claimed, and the next open's recovery drops them",
+          queue.store().directory(),
+          batch.orphans().size());
     }
     List<HandedDelivery> deliveries = batch.deliveries();
     try {
       handler.deliver(Collections.unmodifiableList(new ArrayList<Delivery>(deliveries)));
     } catch (Exception e) {
       counts.handlerFailures.increment();
-      LOG.warn("queue at {}: the delivery handler threw; the deliveries it did not answer stay in flight until the"
-          + " next open", queue.store().directory(), e);
+      LOG.warn(
+          "queue at {}: the delivery handler threw; the deliveries it did not answer stay in flight until the"
+              + " next open",
+          queue.store().directory(),
+          e);
     } finally {
       synchronized (open) {
         open[0] = false;
@@ -77,7 +88,8 @@ public final class SyncSettler implements Dispatcher.ClaimSettler {
     switch (outcome) {
       case DELIVERED -> settlement.delivered(d.row());
       case RETRY -> settlement.retry(d.row(), d.batchState(), d.retryAt(), d.reason());
-      case DEAD_LETTER -> settlement.deadLetter(d.row(), d.batchState(), now, d.sourceId(), d.hookId(), d.reason());
+      case DEAD_LETTER ->
+          settlement.deadLetter(d.row(), d.batchState(), now, d.sourceId(), d.hookId(), d.reason());
       default -> throw new IllegalStateException("unknown outcome " + outcome);
     }
     counts.count(outcome);

@@ -4,9 +4,9 @@ import io.ankusa.store.layout.TenantId;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Tenant id to ordinal, bounded: at most {@value #CAPACITY} entries, cleared whole when full (no LRU
- * bookkeeping on the writer's path; a miss costs one point read). Filled only after the commit that
- * created or first read an ordinal succeeded, so it never holds an ordinal the store does not.
+ * Tenant id to ordinal, bounded: at most {@value #CAPACITY} entries, cleared whole when full (no
+ * LRU bookkeeping on the writer's path; a miss costs one point read). Filled only after the commit
+ * that created or first read an ordinal succeeded, so it never holds an ordinal the store does not.
  * Written by one thread (the writer), read by any.
  */
 public final class OrdinalCache {

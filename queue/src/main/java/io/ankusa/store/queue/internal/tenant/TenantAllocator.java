@@ -31,13 +31,13 @@ import java.util.Set;
  * <p>Single-threaded by design: only the writer (and the migration, which runs before anything
  * serves) allocates, so there is no race to create one tenant twice. An {@link Allocation}'s {@code
  * 't'}, {@code 'n'} and {@code m:next_ord} puts go into the same batch as the rows that use the new
- * ordinals; {@link Allocation#committed()} is called once that batch's write returned, and only then
- * are ordinals cached.
+ * ordinals; {@link Allocation#committed()} is called once that batch's write returned, and only
+ * then are ordinals cached.
  *
- * <p>The next ordinal is read from the store ({@code m:next_ord}) by each batch that creates a tenant,
- * never kept in memory: another allocator that ran on the same store in between (a second queue's,
- * a fence repair's) has moved it, and a remembered one would hand out its ordinals again. Tenants
- * already known cost nothing: cached, or one multiGet of their {@code 'n'} rows.
+ * <p>The next ordinal is read from the store ({@code m:next_ord}) by each batch that creates a
+ * tenant, never kept in memory: another allocator that ran on the same store in between (a second
+ * queue's, a fence repair's) has moved it, and a remembered one would hand out its ordinals again.
+ * Tenants already known cost nothing: cached, or one multiGet of their {@code 'n'} rows.
  */
 public final class TenantAllocator {
   private final OrdinalCache cache;
@@ -49,12 +49,14 @@ public final class TenantAllocator {
   }
 
   /**
-   * Resolves {@code tenants} (in first-sight order; duplicates ignored): cached ones from the cache,
-   * the rest with one multiGet of their {@code 'n'} rows, and the missing ones get new ordinals.
+   * Resolves {@code tenants} (in first-sight order; duplicates ignored): cached ones from the
+   * cache, the rest with one multiGet of their {@code 'n'} rows, and the missing ones get new
+   * ordinals.
    */
   public Allocation resolve(ReadView view, Collection<TenantId> tenants) {
     // The writer resolves every group: when every tenant is cached (the common case once they are
-    // known), this is one cache lookup and one put per request and nothing else; the map is sized for
+    // known), this is one cache lookup and one put per request and nothing else; the map is sized
+    // for
     // every request naming a different tenant, so it never grows while it fills.
     Map<TenantId, Long> ords = new HashMap<>(tenants.size() * 4 / 3 + 1);
     Set<TenantId> uncached = null;
@@ -105,11 +107,11 @@ public final class TenantAllocator {
 
   /**
    * Caches the ordinals of the first tenants in key order, as many as the cache has room for, read
-   * with one scan of the {@code 'n'} rows: a writer started on a store that already knows its tenants
-   * (a restart) then finds them cached, where each one's first group would read its row on the
-   * writer's thread. Only committed rows are read, so every ordinal cached is committed. REQUIRES: no
-   * erase runs meanwhile (the rule {@link io.ankusa.store.queue.internal.maintenance.TenantErase} already
-   * states for a running writer).
+   * with one scan of the {@code 'n'} rows: a writer started on a store that already knows its
+   * tenants (a restart) then finds them cached, where each one's first group would read its row on
+   * the writer's thread. Only committed rows are read, so every ordinal cached is committed.
+   * REQUIRES: no erase runs meanwhile (the rule {@link
+   * io.ankusa.store.queue.internal.maintenance.TenantErase} already states for a running writer).
    *
    * @return how many ordinals were read into the cache
    * @throws io.ankusa.store.spi.StoreCorruptionException if an {@code 'n'} row does not decode; the
@@ -122,7 +124,9 @@ public final class TenantAllocator {
     try (Scan scan = view.scan(rows.columnFamily(), rows.lo(), rows.hi(), Direction.FORWARD)) {
       while (read < room && scan.hasNext()) {
         Entry e = scan.next();
-        cache.put(OrdByTenantKey.decode(e.key()).tenantId(), OrdinalValue.decodeAt(e.key(), e.value()).ord());
+        cache.put(
+            OrdByTenantKey.decode(e.key()).tenantId(),
+            OrdinalValue.decodeAt(e.key(), e.value()).ord());
         read++;
       }
     }
@@ -142,8 +146,12 @@ public final class TenantAllocator {
     private final Set<TenantId> refused;
     private final long nextAfter;
 
-    private Allocation(Map<TenantId, Long> ords, Map<TenantId, Long> found, Map<TenantId, Long> created,
-        Set<TenantId> refused, long nextAfter) {
+    private Allocation(
+        Map<TenantId, Long> ords,
+        Map<TenantId, Long> found,
+        Map<TenantId, Long> created,
+        Set<TenantId> refused,
+        long nextAfter) {
       this.ords = ords;
       this.found = found;
       this.created = created;
@@ -166,15 +174,18 @@ public final class TenantAllocator {
       return created;
     }
 
-    /** The ordinal puts ({@code 't'}, {@code 'n'}, {@code m:next_ord}); nothing when none is new. */
+    /**
+     * The ordinal puts ({@code 't'}, {@code 'n'}, {@code m:next_ord}); nothing when none is new.
+     */
     public void appendTo(Batch batch) {
       if (created.isEmpty()) {
         return;
       }
-      created.forEach((t, ord) -> {
-        batch.put(Format3.TENANTS, Keys.tenantByOrd(ord), TenantByOrdValue.of(t).encode());
-        batch.put(Format3.TENANTS, Keys.ordByTenant(t), new OrdinalValue(ord).encode());
-      });
+      created.forEach(
+          (t, ord) -> {
+            batch.put(Format3.TENANTS, Keys.tenantByOrd(ord), TenantByOrdValue.of(t).encode());
+            batch.put(Format3.TENANTS, Keys.ordByTenant(t), new OrdinalValue(ord).encode());
+          });
       batch.put(Format3.DEFAULT, Keys.nextOrd(), new NextOrdinalValue(nextAfter).encode());
     }
 

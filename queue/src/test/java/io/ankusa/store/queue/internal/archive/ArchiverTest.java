@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.store.kit.forwarding.ForwardingStore;
-import io.ankusa.store.queue.archive.ArchiveSinkException;
-import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.layout.ArchiveKey;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.KeyFamily;
 import io.ankusa.store.layout.KeyRange;
 import io.ankusa.store.layout.Keys;
 import io.ankusa.store.memory.MemoryStoreProvider;
-import io.ankusa.store.queue.internal.DeliveryQueue;
+import io.ankusa.store.queue.archive.ArchiveSink;
+import io.ankusa.store.queue.archive.ArchiveSinkException;
 import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.ingest.DirectIngest;
 import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
@@ -35,11 +35,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The drain's reading thread: a drain whose sink fails part-way waits for the read of the next chunk
- * it started, so no read of the store outlives the call. What the archiver promises on every backend
- * (reports, the watermark, refused syncs, failing reads, settling only what the sink synced) is checked
- * by the layout layer's {@code ArchiveCases}; this test pauses inside a read, which only an
- * implementation-aware test can place.
+ * The drain's reading thread: a drain whose sink fails part-way waits for the read of the next
+ * chunk it started, so no read of the store outlives the call. What the archiver promises on every
+ * backend (reports, the watermark, refused syncs, failing reads, settling only what the sink
+ * synced) is checked by the layout layer's {@code ArchiveCases}; this test pauses inside a read,
+ * which only an implementation-aware test can place.
  */
 class ArchiverTest {
   private Path dir;
@@ -65,31 +65,41 @@ class ArchiverTest {
     List<Long> seqs = ingest(10);
     AtomicInteger readAheadsStarted = new AtomicInteger();
     AtomicInteger readAheadsFinished = new AtomicInteger();
-    Store counting = new ForwardingStore(store) {
-      @Override
-      public List<byte[]> multiGet(String family, List<byte[]> keys) {
-        boolean readAhead = Thread.currentThread().getName().equals(Archiver.READER_THREAD);
-        if (readAhead && readAheadsStarted.incrementAndGet() == 2) {
-          pause(); // the read racing the failing sync is slow, so a drain that did not wait for it would show
-        }
-        try {
-          return super.multiGet(family, keys);
-        } finally {
-          if (readAhead) {
-            readAheadsFinished.incrementAndGet();
+    Store counting =
+        new ForwardingStore(store) {
+          @Override
+          public List<byte[]> multiGet(String family, List<byte[]> keys) {
+            boolean readAhead = Thread.currentThread().getName().equals(Archiver.READER_THREAD);
+            if (readAhead && readAheadsStarted.incrementAndGet() == 2) {
+              pause(); // the read racing the failing sync is slow, so a drain that did not wait for
+              // it would show
+            }
+            try {
+              return super.multiGet(family, keys);
+            } finally {
+              if (readAhead) {
+                readAheadsFinished.incrementAndGet();
+              }
+            }
           }
-        }
-      }
-    };
+        };
     sink.failSyncNumber = 2;
-    Archiver archiver = new Archiver(DeliveryQueue.open(counting, QueueConfig.defaults().withArchive(true)),
-        () -> Long.MAX_VALUE, sink, 3);
+    Archiver archiver =
+        new Archiver(
+            DeliveryQueue.open(counting, QueueConfig.defaults().withArchive(true)),
+            () -> Long.MAX_VALUE,
+            sink,
+            3);
 
     assertThatThrownBy(archiver::drain).isInstanceOf(ArchiveSinkException.class);
     int started = readAheadsStarted.get();
     assertThat(started).as("the next chunks were read on the reading thread").isEqualTo(2);
-    assertThat(readAheadsFinished.get()).as("no read of the store outlives the drain").isEqualTo(started);
-    assertThat(obligations()).as("the first chunk is settled, the rest owed").containsExactlyElementsOf(seqs.subList(3, 10));
+    assertThat(readAheadsFinished.get())
+        .as("no read of the store outlives the drain")
+        .isEqualTo(started);
+    assertThat(obligations())
+        .as("the first chunk is settled, the rest owed")
+        .containsExactlyElementsOf(seqs.subList(3, 10));
     assertThat(queue.counters().aggregate(store).archivePending()).isEqualTo(7);
 
     assertThat(archiver.drain().settled()).isEqualTo(7);
@@ -129,8 +139,10 @@ class ArchiverTest {
     final List<Long> appended = new ArrayList<>();
     final List<byte[]> envelopes = new ArrayList<>();
     final Map<Long, byte[]> synced = new LinkedHashMap<>();
+
     /** When positive, the sync with this number (1 = the first) throws. */
     int failSyncNumber;
+
     private int syncCalls;
 
     @Override

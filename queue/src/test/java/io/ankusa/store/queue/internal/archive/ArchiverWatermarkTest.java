@@ -6,13 +6,13 @@ import static io.ankusa.store.queue.internal.ingest.WriterFixture.eventually;
 import static io.ankusa.store.queue.internal.ingest.WriterFixture.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.layout.ArchiveKey;
 import io.ankusa.store.layout.KeyFamily;
+import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.IngestResult.Outcome;
+import io.ankusa.store.queue.archive.ArchiveSink;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.internal.counter.CounterFold;
-import io.ankusa.store.queue.IngestResult.Outcome;
-import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.internal.ingest.QueueWriter;
 import io.ankusa.store.queue.internal.ingest.WriterFixture;
 import java.util.ArrayList;
@@ -33,7 +33,8 @@ class ArchiverWatermarkTest {
     try (WriterFixture fx = new WriterFixture()) {
       List<Long> archived = new ArrayList<>();
       ArchiveSink sink = recording(archived);
-      try (QueueWriter writer = QueueWriter.start(fx.queue, WriterConfig.defaults().withMaxGroupHooks(1));
+      try (QueueWriter writer =
+              QueueWriter.start(fx.queue, WriterConfig.defaults().withMaxGroupHooks(1));
           AutoCloseable openGate = fx.store::openSyncGate) {
         long first = await(writer.ingest(request("acme", "k0", 1))).seq();
         fx.store.holdSyncs();
@@ -42,12 +43,16 @@ class ArchiverWatermarkTest {
           pending.add(writer.ingest(request("acme", "k" + i, 1)));
         }
         // appliedSeq moves before the write, so wait for the rows themselves.
-        eventually("3 more hooks applied behind the held sync, their obligations visible", () -> obligations(fx).size() == 4);
+        eventually(
+            "3 more hooks applied behind the held sync, their obligations visible",
+            () -> obligations(fx).size() == 4);
         Archiver archiver = new Archiver(fx.queue, writer::durableSeq, sink, 8);
 
         assertThat(archiver.drain().settled()).isEqualTo(1);
         assertThat(archived).containsExactly(first);
-        assertThat(obligations(fx)).hasSize(3).allSatisfy(seq -> assertThat(seq).isGreaterThan(writer.durableSeq()));
+        assertThat(obligations(fx))
+            .hasSize(3)
+            .allSatisfy(seq -> assertThat(seq).isGreaterThan(writer.durableSeq()));
 
         fx.store.openSyncGate();
         for (CompletableFuture<IngestResult> f : pending) {
@@ -65,7 +70,8 @@ class ArchiverWatermarkTest {
   void aFencedGroupNeverReachesTheArchive() throws Exception {
     try (WriterFixture fx = new WriterFixture()) {
       List<Long> archived = new ArrayList<>();
-      try (QueueWriter writer = QueueWriter.start(fx.queue, WriterConfig.defaults().withMaxGroupHooks(1));
+      try (QueueWriter writer =
+              QueueWriter.start(fx.queue, WriterConfig.defaults().withMaxGroupHooks(1));
           AutoCloseable openGate = fx.store::openSyncGate) {
         long first = await(writer.ingest(request("acme", "k0", 1))).seq();
         fx.store.holdSyncs();
@@ -76,8 +82,11 @@ class ArchiverWatermarkTest {
         fx.store.failNextSync();
         fx.store.openSyncGate();
         assertThat(await(refused)).isEqualTo(IngestResult.unavailable(IngestResult.FENCED));
-        // The refusal is sent before the writer deletes the unacknowledged group; wait for that repair.
-        eventually("the writer repairs the fence and resumes", () -> writer.stats().fences() == 1 && !writer.isFenced());
+        // The refusal is sent before the writer deletes the unacknowledged group; wait for that
+        // repair.
+        eventually(
+            "the writer repairs the fence and resumes",
+            () -> writer.stats().fences() == 1 && !writer.isFenced());
 
         archiver.drain();
         assertThat(archived).containsExactly(first);
@@ -89,7 +98,8 @@ class ArchiverWatermarkTest {
 
   private static List<Long> obligations(WriterFixture fx) {
     List<Long> seqs = new ArrayList<>();
-    CounterFold.foldFamily(fx.store, KeyFamily.ARCHIVE, e -> seqs.add(ArchiveKey.decode(e.key()).seq()));
+    CounterFold.foldFamily(
+        fx.store, KeyFamily.ARCHIVE, e -> seqs.add(ArchiveKey.decode(e.key()).seq()));
     return seqs;
   }
 

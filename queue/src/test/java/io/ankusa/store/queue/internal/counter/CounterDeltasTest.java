@@ -16,9 +16,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Counter deltas against a sorted map of their sums: any sequence of adds, over few or many counters
- * (past every growth of the table), deltas that cancel included, gives the same coalesced deltas in
- * the same order, and is empty exactly when every sum is zero.
+ * Counter deltas against a sorted map of their sums: any sequence of adds, over few or many
+ * counters (past every growth of the table), deltas that cancel included, gives the same coalesced
+ * deltas in the same order, and is empty exactly when every sum is zero.
  */
 class CounterDeltasTest {
 
@@ -26,12 +26,18 @@ class CounterDeltasTest {
 
   @Provide
   Arbitrary<List<Add>> adds() {
-    Arbitrary<Long> ords = Arbitraries.oneOf(Arbitraries.longs().between(0, 3),
-        Arbitraries.longs().between(0, 5_000), Arbitraries.longs().between(0, 0xFFFF_FFFFL));
-    Arbitrary<Long> deltas = Arbitraries.oneOf(Arbitraries.longs().between(-2, 2),
-        Arbitraries.longs().between(-1_000_000, 1_000_000));
-    return Combinators.combine(ords, Arbitraries.of(CounterField.class), deltas).as(Add::new)
-        .list().ofMaxSize(600);
+    Arbitrary<Long> ords =
+        Arbitraries.oneOf(
+            Arbitraries.longs().between(0, 3),
+            Arbitraries.longs().between(0, 5_000),
+            Arbitraries.longs().between(0, 0xFFFF_FFFFL));
+    Arbitrary<Long> deltas =
+        Arbitraries.oneOf(
+            Arbitraries.longs().between(-2, 2), Arbitraries.longs().between(-1_000_000, 1_000_000));
+    return Combinators.combine(ords, Arbitraries.of(CounterField.class), deltas)
+        .as(Add::new)
+        .list()
+        .ofMaxSize(600);
   }
 
   @Property
@@ -45,11 +51,12 @@ class CounterDeltasTest {
       }
     }
     List<Add> expected = new ArrayList<>();
-    model.forEach((packed, sum) -> {
-      if (sum != 0) {
-        expected.add(new Add(packed >>> 8, CounterField.ofCode((int) (packed & 0xff)), sum));
-      }
-    });
+    model.forEach(
+        (packed, sum) -> {
+          if (sum != 0) {
+            expected.add(new Add(packed >>> 8, CounterField.ofCode((int) (packed & 0xff)), sum));
+          }
+        });
     assertThat(seen(deltas)).containsExactlyElementsOf(expected);
     assertThat(deltas.isEmpty()).isEqualTo(expected.isEmpty());
   }
@@ -66,8 +73,11 @@ class CounterDeltasTest {
     deltas.add(2, CounterField.DEAD, 1);
     deltas.add(9, CounterField.PENDING, 1);
     assertThat(deltas.isEmpty()).isFalse();
-    assertThat(seen(deltas)).containsExactly(new Add(2, CounterField.DEAD, 1), new Add(9, CounterField.PENDING, 1),
-        new Add(9, CounterField.BYTES, 5));
+    assertThat(seen(deltas))
+        .containsExactly(
+            new Add(2, CounterField.DEAD, 1),
+            new Add(9, CounterField.PENDING, 1),
+            new Add(9, CounterField.BYTES, 5));
   }
 
   private static List<Add> seen(CounterDeltas deltas) {

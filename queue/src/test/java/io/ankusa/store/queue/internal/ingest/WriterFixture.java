@@ -2,13 +2,13 @@ package io.ankusa.store.queue.internal.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.store.queue.IngestResult;
-import io.ankusa.store.queue.IngestRequest;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.memory.MemoryStoreProvider;
+import io.ankusa.store.queue.IngestRequest;
+import io.ankusa.store.queue.IngestResult;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.WriterFaultStore;
-import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.counter.CounterFold;
 import io.ankusa.store.queue.internal.counter.Counters;
 import io.ankusa.store.queue.internal.counter.TenantCounts;
@@ -29,14 +29,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-/** A memory store (wrapped in a {@link WriterFaultStore}), its queue, and helpers for writer tests. */
+/**
+ * A memory store (wrapped in a {@link WriterFaultStore}), its queue, and helpers for writer tests.
+ */
 public final class WriterFixture implements AutoCloseable {
   final Path dir = Path.of("/memory", UUID.randomUUID().toString());
   public final WriterFaultStore store;
   public final DeliveryQueue queue;
 
   public WriterFixture(QueueConfig config) {
-    Store memory = StoreProvider.named("memory").open(dir, StoreOptions.defaults(), Format3.families());
+    Store memory =
+        StoreProvider.named("memory").open(dir, StoreOptions.defaults(), Format3.families());
     store = new WriterFaultStore(memory);
     queue = DeliveryQueue.open(store, config);
   }
@@ -56,7 +59,13 @@ public final class WriterFixture implements AutoCloseable {
     for (int sink : sinks) {
       s.add(sink);
     }
-    return new IngestRequest(tenant, "src", UUID.randomUUID().toString(), idempotencyKey, 1_000, s,
+    return new IngestRequest(
+        tenant,
+        "src",
+        UUID.randomUUID().toString(),
+        idempotencyKey,
+        1_000,
+        s,
         ("payload of " + tenant).getBytes(StandardCharsets.UTF_8));
   }
 
@@ -68,7 +77,10 @@ public final class WriterFixture implements AutoCloseable {
     }
   }
 
-  /** Polls {@code condition} until true, failing after 30 s (a liveness bound, not a timing assertion). */
+  /**
+   * Polls {@code condition} until true, failing after 30 s (a liveness bound, not a timing
+   * assertion).
+   */
   public static void eventually(String what, BooleanSupplier condition) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!condition.getAsBoolean()) {
@@ -87,7 +99,9 @@ public final class WriterFixture implements AutoCloseable {
   /** The seqs of every hook envelope in the store. */
   public static TreeSet<Long> storedSeqs(ReadView view) {
     TreeSet<Long> seqs = new TreeSet<>();
-    CounterFold.foldFamily(view, io.ankusa.store.layout.KeyFamily.HOOK,
+    CounterFold.foldFamily(
+        view,
+        io.ankusa.store.layout.KeyFamily.HOOK,
         e -> seqs.add(HookEnvelope.decode(e.value()).seq()));
     return seqs;
   }

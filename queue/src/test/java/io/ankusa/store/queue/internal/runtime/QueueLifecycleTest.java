@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.store.layout.Format3;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.memory.MemoryStoreProvider;
+import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.internal.Transition;
-import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.counter.TenantCounts;
 import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 import io.ankusa.store.queue.internal.index.ActiveIndex;
@@ -58,14 +58,16 @@ public class QueueLifecycleTest {
     for (int sink : sinks) {
       s.add(sink);
     }
-    return new HookEnvelope(0, tenant, "src", UUID.randomUUID().toString(), null, at, s, new byte[10]);
+    return new HookEnvelope(
+        0, tenant, "src", UUID.randomUUID().toString(), null, at, s, new byte[10]);
   }
 
   @Test
   void everyTransitionKeepsTheLayoutClean() {
     assertThat(QueueVerifier.verify(store)).isEmpty();
     DirectIngest ingest = new DirectIngest(queue);
-    ingest.ingest(List.of(hook("acme", 1_000, 1, 2), hook(null, 1_500, 1), hook("globex", 2_000, 3)));
+    ingest.ingest(
+        List.of(hook("acme", 1_000, 1, 2), hook(null, 1_500, 1), hook("globex", 2_000, 3)));
     assertThat(QueueVerifier.verify(store)).isEmpty();
     assertThat(queue.counters().aggregate(store)).isEqualTo(new TenantCounts(4, 0, 0, 0, 40, 3));
 
@@ -80,7 +82,8 @@ public class QueueLifecycleTest {
     Transition t = new Transition();
     Deliveries.delivered(t, claimed.get(0));
     Deliveries.retry(t, claimed.get(1), DeliveryRow.first(1_000, 10), 9_000, "503");
-    Deliveries.deadLetter(t, claimed.get(2), DeliveryRow.first(1_500, 10), 6_000, "src", "h", "410");
+    Deliveries.deadLetter(
+        t, claimed.get(2), DeliveryRow.first(1_500, 10), 6_000, "src", "h", "410");
     queue.write(t, Durability.SYNC);
     assertThat(QueueVerifier.verify(store)).isEmpty();
 
@@ -95,7 +98,8 @@ public class QueueLifecycleTest {
     assertThat(r.recovered()).isEqualTo(1);
     assertThat(QueueVerifier.verify(store)).isEmpty();
 
-    assertThat(Purge.purgeTenant(queue, TenantId.of("acme"), EnumSet.allOf(Purge.Kind.class))).isEqualTo(1);
+    assertThat(Purge.purgeTenant(queue, TenantId.of("acme"), EnumSet.allOf(Purge.Kind.class)))
+        .isEqualTo(1);
     assertThat(QueueVerifier.verify(store)).isEmpty();
     assertThat(new QueueGauges(queue).measure(10_000).tenants()).isEqualTo(3);
   }
@@ -103,8 +107,12 @@ public class QueueLifecycleTest {
   @Test
   void verifierNamesAMissingMarker() {
     new DirectIngest(queue).ingest(hook("acme", 1_000, 1));
-    store.write(new io.ankusa.store.spi.Batch().deleteRange(Format3.INDEX, new byte[] {'A', 0}, new byte[] {'A', (byte) 0xFF}),
+    store.write(
+        new io.ankusa.store.spi.Batch()
+            .deleteRange(Format3.INDEX, new byte[] {'A', 0}, new byte[] {'A', (byte) 0xFF}),
         Durability.SYNC);
-    assertThat(QueueVerifier.verify(store)).extracting(QueueVerifier.Breach::invariant).contains("due-row-has-marker");
+    assertThat(QueueVerifier.verify(store))
+        .extracting(QueueVerifier.Breach::invariant)
+        .contains("due-row-has-marker");
   }
 }

@@ -7,8 +7,8 @@ import io.ankusa.store.layout.Keys;
 import io.ankusa.store.layout.OrdinalValue;
 import io.ankusa.store.layout.TenantId;
 import io.ankusa.store.memory.MemoryStoreProvider;
-import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.queue.config.QueueConfig;
+import io.ankusa.store.queue.internal.DeliveryQueue;
 import io.ankusa.store.spi.Batch;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
@@ -36,7 +36,10 @@ class TenantAllocatorWarmTest {
     Batch b = new Batch();
     List<String> names = List.of("acme", "globex", "hooli", "initech", "umbrella");
     for (int i = 0; i < names.size(); i++) {
-      b.put(Format3.TENANTS, Keys.ordByTenant(TenantId.of(names.get(i))), new OrdinalValue(i + 1).encode());
+      b.put(
+          Format3.TENANTS,
+          Keys.ordByTenant(TenantId.of(names.get(i))),
+          new OrdinalValue(i + 1).encode());
     }
     store.write(b, Durability.SYNC);
   }
