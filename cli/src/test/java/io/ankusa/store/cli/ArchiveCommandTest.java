@@ -327,12 +327,16 @@ class ArchiveCommandTest {
     assertThat(demo.out())
         .contains("archive replay       ok")
         .contains("archive pending      0\n")
-        .contains("0 dropped")
         .containsPattern("verify .*: clean");
     Matcher archived = Pattern.compile("archive +([\\d,]+) hooks archived").matcher(demo.out());
     assertThat(archived.find()).isTrue();
     long n = Long.parseLong(archived.group(1).replace(",", ""));
     assertThat(n).isPositive();
+    Matcher created = Pattern.compile("\\(([\\d,]+) created in").matcher(demo.out());
+    assertThat(created.find()).as(demo.out()).isTrue();
+    assertThat(n)
+        .as("hooks archived: every hook the demo created, none dropped")
+        .isEqualTo(Long.parseLong(created.group(1).replace(",", "")));
 
     CommandRun replay = run("archive", "replay", adir.toString());
     assertThat(replay.code()).as(replay.err()).isZero();
