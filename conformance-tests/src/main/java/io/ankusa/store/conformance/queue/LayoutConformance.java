@@ -29,8 +29,8 @@ import io.ankusa.store.spi.Capabilities;
  * <ol>
  *   <li>{@link #countersEqualAFoldAfterAnySequenceOfTransitions} — generated {@link QueueAction}
  *       sequences; after every action the counters equal {@link
- *       io.ankusa.store.queue.internal.counter.CounterFold#fold}; at the end {@link QueueVerifier}
- *       finds nothing;
+ *       io.ankusa.store.queue.internal.counter.CounterFold#fold}; at the end {@link
+ *       io.ankusa.store.queue.internal.maintenance.QueueVerifier} finds nothing;
  *   <li>{@link #concurrentWritersDoNotLoseCounts} — four threads, four op builders, one tenant;
  *   <li>{@link #tenantOrdinalIsAssignedOnceAndNeverReused};
  *   <li>{@link #tenantsMaxRefusesANewTenantAndNeverAnExistingOne};

@@ -77,8 +77,8 @@ import org.slf4j.LoggerFactory;
  * #openV3Fixture(Path)} to unpack the packed fixtures instead ({@link #openPackedFixture}).
  *
  * <p>Expected counts never come from the code under test: they are a fold of the format-2 rows,
- * with each row's tenant read from its hook envelope ({@link #foldV2}). Migrations run with a fixed
- * migration start ({@link #STARTED_AT}), so stores can be compared byte for byte.
+ * with each row's tenant read from its hook envelope ({@link MigrationChecks#foldV2}). Migrations
+ * run with a fixed migration start ({@link #STARTED_AT}), so stores can be compared byte for byte.
  *
  * <p>The cases of a migration that resumes — after a stop between any two steps, after a SIGKILL,
  * with its aggregate layout — are {@link MigrationResumeCases}; the format-2 stores the cases build
