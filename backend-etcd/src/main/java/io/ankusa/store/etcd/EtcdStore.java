@@ -30,7 +30,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -106,9 +105,6 @@ class EtcdStore extends EtcdView implements Store {
    */
   static final int ATTEMPTS = 16;
 
-  /** Merge bases read per transaction of gets. */
-  static final int BASES_PER_READ = 128;
-
   /** How often the housekeeping looks whether a compaction is due. */
   static final long HOUSEKEEPING_MILLIS = 1_000;
 
@@ -149,10 +145,7 @@ class EtcdStore extends EtcdView implements Store {
   final java.util.concurrent.atomic.AtomicReference<io.etcd.jetcd.Txn> heldTry =
       new java.util.concurrent.atomic.AtomicReference<>();
   private final ScheduledFuture<?> housekeeping;
-  private final CounterCache counters = new CounterCache();
-
-  /** Writes that merge onto the same counter take turns on its stripe. */
-  private final ReentrantLock[] stripes = new ReentrantLock[64];
+  private final CounterMerges merges = new CounterMerges(this);
 
   /**
    * Takes ownership of everything passed in: {@code client} (released on close), {@code ownership}
@@ -183,9 +176,6 @@ class EtcdStore extends EtcdView implements Store {
     this.ownership = ownership;
     this.pins = pins;
     this.prefix = prefix;
-    for (int i = 0; i < stripes.length; i++) {
-      stripes[i] = new ReentrantLock();
-    }
     this.housekeeping =
         ownership == null
             ? null
@@ -259,7 +249,7 @@ class EtcdStore extends EtcdView implements Store {
     }
     NetBatch net = NetBatch.of(batch.ops());
     String what = "a write of " + batch.size() + " ops to families " + families(batch);
-    List<ReentrantLock> held = lockStripes(net);
+    List<ReentrantLock> held = merges.lockStripes(net);
     try {
       writeLocked(net, what);
     } finally {
@@ -267,36 +257,6 @@ class EtcdStore extends EtcdView implements Store {
         held.get(i).unlock();
       }
     }
-  }
-
-  /**
-   * Takes the stripes of the counters {@code net} merges onto, in stripe order: writes of this
-   * store that merge onto the same counter take turns, so they do not fail each other's compares
-   * (one process owns a store, so nothing else merges onto it).
-   */
-  private List<ReentrantLock> lockStripes(NetBatch net) {
-    if (net.mergesOnto() == 0) {
-      return List.of();
-    }
-    java.util.TreeSet<Integer> which = new java.util.TreeSet<>();
-    net.families()
-        .forEach(
-            (family, f) ->
-                f.keys.forEach(
-                    (key, effect) -> {
-                      if (effect instanceof NetBatch.MergeOnto) {
-                        which.add(
-                            Math.floorMod(
-                                family.hashCode() * 31 + java.util.Arrays.hashCode(key),
-                                stripes.length));
-                      }
-                    }));
-    List<ReentrantLock> held = new ArrayList<>(which.size());
-    for (int i : which) {
-      stripes[i].lock();
-      held.add(stripes[i]);
-    }
-    return held;
   }
 
   private void writeLocked(NetBatch net, String what) {
@@ -332,7 +292,7 @@ class EtcdStore extends EtcdView implements Store {
       Map<ByteBuffer, Long> sums = new HashMap<>();
       try {
         Map<ByteBuffer, CounterCache.Known> bases =
-            net.mergesOnto() == 0 ? Map.of() : bases(net, what, trustCache);
+            net.mergesOnto() == 0 ? Map.of() : merges.bases(net, what, trustCache);
         List<Cmp> compares = new ArrayList<>(fence.compares());
         compares.add(new Cmp(ledgerKey, Cmp.Op.EQUAL, CmpTarget.modRevision(slot.modRevision)));
         List<io.etcd.jetcd.op.Op> ops = new ArrayList<>();
@@ -373,7 +333,7 @@ class EtcdStore extends EtcdView implements Store {
         slot.seq = next;
         slot.modRevision = revision;
         pins.wrote(revision);
-        remember(net, sums, revision);
+        merges.remember(net, sums, revision);
         return true;
       }
       KeyValue mine = kvIn(r, 1);
@@ -383,7 +343,7 @@ class EtcdStore extends EtcdView implements Store {
         slot.seq = next;
         slot.modRevision = mine.getModRevision();
         pins.wrote(mine.getModRevision());
-        remember(net, Map.of(), mine.getModRevision());
+        merges.remember(net, Map.of(), mine.getModRevision());
         return true;
       }
       KeyValue owner = kvIn(r, 0);
@@ -478,112 +438,6 @@ class EtcdStore extends EtcdView implements Store {
         }
       }
     }
-  }
-
-  /**
-   * After a successful write at {@code revision}: the merged counters as written, and nothing of
-   * the counters it put, deleted or range-deleted otherwise.
-   */
-  private void remember(NetBatch net, Map<ByteBuffer, Long> sums, long revision) {
-    for (Map.Entry<String, NetBatch.FamilyEffects> fe : net.families().entrySet()) {
-      if (!catalog.require(fe.getKey()).counters()) {
-        continue;
-      }
-      if (!fe.getValue().deleted.isEmpty()) {
-        counters.clear();
-      }
-      byte[] start = keys.familyStart(fe.getKey());
-      for (byte[] key : fe.getValue().keys.keySet()) {
-        ByteBuffer full = ByteBuffer.wrap(EtcdKeys.concat(start, key));
-        Long sum = sums.get(full);
-        if (sum == null) {
-          counters.forget(full);
-        } else {
-          counters.put(full, new CounterCache.Known(sum, revision));
-        }
-      }
-    }
-  }
-
-  /**
-   * The counters {@code net} merges onto: from the cache when {@code trustCache} and it knows them,
-   * else as the cluster holds them now (absent: not in the map), read {@value #BASES_PER_READ} per
-   * transaction of gets, concurrently. No one revision is needed: each sum is written under a
-   * compare on its own counter's mod revision.
-   */
-  private Map<ByteBuffer, CounterCache.Known> bases(NetBatch net, String what, boolean trustCache) {
-    Map<ByteBuffer, CounterCache.Known> bases = new HashMap<>();
-    List<ByteSequence> wanted = new ArrayList<>();
-    net.families()
-        .forEach(
-            (family, f) -> {
-              byte[] start = keys.familyStart(family);
-              f.keys.forEach(
-                  (key, effect) -> {
-                    if (effect instanceof NetBatch.MergeOnto) {
-                      ByteBuffer full = ByteBuffer.wrap(EtcdKeys.concat(start, key));
-                      CounterCache.Known cached = trustCache ? counters.get(full) : null;
-                      if (cached != null) {
-                        bases.put(full, cached);
-                      } else {
-                        counters.forget(full);
-                        wanted.add(ByteSequence.from(full.array()));
-                      }
-                    }
-                  });
-            });
-    List<CompletableFuture<TxnResponse>> calls = new ArrayList<>();
-    for (int from = 0; from < wanted.size(); from += BASES_PER_READ) {
-      List<ByteSequence> chunk =
-          wanted.subList(from, Math.min(wanted.size(), from + BASES_PER_READ));
-      calls.add(
-          kv.txn()
-              .Then(
-                  chunk.stream()
-                      .map(k -> (io.etcd.jetcd.op.Op) io.etcd.jetcd.op.Op.get(k, GetOption.DEFAULT))
-                      .toArray(io.etcd.jetcd.op.Op[]::new))
-              .commit());
-    }
-    for (CompletableFuture<TxnResponse> call : calls) {
-      TxnResponse r =
-          EtcdCalls.await(
-              call,
-              timeoutMs,
-              EtcdCalls.Kind.WRITE,
-              "the counters read for " + what + " to " + label(),
-              cluster);
-      r.getGetResponses()
-          .forEach(
-              g ->
-                  g.getKvs()
-                      .forEach(
-                          kv -> {
-                            byte[] full = kv.getKey().getBytes();
-                            String family = familyOf(full);
-                            byte[] key =
-                                java.util.Arrays.copyOfRange(
-                                    full, keys.familyStart(family).length, full.length);
-                            bases.put(
-                                ByteBuffer.wrap(full),
-                                new CounterCache.Known(
-                                    Int64Add.decode(family, key, kv.getValue().getBytes()),
-                                    kv.getModRevision()));
-                          }));
-    }
-    return bases;
-  }
-
-  /** The family whose range holds {@code fullKey} (a key this store wrote). */
-  private String familyOf(byte[] fullKey) {
-    for (FamilySpec f : catalog.specs()) {
-      byte[] start = keys.familyStart(f.name());
-      if (fullKey.length >= start.length
-          && java.util.Arrays.equals(fullKey, 0, start.length, start, 0, start.length)) {
-        return f.name();
-      }
-    }
-    throw new IllegalStateException(
-        "key " + io.ankusa.store.spi.Bytes.hex(fullKey) + " is in no family of " + label());
   }
 
   /** The key the {@code i}th get of a refused transaction's else branch found, or null. */

@@ -18,7 +18,8 @@ import io.ankusa.store.spi.Capabilities;
  * #COUNTERS} (counters). Generated keys are 1..32 bytes (never above {@link
  * Capabilities#maxKeyBytes()}), drawn so that bytes {@code >= 0x80} and shared prefixes are common.
  * A case needing a capability the backend does not claim is skipped visibly with the reason ({@link
- * TestAbortedException}). The method names are the property names the SPI javadoc refers to.
+ * org.opentest4j.TestAbortedException}). The method names are the property names the SPI javadoc
+ * refers to.
  *
  * <p>The cases live in one interface per promise, each a file of its own: {@link BatchCases},
  * {@link ReadOwnershipCases}, {@link MergeCases}, {@link ScanOrderCases}, {@link ConsistencyCases},

@@ -1,11 +1,16 @@
 package io.ankusa.store.conformance.queue;
 
+import static io.ankusa.store.conformance.queue.DispatchBacklogs.NOW;
+import static io.ankusa.store.conformance.queue.DispatchBacklogs.countOf;
+import static io.ankusa.store.conformance.queue.DispatchBacklogs.deliver;
+import static io.ankusa.store.conformance.queue.DispatchBacklogs.inRange;
+import static io.ankusa.store.conformance.queue.DispatchBacklogs.ingestBacklogs;
+import static io.ankusa.store.conformance.queue.DispatchBacklogs.ingestNewestFirst;
+import static io.ankusa.store.conformance.queue.DispatchBacklogs.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.store.conformance.CloseRace;
 import io.ankusa.store.conformance.ConformanceSuite;
-import io.ankusa.store.conformance.FaultInjectingStore;
 import io.ankusa.store.conformance.TempDirStore;
 import io.ankusa.store.layout.Fields;
 import io.ankusa.store.layout.Format3;
@@ -15,9 +20,7 @@ import io.ankusa.store.layout.TenantLimitsValue;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.internal.Deliveries;
 import io.ankusa.store.queue.internal.DeliveryQueue;
-import io.ankusa.store.queue.internal.ScanCursor;
 import io.ankusa.store.queue.internal.Transition;
-import io.ankusa.store.queue.internal.TransitionGuard;
 import io.ankusa.store.queue.internal.dispatch.DispatchPolicy;
 import io.ankusa.store.queue.internal.dispatch.Dispatcher;
 import io.ankusa.store.queue.internal.dispatch.TenantLimits;
@@ -26,11 +29,9 @@ import io.ankusa.store.queue.internal.maintenance.QueueVerifier;
 import io.ankusa.store.queue.internal.metrics.QueueGauges;
 import io.ankusa.store.queue.internal.record.HookEnvelope;
 import io.ankusa.store.queue.internal.record.InflightRow;
-import io.ankusa.store.queue.internal.tenant.Tenants;
 import io.ankusa.store.spi.Durability;
 import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
-import io.ankusa.store.spi.StoreWriteFailedException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -74,17 +75,20 @@ import net.jqwik.api.Provide;
  *   <li>{@link #oldestFirstServesTheOldestBacklogUpToTheWholeTick} — the other claim order;
  *   <li>{@link #aRowAboveTheWatermarkIsClaimedOnceItIsDurable} — nothing above the durable
  *       watermark, and nothing behind it skipped for good;
- *   <li>{@link #aFailedClaimWriteLeavesTheRowsDueForTheNextTick} — an injected write failure;
- *   <li>{@link #oneRoundOfSeveralTenantsIsOneClaimBatch} and {@link
+ *   <li>how a tick writes its claims among the store's other writers ({@link TickWriteCases}):
+ *       {@link #aFailedClaimWriteLeavesTheRowsDueForTheNextTick} — an injected write failure;
+ *       {@link #oneRoundOfSeveralTenantsIsOneClaimBatch} and {@link
  *       #aBusyStripeMakesTheRoundWriteWhatItHasAndLetGoBeforeWaiting} — one write per round, and no
- *       wait while holding a stripe (forced: the case holds the stripe);
- *   <li>{@link #aRowAnotherQueuePutBehindTheCursorIsClaimed} — a put that lowered no cursor,
- *       claimed within a bounded number of ticks;
- *   <li>{@link #settlingAClaimedRowWaitsForItsTenantsStripe};
+ *       wait while holding a stripe (forced: the case holds the stripe); {@link
+ *       #aRowAnotherQueuePutBehindTheCursorIsClaimed} — a put that lowered no cursor, claimed
+ *       within a bounded number of ticks; {@link #settlingAClaimedRowWaitsForItsTenantsStripe};
  *   <li>{@link #dispatchSettingsOutOfRangeAreRefused}.
  * </ol>
+ *
+ * <p>The backlogs the cases ingest, and the clock of their ticks, are {@link DispatchBacklogs}.
  */
-public abstract class DispatchConformance extends ConformanceSuite implements ScanResumeCases {
+public abstract class DispatchConformance extends ConformanceSuite
+    implements ScanResumeCases, TickWriteCases {
   /** The quantum the properties use: small, so a window of a few ticks spans many rounds. */
   static final long QUANTUM = 512;
 
@@ -94,13 +98,13 @@ public abstract class DispatchConformance extends ConformanceSuite implements Sc
   /** The largest payload generated: a row's cost stays within one quantum. */
   static final int MAX_PAYLOAD = 400;
 
-  private static final long NOW = QueueDriver.START_MS + 3_600_000;
-
   /**
    * The dispatcher under test. The suite's own mutant overrides this to dispatch oldest second
-   * first, as before tenants were dispatched fairly; a backend's test class does not.
+   * first, as before tenants were dispatched fairly; a backend's test class does not. Public
+   * because {@link TickWriteCases} asks for it too.
    */
-  protected Dispatcher dispatcher(DeliveryQueue queue, int rowLimit, long byteBudget) {
+  @Override
+  public Dispatcher dispatcher(DeliveryQueue queue, int rowLimit, long byteBudget) {
     return new Dispatcher(
         queue,
         () -> Long.MAX_VALUE,
@@ -634,228 +638,6 @@ public abstract class DispatchConformance extends ConformanceSuite implements Sc
   }
 
   /**
-   * A claim write that fails loses no row: the tick throws the store's failure, every row it tried
-   * to claim is still due, and later ticks claim each row exactly once — the dispatcher does not
-   * skip the rows its failed tick had scanned past.
-   */
-  @Example
-  public void aFailedClaimWriteLeavesTheRowsDueForTheNextTick() {
-    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
-      FaultInjectingStore store = new FaultInjectingStore(t.store());
-      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
-      ingestNewestFirst(queue, 2, 10, 96);
-      Dispatcher dispatcher = dispatcher(queue, 6, 1L << 20);
-      String on = backend().name();
-      java.util.Set<String> claimed = new java.util.HashSet<>();
-      dispatcher.tick(NOW).claimed().forEach(r -> claimed.add(r.key().toString()));
-      store.failNextWrite((batch, durability) -> WriteCountingStore.writesClaims(batch), false);
-      assertThatThrownBy(() -> dispatcher.tick(NOW))
-          .as("%s: a tick whose claim write fails", on)
-          .isInstanceOf(StoreWriteFailedException.class);
-      assertThat(store.injected()).as("%s: failures injected", on).isEqualTo(1);
-      assertThat(queue.counters().aggregate(store).pending())
-          .as("%s: rows due after the failed tick", on)
-          .isEqualTo(20 - claimed.size());
-      for (int i = 0; i < 10; i++) {
-        for (InflightRow row : dispatcher.tick(NOW).claimed()) {
-          assertThat(claimed.add(row.key().toString()))
-              .as("%s: %s claimed once", on, row.key())
-              .isTrue();
-        }
-      }
-      assertThat(claimed).as("%s: rows claimed in all", on).hasSize(20);
-      assertThat(QueueVerifier.verify(store))
-          .as("%s: the verifier after the failed tick", on)
-          .isEmpty();
-    }
-  }
-
-  /**
-   * A round of a tick writes the claims of every tenant it visited as one batch: acme's and bolt's
-   * rows, claimed in one round, are one write.
-   */
-  @Example
-  public void oneRoundOfSeveralTenantsIsOneClaimBatch() {
-    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
-      WriteCountingStore store = new WriteCountingStore(t.store());
-      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
-      List<Long> ords =
-          ingestBacklogs(
-              queue, List.of(new Backlog(1, List.of(10, 10)), new Backlog(1, List.of(10, 10))));
-      store.claimWrites.set(0);
-      Dispatcher.TickReport report =
-          new Dispatcher(queue, () -> Long.MAX_VALUE, 100, 1L << 20).tick(NOW);
-      String on = backend().name();
-      assertThat(report.rowsClaimed()).as("%s: rows claimed", on).isEqualTo(4);
-      assertThat(store.claimWrites.get())
-          .as("%s: batches that wrote inflight rows", on)
-          .isEqualTo(1);
-      for (long ord : ords) {
-        assertThat(queue.counters().read(store, ord).inflight())
-            .as("%s: tenant %d's inflight", on, ord)
-            .isEqualTo(2);
-      }
-      assertThat(QueueVerifier.verify(store)).as("%s: the verifier", on).isEmpty();
-    }
-  }
-
-  /**
-   * A tick never waits while it holds a tenant's stripe: bolt's stripe is held by another
-   * transition when the tick visits it after acme, so the tick writes acme's claims and lets acme's
-   * stripe go before it waits (another thread can take acme's stripe then); once bolt's stripe is
-   * free it claims bolt's rows too, in a second write.
-   */
-  @Example
-  public void aBusyStripeMakesTheRoundWriteWhatItHasAndLetGoBeforeWaiting() throws Exception {
-    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
-      WriteCountingStore store = new WriteCountingStore(t.store());
-      DeliveryQueue queue = DeliveryQueue.open(store, QueueConfig.defaults());
-      List<Long> ords =
-          ingestBacklogs(
-              queue, List.of(new Backlog(1, List.of(10, 10)), new Backlog(1, List.of(10, 10))));
-      long acme = ords.get(0);
-      long bolt = ords.get(1);
-      String on = backend().name();
-      assertThat(acme).as("%s: the first round visits acme, then bolt", on).isLessThan(bolt);
-      store.claimWrites.set(0);
-      java.util.concurrent.atomic.AtomicReference<Dispatcher.TickReport> report =
-          new java.util.concurrent.atomic.AtomicReference<>();
-      Thread tick;
-      try (TransitionGuard.Held boltHeld = queue.guard().lockTenant(bolt)) {
-        tick =
-            CloseRace.startAndExpectItToBlock(
-                "a tick visiting bolt while bolt's stripe is held",
-                () ->
-                    report.set(
-                        new Dispatcher(queue, () -> Long.MAX_VALUE, 100, 1L << 20).tick(NOW)));
-        assertThat(queue.counters().read(store, acme).inflight())
-            .as("%s: acme's claims, written before the wait", on)
-            .isEqualTo(2);
-        java.util.concurrent.atomic.AtomicBoolean acmeFree =
-            new java.util.concurrent.atomic.AtomicBoolean();
-        Thread probe =
-            new Thread(
-                () -> {
-                  TransitionGuard.Held h = queue.guard().tryLockTenant(acme);
-                  acmeFree.set(h != null);
-                  if (h != null) {
-                    h.close();
-                  }
-                });
-        probe.start();
-        probe.join();
-        assertThat(acmeFree.get())
-            .as("%s: acme's stripe is let go while the tick waits", on)
-            .isTrue();
-      }
-      tick.join(
-          java.util.concurrent.TimeUnit.SECONDS.toMillis(LayoutAssertions.THREAD_WAIT_SECONDS));
-      assertThat(report.get())
-          .as("%s: the tick's report once bolt's stripe was let go", on)
-          .isNotNull();
-      assertThat(report.get().rowsClaimed()).as("%s: rows claimed", on).isEqualTo(4);
-      assertThat(queue.counters().read(store, bolt).inflight())
-          .as("%s: bolt's inflight", on)
-          .isEqualTo(2);
-      assertThat(store.claimWrites.get())
-          .as("%s: batches that wrote inflight rows", on)
-          .isEqualTo(2);
-      assertThat(QueueVerifier.verify(store)).as("%s: the verifier", on).isEmpty();
-    }
-  }
-
-  /**
-   * A row that another queue on the same store puts behind this dispatcher's cursors is claimed:
-   * the dispatcher claimed acme's rows up to +5 s (its due cursor and its marker floor are there);
-   * a second {@link DeliveryQueue} opened on the store, whose writes lower neither, ingests an acme
-   * hook received at +1 s. Within {@link ScanCursor#REWIND_EVERY} ticks one scans the markers from
-   * their head, sees that second's marker before acme's cursor and scans acme from there, so it
-   * claims the row.
-   */
-  @Example
-  public void aRowAnotherQueuePutBehindTheCursorIsClaimed() {
-    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
-      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
-      DirectIngest ingest = new DirectIngest(queue);
-      for (int i = 0; i < 3; i++) {
-        ingest.ingest(
-            new HookEnvelope(
-                0,
-                "acme",
-                "src",
-                "h" + i,
-                null,
-                QueueDriver.START_MS + 5_000 + i,
-                List.of(1),
-                new byte[10]));
-      }
-      Dispatcher dispatcher = dispatcher(queue, 2, 1L << 20);
-      String on = backend().name();
-      assertThat(dispatcher.tick(NOW).claimed())
-          .as("%s: the first tick's claims (row limit 2)", on)
-          .hasSize(2);
-      DeliveryQueue other = DeliveryQueue.open(t.store(), QueueConfig.defaults());
-      long early =
-          new DirectIngest(other)
-              .ingest(
-                  new HookEnvelope(
-                      0,
-                      "acme",
-                      "src",
-                      "early",
-                      null,
-                      QueueDriver.START_MS + 1_000,
-                      List.of(1),
-                      new byte[10]));
-      List<Long> claimed = new ArrayList<>();
-      for (int i = 0; i < ScanCursor.REWIND_EVERY && !claimed.contains(early); i++) {
-        dispatcher.tick(NOW).claimed().forEach(r -> claimed.add(r.key().seq()));
-      }
-      assertThat(claimed)
-          .as(
-              "%s: the claims of the next %d ticks, once one of them scanned the markers from their"
-                  + " head",
-              on, ScanCursor.REWIND_EVERY)
-          .contains(early)
-          .hasSize(2);
-      assertThat(
-              queue
-                  .counters()
-                  .read(t.store(), Tenants.ord(t.store(), TenantId.of("acme")).getAsLong())
-                  .due())
-          .as("%s: acme's rows left due", on)
-          .isZero();
-    }
-  }
-
-  /**
-   * Settling a claimed row takes its tenant's stripe: while another transition holds acme's stripe,
-   * a delivered write of an acme row the tick claimed waits for it (forced: the case holds the
-   * stripe), and completes once it is let go.
-   */
-  @Example
-  public void settlingAClaimedRowWaitsForItsTenantsStripe() throws Exception {
-    try (TempDirStore t = TempDirStore.open(backend(), Format3.families())) {
-      DeliveryQueue queue = DeliveryQueue.open(t.store(), QueueConfig.defaults());
-      long acme = ingestBacklogs(queue, List.of(new Backlog(1, List.of(10)))).get(0);
-      InflightRow row = dispatcher(queue, 10, 1L << 20).tick(NOW).claimed().get(0);
-      String on = backend().name();
-      Thread settle;
-      try (TransitionGuard.Held held = queue.guard().lockTenant(acme)) {
-        settle =
-            CloseRace.startAndExpectItToBlock(
-                on + ": delivering acme's row while acme's stripe is held",
-                () -> deliver(queue, row));
-      }
-      settle.join(
-          java.util.concurrent.TimeUnit.SECONDS.toMillis(LayoutAssertions.THREAD_WAIT_SECONDS));
-      assertThat(queue.counters().read(t.store(), acme).inflight())
-          .as("%s: acme's inflight once delivered", on)
-          .isZero();
-    }
-  }
-
-  /**
    * The dispatch settings refuse what they cannot mean, naming it, and take every value in range: a
    * quantum of 0 bytes or a negative row cost ({@link DispatchPolicy}); {@code tenants.max} of 0 or
    * past the largest ordinal ({@link QueueConfig}). A quantum of 1, a row cost of 0 and {@code
@@ -883,103 +665,5 @@ public abstract class DispatchConformance extends ConformanceSuite implements Sc
     assertThat(QueueConfig.defaults().withTenantsMax(Fields.MAX_ORDINAL).tenantsMax())
         .as("tenants.max at the largest" + " ordinal")
         .isEqualTo(Fields.MAX_ORDINAL);
-  }
-
-  /**
-   * Tenants {@code t0 … t(n-1)} with {@code rows} rows of {@code payload} bytes each, ingested in
-   * that order (so their ordinals ascend) but tenant i's rows received in second {@code n - 1 - i}:
-   * the last tenant's rows are the oldest. Returns each ordinal's name.
-   */
-  static Map<Long, String> ingestNewestFirst(
-      DeliveryQueue queue, int tenants, int rows, int payload) {
-    List<HookEnvelope> hooks = new ArrayList<>();
-    for (int i = 0; i < tenants; i++) {
-      for (int r = 0; r < rows; r++) {
-        hooks.add(
-            new HookEnvelope(
-                0,
-                "t" + i,
-                "src",
-                "h-" + i + "-" + r,
-                null,
-                QueueDriver.START_MS + (tenants - 1 - i) * 1_000L + r,
-                List.of(1),
-                new byte[payload]));
-      }
-    }
-    new DirectIngest(queue).ingest(hooks);
-    Map<Long, String> names = new HashMap<>();
-    long previous = 0;
-    for (int i = 0; i < tenants; i++) {
-      long ord = Tenants.ord(queue.store(), TenantId.of("t" + i)).getAsLong();
-      assertThat(ord).as("ordinal of t%d, ingested after t%d", i, i - 1).isGreaterThan(previous);
-      previous = ord;
-      names.put(ord, "t" + i);
-    }
-    return names;
-  }
-
-  /** The claims as runs of one tenant: {@code "t0×4 t1×2"}. */
-  static String runs(List<InflightRow> claimed, Map<Long, String> names) {
-    StringBuilder sb = new StringBuilder();
-    int i = 0;
-    while (i < claimed.size()) {
-      long ord = claimed.get(i).key().ord();
-      int j = i;
-      while (j < claimed.size() && claimed.get(j).key().ord() == ord) {
-        j++;
-      }
-      sb.append(sb.length() == 0 ? "" : " ").append(names.get(ord)).append('×').append(j - i);
-      i = j;
-    }
-    return sb.toString();
-  }
-
-  private static boolean inRange(byte[] key, byte[] lo, byte[] hi) {
-    return Arrays.compareUnsigned(key, lo) >= 0
-        && (hi == null || Arrays.compareUnsigned(key, hi) < 0);
-  }
-
-  /**
-   * Tenants {@code t0, t1, …}: tenant i's rows received in second i of the clock; returns their
-   * ordinals.
-   */
-  static List<Long> ingestBacklogs(DeliveryQueue queue, List<Backlog> tenants) {
-    List<HookEnvelope> hooks = new ArrayList<>();
-    for (int i = 0; i < tenants.size(); i++) {
-      List<Integer> payloads = tenants.get(i).payloads();
-      for (int r = 0; r < payloads.size(); r++) {
-        hooks.add(
-            new HookEnvelope(
-                0,
-                "t" + i,
-                "src",
-                "h-" + i + "-" + r,
-                null,
-                QueueDriver.START_MS + i * 1_000L + r,
-                List.of(1),
-                new byte[payloads.get(r)]));
-      }
-    }
-    new DirectIngest(queue).ingest(hooks);
-    List<Long> ords = new ArrayList<>();
-    for (int i = 0; i < tenants.size(); i++) {
-      long ord = Tenants.ord(queue.store(), TenantId.of("t" + i)).getAsLong();
-      ords.add(ord);
-      if (tenants.get(i).weight() != 1) {
-        TenantLimits.set(queue, ord, new TenantLimitsValue(tenants.get(i).weight(), 0, 0));
-      }
-    }
-    return ords;
-  }
-
-  private static long countOf(List<InflightRow> rows, long ord) {
-    return rows.stream().filter(r -> r.key().ord() == ord).count();
-  }
-
-  private static void deliver(DeliveryQueue queue, InflightRow row) {
-    Transition t = new Transition();
-    Deliveries.delivered(t, row);
-    queue.write(t, Durability.SYNC);
   }
 }

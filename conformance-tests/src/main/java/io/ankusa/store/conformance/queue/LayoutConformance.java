@@ -29,8 +29,8 @@ import io.ankusa.store.spi.Capabilities;
  * <ol>
  *   <li>{@link #countersEqualAFoldAfterAnySequenceOfTransitions} — generated {@link QueueAction}
  *       sequences; after every action the counters equal {@link
- *       io.ankusa.store.queue.internal.counter.CounterFold#fold}; at the end {@link QueueVerifier}
- *       finds nothing;
+ *       io.ankusa.store.queue.internal.counter.CounterFold#fold}; at the end {@link
+ *       io.ankusa.store.queue.internal.maintenance.QueueVerifier} finds nothing;
  *   <li>{@link #concurrentWritersDoNotLoseCounts} — four threads, four op builders, one tenant;
  *   <li>{@link #tenantOrdinalIsAssignedOnceAndNeverReused};
  *   <li>{@link #tenantsMaxRefusesANewTenantAndNeverAnExistingOne};
@@ -110,11 +110,15 @@ import io.ankusa.store.spi.Capabilities;
  *
  * <p>The cases live in one interface per promise, each a file of its own: {@link CounterCases},
  * {@link TenantDirectoryCases}, {@link ActiveIndexCases}, {@link ReadScopeCases}, {@link
- * MaintenanceCases}, {@link ArchiveCases}, {@link RecordCases}, {@link RuntimeCases} (its loops
- * stepped by {@link SteppedLoops}), {@link WriterCases} and {@link FrontDoorCases} (the queue
- * through {@link io.ankusa.store.queue.WebhookQueue}, its threads running); the generators are
- * {@link LayoutGenerators}, the shared checks {@link LayoutAssertions}. This class ties them to one
- * backend, so a backend author still writes one class.
+ * MaintenanceCases} (reclaim, recovery, the verifier), {@link TenantEraseCases}, {@link
+ * ArchiveCases}, {@link RecordCases}, {@link RuntimeCases} (the runtime's lifecycle) and {@link
+ * RuntimeWorkCases} (what its loops do; both stepped by {@link SteppedLoops} through {@link
+ * SteppedRuntimes}), {@link WriterCases} (what the writer stores and acknowledges) and {@link
+ * WriterRefusalCases} (what it refuses, its faults and close; both sharing {@link WriterChecks}),
+ * and {@link FrontDoorCases} (the queue through {@link io.ankusa.store.queue.WebhookQueue}, its
+ * threads running); the generators are {@link LayoutGenerators}, the shared checks {@link
+ * LayoutAssertions}. This class ties them to one backend, so a backend author still writes one
+ * class.
  *
  * <p>Tries per property come from {@code jqwik.tries.default} (60 in the default build, 1000 with
  * {@code -Pheavy}). A case needing a capability the backend does not claim is skipped with the
@@ -126,10 +130,13 @@ public abstract class LayoutConformance extends LayoutGenerators
         ActiveIndexCases,
         ReadScopeCases,
         MaintenanceCases,
+        TenantEraseCases,
         ArchiveCases,
         RecordCases,
         RuntimeCases,
+        RuntimeWorkCases,
         WriterCases,
+        WriterRefusalCases,
         FrontDoorCases {
   /**
    * The queue settings every case starts from (a case may add to them, e.g. the archive or a tenant

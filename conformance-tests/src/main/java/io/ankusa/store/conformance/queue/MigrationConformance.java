@@ -1,25 +1,24 @@
 package io.ankusa.store.conformance.queue;
 
-import static io.ankusa.store.conformance.queue.MigrationChecks.assertCountersEqualExpected;
 import static io.ankusa.store.conformance.queue.MigrationChecks.assertSameStore;
 import static io.ankusa.store.conformance.queue.MigrationChecks.assertUpgraded;
-import static io.ankusa.store.conformance.queue.MigrationChecks.counts;
 import static io.ankusa.store.conformance.queue.MigrationChecks.dump;
 import static io.ankusa.store.conformance.queue.MigrationChecks.foldV2;
 import static io.ankusa.store.conformance.queue.MigrationChecks.names;
 import static io.ankusa.store.conformance.queue.MigrationChecks.rowCount;
+import static io.ankusa.store.conformance.queue.MigrationInputs.LARGE_SEED;
+import static io.ankusa.store.conformance.queue.MigrationInputs.everyRowKindV2;
+import static io.ankusa.store.conformance.queue.MigrationInputs.largeV2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.ankusa.store.conformance.ConformanceSuite;
-import io.ankusa.store.conformance.Seeds;
 import io.ankusa.store.conformance.TempDirStore;
 import io.ankusa.store.conformance.queue.fixtures.StoreArchive;
 import io.ankusa.store.conformance.queue.fixtures.StoreFixtures;
 import io.ankusa.store.layout.ActiveKey;
 import io.ankusa.store.layout.ArchiveValue;
-import io.ankusa.store.layout.CounterField;
 import io.ankusa.store.layout.DeadValue;
 import io.ankusa.store.layout.DueKind;
 import io.ankusa.store.layout.DueValue;
@@ -50,14 +49,11 @@ import io.ankusa.store.spi.Store;
 import io.ankusa.store.spi.StoreArgumentException;
 import io.ankusa.store.spi.StoreCorruptionException;
 import io.ankusa.store.spi.StoreFormatException;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Example;
 import org.opentest4j.TestAbortedException;
@@ -81,10 +77,15 @@ import org.slf4j.LoggerFactory;
  * #openV3Fixture(Path)} to unpack the packed fixtures instead ({@link #openPackedFixture}).
  *
  * <p>Expected counts never come from the code under test: they are a fold of the format-2 rows,
- * with each row's tenant read from its hook envelope ({@link #foldV2}). Migrations run with a fixed
- * migration start ({@link #STARTED_AT}), so stores can be compared byte for byte.
+ * with each row's tenant read from its hook envelope ({@link MigrationChecks#foldV2}). Migrations
+ * run with a fixed migration start ({@link #STARTED_AT}), so stores can be compared byte for byte.
+ *
+ * <p>The cases of a migration that resumes — after a stop between any two steps, after a SIGKILL,
+ * with its aggregate layout — are {@link MigrationResumeCases}; the format-2 stores the cases build
+ * are {@link MigrationInputs}, the checks of a migrated store {@link MigrationChecks}.
  */
-public abstract class MigrationConformance extends ConformanceSuite {
+public abstract class MigrationConformance extends ConformanceSuite
+    implements MigrationResumeCases {
   /**
    * The migration start of every run in this suite: after the fixtures' past rows, before
    * FUTURE_AT.
@@ -93,12 +94,6 @@ public abstract class MigrationConformance extends ConformanceSuite {
 
   /** Hooks of the large store: several 500-row steps per phase. */
   protected static final int LARGE_HOOKS = 2_400;
-
-  private static final long LARGE_SEED = 20_261_130L;
-  private static final long CHILD_WAIT_SECONDS = 120;
-
-  /** Step size of the process-kill case: many small steps, so a kill lands part-way. */
-  private static final int CHILD_ROWS_PER_STEP = 100;
 
   // ================================================================ fixtures (overridable)
 
@@ -177,77 +172,6 @@ public abstract class MigrationConformance extends ConformanceSuite {
       assertThat(DeliveryQueue.open(s.store(), QueueConfig.defaults()).lastSeq())
           .as("m:last_seq = max hook seq")
           .isEqualTo(7);
-    }
-  }
-
-  /**
-   * An interrupted migration resumes without double counting: the store is closed and reopened
-   * between every pair of steps (one step per open) and ends equal, in every family and byte for
-   * byte, to an uninterrupted run on the same input.
-   */
-  @Example
-  public void resumesAnInterruptedMigrationWithoutDoubleCounting() {
-    try (TempDirStore reference = scratch();
-        TempDirStore resumed = scratch()) {
-      Store a = reference.hold(largeV2(reference, true));
-      Map<String, long[]> expected = foldV2(a, STARTED_AT);
-      Migrate.Result whole = migrate(500).run(a);
-      assertThat(whole.steps()).as("steps of the uninterrupted run").isGreaterThanOrEqualTo(8);
-
-      Store b = resumed.hold(largeV2(resumed, true));
-      long steps = 0;
-      boolean finished = false;
-      while (!finished) {
-        finished = migrate(500).run(b, 1).finished();
-        steps++;
-        b = resumed.reopen();
-        assertThat(steps).as("steps of the interrupted run").isLessThanOrEqualTo(whole.steps() + 1);
-      }
-      assertThat(steps)
-          .as("one step per open, as many as the uninterrupted run")
-          .isEqualTo(whole.steps());
-      assertSameStore(b, a, "a migration interrupted between every pair of steps");
-      assertCountersEqualExpected(b, expected);
-    }
-  }
-
-  /**
-   * The process-kill variant: a child JVM migrates the store one committed step at a time and is
-   * killed with SIGKILL at a random moment; the next open of the queue resumes, and the store
-   * equals an uninterrupted run byte for byte. Needs {@code durableAfterProcessKill}.
-   */
-  @Example
-  public void resumesAMigrationKilledWithSigkillWithoutDoubleCounting() throws Exception {
-    requireCapability(
-        backend().capabilities().durableAfterProcessKill(),
-        "durableAfterProcessKill",
-        "a SYNC write must survive kill -9 for a killed migration to resume");
-    long seed = Seeds.seed();
-    Random random = new Random(seed);
-    try (TempDirStore reference = scratch()) {
-      Store a = reference.hold(largeV2(reference, true));
-      Migrate.Result whole = migrate(CHILD_ROWS_PER_STEP).run(a);
-      int partWay = 0;
-      for (int round = 0; round < 8 && partWay < 2; round++) {
-        try (TempDirStore killed = scratch()) {
-          largeV2(killed, true);
-          killed.closeStore();
-          long killAfter = 1 + random.nextInt((int) whole.steps() - 2);
-          String what =
-              Seeds.replay(seed) + " round " + round + ", killed after " + killAfter + " steps";
-          runChildAndKill(killed.dir(), killAfter, random.nextInt(3), what);
-          Store b = killed.reopen();
-          if (b.get(Format3.DEFAULT, Keys.migrating(Format3.FORMAT)) != null) {
-            partWay++; // the kill landed before the last step: the open below resumes it
-          }
-          DeliveryQueue.open(
-              b, QueueConfig.defaults()); // resumes with the persisted migration start
-          assertSameStore(b, a, "a migration killed with SIGKILL (" + what + ")");
-        }
-      }
-      assertThat(partWay)
-          .as("rounds whose kill left the migration part-way (%s)", Seeds.replay(seed))
-          .isPositive();
     }
   }
 
@@ -484,7 +408,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
   public void everyRowKindMigratesWithAllItsFieldsAndTheResultCountsTheRows() {
     try (TempDirStore reference = scratch();
         TempDirStore stopped = scratch()) {
-      Store a = reference.hold(everyRowKindV2(reference));
+      Store a = reference.hold(everyRowKindV2(backend(), reference));
       byte[] emptyIds = a.get(Format3.INDEX, FormatTwo.deadKey(5_000, 2, 2));
       assertThat(FormatTwo.DeadValueV2.decodeAt(FormatTwo.deadKey(5_000, 2, 2), emptyIds))
           .as("a format-2 dead value read back")
@@ -535,7 +459,7 @@ public abstract class MigrationConformance extends ConformanceSuite {
       assertRow(a, Keys.archive(2), new ArchiveValue(30, globex).encode());
       assertUpgraded(a, expected);
 
-      Store b = stopped.hold(everyRowKindV2(stopped));
+      Store b = stopped.hold(everyRowKindV2(backend(), stopped));
       long t1 = System.nanoTime();
       Migrate.Result part = migrate(1).run(b, 4);
       assertThat(part.nanos())
@@ -684,84 +608,8 @@ public abstract class MigrationConformance extends ConformanceSuite {
     }
   }
 
-  /**
-   * A format-2 store with one row of every kind, opened with the format-3 families: hooks 1-4
-   * (acme, globex, acme, acme), due rows before, at and after {@link #STARTED_AT}, two inflight
-   * rows, two dead rows (empty ids; a source id filling the value) and two archive obligations; 9
-   * rows.
-   */
-  private Store everyRowKindV2(TempDirStore s) {
-    Store v2 = s.hold(backend().open(s.dir(), FormatTwo.families()));
-    new FormatTwoWriter(v2)
-        .layout()
-        .hook(StoreFixtures.hook(1, StoreFixtures.ACME, 1_000, 1, 2))
-        .hook(StoreFixtures.hook(2, StoreFixtures.GLOBEX, 1_100, 1, 2))
-        .hook(StoreFixtures.hook(3, StoreFixtures.ACME, 1_200, 1))
-        .hook(StoreFixtures.hook(4, StoreFixtures.ACME, 1_300, 1, 2))
-        .due(1, 1, STARTED_AT - 1_000, DeliveryRow.first(1_000, 11))
-        .due(2, 1, STARTED_AT, DeliveryRow.first(1_100, 12))
-        .due(3, 1, STARTED_AT + 1, new DeliveryRow(1, STARTED_AT + 1, "503", 13))
-        .inflight(4, 1, DeliveryRow.first(1_300, 14))
-        .inflight(4, 2, DeliveryRow.first(1_300, 15))
-        .dead(5_000, 2, 2, "", "", new DeliveryRow(5, 0, "410 Gone", 16))
-        .dead(5_100, 1, 2, "s", "", new DeliveryRow(5, 0, "410 Gone", 17))
-        .archive(1, 40)
-        .archive(2, 30)
-        .commit();
-    return s.reopen(Format3.families());
-  }
-
   private static void assertRow(ReadView view, byte[] key, byte[] value) {
     assertThat(view.get(Format3.INDEX, key)).as("index row %s", Bytes.hex(key)).isEqualTo(value);
-  }
-
-  /**
-   * An interrupted migration resumes only with the aggregate layout it started with: two steps
-   * under {@code counters.sharded_aggregate = true}, then a runner and a queue with the setting off
-   * are both refused, naming both settings, and the store is unchanged; resumed with the setting
-   * on, the migration finishes and the node aggregate a sharded queue reads equals the sum of the
-   * tenants' counters and a fold of the rows.
-   */
-  @Example
-  public void anInterruptedMigrationResumesOnlyWithItsAggregateLayout() {
-    QueueConfig sharded = QueueConfig.defaults().withShardedAggregate(true);
-    try (TempDirStore s = scratch()) {
-      Store store = s.hold(everyRowKindV2(s));
-      assertThat(new Migrate(Format3.FORMAT, sharded, () -> STARTED_AT, 2).run(store, 2).finished())
-          .as("finished after 2 steps of 2 rows")
-          .isFalse();
-      Map<String, List<String>> part = dump(store, names(Format3.families()));
-      assertThatThrownBy(
-              () ->
-                  new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> STARTED_AT, 2)
-                      .run(store))
-          .as("resuming with counters.sharded_aggregate = false")
-          .isInstanceOf(StoreFormatException.class)
-          .hasMessageContaining("started with counters.sharded_aggregate = true")
-          .hasMessageContaining("configured with counters.sharded_aggregate = false");
-      assertThatThrownBy(() -> DeliveryQueue.open(store, QueueConfig.defaults()))
-          .as("opening the queue with counters.sharded_aggregate = false")
-          .isInstanceOf(StoreFormatException.class);
-      assertThat(dump(store, names(Format3.families())))
-          .as("the store after the refused resumes")
-          .isEqualTo(part);
-
-      DeliveryQueue queue = DeliveryQueue.open(store, sharded);
-      assertThat(FormatStamp.stamp(store)).isEqualTo(Format3.FORMAT);
-      Map<Long, TenantCounts> stored = Counters.readAll(store);
-      long[] sum = new long[6];
-      stored.forEach(
-          (ord, c) -> {
-            for (CounterField f : CounterField.values()) {
-              sum[f.code() - 1] += ord == 0 ? 0 : c.get(f);
-            }
-          });
-      assertThat(queue.counters().aggregate(store))
-          .as("the aggregate a sharded queue reads")
-          .isEqualTo(counts(sum));
-      assertThat(stored).as("stored counters equal a fold").isEqualTo(CounterFold.fold(store));
-      assertThat(QueueVerifier.verify(store)).isEmpty();
-    }
   }
 
   /**
@@ -799,60 +647,9 @@ public abstract class MigrationConformance extends ConformanceSuite {
     return new Migrate(Format3.FORMAT, QueueConfig.defaults(), () -> STARTED_AT, rowsPerStep);
   }
 
-  /** The large v2 store in {@code s}, opened with the format-3 families. */
-  private Store largeV2(TempDirStore s, boolean brokenHooks) {
-    s.reopen(FormatTwo.families());
-    StoreFixtures.writeLargeV2(
-        s.store(), LARGE_HOOKS, brokenHooks ? LARGE_SEED : LARGE_SEED + 1, brokenHooks);
-    return s.reopen(Format3.families());
-  }
-
-  /**
-   * Starts {@link MigrationChild} on {@code dir}, waits for {@code killAfter} committed steps, then
-   * SIGKILLs it.
-   */
-  private void runChildAndKill(Path dir, long killAfter, int extraMillis, String what)
-      throws Exception {
-    Path progress = Files.createTempFile("ankusa-migration-progress-", ".txt");
-    try {
-      Process child =
-          ChildJvm.start(
-              MigrationChild.class,
-              backend(),
-              List.of(
-                  dir.toString(),
-                  Long.toString(STARTED_AT),
-                  Integer.toString(CHILD_ROWS_PER_STEP),
-                  progress.toString()));
-      try {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CHILD_WAIT_SECONDS);
-        while (steps(progress) < killAfter && child.isAlive() && System.nanoTime() < deadline) {
-          Thread.sleep(1);
-        }
-        assertThat(steps(progress))
-            .as("%s: steps the child committed before the kill", what)
-            .isGreaterThanOrEqualTo(killAfter);
-        Thread.sleep(extraMillis);
-        child.destroyForcibly(); // SIGKILL on Linux: no shutdown hooks, no clean close
-      } finally {
-        child.destroyForcibly();
-        assertThat(child.waitFor(CHILD_WAIT_SECONDS, TimeUnit.SECONDS))
-            .as("%s: child exited", what)
-            .isTrue();
-      }
-    } finally {
-      Files.deleteIfExists(progress);
-    }
-  }
-
-  private static long steps(Path progress) throws IOException {
-    return Files.readAllLines(progress, StandardCharsets.UTF_8).stream()
-        .filter(l -> l.startsWith("step "))
-        .count();
-  }
-
   /** A fresh temporary directory this case owns, with no store open in it yet. */
-  protected final TempDirStore scratch() {
+  @Override
+  public final TempDirStore scratch() {
     return TempDirStore.empty(backend(), Format3.families());
   }
 }

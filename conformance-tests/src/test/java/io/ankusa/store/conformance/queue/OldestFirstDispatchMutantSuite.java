@@ -18,7 +18,7 @@ class OldestFirstDispatchMutantSuite extends DispatchConformance {
   }
 
   @Override
-  protected Dispatcher dispatcher(DeliveryQueue queue, int rowLimit, long byteBudget) {
+  public Dispatcher dispatcher(DeliveryQueue queue, int rowLimit, long byteBudget) {
     return new Dispatcher(
         queue,
         () -> Long.MAX_VALUE,

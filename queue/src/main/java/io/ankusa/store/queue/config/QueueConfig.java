@@ -8,7 +8,7 @@ import io.ankusa.store.spi.StoreArgumentException;
  *
  * @param tenantsMax {@code tenants.max}: the most tenants the queue will create (default 1 000 000,
  *     range 1..4 294 967 294); a request that would create one more is refused with {@link
- *     TenantLimitException}, an existing tenant never is
+ *     io.ankusa.store.queue.internal.tenant.TenantLimitException}, an existing tenant never is
  * @param archiveEnabled {@code archive.enabled}: ingest also writes an archive obligation {@code
  *     'a'} per hook and counts it in {@code archive_pending}
  * @param shardedAggregate {@code counters.sharded_aggregate}: node-aggregate deltas go to one of 16

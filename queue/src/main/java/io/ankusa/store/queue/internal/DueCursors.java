@@ -16,12 +16,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * so they keep it. Every batch that puts due rows lowers the cursor of each tenant it puts rows for
  * to the earliest {@code at} it put ({@link #lower}, called by {@link DeliveryQueue#write} and by
  * the ingest paths after their write), and a row above the durable watermark is never passed
- * ({@link DueIndex#claimable}). A put may land while a tick scans, behind the tick's progress: so
- * {@link #start} also starts recording the puts, and {@link #advance} moves the cursor no further
- * than the lowest of them. A tenant with no entry is scanned from its first key, which is always
- * correct: after a restart, after {@link #evict} forgot a drained tenant (only once more than
- * {@value #KEPT_DRAINED} tenants have entries), or when no tick scanned it yet. Only a scan makes
- * an entry ({@link #start}); a put to a tenant without one makes none.
+ * ({@link io.ankusa.store.queue.internal.index.DueIndex#claimable}). A put may land while a tick
+ * scans, behind the tick's progress: so {@link #start} also starts recording the puts, and {@link
+ * #advance} moves the cursor no further than the lowest of them. A tenant with no entry is scanned
+ * from its first key, which is always correct: after a restart, after {@link #evict} forgot a
+ * drained tenant (only once more than {@value #KEPT_DRAINED} tenants have entries), or when no tick
+ * scanned it yet. Only a scan makes an entry ({@link #start}); a put to a tenant without one makes
+ * none.
  *
  * <p>Thread-safe: {@link #start}, {@link #advance} and {@link #evict} run under the tenant's {@link
  * TransitionGuard} stripe (one scan of a tenant at a time); {@link #lower} from any thread, without

@@ -6,9 +6,10 @@ import io.ankusa.store.queue.internal.DeliveryQueue;
  * What a {@link io.ankusa.store.queue.internal.runtime.QueueRuntime}'s dispatcher does with the
  * rows each tick claimed: plays the sinks and settles every row — {@link
  * io.ankusa.store.queue.internal.Deliveries#delivered}, {@link
- * io.ankusa.store.queue.internal.Deliveries#retry} or {@link Deliveries#deadLetter}, written
- * through {@link DeliveryQueue#write}. A row the handler leaves inflight stays inflight until the
- * next start, whose recovery makes it due again (at least once).
+ * io.ankusa.store.queue.internal.Deliveries#retry} or {@link
+ * io.ankusa.store.queue.internal.Deliveries#deadLetter}, written through {@link
+ * DeliveryQueue#write}. A row the handler leaves inflight stays inflight until the next start,
+ * whose recovery makes it due again (at least once).
  *
  * <p>Called on the dispatcher thread only, once per tick, with the tick's report (its claimed rows
  * may be empty, so a handler can also do periodic work such as replaying part of the DLQ). Throwing

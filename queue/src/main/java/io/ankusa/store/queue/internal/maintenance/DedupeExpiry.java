@@ -19,10 +19,10 @@ import java.util.List;
  * swept a key is still honoured: the TTL is a minimum.
  *
  * <p>The {@link io.ankusa.store.queue.internal.ingest.QueueWriter} runs it on its own thread
- * between groups (see {@link WriterConfig#dedupeSweepIntervalMs()}). Run beside a writer it is
- * still safe: the writer writes a dedupe key only when absent, so a sweep never deletes a key newer
- * than the expiry key it found. Writes are {@code NO_SYNC}: a delete lost in a crash is simply done
- * again by the next sweep.
+ * between groups (see {@link io.ankusa.store.queue.config.WriterConfig#dedupeSweepIntervalMs()}).
+ * Run beside a writer it is still safe: the writer writes a dedupe key only when absent, so a sweep
+ * never deletes a key newer than the expiry key it found. Writes are {@code NO_SYNC}: a delete lost
+ * in a crash is simply done again by the next sweep.
  */
 public final class DedupeExpiry {
   /** Keys deleted per batch. */

@@ -15,7 +15,8 @@ import java.util.OptionalLong;
  * tenants family, and {@code m:next_ord}. Point reads only, never a scan: a tenant with no {@code
  * 'n'} row has no rows anywhere, so a scoped read of it is empty without looking. Ordinals are
  * created only by {@link TenantAllocator} (the writer's, and the migration's), retired only by
- * {@link TenantErase#retireOrdinal} (a tombstone), and never reused.
+ * {@link io.ankusa.store.queue.internal.maintenance.TenantErase#retireOrdinal} (a tombstone), and
+ * never reused.
  */
 public final class Tenants {
   private Tenants() {}

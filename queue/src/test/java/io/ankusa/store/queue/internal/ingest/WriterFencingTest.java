@@ -45,7 +45,8 @@ class WriterFencingTest {
    * @param failure {@code sync}, {@code write-applied} (the engine took the batch, then reported a
    *     failure) or {@code write-lost}
    * @param drop whether the store's recovery drops every write since the last good sync (the cases
-   *     where it does not are the conformance suite's {@code WriterCases}, run on every backend)
+   *     where it does not are the conformance suite's {@code WriterRefusalCases}, run on every
+   *     backend)
    */
   @ParameterizedTest(name = "{0}, drop unsynced = {1}")
   @CsvSource({"sync,true", "write-applied,true"})

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * The pipeline between writer and syncer on the memory backend: many threads seeing a new tenant at
  * once get one ordinal, and under load one sync answers many groups. The writer's promises for
  * every backend (acks after the sync, group bounds, overload, close, fences) are the conformance
- * suite's {@code WriterCases}.
+ * suite's {@code WriterCases} and {@code WriterRefusalCases}.
  */
 class WriterPipelineTest {
   private final WriterFixture fx = new WriterFixture();
