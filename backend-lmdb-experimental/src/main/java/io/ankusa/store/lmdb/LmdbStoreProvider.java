@@ -28,10 +28,10 @@ import java.util.List;
  *
  * <p>Files in the directory: {@code data.mdb} (the data), {@code lock.mdb} (LMDB's reader table),
  * {@value StoreMarker#FILE} (the store marker: backend {@code lmdb}, format {@value #FORMAT}) and
- * {@value DirectoryLock#FILE} (the one-open-store lock), both the backend kit's ({@link
- * DirectoryClaim}). Stores made before markers existed also hold {@code ankusa-lmdb.lock}, the lock
- * file of earlier releases; they are recognised by an LMDB {@code data.mdb} and get the marker at
- * their first read-write open.
+ * {@value io.ankusa.store.kit.directory.DirectoryLock#FILE} (the one-open-store lock), both the
+ * backend kit's ({@link DirectoryClaim}). Stores made before markers existed also hold {@code
+ * ankusa-lmdb.lock}, the lock file of earlier releases; they are recognised by an LMDB {@code
+ * data.mdb} and get the marker at their first read-write open.
  *
  * <p>A {@link StoreOptions#readOnly() read-only} open maps the data file with {@code MDB_RDONLY}
  * and {@code MDB_NOLOCK}: no file is created or written, not even LMDB's reader table (the kit's
