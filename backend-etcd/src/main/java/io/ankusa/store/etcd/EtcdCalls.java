@@ -119,7 +119,8 @@ final class EtcdCalls {
           message.contains("timed out")
               || message.contains("leader")
               || message.contains("stopped")
-              || message.contains("connection");
+              || message.contains("connection")
+              || message.contains("channel closed"); // the member the channel went to died
       default -> false;
     };
   }
