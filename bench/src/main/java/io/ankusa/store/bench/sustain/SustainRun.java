@@ -5,6 +5,7 @@ import io.ankusa.store.bench.ingest.TaskCpu;
 import io.ankusa.store.bench.ingest.WriterIngestBench;
 import io.ankusa.store.conformance.FileTrees;
 import io.ankusa.store.layout.Format3;
+import io.ankusa.store.memory.MemoryStoreProvider;
 import io.ankusa.store.queue.Delivery;
 import io.ankusa.store.queue.QueueOptions;
 import io.ankusa.store.queue.QueueStats;
@@ -183,6 +184,7 @@ final class SustainRun {
       int producers,
       Path work) {
     FileTrees.deleteRecursively(work);
+    MemoryStoreProvider.discard(work.resolve("store")); // a memory store outlives its files
     double loadBefore = WriterIngestBench.loadAverage();
     Map<String, String> options = Map.of("rocksdb.statistics", "1");
     Store store = BenchStores.open(backend, work.resolve("store"), Format3.families(), options);
@@ -238,6 +240,7 @@ final class SustainRun {
     } finally {
       store.close();
       FileTrees.deleteRecursively(work);
+      MemoryStoreProvider.discard(work.resolve("store"));
     }
   }
 
