@@ -194,8 +194,10 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
    * The run on one {@link WebhookQueue}: opening it recovers the store, then producers ingest until
    * the time is up or the queue fails, while the demo's sinks answer every delivery and, every
    * couple of seconds, part of the dead-letter queue is replayed. On the way out, whatever
-   * happened, the producers stop first (each waits for its answers), then the queue closes. A
-   * failure of the queue is thrown by its close, after everything has stopped.
+   * happened, the producers stop first (each waits for its answers); with an archive, the demo then
+   * waits (up to {@value #ARCHIVE_DRAIN_SECONDS} s) for the archiver to settle every hook its sink
+   * synced, as a service draining before shutdown would; then the queue closes. A failure of the
+   * queue is thrown by its close, after everything has stopped.
    */
   private Summary run(Store store, ChronicleArchiveSink archiveSink, PrintWriter out)
       throws InterruptedException {
@@ -260,6 +262,12 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
       }
       s.elapsedNanos = System.nanoTime() - start;
       Thread.sleep(500); // let the dispatcher drain what is due for a moment
+      if (archive != null) { // the archiver settles what its sink synced; give it the time it needs
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(ARCHIVE_DRAIN_SECONDS);
+        while (queue.stats().archivePending() > 0 && System.nanoTime() < until) {
+          Thread.sleep(50);
+        }
+      }
       s.latencyMicros = merge(latencies);
       s.sinks = sinks;
       s.stats = queue.stats();
@@ -272,6 +280,9 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
   }
 
   private static final long REPLAY_INTERVAL_MS = 2_000;
+
+  /** How long the demo waits, after its producers stop, for the archiver to settle every hook. */
+  private static final long ARCHIVE_DRAIN_SECONDS = 30;
 
   /** A replay of part of the DLQ: the newest 20 dead letters become due again; returns how many. */
   private static int replaySomeDead(WebhookQueue queue) {
