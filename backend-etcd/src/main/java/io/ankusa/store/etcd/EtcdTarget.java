@@ -6,13 +6,10 @@ import io.ankusa.store.spi.StoreFormatException;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -83,15 +80,13 @@ record EtcdTarget(List<URI> endpoints, String prefix, String storeId) {
   }
 
   /**
-   * Writes this target into the claimed store directory atomically and durably: temporary file,
-   * fsync, rename, then an fsync of the directory. Without the last one a power cut can take the
-   * rename, and the next open would find a marker without a target and create a new, empty store
-   * under a fresh prefix while the data stays under the old one.
+   * Writes this target into the claimed store directory atomically and durably ({@link
+   * DirectoryClaim#replaceFileDurably}: temporary file, fsync, rename, then an fsync of the
+   * directory). Without the last one a power cut can take the rename, and the next open would find
+   * a marker without a target and create a new, empty store under a fresh prefix while the data
+   * stays under the old one.
    */
   void write(DirectoryClaim claim) {
-    Path dir = claim.directory();
-    Path tmp = dir.resolve(FILE + ".tmp");
-    Path file = dir.resolve(FILE);
     String text =
         "# ankusa-store etcd backend: where this store's data lives.\n"
             + "endpoints="
@@ -102,16 +97,11 @@ record EtcdTarget(List<URI> endpoints, String prefix, String storeId) {
             + storeId
             + "\n";
     try {
-      Files.writeString(tmp, text, StandardCharsets.UTF_8);
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        ch.force(true);
-      }
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      claim.syncDirectory();
+      claim.replaceFileDurably(FILE, text);
     } catch (IOException e) {
       throw new StoreException(
           "cannot write "
-              + file
+              + claim.directory().resolve(FILE)
               + ": "
               + e
               + "; check the directory's permissions and free"

@@ -135,7 +135,7 @@ public final class PostgresStoreProvider implements StoreProvider {
       }
       StoreTarget target = new StoreTarget(serverUrl, user, schema, storeId);
       if (!claim.readOnly() && !recorded.equals(Optional.of(target))) {
-        target.write(dir);
+        target.write(claim);
         LOG.info("postgres store {} is schema '{}' on {}", dir, schema, server.label());
       }
       return new PostgresStore(claim, server, catalog, schema);

@@ -1,16 +1,14 @@
 package io.ankusa.store.postgres;
 
+import io.ankusa.store.kit.directory.DirectoryClaim;
 import io.ankusa.store.spi.StoreException;
 import io.ankusa.store.spi.StoreFormatException;
 import java.io.IOException;
 import java.io.StringReader;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -95,13 +93,11 @@ record StoreTarget(String url, String user, String schema, String storeId) {
   }
 
   /**
-   * Writes this target into {@code dir} atomically and durably (temporary file, fsync, rename,
-   * fsync of the directory: until then a power cut may undo the rename and leave the store without
-   * its record).
+   * Writes this target into the claimed directory atomically and durably ({@link
+   * DirectoryClaim#replaceFileDurably}: temporary file, fsync, rename, fsync of the directory:
+   * until then a power cut may undo the rename and leave the store without its record).
    */
-  void write(Path dir) {
-    Path tmp = dir.resolve(FILE + ".tmp");
-    Path file = dir.resolve(FILE);
+  void write(DirectoryClaim claim) {
     String text =
         "# ankusa-store postgres backend: where this store's data lives. No secret is written here.\n"
             + "url="
@@ -114,18 +110,11 @@ record StoreTarget(String url, String user, String schema, String storeId) {
             + storeId
             + "\n";
     try {
-      Files.writeString(tmp, text, StandardCharsets.UTF_8);
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        ch.force(true);
-      }
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-        ch.force(true);
-      }
+      claim.replaceFileDurably(FILE, text);
     } catch (IOException e) {
       throw new StoreException(
           "cannot write "
-              + file
+              + claim.directory().resolve(FILE)
               + ": "
               + e
               + "; check the directory's permissions and free"

@@ -3,6 +3,7 @@ package io.ankusa.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.store.kit.directory.DirectoryClaim;
 import io.ankusa.store.kit.directory.StoreMarker;
 import io.ankusa.store.spi.FamilySpec;
 import io.ankusa.store.spi.StoreArgumentException;
@@ -54,7 +55,12 @@ class NoServerNamedTest {
       throws Exception {
     Path dir = Files.createDirectory(tmp.resolve("old-demo"));
     PostgresStoreProvider.MARKER.write(dir);
-    new StoreTarget(StoreTarget.EMBEDDED, "postgres", "ankusa_0123456789abcdef", "id-1").write(dir);
+    try (DirectoryClaim claim =
+        DirectoryClaim.open(
+            dir, StoreOptions.defaults(), PostgresStoreProvider.MARKER, d -> false)) {
+      new StoreTarget(StoreTarget.EMBEDDED, "postgres", "ankusa_0123456789abcdef", "id-1")
+          .write(claim);
+    }
     byte[] target = Files.readAllBytes(dir.resolve(StoreTarget.FILE));
     for (StoreOptions options : List.of(StoreOptions.defaults(), StoreOptions.readOnlyExisting())) {
       assertThatThrownBy(() -> new PostgresStoreProvider().open(dir, options, FAMILIES))

@@ -209,6 +209,17 @@ public final class DirectoryClaim implements AutoCloseable {
     StoreMarker.syncDirectory(dir);
   }
 
+  /**
+   * Replaces the file {@code name} in the claimed directory with {@code text}, atomically and
+   * durably (a temporary file, fsync, rename, fsync of the directory), for a backend's own record
+   * beside the marker. REQUIRES: a read-write claim.
+   *
+   * @throws IOException if it cannot be written; the old file, if any, is then still whole
+   */
+  public void replaceFileDurably(String name, String text) throws IOException {
+    StoreMarker.replaceDurably(dir, name, text);
+  }
+
   /** Releases the lock. Idempotent. */
   @Override
   public void close() {

@@ -194,32 +194,45 @@ public record StoreMarker(String backend, int format) {
    * @throws StoreException if it cannot be written
    */
   public void write(Path dir) {
-    Path tmp = dir.resolve(TEMPORARY);
-    Path file = dir.resolve(FILE);
     try {
-      try (FileChannel ch =
-          FileChannel.open(
-              tmp,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE)) {
-        ByteBuffer buf = ByteBuffer.wrap(text().getBytes(StandardCharsets.UTF_8));
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
-        ch.force(true);
-      }
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      syncDirectory(dir);
+      replaceDurably(dir, FILE, text());
     } catch (IOException e) {
       throw new StoreException(
           "cannot write the store marker "
-              + file
+              + dir.resolve(FILE)
               + ": "
               + e
               + "; check the directory's permissions and free space",
           e);
     }
+  }
+
+  /**
+   * Replaces the file {@code name} in {@code dir} with {@code text} (UTF-8) atomically and durably:
+   * written to {@code name.tmp}, fsynced, renamed over {@code name}, then the directory fsynced, so
+   * after a power cut the file holds either its old or its new text, never a part, and the rename
+   * is not undone. REQUIRES: the caller holds the directory's {@link DirectoryLock} read-write.
+   */
+  static void replaceDurably(Path dir, String name, String text) throws IOException {
+    Path tmp = dir.resolve(name + ".tmp");
+    try (FileChannel ch =
+        FileChannel.open(
+            tmp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE)) {
+      ByteBuffer buf = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
+      ch.force(true);
+    }
+    Files.move(
+        tmp,
+        dir.resolve(name),
+        StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
+    syncDirectory(dir);
   }
 
   static void syncDirectory(Path dir) {
