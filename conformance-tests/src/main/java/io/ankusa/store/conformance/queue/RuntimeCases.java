@@ -5,11 +5,11 @@ import static io.ankusa.store.conformance.queue.SteppedRuntimes.ARCHIVER;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.DISPATCHER;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.RECLAIM;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.WRITER;
-import static io.ankusa.store.conformance.queue.SteppedRuntimes.await;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.delivering;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.request;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.settings;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.startStepped;
+import static io.ankusa.store.conformance.queue.WriterChecks.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -2,11 +2,11 @@ package io.ankusa.store.conformance.queue;
 
 import static io.ankusa.store.conformance.queue.LayoutAssertions.*;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.DISPATCHER;
-import static io.ankusa.store.conformance.queue.SteppedRuntimes.await;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.delivering;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.request;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.settings;
 import static io.ankusa.store.conformance.queue.SteppedRuntimes.startStepped;
+import static io.ankusa.store.conformance.queue.WriterChecks.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.conformance.TempDirStore;

@@ -3,7 +3,6 @@ package io.ankusa.store.conformance.queue;
 import static io.ankusa.store.conformance.queue.LayoutAssertions.*;
 
 import io.ankusa.store.queue.IngestRequest;
-import io.ankusa.store.queue.IngestResult;
 import io.ankusa.store.queue.config.QueueConfig;
 import io.ankusa.store.queue.config.WriterConfig;
 import io.ankusa.store.queue.internal.Deliveries;
@@ -17,8 +16,6 @@ import io.ankusa.store.spi.Store;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -87,14 +84,6 @@ final class SteppedRuntimes {
         START,
         s,
         new byte[10]);
-  }
-
-  static IngestResult await(CompletableFuture<IngestResult> answer) {
-    try {
-      return answer.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new AssertionError("no ingest answer within " + THREAD_WAIT_SECONDS + " s", e);
-    }
   }
 
   /** A handler that delivers every claimed row and notes its seq (in claim order, given a list). */

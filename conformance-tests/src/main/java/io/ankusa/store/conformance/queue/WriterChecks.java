@@ -51,7 +51,7 @@ final class WriterChecks {
     try {
       return f.get(THREAD_WAIT_SECONDS, TimeUnit.SECONDS);
     } catch (Exception e) {
-      throw new AssertionError("an ingest was not answered: " + e, e);
+      throw new AssertionError("no ingest answer within " + THREAD_WAIT_SECONDS + " s: " + e, e);
     }
   }
 
