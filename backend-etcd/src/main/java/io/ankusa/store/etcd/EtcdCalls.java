@@ -120,9 +120,21 @@ final class EtcdCalls {
               || message.contains("leader")
               || message.contains("stopped")
               || message.contains("connection")
-              || message.contains("channel closed"); // the member the channel went to died
+              || failedOnTheWire(cause.getCause()); // e.g. the member a channel went to died
       default -> false;
     };
+  }
+
+  /**
+   * Whether {@code t} or a cause of it is an I/O failure: the transport failed, not the cluster.
+   */
+  private static boolean failedOnTheWire(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof java.io.IOException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A short pause before asking again, so a cluster electing a leader is not flooded. */

@@ -4,14 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.spi.StoreException;
 import io.grpc.Status;
+import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
  * Which failures a read or a retried write asks again about ({@link EtcdCalls#passing}): the ones a
  * new leader or a member coming back cures, never a refusal. A member killed under an open channel
- * answers "UNKNOWN: channel closed"; read as final, it failed the reclaim loop of a runtime whose
- * cluster had lost two of three members, where the next try would have reached a live one.
+ * answers "UNKNOWN: channel closed" caused by a closed channel; read as final, it failed the
+ * reclaim loop of a runtime whose cluster had lost two of three members, where the next try would
+ * have reached a live one.
  */
 class PassingFailureTest {
   private static StoreException readFailure(Throwable cause) {
@@ -22,7 +24,11 @@ class PassingFailureTest {
   void aClosedChannelNoLeaderAndNoAnswerPass() {
     assertThat(
             EtcdCalls.passing(
-                readFailure(Status.UNKNOWN.withDescription("channel closed").asRuntimeException())))
+                readFailure(
+                    Status.UNKNOWN
+                        .withDescription("channel closed")
+                        .withCause(new ClosedChannelException()) // as jetcd reports it
+                        .asRuntimeException())))
         .isTrue();
     assertThat(
             EtcdCalls.passing(
